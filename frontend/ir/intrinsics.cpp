@@ -1,0 +1,71 @@
+#include "frontend/ir/intrinsics.h"
+
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
+
+#include <array>
+
+namespace cutwin::ir {
+
+namespace {
+constexpr std::array<const char *, 14> kNames = {
+    "cutwin.tid.x",    "cutwin.tid.y",    "cutwin.tid.z",    "cutwin.ctaid.x",
+    "cutwin.ctaid.y",  "cutwin.ctaid.z",  "cutwin.ntid.x",   "cutwin.ntid.y",
+    "cutwin.ntid.z",   "cutwin.nctaid.x", "cutwin.nctaid.y", "cutwin.nctaid.z",
+    "cutwin.barrier",  "cutwin.error.raise",
+};
+} // namespace
+
+const char *intrinsicName(Intrinsic id) { return kNames[size_t(id)]; }
+
+std::optional<Intrinsic> lookupIntrinsic(std::string_view name) {
+  for (size_t i = 0; i < kNames.size(); ++i)
+    if (name == kNames[i])
+      return Intrinsic(i);
+  return std::nullopt;
+}
+
+Intrinsic threadIdxIntrinsic(unsigned d) { return Intrinsic(unsigned(Intrinsic::TidX) + d); }
+Intrinsic blockIdxIntrinsic(unsigned d) { return Intrinsic(unsigned(Intrinsic::CtaidX) + d); }
+Intrinsic blockDimIntrinsic(unsigned d) { return Intrinsic(unsigned(Intrinsic::NtidX) + d); }
+Intrinsic gridDimIntrinsic(unsigned d) { return Intrinsic(unsigned(Intrinsic::NctaidX) + d); }
+
+llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id) {
+  using namespace llvm;
+  LLVMContext &c = m.getContext();
+  const char *name = intrinsicName(id);
+  if (Function *f = m.getFunction(name))
+    return f;
+  Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c), *voidTy = Type::getVoidTy(c);
+  FunctionType *ft;
+  switch (id) {
+  case Intrinsic::Barrier:
+    ft = FunctionType::get(voidTy, {i32}, false);
+    break;
+  case Intrinsic::RaiseError:
+    ft = FunctionType::get(voidTy, {PointerType::get(c, 1), i32, i32, i64, i64, i64}, false);
+    break;
+  default:
+    ft = FunctionType::get(i32, {}, false);
+    break;
+  }
+  Function *f = Function::Create(ft, GlobalValue::ExternalLinkage, name, m);
+  f->addFnAttr(Attribute::NoUnwind);
+  switch (id) {
+  case Intrinsic::Barrier:
+    f->addFnAttr(Attribute::Convergent);
+    break;
+  case Intrinsic::RaiseError:
+    f->addFnAttr(Attribute::NoReturn);
+    f->addFnAttr(Attribute::Cold);
+    break;
+  default:
+    f->setDoesNotAccessMemory();
+    f->addFnAttr(Attribute::WillReturn);
+    f->addFnAttr(Attribute::NoSync);
+    break;
+  }
+  return f;
+}
+
+} // namespace cutwin::ir

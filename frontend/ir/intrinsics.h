@@ -1,0 +1,36 @@
+/// The `cutwin.*` functions the frontend emits for every CUDA operation. They are the
+/// whole interface between the frontend and the backends: each backend replaces every
+/// call (docs/ir.md lists them with their semantics).
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace llvm {
+class Function;
+class Module;
+} // namespace llvm
+
+namespace cutwin::ir {
+
+enum class Intrinsic {
+  TidX, TidY, TidZ,       ///< i32 (): threadIdx
+  CtaidX, CtaidY, CtaidZ, ///< i32 (): blockIdx
+  NtidX, NtidY, NtidZ,    ///< i32 (): blockDim
+  NctaidX, NctaidY, NctaidZ, ///< i32 (): gridDim
+  Barrier,                ///< void (i32 site): __syncthreads
+  RaiseError,             ///< void (ptr addrspace(1) record, i32 kind, i32 site, i64, i64, i64), noreturn
+};
+
+const char *intrinsicName(Intrinsic id);
+std::optional<Intrinsic> lookupIntrinsic(std::string_view name);
+/// Declares (or finds) the intrinsic in `m` with its fixed type and attributes.
+llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id);
+
+/// Special-register reads: tid/ctaid/ntid/nctaid; `dim` 0..2 is x, y, z.
+Intrinsic threadIdxIntrinsic(unsigned dim);
+Intrinsic blockIdxIntrinsic(unsigned dim);
+Intrinsic blockDimIntrinsic(unsigned dim);
+Intrinsic gridDimIntrinsic(unsigned dim);
+
+} // namespace cutwin::ir

@@ -1,0 +1,173 @@
+// Lowering of arrays: the {data, shape, strides} value, element addressing with negative
+// index wraparound and bounds checks, sub-array views, shared and local arrays.
+#include "frontend/lower/lowerer.h"
+
+namespace cutwin::ir {
+
+using namespace llvm;
+
+Value *Lowerer::arrayField(Value *arr, unsigned field, unsigned dim) {
+  if (field == 0)
+    return b_.CreateExtractValue(arr, {0});
+  return b_.CreateExtractValue(arr, {field, dim});
+}
+
+Value *Lowerer::buildArray(const Type &t, Value *data, ArrayRef<Value *> shape, ArrayRef<Value *> strides) {
+  Value *agg = UndefValue::get(llvmType(t));
+  agg = b_.CreateInsertValue(agg, data, {0});
+  for (unsigned k = 0; k < t.ndim; ++k) {
+    agg = b_.CreateInsertValue(agg, shape[k], {1, k});
+    agg = b_.CreateInsertValue(agg, strides[k], {2, k});
+  }
+  return agg;
+}
+
+Value *Lowerer::normalizeIndex(Value *idx, Scalar t, Value *extent, unsigned axis, SourceLoc loc) {
+  auto *i64 = llvm::Type::getInt64Ty(ctx_);
+  Value *v = b_.CreateIntCast(idx, i64, fe::isSigned(t));
+  Value *w = v;
+  if (fe::isSigned(t)) // a[-1] is the last element, as in numba
+    w = b_.CreateSelect(b_.CreateICmpSLT(v, ConstantInt::get(i64, 0)), b_.CreateAdd(v, extent), v);
+  if (opts_.boundscheck)
+    raiseIf(b_.CreateICmpUGE(w, extent), KernelErrorKind::IndexOutOfBounds, site(loc, "index"), v,
+            ConstantInt::get(i64, axis), extent);
+  return w;
+}
+
+Value *Lowerer::elementAddress(Value *arr, const Type &at, ArrayRef<Value *> idx,
+                               ArrayRef<Scalar> idxTypes, SourceLoc loc) {
+  std::vector<Value *> norm;
+  for (unsigned k = 0; k < idx.size(); ++k)
+    norm.push_back(normalizeIndex(idx[k], idxTypes[k], arrayField(arr, 1, k), k, loc));
+  Value *data = arrayField(arr, 0, 0);
+  if (at.layout == fe::Layout::C) {
+    // Contiguous: the linear index from the shape, so that constant shapes fold.
+    Value *linear = norm[0];
+    for (unsigned k = 1; k < norm.size(); ++k)
+      linear = b_.CreateAdd(b_.CreateMul(linear, arrayField(arr, 1, k)), norm[k]);
+    return b_.CreateInBoundsGEP(memType(at.scalar), data, linear);
+  }
+  Value *off = nullptr;
+  for (unsigned k = 0; k < norm.size(); ++k) {
+    Value *term = b_.CreateMul(norm[k], arrayField(arr, 2, k));
+    off = off ? b_.CreateAdd(off, term) : term;
+  }
+  return b_.CreateInBoundsGEP(llvm::Type::getInt8Ty(ctx_), data, off);
+}
+
+Value *Lowerer::subArray(Value *arr, const Type &at, ArrayRef<Value *> idx, ArrayRef<Scalar> idxTypes,
+                         const Type &rt, SourceLoc loc) {
+  Value *off = nullptr;
+  for (unsigned k = 0; k < idx.size(); ++k) {
+    Value *i = normalizeIndex(idx[k], idxTypes[k], arrayField(arr, 1, k), k, loc);
+    Value *term = b_.CreateMul(i, arrayField(arr, 2, k));
+    off = off ? b_.CreateAdd(off, term) : term;
+  }
+  Value *data = b_.CreateInBoundsGEP(llvm::Type::getInt8Ty(ctx_), arrayField(arr, 0, 0), off);
+  std::vector<Value *> shape, strides;
+  for (unsigned k = unsigned(idx.size()); k < at.ndim; ++k) {
+    shape.push_back(arrayField(arr, 1, k));
+    strides.push_back(arrayField(arr, 2, k));
+  }
+  return buildArray(rt, data, shape, strides);
+}
+
+Value *Lowerer::loadElement(Value *addr, Scalar dtype) {
+  Value *v = b_.CreateLoad(memType(dtype), addr);
+  if (dtype == Scalar::Bool)
+    return b_.CreateICmpNE(v, ConstantInt::get(v->getType(), 0));
+  return v;
+}
+
+void Lowerer::storeElement(Value *addr, Value *v, Scalar dtype) {
+  if (dtype == Scalar::Bool)
+    v = b_.CreateZExt(v, memType(dtype));
+  b_.CreateStore(v, addr);
+}
+
+Value *Lowerer::subscriptAddress(const fe::SubscriptExpr &s, Type &elemType) {
+  Value *arr = lowerExpr(*s.value);
+  const Type &at = info(*s.value).type;
+  const fe::ExprInfo &si = info(s);
+  std::vector<Value *> idx;
+  if (auto *t = fe::dyn<fe::TupleExpr>(s.index.get()))
+    for (auto &e : t->elts)
+      idx.push_back(lowerExpr(*e));
+  else
+    idx.push_back(lowerExpr(*s.index));
+  setLoc(s.loc);
+  elemType = Type::scalarOf(at.scalar);
+  return elementAddress(arr, at, idx, si.operandTypes, s.loc);
+}
+
+Value *Lowerer::lowerSubscript(const fe::SubscriptExpr &s) {
+  const Type &bt = info(*s.value).type;
+  const fe::ExprInfo &si = info(s);
+  if (bt.isArray()) {
+    if (si.type.isScalar()) {
+      Type elem;
+      Value *addr = subscriptAddress(s, elem);
+      return loadElement(addr, elem.scalar);
+    }
+    Value *arr = lowerExpr(*s.value);
+    std::vector<Value *> idx;
+    if (auto *t = fe::dyn<fe::TupleExpr>(s.index.get()))
+      for (auto &e : t->elts)
+        idx.push_back(lowerExpr(*e));
+    else
+      idx.push_back(lowerExpr(*s.index));
+    return subArray(arr, bt, idx, si.operandTypes, si.type, s.loc);
+  }
+  // Tuples.
+  Value *tup = lowerExpr(*s.value);
+  if (si.staticIndex >= 0)
+    return b_.CreateExtractValue(tup, {unsigned(si.staticIndex)});
+  AllocaInst *slot = entryAlloca(tup->getType(), "tuple.tmp");
+  b_.CreateStore(tup, slot);
+  auto *i64 = llvm::Type::getInt64Ty(ctx_);
+  Value *n = ConstantInt::get(i64, bt.elems.size());
+  Value *i = normalizeIndex(lowerExpr(*s.index), si.operandTypes[0], n, 0, s.loc);
+  Value *p = b_.CreateInBoundsGEP(tup->getType(), slot, {ConstantInt::get(i64, 0), i});
+  return b_.CreateLoad(llvmType(si.type), p);
+}
+
+Value *Lowerer::lowerArrayAlloc(const fe::CallExpr &c) {
+  const fe::ExprInfo &ci = info(c);
+  const Type &t = ci.type;
+  auto *i64 = llvm::Type::getInt64Ty(ctx_);
+  uint64_t count = 1;
+  std::vector<uint64_t> dims;
+  for (auto &d : ci.constant->elems) {
+    dims.push_back(uint64_t(d.i));
+    count *= uint64_t(d.i);
+  }
+  llvm::Type *storage = ArrayType::get(memType(t.scalar), count);
+  Value *data;
+  if (t.space == fe::MemSpace::Shared) {
+    // One shared buffer per call site, as numba allocates them.
+    auto *g = new GlobalVariable(mod_, storage, false, GlobalValue::InternalLinkage,
+                                 UndefValue::get(storage),
+                                 spec_->def->name + ".shared." + std::to_string(sharedCounter_++),
+                                 nullptr, GlobalValue::NotThreadLocal, 3);
+    g->setAlignment(Align(16));
+    data = g;
+  } else {
+    AllocaInst *a = entryAlloca(storage, "local.array");
+    a->setAlignment(Align(16));
+    data = a;
+  }
+  std::vector<Value *> shape, strides;
+  uint64_t stride = fe::byteSize(t.scalar);
+  std::vector<uint64_t> st(dims.size());
+  for (size_t k = dims.size(); k-- > 0;) {
+    st[k] = stride;
+    stride *= dims[k];
+  }
+  for (size_t k = 0; k < dims.size(); ++k) {
+    shape.push_back(ConstantInt::get(i64, dims[k]));
+    strides.push_back(ConstantInt::get(i64, st[k]));
+  }
+  return buildArray(t, data, shape, strides);
+}
+
+} // namespace cutwin::ir

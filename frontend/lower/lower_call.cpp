@@ -1,0 +1,164 @@
+// Lowering of calls: casts, device functions, cuda.* intrinsics, math.* and builtins.
+#include "frontend/lower/lowerer.h"
+
+#include "frontend/ir/intrinsics.h"
+#include "frontend/sema/builtins.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <cmath>
+
+namespace cutwin::ir {
+
+using namespace llvm;
+
+Value *Lowerer::lowerCall(const fe::CallExpr &c) {
+  const fe::ExprInfo &ci = info(c);
+  setLoc(c.loc);
+  if (ci.callee)
+    return lowerDeviceCall(c, ci);
+  if (ci.builtin == "cast")
+    return lowerAs(*c.args[0], Type::scalarOf(ci.operandTypes[0]));
+  if (ci.builtin == "cuda.shared.array" || ci.builtin == "cuda.local.array")
+    return lowerArrayAlloc(c);
+  if (ci.builtin.rfind("math.", 0) == 0)
+    return lowerMathCall(c, ci);
+  return lowerBuiltinCall(c, ci);
+}
+
+Value *Lowerer::lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  llvm::Function *callee = declareFunction(*ci.callee);
+  std::vector<Value *> args;
+  for (size_t i = 0; i < c.args.size(); ++i)
+    args.push_back(lowerAs(*c.args[i], ci.callee->argTypes[i]));
+  args.push_back(errRecord_);
+  setLoc(c.loc);
+  return b_.CreateCall(callee, args);
+}
+
+Value *Lowerer::minMax(bool isMax, ArrayRef<Value *> vals, Scalar t) {
+  // Python's min/max: the first of equal candidates wins; a NaN operand is kept only
+  // when it comes first (comparisons with NaN are false).
+  Value *acc = vals[0];
+  for (size_t i = 1; i < vals.size(); ++i) {
+    Value *better = compare(isMax ? fe::CmpOp::Gt : fe::CmpOp::Lt, vals[i], acc, t);
+    acc = b_.CreateSelect(better, vals[i], acc);
+  }
+  return acc;
+}
+
+Value *Lowerer::lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  const std::string &fn = ci.builtin;
+  auto *i64 = llvm::Type::getInt64Ty(ctx_);
+  if (fn == "cuda.grid" || fn == "cuda.gridsize") {
+    unsigned n = unsigned(ci.constant->i);
+    std::vector<Value *> vals;
+    for (unsigned d = 0; d < n; ++d) {
+      if (fn == "cuda.grid") {
+        Value *tid = b_.CreateSExt(b_.CreateCall(getIntrinsic(mod_, threadIdxIntrinsic(d))), i64);
+        Value *ntid = b_.CreateSExt(b_.CreateCall(getIntrinsic(mod_, blockDimIntrinsic(d))), i64);
+        Value *ctaid = b_.CreateSExt(b_.CreateCall(getIntrinsic(mod_, blockIdxIntrinsic(d))), i64);
+        vals.push_back(b_.CreateAdd(b_.CreateMul(ntid, ctaid), tid));
+      } else {
+        Value *ntid = b_.CreateSExt(b_.CreateCall(getIntrinsic(mod_, blockDimIntrinsic(d))), i64);
+        Value *nctaid = b_.CreateSExt(b_.CreateCall(getIntrinsic(mod_, gridDimIntrinsic(d))), i64);
+        vals.push_back(b_.CreateMul(ntid, nctaid));
+      }
+    }
+    if (n == 1)
+      return vals[0];
+    Value *agg = UndefValue::get(llvmType(ci.type));
+    for (unsigned d = 0; d < n; ++d)
+      agg = b_.CreateInsertValue(agg, vals[d], {d});
+    return agg;
+  }
+  if (fn == "cuda.syncthreads") {
+    b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier),
+                  {ConstantInt::get(llvm::Type::getInt32Ty(ctx_), site(c.loc, "barrier"))});
+    return nullptr;
+  }
+  if (fn == "builtins.len") {
+    if (ci.constant)
+      return ConstantInt::get(i64, uint64_t(ci.constant->i));
+    return arrayField(lowerExpr(*c.args[0]), 1, 0);
+  }
+  if (fn == "builtins.min" || fn == "builtins.max" || fn == "builtins.min.tuple" ||
+      fn == "builtins.max.tuple") {
+    bool isMax = fn.rfind("builtins.max", 0) == 0;
+    Scalar t = ci.type.scalar;
+    std::vector<Value *> vals;
+    if (fn.size() > 12 && fn.substr(fn.size() - 6) == ".tuple") {
+      Value *tup = lowerExpr(*c.args[0]);
+      const Type &tt = info(*c.args[0]).type;
+      for (unsigned i = 0; i < tt.elems.size(); ++i)
+        vals.push_back(convert(b_.CreateExtractValue(tup, {i}), tt.elems[i], ci.type));
+    } else {
+      for (auto &a : c.args)
+        vals.push_back(lowerAs(*a, ci.type));
+    }
+    return minMax(isMax, vals, t);
+  }
+  if (fn == "builtins.abs") {
+    Scalar t = ci.operandTypes[0];
+    Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
+    if (fe::isFloat(t))
+      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+    if (!fe::isSigned(t))
+      return v;
+    return b_.CreateSelect(b_.CreateICmpSLT(v, ConstantInt::get(v->getType(), 0)), b_.CreateNeg(v), v);
+  }
+  if (fn == "builtins.round") {
+    Scalar t = ci.operandTypes[0];
+    Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
+    // Python rounds half to even, which is rint in the default rounding mode.
+    Value *r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, v);
+    return convertScalar(r, t, ci.type.scalar);
+  }
+  if (fn == "builtins.pow") {
+    Scalar la = ci.operandTypes[0], rb = ci.operandTypes[1];
+    Value *l = lowerAs(*c.args[0], Type::scalarOf(la));
+    Value *r = lowerAs(*c.args[1], Type::scalarOf(rb));
+    return power(l, r, la, rb, ci.type.scalar);
+  }
+  throw Error("internal error: builtin '" + fn + "' not lowered");
+}
+
+Value *Lowerer::lowerMathCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  std::string name = ci.builtin.substr(5);
+  std::vector<Value *> args;
+  for (size_t i = 0; i < c.args.size(); ++i)
+    args.push_back(lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i])));
+  setLoc(c.loc);
+  Scalar in = ci.operandTypes[0];
+  Scalar out = ci.type.scalar;
+
+  if (name == "isnan" || name == "isinf" || name == "isfinite") {
+    if (!fe::isFloat(in))
+      return ConstantInt::getBool(ctx_, name == "isfinite");
+    Value *x = args[0];
+    if (name == "isnan")
+      return b_.CreateFCmpUNO(x, x);
+    Value *ax = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+    Value *inf = ConstantFP::getInfinity(x->getType());
+    return name == "isinf" ? b_.CreateFCmpOEQ(ax, inf) : b_.CreateFCmpOLT(ax, inf);
+  }
+  if (name == "radians" || name == "degrees") {
+    double k = name == "radians" ? M_PI / 180.0 : 180.0 / M_PI;
+    return b_.CreateFMul(ConstantFP::get(args[0]->getType(), k), args[0]);
+  }
+  // Exact operations are LLVM intrinsics (IEEE on every target); the rest is libdevice.
+  static const std::pair<const char *, llvm::Intrinsic::ID> exact[] = {
+      {"sqrt", llvm::Intrinsic::sqrt},   {"fabs", llvm::Intrinsic::fabs},   {"floor", llvm::Intrinsic::floor},
+      {"ceil", llvm::Intrinsic::ceil},   {"trunc", llvm::Intrinsic::trunc}, {"copysign", llvm::Intrinsic::copysign},
+  };
+  for (auto &[n, id] : exact)
+    if (name == n)
+      return args.size() == 1 ? b_.CreateUnaryIntrinsic(id, args[0])
+                              : b_.CreateBinaryIntrinsic(id, args[0], args[1]);
+  if (name == "pow" && fe::isInteger(ci.operandTypes[1]))
+    return libdeviceCall("powi", out, args); // __nv_powi / __nv_powif (float, int32)
+  const fe::MathFunction *m = fe::mathFunction(name);
+  return libdeviceCall(m->libdevice, out, args);
+}
+
+} // namespace cutwin::ir

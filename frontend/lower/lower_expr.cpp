@@ -1,0 +1,478 @@
+// Lowering of expressions with Python/numba semantics: conversions, arithmetic (floor
+// division and modulo, power, shifts), comparisons, boolean operators.
+#include "frontend/lower/lowerer.h"
+
+#include "frontend/ir/intrinsics.h"
+#include "frontend/sema/builtins.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+namespace cutwin::ir {
+
+using namespace llvm;
+using fe::TypeKind;
+
+Value *Lowerer::lowerAs(const fe::Expr &e, const Type &to) {
+  return convert(lowerExpr(e), info(e).type, to);
+}
+
+Value *Lowerer::lowerExpr(const fe::Expr &e) {
+  const fe::ExprInfo &ei = info(e);
+  if (ei.constant && (ei.type.isScalar() || ei.type.isTuple()) && e.kind != fe::ExprKind::Call)
+    return constant(*ei.constant, ei.type);
+  switch (e.kind) {
+  case fe::ExprKind::Name: {
+    auto &n = static_cast<const fe::NameExpr &>(e);
+    if (auto it = slots_.find(n.id); it != slots_.end())
+      return b_.CreateLoad(it->second->getAllocatedType(), it->second, n.id);
+    return nullptr; // a module, function or type object: used only through attributes/calls
+  }
+  case fe::ExprKind::BinOp: return lowerBinOp(static_cast<const fe::BinOpExpr &>(e));
+  case fe::ExprKind::UnaryOp: return lowerUnary(static_cast<const fe::UnaryOpExpr &>(e));
+  case fe::ExprKind::BoolOp: return lowerBoolOp(static_cast<const fe::BoolOpExpr &>(e));
+  case fe::ExprKind::Compare: return lowerCompare(static_cast<const fe::CompareExpr &>(e));
+  case fe::ExprKind::IfExp: return lowerIfExp(static_cast<const fe::IfExpExpr &>(e));
+  case fe::ExprKind::Call: return lowerCall(static_cast<const fe::CallExpr &>(e));
+  case fe::ExprKind::Attribute: return lowerAttribute(static_cast<const fe::AttributeExpr &>(e));
+  case fe::ExprKind::Subscript: return lowerSubscript(static_cast<const fe::SubscriptExpr &>(e));
+  case fe::ExprKind::Tuple: return lowerTuple(static_cast<const fe::TupleExpr &>(e));
+  case fe::ExprKind::Constant: return nullptr; // None
+  default:
+    throw Error("internal error: expression kind not lowered");
+  }
+}
+
+Value *Lowerer::constant(const fe::ConstValue &v, const Type &t) {
+  if (t.isTuple()) {
+    std::vector<Constant *> el;
+    for (size_t i = 0; i < t.elems.size(); ++i)
+      el.push_back(cast<Constant>(constant(v.elems[i], t.elems[i])));
+    return ConstantStruct::get(cast<StructType>(llvmType(t)), el);
+  }
+  llvm::Type *lt = scalarType(t.scalar);
+  if (fe::isFloat(t.scalar))
+    return ConstantFP::get(lt, v.asDouble());
+  if (t.isBool())
+    return ConstantInt::get(lt, v.kind == fe::ConstValue::Kind::Bool ? v.b : v.i != 0);
+  int64_t iv = v.kind == fe::ConstValue::Kind::Bool ? v.b : v.i;
+  return ConstantInt::get(lt, uint64_t(iv), fe::isSigned(t.scalar));
+}
+
+Value *Lowerer::convertScalar(Value *v, Scalar from, Scalar to) {
+  if (from == to)
+    return v;
+  llvm::Type *lt = scalarType(to);
+  bool fromF = fe::isFloat(from), toF = fe::isFloat(to);
+  if (to == Scalar::Bool)
+    return fromF ? b_.CreateFCmpUNE(v, ConstantFP::get(v->getType(), 0.0))
+                 : b_.CreateICmpNE(v, ConstantInt::get(v->getType(), 0));
+  if (fromF && toF)
+    return fe::bitWidth(to) > fe::bitWidth(from) ? b_.CreateFPExt(v, lt) : b_.CreateFPTrunc(v, lt);
+  if (fromF) {
+    // Saturating, NaN -> 0: what the GPU's cvt.rzi does, and defined on every target.
+    auto id = fe::isSigned(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+    return b_.CreateIntrinsic(id, {lt, v->getType()}, {v});
+  }
+  if (toF)
+    return fe::isSigned(from) ? b_.CreateSIToFP(v, lt) : b_.CreateUIToFP(v, lt);
+  return b_.CreateIntCast(v, lt, fe::isSigned(from));
+}
+
+Value *Lowerer::convert(Value *v, const Type &from, const Type &to) {
+  if (from == to || to.isUnknown())
+    return v;
+  if (from.isScalar() && to.isScalar())
+    return convertScalar(v, from.scalar, to.scalar);
+  if (from.isTuple() && to.isTuple()) {
+    Value *agg = UndefValue::get(llvmType(to));
+    for (unsigned i = 0; i < to.elems.size(); ++i)
+      agg = b_.CreateInsertValue(agg, convert(b_.CreateExtractValue(v, {i}), from.elems[i], to.elems[i]), {i});
+    return agg;
+  }
+  if (from.isArray() && to.isArray()) {
+    Value *data = arrayField(v, 0, 0);
+    if (addrSpace(from.space) != addrSpace(to.space))
+      data = b_.CreateAddrSpaceCast(data, PointerType::get(ctx_, addrSpace(to.space)));
+    Value *agg = UndefValue::get(llvmType(to));
+    agg = b_.CreateInsertValue(agg, data, {0});
+    agg = b_.CreateInsertValue(agg, b_.CreateExtractValue(v, {1}), {1});
+    return b_.CreateInsertValue(agg, b_.CreateExtractValue(v, {2}), {2});
+  }
+  throw Error("internal error: cannot convert " + from.str() + " to " + to.str());
+}
+
+Value *Lowerer::truth(Value *v, const Type &t) {
+  if (t.kind == TypeKind::None)
+    return ConstantInt::getFalse(ctx_);
+  return convertScalar(v, t.scalar, Scalar::Bool);
+}
+
+Value *Lowerer::libdeviceCall(const std::string &stem, Scalar t, ArrayRef<Value *> args) {
+  std::string name = "__nv_" + stem + (t == Scalar::F32 ? "f" : "");
+  std::vector<llvm::Type *> params;
+  for (Value *a : args)
+    params.push_back(a->getType());
+  FunctionCallee f = mod_.getOrInsertFunction(name, FunctionType::get(scalarType(t), params, false));
+  if (auto *fn = dyn_cast<llvm::Function>(f.getCallee())) {
+    fn->setDoesNotThrow();
+    fn->setWillReturn();
+    fn->setDoesNotAccessMemory();
+  }
+  return b_.CreateCall(f, args);
+}
+
+// ---- arithmetic --------------------------------------------------------------------------------
+
+Value *Lowerer::intFloorDivMod(bool wantMod, Value *a, Value *b, Scalar t) {
+  llvm::Type *lt = a->getType();
+  Value *zero = ConstantInt::get(lt, 0), *one = ConstantInt::get(lt, 1);
+  Value *isZero = b_.CreateICmpEQ(b, zero);
+  // numba's numpy error model: x // 0 == x % 0 == 0. Divisors that trap on x86 (0, and -1
+  // for signed) are replaced before dividing.
+  if (!fe::isSigned(t)) {
+    Value *bs = b_.CreateSelect(isZero, one, b);
+    Value *r = wantMod ? b_.CreateURem(a, bs) : b_.CreateUDiv(a, bs);
+    return b_.CreateSelect(isZero, zero, r);
+  }
+  Value *allOnes = ConstantInt::get(lt, -1, true);
+  Value *isNegOne = b_.CreateICmpEQ(b, allOnes);
+  Value *bs = b_.CreateSelect(b_.CreateOr(isZero, isNegOne), one, b);
+  Value *q = b_.CreateSDiv(a, bs);
+  Value *r = b_.CreateSRem(a, bs);
+  q = b_.CreateSelect(isNegOne, b_.CreateSub(zero, a), q);
+  r = b_.CreateSelect(isNegOne, zero, r);
+  // Floor: adjust when the remainder is non-zero and its sign differs from the divisor's.
+  Value *adjust = b_.CreateAnd(b_.CreateICmpNE(r, zero), b_.CreateICmpSLT(b_.CreateXor(r, b), zero));
+  Value *res = wantMod ? b_.CreateSelect(adjust, b_.CreateAdd(r, b), r)
+                       : b_.CreateSelect(adjust, b_.CreateSub(q, one), q);
+  return b_.CreateSelect(isZero, zero, res);
+}
+
+Value *Lowerer::floatFloorDivMod(bool wantMod, Value *a, Value *b, Scalar t) {
+  // numba's real_divmod (CPython's float floor division), with fmod from libdevice.
+  llvm::Type *lt = a->getType();
+  Value *zero = ConstantFP::get(lt, 0.0);
+  Value *mod = libdeviceCall("fmod", t, {a, b});
+  Value *div = b_.CreateFDiv(b_.CreateFSub(a, mod), b);
+  Value *modNZ = b_.CreateFCmpUNE(mod, zero);
+  Value *fix = b_.CreateAnd(modNZ, b_.CreateICmpNE(b_.CreateFCmpOLT(b, zero), b_.CreateFCmpOLT(mod, zero)));
+  Value *copysignB = b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, zero, b);
+  Value *mod1 = b_.CreateSelect(fix, b_.CreateFAdd(mod, b), mod);
+  Value *modRes = b_.CreateSelect(modNZ, mod1, copysignB);
+  Value *isZero = b_.CreateFCmpOEQ(b, zero);
+  if (wantMod)
+    return b_.CreateSelect(isZero, mod, modRes); // x % 0.0: fmod's NaN
+  Value *div1 = b_.CreateSelect(fix, b_.CreateFSub(div, ConstantFP::get(lt, 1.0)), div);
+  Value *fl = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, div1);
+  Value *fl2 = b_.CreateSelect(b_.CreateFCmpOGT(b_.CreateFSub(div1, fl), ConstantFP::get(lt, 0.5)),
+                               b_.CreateFAdd(fl, ConstantFP::get(lt, 1.0)), fl);
+  Value *quot = b_.CreateFDiv(a, b);
+  Value *res = b_.CreateSelect(b_.CreateFCmpUNE(div1, zero), fl2,
+                               b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, zero, quot));
+  return b_.CreateSelect(isZero, quot, res); // x // 0.0: inf or nan
+}
+
+Value *Lowerer::shift(fe::BinOp op, Value *a, Value *b, Scalar t) {
+  // Amounts of the width or more (or negative) are clamped as PTX's shl/shr do, instead of
+  // LLVM's poison: shl and logical shr give 0, arithmetic shr gives the sign.
+  llvm::Type *lt = a->getType();
+  unsigned w = fe::bitWidth(t);
+  Value *big = b_.CreateICmpUGE(b, ConstantInt::get(lt, w));
+  Value *amt = b_.CreateSelect(big, ConstantInt::get(lt, w - 1), b);
+  if (op == fe::BinOp::LShift)
+    return b_.CreateSelect(big, ConstantInt::get(lt, 0), b_.CreateShl(a, amt));
+  if (fe::isSigned(t))
+    return b_.CreateAShr(a, amt);
+  return b_.CreateSelect(big, ConstantInt::get(lt, 0), b_.CreateLShr(a, amt));
+}
+
+Value *Lowerer::power(Value *a, Value *b, Scalar ta, Scalar tb, Scalar result) {
+  llvm::Type *rt = scalarType(result);
+  if (fe::isFloat(tb)) // float ** float
+    return libdeviceCall("pow", result, {a, b});
+  // Base ** integer: numba's int_power, square-and-multiply in the result type.
+  Value *base = convertScalar(a, ta, result);
+  llvm::Type *et = b->getType();
+  bool expSigned = fe::isSigned(tb);
+  Value *zeroE = ConstantInt::get(et, 0);
+  Value *neg = expSigned ? b_.CreateICmpSLT(b, zeroE) : ConstantInt::getFalse(ctx_);
+  Value *exp = b_.CreateSelect(neg, b_.CreateSub(zeroE, b), b);
+  bool isInt = fe::isInteger(result);
+
+  BasicBlock *pre = b_.GetInsertBlock();
+  auto *bigB = BasicBlock::Create(ctx_, "pow.big", fn_);
+  auto *loopB = BasicBlock::Create(ctx_, "pow.loop", fn_);
+  auto *doneB = BasicBlock::Create(ctx_, "pow.done", fn_);
+  auto *endB = BasicBlock::Create(ctx_, "pow.end", fn_);
+  Value *isBig = b_.CreateICmpUGT(exp, ConstantInt::get(et, 0x10000));
+  b_.CreateCondBr(isBig, bigB, loopB);
+
+  // Cutoff: math.pow(a, float(b)) in double, converted back.
+  b_.SetInsertPoint(bigB);
+  Value *pw = libdeviceCall("pow", Scalar::F64,
+                            {convertScalar(base, result, Scalar::F64), convertScalar(b, tb, Scalar::F64)});
+  Value *bigRes = convertScalar(pw, Scalar::F64, result);
+  b_.CreateBr(endB);
+
+  b_.SetInsertPoint(loopB);
+  PHINode *r = b_.CreatePHI(rt, 2, "pow.r");
+  PHINode *x = b_.CreatePHI(rt, 2, "pow.x");
+  PHINode *e = b_.CreatePHI(et, 2, "pow.e");
+  Value *oneR = isInt ? (Value *)ConstantInt::get(rt, 1) : ConstantFP::get(rt, 1.0);
+  r->addIncoming(oneR, pre);
+  x->addIncoming(base, pre);
+  e->addIncoming(exp, pre);
+  Value *eZero = b_.CreateICmpEQ(e, zeroE);
+  auto *bodyB = BasicBlock::Create(ctx_, "pow.body", fn_);
+  b_.CreateCondBr(eZero, doneB, bodyB);
+  b_.SetInsertPoint(bodyB);
+  Value *odd = b_.CreateTrunc(e, llvm::Type::getInt1Ty(ctx_));
+  Value *mulR = isInt ? b_.CreateMul(r, x) : b_.CreateFMul(r, x);
+  Value *r2 = b_.CreateSelect(odd, mulR, r);
+  Value *x2 = isInt ? b_.CreateMul(x, x) : b_.CreateFMul(x, x);
+  Value *e2 = b_.CreateLShr(e, 1);
+  r->addIncoming(r2, bodyB);
+  x->addIncoming(x2, bodyB);
+  e->addIncoming(e2, bodyB);
+  b_.CreateBr(loopB);
+
+  b_.SetInsertPoint(doneB);
+  Value *res = r;
+  if (isInt) {
+    // Negative exponents: 0 ** -n gives the type's minimum (numpy error model), +-1 ** -n
+    // gives +-1 ** n, anything else truncates to 0.
+    Value *isZeroBase = b_.CreateICmpEQ(base, ConstantInt::get(rt, 0));
+    Value *isUnit = b_.CreateOr(b_.CreateICmpEQ(base, ConstantInt::get(rt, 1)),
+                                b_.CreateICmpEQ(base, ConstantInt::get(rt, -1, true)));
+    Value *minV = ConstantInt::get(rt, APInt::getSignMask(fe::bitWidth(result)));
+    Value *negRes = b_.CreateSelect(isZeroBase, minV, b_.CreateSelect(isUnit, r, ConstantInt::get(rt, 0)));
+    res = b_.CreateSelect(neg, negRes, r);
+  } else {
+    res = b_.CreateSelect(neg, b_.CreateFDiv(ConstantFP::get(rt, 1.0), r), r);
+  }
+  BasicBlock *doneEnd = b_.GetInsertBlock();
+  b_.CreateBr(endB);
+  b_.SetInsertPoint(endB);
+  PHINode *out = b_.CreatePHI(rt, 2, "pow");
+  out->addIncoming(bigRes, bigB);
+  out->addIncoming(res, doneEnd);
+  return out;
+}
+
+Value *Lowerer::binary(fe::BinOp op, Value *a, Value *b, Scalar t) {
+  using fe::BinOp;
+  if (fe::isFloat(t)) {
+    switch (op) {
+    case BinOp::Add: return b_.CreateFAdd(a, b);
+    case BinOp::Sub: return b_.CreateFSub(a, b);
+    case BinOp::Mul: return b_.CreateFMul(a, b);
+    case BinOp::Div: return b_.CreateFDiv(a, b);
+    case BinOp::FloorDiv: return floatFloorDivMod(false, a, b, t);
+    case BinOp::Mod: return floatFloorDivMod(true, a, b, t);
+    default: break;
+    }
+  } else {
+    switch (op) {
+    case BinOp::Add: return b_.CreateAdd(a, b);
+    case BinOp::Sub: return b_.CreateSub(a, b);
+    case BinOp::Mul: return b_.CreateMul(a, b);
+    case BinOp::FloorDiv: return intFloorDivMod(false, a, b, t);
+    case BinOp::Mod: return intFloorDivMod(true, a, b, t);
+    case BinOp::BitAnd: return b_.CreateAnd(a, b);
+    case BinOp::BitOr: return b_.CreateOr(a, b);
+    case BinOp::BitXor: return b_.CreateXor(a, b);
+    default: break;
+    }
+  }
+  throw Error(std::string("internal error: operator ") + fe::binOpSymbol(op) + " not lowered for " +
+              fe::scalarName(t));
+}
+
+Value *Lowerer::lowerBinOp(const fe::BinOpExpr &be) {
+  const fe::ExprInfo &ei = info(be);
+  Scalar la = ei.operandTypes[0], rb = ei.operandTypes[1], res = ei.type.scalar;
+  Value *l = lowerAs(*be.lhs, Type::scalarOf(la));
+  Value *r = lowerAs(*be.rhs, Type::scalarOf(rb));
+  setLoc(be.loc);
+  switch (be.op) {
+  case fe::BinOp::Div:
+    if (fe::isInteger(la)) // int / int: both to float64 (numba's int_truediv)
+      return b_.CreateFDiv(convertScalar(l, la, Scalar::F64), convertScalar(r, rb, Scalar::F64));
+    return b_.CreateFDiv(l, r);
+  case fe::BinOp::Pow:
+    return power(l, r, la, rb, res);
+  case fe::BinOp::LShift:
+  case fe::BinOp::RShift:
+    return shift(be.op, convertScalar(l, la, res), convertScalar(r, rb, res), res);
+  default:
+    return binary(be.op, l, r, la);
+  }
+}
+
+Value *Lowerer::lowerUnary(const fe::UnaryOpExpr &u) {
+  const fe::ExprInfo &ei = info(u);
+  if (u.op == fe::UnaryOp::Not)
+    return b_.CreateNot(truth(lowerExpr(*u.operand), info(*u.operand).type));
+  Scalar t = ei.operandTypes[0];
+  Value *v = lowerAs(*u.operand, Type::scalarOf(t));
+  v = convertScalar(v, t, ei.type.scalar);
+  Scalar rt = ei.type.scalar;
+  switch (u.op) {
+  case fe::UnaryOp::Pos: return v;
+  case fe::UnaryOp::Neg: return fe::isFloat(rt) ? b_.CreateFNeg(v) : b_.CreateNeg(v);
+  case fe::UnaryOp::Invert: return b_.CreateNot(v);
+  default: return v;
+  }
+}
+
+Value *Lowerer::lowerBoolOp(const fe::BoolOpExpr &bo) {
+  // Python semantics: the value of the first operand that decides the result.
+  const Type &rt = info(bo).type;
+  AllocaInst *slot = entryAlloca(llvmType(rt), bo.isAnd ? "and" : "or");
+  auto *end = BasicBlock::Create(ctx_, bo.isAnd ? "and.end" : "or.end", fn_);
+  for (size_t i = 0; i < bo.values.size(); ++i) {
+    const fe::Expr &v = *bo.values[i];
+    Value *val = lowerExpr(v);
+    b_.CreateStore(convert(val, info(v).type, rt), slot);
+    if (i + 1 == bo.values.size()) {
+      b_.CreateBr(end);
+      break;
+    }
+    Value *t = truth(val, info(v).type);
+    auto *next = BasicBlock::Create(ctx_, "bool.next", fn_);
+    if (bo.isAnd)
+      b_.CreateCondBr(t, next, end);
+    else
+      b_.CreateCondBr(t, end, next);
+    b_.SetInsertPoint(next);
+  }
+  b_.SetInsertPoint(end);
+  return b_.CreateLoad(llvmType(rt), slot);
+}
+
+Value *Lowerer::compare(fe::CmpOp op, Value *a, Value *b, Scalar t) {
+  using fe::CmpOp;
+  if (fe::isFloat(t)) {
+    switch (op) {
+    case CmpOp::Eq: return b_.CreateFCmpOEQ(a, b);
+    case CmpOp::NotEq: return b_.CreateFCmpUNE(a, b); // NaN != NaN is True
+    case CmpOp::Lt: return b_.CreateFCmpOLT(a, b);
+    case CmpOp::LtE: return b_.CreateFCmpOLE(a, b);
+    case CmpOp::Gt: return b_.CreateFCmpOGT(a, b);
+    case CmpOp::GtE: return b_.CreateFCmpOGE(a, b);
+    default: break;
+    }
+  } else {
+    bool s = fe::isSigned(t);
+    switch (op) {
+    case CmpOp::Eq: return b_.CreateICmpEQ(a, b);
+    case CmpOp::NotEq: return b_.CreateICmpNE(a, b);
+    case CmpOp::Lt: return s ? b_.CreateICmpSLT(a, b) : b_.CreateICmpULT(a, b);
+    case CmpOp::LtE: return s ? b_.CreateICmpSLE(a, b) : b_.CreateICmpULE(a, b);
+    case CmpOp::Gt: return s ? b_.CreateICmpSGT(a, b) : b_.CreateICmpUGT(a, b);
+    case CmpOp::GtE: return s ? b_.CreateICmpSGE(a, b) : b_.CreateICmpUGE(a, b);
+    default: break;
+    }
+  }
+  throw Error("internal error: comparison not lowered");
+}
+
+Value *Lowerer::lowerCompare(const fe::CompareExpr &c) {
+  const fe::ExprInfo &ei = info(c);
+  Value *left = lowerExpr(*c.left);
+  Type leftT = info(*c.left).type;
+  if (c.ops.size() == 1) {
+    Scalar a = ei.operandTypes[0], b = ei.operandTypes[1];
+    Value *r = lowerExpr(*c.comparators[0]);
+    return compare(c.ops[0], convert(left, leftT, Type::scalarOf(a)),
+                   convert(r, info(*c.comparators[0]).type, Type::scalarOf(b)), a);
+  }
+  // a < b < c: each middle operand evaluated once; stop at the first false link.
+  AllocaInst *slot = entryAlloca(llvm::Type::getInt1Ty(ctx_), "cmp");
+  b_.CreateStore(ConstantInt::getFalse(ctx_), slot);
+  auto *end = BasicBlock::Create(ctx_, "cmp.end", fn_);
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    Scalar a = ei.operandTypes[2 * i], b = ei.operandTypes[2 * i + 1];
+    Value *right = lowerExpr(*c.comparators[i]);
+    const Type &rightT = info(*c.comparators[i]).type;
+    Value *ok = compare(c.ops[i], convert(left, leftT, Type::scalarOf(a)),
+                        convert(right, rightT, Type::scalarOf(b)), a);
+    if (i + 1 == c.ops.size()) {
+      b_.CreateStore(ok, slot);
+      b_.CreateBr(end);
+      break;
+    }
+    auto *next = BasicBlock::Create(ctx_, "cmp.next", fn_);
+    b_.CreateCondBr(ok, next, end);
+    b_.SetInsertPoint(next);
+    left = right;
+    leftT = rightT;
+  }
+  b_.SetInsertPoint(end);
+  return b_.CreateLoad(llvm::Type::getInt1Ty(ctx_), slot);
+}
+
+Value *Lowerer::lowerIfExp(const fe::IfExpExpr &ie) {
+  const Type &rt = info(ie).type;
+  AllocaInst *slot = entryAlloca(llvmType(rt), "ifexp");
+  Value *c = truth(lowerExpr(*ie.test), info(*ie.test).type);
+  auto *thenB = BasicBlock::Create(ctx_, "ifexp.then", fn_);
+  auto *elseB = BasicBlock::Create(ctx_, "ifexp.else", fn_);
+  auto *end = BasicBlock::Create(ctx_, "ifexp.end", fn_);
+  b_.CreateCondBr(c, thenB, elseB);
+  b_.SetInsertPoint(thenB);
+  b_.CreateStore(lowerAs(*ie.body, rt), slot);
+  b_.CreateBr(end);
+  b_.SetInsertPoint(elseB);
+  b_.CreateStore(lowerAs(*ie.orelse, rt), slot);
+  b_.CreateBr(end);
+  b_.SetInsertPoint(end);
+  return b_.CreateLoad(llvmType(rt), slot);
+}
+
+Value *Lowerer::specialRegister(const std::string &builtin) {
+  // "cuda.threadIdx.x" -> tid.x, and so on.
+  unsigned dim = unsigned(builtin.back() - 'x');
+  Intrinsic id;
+  if (builtin.rfind("cuda.threadIdx", 0) == 0)
+    id = threadIdxIntrinsic(dim);
+  else if (builtin.rfind("cuda.blockIdx", 0) == 0)
+    id = blockIdxIntrinsic(dim);
+  else if (builtin.rfind("cuda.blockDim", 0) == 0)
+    id = blockDimIntrinsic(dim);
+  else
+    id = gridDimIntrinsic(dim);
+  return b_.CreateCall(getIntrinsic(mod_, id));
+}
+
+Value *Lowerer::lowerAttribute(const fe::AttributeExpr &a) {
+  const fe::ExprInfo &ei = info(a);
+  if (!ei.builtin.empty() && ei.builtin.rfind("cuda.", 0) == 0)
+    return specialRegister(ei.builtin);
+  if (ei.builtin == "array.shape" || ei.builtin == "array.strides" || ei.builtin == "array.size") {
+    Value *arr = lowerExpr(*a.value);
+    const Type &at = info(*a.value).type;
+    if (ei.builtin == "array.size") {
+      Value *n = ConstantInt::get(llvm::Type::getInt64Ty(ctx_), 1);
+      for (unsigned k = 0; k < at.ndim; ++k)
+        n = b_.CreateMul(n, arrayField(arr, 1, k));
+      return n;
+    }
+    unsigned field = ei.builtin == "array.shape" ? 1 : 2;
+    Value *agg = UndefValue::get(llvmType(ei.type));
+    for (unsigned k = 0; k < at.ndim; ++k)
+      agg = b_.CreateInsertValue(agg, arrayField(arr, field, k), {k});
+    return agg;
+  }
+  return nullptr; // modules, type objects: compile-time only
+}
+
+Value *Lowerer::lowerTuple(const fe::TupleExpr &t) {
+  const Type &tt = info(t).type;
+  Value *agg = UndefValue::get(llvmType(tt));
+  for (unsigned i = 0; i < t.elts.size(); ++i)
+    agg = b_.CreateInsertValue(agg, lowerExpr(*t.elts[i]), {i});
+  return agg;
+}
+
+} // namespace cutwin::ir

@@ -1,0 +1,140 @@
+/// Internal to lowering: the state of lowering one module. Functions and statements are in
+/// lower_function.cpp, expressions in lower_expr.cpp, arrays in lower_array.cpp, calls in
+/// lower_call.cpp.
+#pragma once
+
+#include "frontend/lower/lower.h"
+
+#include <llvm/IR/DIBuilder.h>
+#include <llvm/IR/IRBuilder.h>
+
+#include <map>
+#include <optional>
+
+namespace cutwin::ir {
+
+using fe::Scalar;
+using fe::Type;
+
+class Lowerer {
+public:
+  Lowerer(const fe::Typer &typer, const LowerOptions &opts, KernelIR &out);
+  void lowerKernelEntry(const fe::FunctionSpec &kernel);
+
+private:
+  // ---- types (lower_function.cpp)
+  llvm::Type *llvmType(const Type &t);
+  llvm::Type *scalarType(Scalar s);
+  llvm::Type *memType(Scalar s); ///< in memory: bool is i8
+  llvm::StructType *arrayType(const Type &t);
+  unsigned addrSpace(fe::MemSpace s) const;
+
+  // ---- functions and statements (lower_function.cpp)
+  llvm::Function *declareFunction(const fe::FunctionSpec &spec);
+  void lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn);
+  void lowerBlock(const fe::Block &b);
+  void lowerStmt(const fe::Stmt &s);
+  void lowerAssign(const fe::Expr &target, llvm::Value *v, const Type &vt);
+  void lowerAugAssign(const fe::AugAssignStmt &a);
+  void lowerIf(const fe::IfStmt &s);
+  void lowerWhile(const fe::WhileStmt &s);
+  void lowerFor(const fe::ForStmt &s);
+  void lowerReturn(const fe::ReturnStmt &s);
+  void lowerAssert(const fe::AssertStmt &s);
+  void lowerRaise(const fe::RaiseStmt &s);
+  llvm::AllocaInst *entryAlloca(llvm::Type *t, const llvm::Twine &name);
+  llvm::AllocaInst *localSlot(const std::string &name);
+  void setLoc(SourceLoc loc);
+  /// Starts a fresh block if the current one already ended (after break/return).
+  void ensureInsertable();
+  bool terminated() const;
+  llvm::DIType *diType(const Type &t);
+
+  // ---- expressions (lower_expr.cpp)
+  const fe::ExprInfo &info(const fe::Expr &e) const { return spec_->info(e); }
+  llvm::Value *lowerExpr(const fe::Expr &e);
+  /// Lowers `e` and converts the result to `to`.
+  llvm::Value *lowerAs(const fe::Expr &e, const Type &to);
+  llvm::Value *constant(const fe::ConstValue &v, const Type &t);
+  llvm::Value *convert(llvm::Value *v, const Type &from, const Type &to);
+  llvm::Value *convertScalar(llvm::Value *v, Scalar from, Scalar to);
+  llvm::Value *truth(llvm::Value *v, const Type &t);
+  llvm::Value *binary(fe::BinOp op, llvm::Value *a, llvm::Value *b, Scalar t);
+  llvm::Value *intFloorDivMod(bool wantMod, llvm::Value *a, llvm::Value *b, Scalar t);
+  llvm::Value *floatFloorDivMod(bool wantMod, llvm::Value *a, llvm::Value *b, Scalar t);
+  llvm::Value *shift(fe::BinOp op, llvm::Value *a, llvm::Value *b, Scalar t);
+  llvm::Value *power(llvm::Value *a, llvm::Value *b, Scalar ta, Scalar tb, Scalar result);
+  llvm::Value *lowerBinOp(const fe::BinOpExpr &b);
+  llvm::Value *lowerUnary(const fe::UnaryOpExpr &u);
+  llvm::Value *lowerBoolOp(const fe::BoolOpExpr &b);
+  llvm::Value *lowerCompare(const fe::CompareExpr &c);
+  llvm::Value *compare(fe::CmpOp op, llvm::Value *a, llvm::Value *b, Scalar t);
+  llvm::Value *lowerIfExp(const fe::IfExpExpr &i);
+  llvm::Value *lowerAttribute(const fe::AttributeExpr &a);
+  llvm::Value *lowerTuple(const fe::TupleExpr &t);
+  llvm::Value *lowerSubscript(const fe::SubscriptExpr &s);
+  llvm::Value *specialRegister(const std::string &builtin);
+  llvm::Value *libdeviceCall(const std::string &stem, Scalar t, llvm::ArrayRef<llvm::Value *> args);
+
+  // ---- arrays (lower_array.cpp)
+  /// Address of a[idx...] (every dimension indexed) with wraparound and bounds checks.
+  llvm::Value *elementAddress(llvm::Value *arr, const Type &at, llvm::ArrayRef<llvm::Value *> idx,
+                              llvm::ArrayRef<Scalar> idxTypes, SourceLoc loc);
+  /// a[i] with fewer indices than dimensions: a view of the rest.
+  llvm::Value *subArray(llvm::Value *arr, const Type &at, llvm::ArrayRef<llvm::Value *> idx,
+                        llvm::ArrayRef<Scalar> idxTypes, const Type &resultType, SourceLoc loc);
+  llvm::Value *normalizeIndex(llvm::Value *idx, Scalar t, llvm::Value *extent, unsigned axis, SourceLoc loc);
+  llvm::Value *loadElement(llvm::Value *addr, Scalar dtype);
+  void storeElement(llvm::Value *addr, llvm::Value *v, Scalar dtype);
+  llvm::Value *lowerArrayAlloc(const fe::CallExpr &c);
+  llvm::Value *arrayField(llvm::Value *arr, unsigned field, unsigned dim);
+  llvm::Value *buildArray(const Type &t, llvm::Value *data, llvm::ArrayRef<llvm::Value *> shape,
+                          llvm::ArrayRef<llvm::Value *> strides);
+  /// Computes element address and the indices of a subscript expression used as a target.
+  llvm::Value *subscriptAddress(const fe::SubscriptExpr &s, Type &elemType);
+
+  // ---- calls (lower_call.cpp)
+  llvm::Value *lowerCall(const fe::CallExpr &c);
+  llvm::Value *lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerMathCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *minMax(bool isMax, llvm::ArrayRef<llvm::Value *> vals, Scalar t);
+
+  // ---- errors and sites
+  unsigned site(SourceLoc loc, const char *what);
+  /// Branches to a cold block raising `kind` when `cond` is true.
+  void raiseIf(llvm::Value *cond, KernelErrorKind kind, unsigned site, llvm::Value *a,
+               llvm::Value *b, llvm::Value *c);
+  void raiseNow(KernelErrorKind kind, unsigned site, llvm::Value *a, llvm::Value *b, llvm::Value *c);
+
+  struct LoopTargets {
+    llvm::BasicBlock *breakTo, *continueTo;
+  };
+
+  const fe::Typer &typer_;
+  const LowerOptions &opts_;
+  KernelIR &out_;
+  llvm::LLVMContext &ctx_;
+  llvm::Module &mod_;
+  llvm::IRBuilder<> b_;
+  std::unique_ptr<llvm::DIBuilder> dib_;
+  llvm::DIFile *diFile_ = nullptr;
+  llvm::DICompileUnit *diCU_ = nullptr;
+
+  std::map<const fe::FunctionSpec *, llvm::Function *> functions_;
+  std::vector<const fe::FunctionSpec *> pending_;
+
+  // per function
+  const fe::FunctionSpec *spec_ = nullptr;
+  llvm::Function *fn_ = nullptr;
+  llvm::DISubprogram *diSub_ = nullptr;
+  llvm::BasicBlock *allocaBlock_ = nullptr;
+  llvm::BasicBlock *exitBlock_ = nullptr;
+  llvm::AllocaInst *retSlot_ = nullptr;
+  llvm::Value *errRecord_ = nullptr;
+  std::map<std::string, llvm::AllocaInst *> slots_;
+  std::vector<LoopTargets> loops_;
+  unsigned sharedCounter_ = 0;
+};
+
+} // namespace cutwin::ir

@@ -1,0 +1,144 @@
+#include "frontend/sema/builtins.h"
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace cutwin::fe {
+
+namespace {
+
+Entity moduleEntity(const std::string &path) { return {Type::named(TypeKind::Module, path), {}}; }
+Entity functionEntity(const std::string &path) { return {Type::named(TypeKind::Function, path), {}}; }
+Entity floatConst(double v) { return {Type::scalarOf(Scalar::F64), ConstValue::ofFloat(v)}; }
+
+Entity typeObject(Scalar s) { return {Type::typeObject(s), {}}; }
+Entity voidTypeObject() {
+  Type t = Type::make(TypeKind::TypeObject);
+  t.typeObjectIsVoid = true;
+  return {t, {}};
+}
+
+const MathFunction kMath[] = {
+    {"sqrt", 1, nullptr},    {"fabs", 1, nullptr},     {"floor", 1, nullptr},
+    {"ceil", 1, nullptr},    {"trunc", 1, nullptr},    {"exp", 1, "exp"},
+    {"expm1", 1, "expm1"},   {"log", 1, "log"},        {"log2", 1, "log2"},
+    {"log10", 1, "log10"},   {"log1p", 1, "log1p"},    {"sin", 1, "sin"},
+    {"cos", 1, "cos"},       {"tan", 1, "tan"},        {"asin", 1, "asin"},
+    {"acos", 1, "acos"},     {"atan", 1, "atan"},      {"sinh", 1, "sinh"},
+    {"cosh", 1, "cosh"},     {"tanh", 1, "tanh"},      {"asinh", 1, "asinh"},
+    {"acosh", 1, "acosh"},   {"atanh", 1, "atanh"},    {"erf", 1, "erf"},
+    {"erfc", 1, "erfc"},     {"gamma", 1, "tgamma"},   {"lgamma", 1, "lgamma"},
+    {"atan2", 2, "atan2"},   {"pow", 2, "pow"},        {"hypot", 2, "hypot"},
+    {"fmod", 2, "fmod"},     {"copysign", 2, "copysign"}, {"isnan", 1, nullptr},
+    {"isinf", 1, nullptr},   {"isfinite", 1, nullptr}, {"radians", 1, nullptr},
+    {"degrees", 1, nullptr},
+};
+
+} // namespace
+
+const MathFunction *mathFunction(const std::string &name) {
+  for (auto &m : kMath)
+    if (name == m.name)
+      return &m;
+  return nullptr;
+}
+
+std::optional<Type> knownModule(const std::string &p) {
+  static const std::map<std::string, std::string> modules = {
+      {"numba", "numba"},           {"numba.cuda", "cuda"},       {"cutwin", "cutwin"},
+      {"cutwin.cuda", "cuda"},      {"numpy", "numpy"},           {"math", "math"},
+      {"numba.types", "numba.types"}, {"numba.core.types", "numba.types"},
+      {"numba.cuda.types", "numba.types"},
+  };
+  auto it = modules.find(p);
+  if (it == modules.end())
+    return std::nullopt;
+  return Type::named(TypeKind::Module, it->second);
+}
+
+std::optional<Entity> moduleMember(const Type &module, const std::string &attr) {
+  const std::string &m = module.path;
+  if (m == "numba" || m == "numba.types" || m == "numpy") {
+    if (auto s = scalarFromName(attr)) {
+      // NumPy has no `numpy.int` / `numpy.float` scalar types; numba's names are richer.
+      if (m != "numpy" || attr.find('_') != std::string::npos || std::isdigit(attr.back()) ||
+          attr == "double" || attr == "single" || attr == "intc" || attr == "intp" ||
+          attr == "uintp" || attr == "byte" || attr == "ubyte" || attr == "short" ||
+          attr == "ushort" || attr == "uintc" || attr == "longlong" || attr == "ulonglong")
+        return typeObject(*s);
+    }
+    if (m != "numpy" && (attr == "void" || attr == "none"))
+      return voidTypeObject();
+  }
+  if (m == "numba") {
+    if (attr == "cuda")
+      return moduleEntity("cuda");
+    if (attr == "types")
+      return moduleEntity("numba.types");
+    return std::nullopt;
+  }
+  if (m == "cutwin") {
+    if (attr == "cuda")
+      return moduleEntity("cuda");
+    return std::nullopt;
+  }
+  if (m == "numpy") {
+    if (attr == "pi")
+      return floatConst(M_PI);
+    if (attr == "e")
+      return floatConst(M_E);
+    if (attr == "inf")
+      return floatConst(std::numeric_limits<double>::infinity());
+    if (attr == "nan")
+      return floatConst(std::numeric_limits<double>::quiet_NaN());
+    return std::nullopt;
+  }
+  if (m == "math") {
+    if (attr == "pi")
+      return floatConst(M_PI);
+    if (attr == "e")
+      return floatConst(M_E);
+    if (attr == "tau")
+      return floatConst(2 * M_PI);
+    if (attr == "inf")
+      return floatConst(std::numeric_limits<double>::infinity());
+    if (attr == "nan")
+      return floatConst(std::numeric_limits<double>::quiet_NaN());
+    if (mathFunction(attr))
+      return functionEntity("math." + attr);
+    return std::nullopt;
+  }
+  if (m == "cuda") {
+    static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim",
+                                                     "gridDim", "shared", "local"};
+    static const std::set<std::string> functions = {"grid", "gridsize", "syncthreads", "jit"};
+    if (submodules.count(attr))
+      return moduleEntity("cuda." + attr);
+    if (functions.count(attr))
+      return functionEntity("cuda." + attr);
+    return std::nullopt;
+  }
+  if (m == "cuda.threadIdx" || m == "cuda.blockIdx" || m == "cuda.blockDim" || m == "cuda.gridDim") {
+    if (attr == "x" || attr == "y" || attr == "z")
+      return functionEntity(m + "." + attr); // read as a value by the typer
+    return std::nullopt;
+  }
+  if (m == "cuda.shared" || m == "cuda.local") {
+    if (attr == "array")
+      return functionEntity(m + ".array");
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<Entity> pythonBuiltin(const std::string &name) {
+  static const std::set<std::string> fns = {"range", "len", "min", "max", "abs", "int",
+                                            "float", "bool", "round", "pow"};
+  if (fns.count(name))
+    return functionEntity("builtins." + name);
+  return std::nullopt;
+}
+
+} // namespace cutwin::fe

@@ -1,0 +1,36 @@
+/// The names kernels can reach: modules (cuda, math, numpy, numba), their members, and
+/// Python builtins. Everything here is a compile-time entity; the typer gives calls and
+/// attribute reads of them their meaning.
+#pragma once
+
+#include "frontend/sema/const_value.h"
+#include "frontend/sema/types.h"
+
+#include <optional>
+#include <string>
+
+namespace cutwin::fe {
+
+/// A compile-time entity: a module/function/type object (in `type`), or a constant.
+struct Entity {
+  Type type;
+  std::optional<ConstValue> value;
+};
+
+/// The module a Python import path names ("numba.cuda" -> module "cuda"), if known.
+std::optional<Type> knownModule(const std::string &importPath);
+/// `module.attr` for a module entity; nullopt if the module has no such member.
+std::optional<Entity> moduleMember(const Type &module, const std::string &attr);
+/// Python builtins usable in kernels (range, len, min, max, abs, int, float, ...).
+std::optional<Entity> pythonBuiltin(const std::string &name);
+
+/// Math functions: libdevice name stem for `math.<name>` ("sin" -> "__nv_sin"/"__nv_sinf"),
+/// and the number of arguments. nullopt if not a supported math function.
+struct MathFunction {
+  const char *name;
+  unsigned arity;
+  const char *libdevice; ///< stem without the trailing 'f'; null for functions lowered inline
+};
+const MathFunction *mathFunction(const std::string &name);
+
+} // namespace cutwin::fe

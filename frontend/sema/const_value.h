@@ -1,0 +1,60 @@
+/// Compile-time values: module-level constants (`TPB = 16`, `SHAPE = (TPB, 2 * TPB)`) and
+/// folded expressions such as shared-array shapes. Arithmetic follows Python.
+#pragma once
+
+#include "frontend/sema/types.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cutwin::fe {
+
+struct Expr;
+class SourceFile;
+
+struct ConstValue {
+  enum class Kind { Int, Float, Bool, Tuple, None, Str };
+  Kind kind = Kind::None;
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+  std::string s;
+  std::vector<ConstValue> elems;
+
+  static ConstValue ofInt(int64_t v) {
+    ConstValue c;
+    c.kind = Kind::Int;
+    c.i = v;
+    return c;
+  }
+  static ConstValue ofFloat(double v) {
+    ConstValue c;
+    c.kind = Kind::Float;
+    c.f = v;
+    return c;
+  }
+  static ConstValue ofBool(bool v) {
+    ConstValue c;
+    c.kind = Kind::Bool;
+    c.b = v;
+    return c;
+  }
+  bool isNumber() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
+  double asDouble() const { return kind == Kind::Float ? f : kind == Kind::Int ? double(i) : b; }
+  /// The type numba gives this value when it is used in a kernel (int → int64, ...).
+  Type type() const;
+  std::string str() const;
+};
+
+/// Looks a bare name up for the evaluator: a known constant, or nullopt.
+using ConstLookup = std::function<std::optional<ConstValue>(const Expr &name)>;
+
+/// Evaluates literals, names known to `lookup`, tuples, unary and binary arithmetic,
+/// comparisons and `and`/`or`/`not`. Returns nullopt for anything else; throws
+/// CompileError for errors a Python interpreter would raise (division by zero).
+std::optional<ConstValue> evalConst(const Expr &e, const SourceFile &file, const ConstLookup &lookup);
+
+} // namespace cutwin::fe

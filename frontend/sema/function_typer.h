@@ -1,0 +1,72 @@
+/// Internal to the typer: infers the types of one function specialisation. Statements are
+/// in typer.cpp, expressions in type_expr.cpp, builtin calls in type_calls.cpp.
+#pragma once
+
+#include "frontend/sema/typer.h"
+
+#include <set>
+
+namespace cutwin::fe {
+
+class FunctionTyper {
+public:
+  FunctionTyper(Typer &typer, FunctionSpec &spec);
+  /// Iterates to a fixed point, then a final strict pass records every expression's info.
+  void run();
+
+private:
+  friend class Typer;
+  // statements (typer.cpp)
+  void collectLocals(const Block &b);
+  void collectTargetNames(const Expr &target);
+  void typeBlock(const Block &b);
+  void typeStmt(const Stmt &s);
+  void assignTo(const Expr &target, const Type &value, SourceLoc loc);
+  void setLocal(const std::string &name, const Type &t, SourceLoc loc);
+  void noteReturn(const Type &t, SourceLoc loc);
+  bool alwaysReturns(const Block &b) const;
+
+  // expressions (type_expr.cpp)
+  ExprInfo typeExpr(const Expr &e);
+  ExprInfo typeExprUncached(const Expr &e);
+  ExprInfo typeName(const NameExpr &n);
+  ExprInfo typeConstant(const ConstantExpr &c);
+  ExprInfo typeBinOp(const BinOpExpr &b);
+  ExprInfo typeBinary(BinOp op, const Type &l, const Type &r, SourceLoc loc);
+  ExprInfo typeUnaryOp(const UnaryOpExpr &u);
+  ExprInfo typeBoolOp(const BoolOpExpr &b);
+  ExprInfo typeCompare(const CompareExpr &c);
+  ExprInfo typeIfExp(const IfExpExpr &i);
+  ExprInfo typeAttribute(const AttributeExpr &a);
+  ExprInfo typeSubscript(const SubscriptExpr &s);
+  ExprInfo typeTuple(const TupleExpr &t);
+  /// The compile-time integer an expression stands for (literal or global), if any.
+  std::optional<int64_t> constInt(const Expr &e);
+  void checkTruthTestable(const Type &t, SourceLoc loc);
+
+  // calls (type_calls.cpp)
+  ExprInfo typeCall(const CallExpr &c);
+  ExprInfo typeBuiltinCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
+  ExprInfo typeMathCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
+  ExprInfo typeArrayAlloc(const CallExpr &c, MemSpace space);
+  ExprInfo typeDeviceCall(const CallExpr &c, const ExprInfo &fn, const std::vector<ExprInfo> &args);
+  std::vector<Scalar> scalarArgs(const CallExpr &c, const std::vector<ExprInfo> &args, const char *what);
+
+  [[noreturn]] void error(SourceLoc loc, const std::string &msg) const { file_.error(loc, msg); }
+
+  Typer &typer_;
+  const ModuleScope &scope_;
+  const SourceFile &file_;
+  FunctionSpec &spec_;
+  std::set<std::string> localNames_;
+  std::set<std::string> globalNames_;
+  std::optional<Signature> declared_; ///< explicit signature of a device function
+  Type returnType_;
+  bool sawReturnValue_ = false;
+  bool sawBareReturn_ = false;
+  bool strict_ = false;
+  bool changed_ = false;
+  int loopDepth_ = 0;
+};
+
+} // namespace cutwin::fe

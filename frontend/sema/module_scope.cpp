@@ -1,0 +1,339 @@
+#include "frontend/sema/module_scope.h"
+
+#include "frontend/syntax/parser.h"
+
+namespace cutwin::fe {
+
+ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr<const Module> module)
+    : file_(std::move(file)), module_(std::move(module)) {
+  for (auto &stmt : module_->body) {
+    switch (stmt->kind) {
+    case StmtKind::Import:
+      readImport(static_cast<const ImportStmt &>(*stmt));
+      break;
+    case StmtKind::ImportFrom:
+      readImportFrom(static_cast<const ImportFromStmt &>(*stmt));
+      break;
+    case StmtKind::Assign:
+      readAssign(static_cast<const AssignStmt &>(*stmt));
+      break;
+    case StmtKind::FunctionDef:
+      readFunction(static_cast<const FunctionDefStmt &>(*stmt));
+      break;
+    case StmtKind::Unsupported: {
+      auto &u = static_cast<const UnsupportedStmt &>(*stmt);
+      for (auto &n : u.boundNames) {
+        Symbol s;
+        s.loc = u.loc;
+        s.reason = "'" + n + "' is defined by host code that kernels cannot use (" + u.reason + ")";
+        bind(n, s);
+      }
+      break;
+    }
+    default:
+      break; // host statements (if __name__ == ..., prints, loops) are not evaluated
+    }
+  }
+}
+
+const Symbol *ModuleScope::lookup(const std::string &name) const {
+  auto it = symbols_.find(name);
+  return it == symbols_.end() ? nullptr : &it->second;
+}
+
+const Symbol *ModuleScope::jitFunction(const std::string &name) const {
+  const Symbol *s = lookup(name);
+  return s && s->kind == Symbol::Kind::JitFunction ? s : nullptr;
+}
+
+std::vector<std::string> ModuleScope::kernelNames() const {
+  std::vector<std::string> out;
+  for (auto &n : jitOrder_) {
+    const Symbol *s = jitFunction(n);
+    if (s && !s->options.device)
+      out.push_back(n);
+  }
+  return out;
+}
+
+void ModuleScope::readImport(const ImportStmt &s) {
+  for (auto &a : s.names) {
+    Symbol sym;
+    sym.loc = a.loc;
+    // `import numba.cuda` binds `numba`; `import numba.cuda as c` binds `c` to numba.cuda.
+    std::string bound = a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname;
+    std::string path = a.asname.empty() ? bound : a.name;
+    if (auto m = knownModule(path)) {
+      sym.kind = Symbol::Kind::Entity;
+      sym.entity.type = *m;
+    } else {
+      sym.reason = "module '" + path + "' is not available in kernels";
+    }
+    bind(bound, sym);
+  }
+}
+
+void ModuleScope::readImportFrom(const ImportFromStmt &s) {
+  auto mod = s.level == 0 ? knownModule(s.module) : std::nullopt;
+  for (auto &a : s.names) {
+    if (a.name == "*")
+      continue; // star imports bind nothing kernels can rely on
+    Symbol sym;
+    sym.loc = a.loc;
+    std::string bound = a.asname.empty() ? a.name : a.asname;
+    std::optional<Entity> e;
+    if (mod)
+      e = moduleMember(*mod, a.name);
+    if (!e && s.level == 0) // `from numba import cuda` style submodule import
+      if (auto sub = knownModule(s.module + "." + a.name))
+        e = Entity{*sub, {}};
+    if (e && e->value) {
+      sym.kind = Symbol::Kind::Constant;
+      sym.value = *e->value;
+      sym.entity = *e;
+    } else if (e) {
+      sym.kind = Symbol::Kind::Entity;
+      sym.entity = *e;
+    } else {
+      sym.reason = "'" + a.name + "' from module '" + std::string(s.level, '.') + s.module +
+                   "' is not available in kernels";
+    }
+    bind(bound, sym);
+  }
+}
+
+void ModuleScope::readAssign(const AssignStmt &s) {
+  for (auto &target : s.targets) {
+    auto *name = dyn<NameExpr>(target.get());
+    if (!name) {
+      // Tuple targets and the like are host code; names they bind are host-only.
+      if (auto *t = asTupleLike(target.get()))
+        for (auto &elt : t->elts)
+          if (auto *n = dyn<NameExpr>(elt.get())) {
+            Symbol sym;
+            sym.loc = n->loc;
+            sym.reason = "global '" + n->id + "' is assigned by tuple unpacking in host code";
+            bind(n->id, sym);
+          }
+      continue;
+    }
+    Symbol sym;
+    sym.loc = name->loc;
+    if (auto v = evalConstant(*s.value)) {
+      sym.kind = Symbol::Kind::Constant;
+      sym.value = *v;
+      sym.entity.type = v->type();
+      sym.entity.value = *v;
+    } else if (auto e = resolveEntity(*s.value); e && !e->value) {
+      sym.kind = Symbol::Kind::Entity;
+      sym.entity = *e;
+    } else {
+      sym.reason = "global '" + name->id +
+                   "' is not a compile-time constant (it is computed by host code)";
+    }
+    bind(name->id, sym);
+  }
+}
+
+void ModuleScope::readFunction(const FunctionDefStmt &f) {
+  Symbol sym;
+  sym.loc = f.nameLoc;
+  sym.def = &f;
+  for (auto &d : f.decorators) {
+    if (auto opts = jitDecorator(*d)) {
+      sym.kind = Symbol::Kind::JitFunction;
+      sym.options = *opts;
+      break;
+    }
+  }
+  if (sym.kind != Symbol::Kind::JitFunction)
+    sym.reason = "'" + f.name + "' is a plain Python function; decorate it with "
+                 "@cuda.jit(device=True) to call it from a kernel";
+  else
+    jitOrder_.push_back(f.name);
+  bind(f.name, sym);
+}
+
+std::optional<JitOptions> ModuleScope::jitDecorator(const Expr &d) const {
+  auto isJit = [&](const Expr &e) {
+    auto ent = resolveEntity(e);
+    return ent && ent->type.kind == TypeKind::Function && ent->type.path == "cuda.jit";
+  };
+  if (isJit(d))
+    return JitOptions{};
+  auto *call = dyn<CallExpr>(&d);
+  if (!call || !isJit(*call->func))
+    return std::nullopt;
+  JitOptions o;
+  if (call->args.size() > 1)
+    file_->error(call->args[1]->loc, "@cuda.jit takes at most one positional argument "
+                                     "(a signature or a list of signatures)");
+  if (!call->args.empty()) {
+    const Expr *sig = call->args[0].get();
+    if (auto *list = asTupleLike(sig); list && !dyn<CallExpr>(sig)) {
+      for (auto &s : list->elts)
+        o.signatures.push_back(s.get());
+    } else {
+      o.signatures.push_back(sig);
+    }
+  }
+  auto boolOpt = [&](const Keyword &k) {
+    auto v = evalConstant(*k.value);
+    if (!v || (v->kind != ConstValue::Kind::Bool && v->kind != ConstValue::Kind::Int))
+      file_->error(k.value->loc, "@cuda.jit option '" + k.name + "' must be True or False");
+    return v->kind == ConstValue::Kind::Bool ? v->b : v->i != 0;
+  };
+  for (auto &k : call->keywords) {
+    if (k.name == "device")
+      o.device = boolOpt(k);
+    else if (k.name == "debug")
+      o.debug = boolOpt(k);
+    else if (k.name == "fastmath")
+      o.fastmath = boolOpt(k);
+    else if (k.name == "lineinfo")
+      o.lineinfo = boolOpt(k);
+    else if (k.name == "cache")
+      o.cache = boolOpt(k);
+    else if (k.name == "boundscheck")
+      o.boundscheck = boolOpt(k);
+    else if (k.name == "opt") {
+      auto v = evalConstant(*k.value);
+      if (!v || !v->isNumber())
+        file_->error(k.value->loc, "@cuda.jit option 'opt' must be a bool or an integer level");
+      o.opt = v->kind == ConstValue::Kind::Bool ? (v->b ? 3 : 0) : int(v->i);
+    } else if (k.name == "inline") {
+      auto v = evalConstant(*k.value);
+      o.inlineAlways = v && ((v->kind == ConstValue::Kind::Str && v->s == "always") ||
+                             (v->kind == ConstValue::Kind::Bool && v->b));
+    } else if (k.name == "max_registers" || k.name == "lto" || k.name == "forceinline") {
+      // accepted; meaningful only to the GPU backend
+    } else {
+      file_->error(k.loc, "unknown @cuda.jit option '" + k.name + "'");
+    }
+  }
+  return o;
+}
+
+std::optional<ConstValue> ModuleScope::evalConstant(const Expr &e) const {
+  return evalConst(e, *file_, [this](const Expr &n) -> std::optional<ConstValue> {
+    if (auto *name = dyn<NameExpr>(&n)) {
+      const Symbol *s = lookup(name->id);
+      if (s && s->kind == Symbol::Kind::Constant)
+        return s->value;
+      return std::nullopt;
+    }
+    if (auto ent = resolveEntity(n))
+      return ent->value;
+    return std::nullopt;
+  });
+}
+
+std::optional<Entity> ModuleScope::resolveEntity(const Expr &e) const {
+  if (auto *name = dyn<NameExpr>(&e)) {
+    if (const Symbol *s = lookup(name->id)) {
+      if (s->kind == Symbol::Kind::Entity || s->kind == Symbol::Kind::Constant)
+        return s->entity;
+      return std::nullopt;
+    }
+    return pythonBuiltin(name->id);
+  }
+  if (auto *attr = dyn<AttributeExpr>(&e)) {
+    auto base = resolveEntity(*attr->value);
+    if (base && base->type.kind == TypeKind::Module)
+      return moduleMember(base->type, attr->attr);
+  }
+  return std::nullopt;
+}
+
+std::optional<Type> ModuleScope::typeFromExpr(const Expr &e, const SourceFile &file) const {
+  if (auto *name = dyn<NameExpr>(&e)) {
+    const Symbol *s = lookup(name->id);
+    if (!s || s->kind != Symbol::Kind::Entity) {
+      if (auto sc = scalarFromName(name->id))
+        return Type::scalarOf(*sc);
+      if (name->id == "void" || name->id == "none")
+        return Type::none();
+    }
+  }
+  if (auto *sub = dyn<SubscriptExpr>(&e)) {
+    auto elem = typeFromExpr(*sub->value, file);
+    if (!elem || !elem->isScalar())
+      return std::nullopt;
+    std::vector<const SliceExpr *> slices;
+    if (auto *t = asTupleLike(sub->index.get())) {
+      for (auto &x : t->elts)
+        slices.push_back(dyn<SliceExpr>(x.get()));
+    } else {
+      slices.push_back(dyn<SliceExpr>(sub->index.get()));
+    }
+    auto stepIsOne = [](const SliceExpr *s) {
+      auto *c = s ? dyn<ConstantExpr>(s->step.get()) : nullptr;
+      return c && c->type == ConstantExpr::Type::Int && c->intValue == 1;
+    };
+    for (auto *s : slices)
+      if (!s || s->lower || s->upper || (s->step && !stepIsOne(s)))
+        file.error(sub->index->loc, "array types are written with ':' per dimension, "
+                                    "e.g. float32[:, :] or float32[:, ::1]");
+    if (slices.size() > 3)
+      file.error(sub->loc, "arrays of more than 3 dimensions are not supported");
+    Layout layout = Layout::A;
+    if (stepIsOne(slices.back()))
+      layout = Layout::C;
+    else if (slices.size() > 1 && stepIsOne(slices.front()))
+      layout = Layout::F;
+    return Type::array(elem->scalar, unsigned(slices.size()), layout);
+  }
+  auto ent = resolveEntity(e);
+  if (ent && ent->type.kind == TypeKind::TypeObject) {
+    if (ent->type.typeObjectIsVoid)
+      return Type::none();
+    return Type::scalarOf(ent->type.scalar);
+  }
+  return std::nullopt;
+}
+
+Signature ModuleScope::signatureFromExpr(const Expr &e, const SourceFile &file) const {
+  Signature sig;
+  const std::vector<ExprPtr> *args = nullptr;
+  if (auto *call = dyn<CallExpr>(&e)) {
+    auto ret = typeFromExpr(*call->func, file);
+    if (!ret)
+      file.error(call->func->loc, "unknown return type '" + exprToString(*call->func) + "'");
+    if (ret->isArray())
+      file.error(call->func->loc, "functions cannot return arrays");
+    sig.ret = *ret;
+    sig.hasReturn = true;
+    args = &call->args;
+  } else if (auto *tup = asTupleLike(&e)) {
+    sig.ret = Type::none();
+    args = &tup->elts;
+  } else {
+    file.error(e.loc, "expected a signature such as \"void(float32[:], int32)\"");
+  }
+  for (auto &a : *args) {
+    auto t = typeFromExpr(*a, file);
+    if (!t)
+      file.error(a->loc, "unknown type '" + exprToString(*a) + "'");
+    if (t->kind == TypeKind::None)
+      file.error(a->loc, "'void' is only valid as a return type");
+    sig.args.push_back(*t);
+  }
+  return sig;
+}
+
+Signature ModuleScope::parseSignatureText(const std::string &text, SourceLoc loc) const {
+  SourceFile sigFile("<signature>", text);
+  try {
+    return signatureFromExpr(*parseExpression(sigFile), sigFile);
+  } catch (const CompileError &err) {
+    file_->error(loc, "in signature \"" + text + "\": " + err.message());
+  }
+}
+
+Signature ModuleScope::parseSignature(const Expr &sig) const {
+  if (auto *c = dyn<ConstantExpr>(&sig); c && c->type == ConstantExpr::Type::Str)
+    return parseSignatureText(c->strValue, sig.loc);
+  return signatureFromExpr(sig, *file_);
+}
+
+} // namespace cutwin::fe

@@ -1,0 +1,188 @@
+#include "frontend/sema/operator_rules.h"
+
+#include <tuple>
+
+namespace cutwin::fe {
+
+using S = Scalar;
+
+namespace {
+
+const S kSigned[] = {S::I8, S::I16, S::I32, S::I64};
+const S kUnsigned[] = {S::U8, S::U16, S::U32, S::U64};
+const S kMachineInts[] = {S::I64, S::U64};
+
+/// choose_result_int: at least 64 bits, signed if any input is.
+S resultInt(std::initializer_list<S> in) {
+  unsigned bits = 64;
+  bool sgn = false;
+  for (S s : in) {
+    bits = std::max(bits, bitWidth(s));
+    sgn = sgn || isSigned(s);
+  }
+  return intScalar(bits, sgn);
+}
+
+std::vector<ScalarCase> integerBinopCases() {
+  std::vector<ScalarCase> c;
+  for (S a : kMachineInts)
+    for (S b : kMachineInts)
+      c.push_back({{a, b}, resultInt({a, b})});
+  return c;
+}
+
+void addReal(std::vector<ScalarCase> &c) {
+  c.push_back({{S::F32, S::F32}, S::F32});
+  c.push_back({{S::F64, S::F64}, S::F64});
+}
+
+} // namespace
+
+std::optional<ScalarCase> resolveOverload(const std::vector<ScalarCase> &cases,
+                                          const std::vector<Scalar> &actual, bool allowUnsafe) {
+  std::optional<ScalarCase> best;
+  std::tuple<int, int, int> bestRate{};
+  for (auto &c : cases) {
+    if (c.args.size() != actual.size())
+      continue;
+    int unsafe = 0, safe = 0, promote = 0;
+    bool ok = true;
+    for (size_t i = 0; i < actual.size() && ok; ++i) {
+      switch (canConvert(actual[i], c.args[i])) {
+      case Conversion::Exact: break;
+      case Conversion::Promote: ++promote; break;
+      case Conversion::Safe: ++safe; break;
+      case Conversion::Unsafe:
+        ++unsafe;
+        ok = allowUnsafe;
+        break;
+      case Conversion::None: ok = false; break;
+      }
+    }
+    if (!ok)
+      continue;
+    std::tuple<int, int, int> rate{unsafe, safe, promote};
+    if (!best || rate < bestRate) {
+      best = c;
+      bestRate = rate;
+    }
+  }
+  return best;
+}
+
+std::optional<ScalarCase> typeBinOp(BinOp op, Scalar a, Scalar b) {
+  std::vector<ScalarCase> cases;
+  bool allowUnsafe = true;
+  switch (op) {
+  case BinOp::Add:
+  case BinOp::Sub:
+  case BinOp::Mul:
+  case BinOp::FloorDiv:
+  case BinOp::Mod:
+    cases = integerBinopCases();
+    addReal(cases);
+    break;
+  case BinOp::Div:
+    for (S x : kMachineInts)
+      for (S y : kMachineInts)
+        cases.push_back({{x, y}, S::F64});
+    addReal(cases);
+    break;
+  case BinOp::Pow:
+    cases = integerBinopCases();
+    for (S e : {S::I32, S::I64, S::U64})
+      cases.push_back({{S::F32, e}, S::F32});
+    for (S e : {S::I32, S::I64, S::U64})
+      cases.push_back({{S::F64, e}, S::F64});
+    addReal(cases);
+    break;
+  case BinOp::LShift:
+  case BinOp::RShift:
+    allowUnsafe = false;
+    for (S x : kSigned)
+      for (S y : {S::U64, S::I64})
+        cases.push_back({{x, y}, S::I64});
+    for (S x : kUnsigned)
+      for (S y : {S::U64, S::I64})
+        cases.push_back({{x, y}, S::U64});
+    break;
+  case BinOp::BitAnd:
+  case BinOp::BitOr:
+  case BinOp::BitXor:
+    allowUnsafe = false;
+    cases.push_back({{S::Bool, S::Bool}, S::Bool});
+    for (auto &c : integerBinopCases())
+      cases.push_back(c);
+    break;
+  case BinOp::MatMul:
+    return std::nullopt;
+  }
+  return resolveOverload(cases, {a, b}, allowUnsafe);
+}
+
+std::optional<ScalarCase> typeUnaryOp(UnaryOp op, Scalar a) {
+  std::vector<ScalarCase> cases;
+  if (op == UnaryOp::Invert) {
+    cases.push_back({{S::Bool}, S::Bool});
+    for (S x : kUnsigned)
+      cases.push_back({{x}, resultInt({x})});
+    for (S x : kSigned)
+      cases.push_back({{x}, resultInt({x})});
+    return resolveOverload(cases, {a}, false);
+  }
+  for (S x : kUnsigned)
+    cases.push_back({{x}, resultInt({x})});
+  for (S x : kSigned)
+    cases.push_back({{x}, resultInt({x})});
+  cases.push_back({{S::F32}, S::F32});
+  cases.push_back({{S::F64}, S::F64});
+  cases.push_back({{S::Bool}, S::I64});
+  return resolveOverload(cases, {a});
+}
+
+std::optional<ScalarCase> typeCompare(CmpOp op, Scalar a, Scalar b) {
+  if (op != CmpOp::Eq && op != CmpOp::NotEq && op != CmpOp::Lt && op != CmpOp::LtE &&
+      op != CmpOp::Gt && op != CmpOp::GtE)
+    return std::nullopt;
+  std::vector<ScalarCase> cases;
+  cases.push_back({{S::Bool, S::Bool}, S::Bool});
+  for (S x : kSigned)
+    cases.push_back({{x, x}, S::Bool});
+  for (S x : kUnsigned)
+    cases.push_back({{x, x}, S::Bool});
+  cases.push_back({{S::F32, S::F32}, S::Bool});
+  cases.push_back({{S::F64, S::F64}, S::Bool});
+  return resolveOverload(cases, {a, b});
+}
+
+std::vector<ScalarCase> mathCases(const std::string &name) {
+  std::vector<ScalarCase> c;
+  auto unaryFloat = [&] {
+    c.push_back({{S::I64}, S::F64});
+    c.push_back({{S::U64}, S::F64});
+    c.push_back({{S::F32}, S::F32});
+    c.push_back({{S::F64}, S::F64});
+  };
+  if (name == "atan2" || name == "hypot") {
+    c.push_back({{S::I64, S::I64}, S::F64});
+    c.push_back({{S::U64, S::U64}, S::F64});
+    c.push_back({{S::F32, S::F32}, S::F32});
+    c.push_back({{S::F64, S::F64}, S::F64});
+  } else if (name == "copysign" || name == "fmod") {
+    c.push_back({{S::F32, S::F32}, S::F32});
+    c.push_back({{S::F64, S::F64}, S::F64});
+  } else if (name == "pow") {
+    c.push_back({{S::F32, S::F32}, S::F32});
+    c.push_back({{S::F64, S::F64}, S::F64});
+    c.push_back({{S::F32, S::I32}, S::F32});
+    c.push_back({{S::F64, S::I32}, S::F64});
+  } else if (name == "isnan" || name == "isinf" || name == "isfinite") {
+    for (S x : {S::I64, S::U64, S::F32, S::F64})
+      c.push_back({{x}, S::Bool});
+  } else {
+    unaryFloat();
+  }
+  return c;
+}
+
+} // namespace cutwin::fe

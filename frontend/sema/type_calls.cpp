@@ -1,0 +1,314 @@
+// Type inference of calls: casts, device functions, cuda.*, math.*, Python builtins.
+#include "frontend/sema/function_typer.h"
+#include "frontend/sema/operator_rules.h"
+
+namespace cutwin::fe {
+
+using S = Scalar;
+
+std::vector<Scalar> FunctionTyper::scalarArgs(const CallExpr &c, const std::vector<ExprInfo> &args,
+                                              const char *what) {
+  std::vector<Scalar> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].type.isScalar())
+      error(c.args[i]->loc, std::string(what) + "() argument must be a number, not " +
+                                args[i].type.str());
+    out.push_back(args[i].type.scalar);
+  }
+  return out;
+}
+
+ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
+  ExprInfo fn = typeExpr(*c.func);
+  const std::string &path = fn.type.path;
+  bool isAlloc = fn.type.kind == TypeKind::Function &&
+                 (path == "cuda.shared.array" || path == "cuda.local.array");
+  if (isAlloc)
+    return typeArrayAlloc(c, path == "cuda.shared.array" ? MemSpace::Shared : MemSpace::Local);
+
+  std::vector<ExprInfo> args;
+  bool unknown = fn.type.isUnknown();
+  for (auto &a : c.args) {
+    args.push_back(typeExpr(*a));
+    unknown = unknown || args.back().type.isUnknown();
+  }
+  if (!c.keywords.empty())
+    error(c.keywords[0].loc, "keyword arguments are not supported in this call");
+  if (unknown)
+    return {};
+
+  switch (fn.type.kind) {
+  case TypeKind::TypeObject: {
+    if (fn.type.typeObjectIsVoid)
+      error(c.loc, "cannot call 'void'");
+    if (args.size() != 1)
+      error(c.loc, std::string(scalarName(fn.type.scalar)) + "() takes exactly one argument");
+    scalarArgs(c, args, scalarName(fn.type.scalar));
+    ExprInfo info;
+    info.type = Type::scalarOf(fn.type.scalar);
+    info.builtin = "cast";
+    info.operandTypes = {fn.type.scalar};
+    return info;
+  }
+  case TypeKind::DeviceFunction:
+    return typeDeviceCall(c, fn, args);
+  case TypeKind::Function:
+    if (path.rfind("math.", 0) == 0)
+      return typeMathCall(c, path.substr(5), args);
+    return typeBuiltinCall(c, path, args);
+  default:
+    error(c.func->loc, "'" + exprToString(*c.func) + "' (" + fn.type.str() + ") is not callable");
+  }
+}
+
+ExprInfo FunctionTyper::typeDeviceCall(const CallExpr &c, const ExprInfo &fn,
+                                       const std::vector<ExprInfo> &args) {
+  const Symbol *sym = scope_.jitFunction(fn.type.path);
+  std::vector<Type> types;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Type &t = args[i].type;
+    if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple)
+      error(c.args[i]->loc, "cannot pass " + t.str() + " to device function '" + fn.type.path + "'");
+    types.push_back(t);
+  }
+  const FunctionSpec &callee = typer_.typeDeviceFunction(*sym, types, c.loc);
+  ExprInfo info;
+  info.type = callee.returnType;
+  info.callee = &callee;
+  return info;
+}
+
+ExprInfo FunctionTyper::typeMathCall(const CallExpr &c, const std::string &fn,
+                                     const std::vector<ExprInfo> &args) {
+  const MathFunction *m = mathFunction(fn);
+  if (!m)
+    error(c.loc, "math." + fn + " is not supported in kernels");
+  if (args.size() != m->arity)
+    error(c.loc, "math." + fn + "() takes " + std::to_string(m->arity) + " argument" +
+                     (m->arity == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
+  auto actual = scalarArgs(c, args, ("math." + fn).c_str());
+  auto cs = resolveOverload(mathCases(fn), actual);
+  if (!cs) {
+    std::string got;
+    for (size_t i = 0; i < actual.size(); ++i)
+      got += std::string(i ? ", " : "") + scalarName(actual[i]);
+    error(c.loc, "math." + fn + "() does not accept (" + got + ")");
+  }
+  ExprInfo info;
+  info.type = Type::scalarOf(cs->result);
+  info.builtin = "math." + fn;
+  info.operandTypes = cs->args;
+  return info;
+}
+
+ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn,
+                                        const std::vector<ExprInfo> &args) {
+  ExprInfo info;
+  info.builtin = fn;
+  auto arity = [&](size_t lo, size_t hi) {
+    if (args.size() < lo || args.size() > hi) {
+      std::string name = fn.substr(fn.find('.') + 1);
+      error(c.loc, name + "() takes " +
+                       (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                       " argument" + (hi == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
+    }
+  };
+
+  if (fn == "cuda.grid" || fn == "cuda.gridsize") {
+    arity(1, 1);
+    auto n = constInt(*c.args[0]);
+    if (!n || *n < 1 || *n > 3)
+      error(c.args[0]->loc, fn + "() takes a constant 1, 2 or 3");
+    info.type = *n == 1 ? Type::scalarOf(S::I64) : Type::uniTuple(Type::scalarOf(S::I64), unsigned(*n));
+    info.constant = ConstValue::ofInt(*n);
+    return info;
+  }
+  if (fn == "cuda.syncthreads") {
+    arity(0, 0);
+    info.type = Type::none();
+    return info;
+  }
+  if (fn == "cuda.jit")
+    error(c.loc, "cuda.jit cannot be used inside a kernel");
+
+  if (fn == "builtins.range") {
+    arity(1, 3);
+    auto actual = scalarArgs(c, args, "range");
+    for (size_t i = 0; i < actual.size(); ++i)
+      if (!isInteger(actual[i]) && actual[i] != S::Bool)
+        error(c.args[i]->loc, std::string("range() arguments must be integers, not ") +
+                                  scalarName(actual[i]));
+    std::vector<ScalarCase> cases;
+    for (S t : {S::I32, S::I64, S::U64})
+      cases.push_back({std::vector<S>(actual.size(), t), t});
+    auto cs = resolveOverload(cases, actual);
+    if (!cs)
+      error(c.loc, "range() arguments cannot be combined");
+    if (args.size() == 3)
+      if (auto step = constInt(*c.args[2]); step && *step == 0)
+        error(c.args[2]->loc, "range() step must not be zero");
+    info.type = Type::range(cs->result);
+    info.operandTypes = cs->args;
+    return info;
+  }
+  if (fn == "builtins.len") {
+    arity(1, 1);
+    const Type &t = args[0].type;
+    if (t.isArray()) {
+      info.type = Type::scalarOf(S::I64);
+      return info;
+    }
+    if (t.isTuple()) {
+      info.type = Type::scalarOf(S::I64);
+      info.constant = ConstValue::ofInt(int64_t(t.elems.size()));
+      return info;
+    }
+    error(c.args[0]->loc, "object of type " + t.str() + " has no len()");
+  }
+  if (fn == "builtins.min" || fn == "builtins.max") {
+    std::vector<Type> operands;
+    if (args.size() == 1 && args[0].type.isTuple()) {
+      operands = args[0].type.elems;
+      info.builtin += ".tuple";
+    } else {
+      if (args.size() < 2)
+        error(c.loc, fn.substr(9) + "() needs at least two arguments or one tuple");
+      for (auto &a : args)
+        operands.push_back(a.type);
+    }
+    Type acc = Type::unknown();
+    for (size_t i = 0; i < operands.size(); ++i) {
+      if (!operands[i].isScalar())
+        error(c.loc, fn.substr(9) + "() arguments must be numbers, not " + operands[i].str());
+      acc = *unify(acc, operands[i]);
+    }
+    info.type = acc;
+    info.operandTypes.assign(operands.size(), acc.scalar);
+    return info;
+  }
+  if (fn == "builtins.abs") {
+    arity(1, 1);
+    auto actual = scalarArgs(c, args, "abs");
+    std::vector<ScalarCase> cases;
+    for (S t : {S::I8, S::I16, S::I32, S::I64, S::U8, S::U16, S::U32, S::U64, S::F32, S::F64})
+      cases.push_back({{t}, t});
+    auto cs = resolveOverload(cases, actual);
+    info.type = Type::scalarOf(cs->result);
+    info.operandTypes = cs->args;
+    return info;
+  }
+  if (fn == "builtins.int") {
+    arity(1, 1);
+    S a = scalarArgs(c, args, "int")[0];
+    S r = isInteger(a) ? a : S::I64;
+    info.type = Type::scalarOf(r);
+    info.builtin = "cast";
+    info.operandTypes = {r};
+    return info;
+  }
+  if (fn == "builtins.float") {
+    arity(1, 1);
+    S a = scalarArgs(c, args, "float")[0];
+    S r = isFloat(a) ? a : S::F64;
+    info.type = Type::scalarOf(r);
+    info.builtin = "cast";
+    info.operandTypes = {r};
+    return info;
+  }
+  if (fn == "builtins.bool") {
+    arity(1, 1);
+    scalarArgs(c, args, "bool");
+    info.type = Type::scalarOf(S::Bool);
+    info.builtin = "cast";
+    info.operandTypes = {S::Bool};
+    return info;
+  }
+  if (fn == "builtins.round") {
+    arity(1, 1);
+    S a = scalarArgs(c, args, "round")[0];
+    auto cs = resolveOverload({{{S::F32}, S::I64}, {{S::F64}, S::I64}}, {a});
+    info.type = Type::scalarOf(cs->result);
+    info.operandTypes = cs->args;
+    return info;
+  }
+  if (fn == "builtins.pow") {
+    arity(2, 2);
+    return typeBinary(BinOp::Pow, args[0].type, args[1].type, c.loc);
+  }
+  error(c.loc, "'" + fn.substr(fn.find('.') + 1) + "' is not supported in kernels");
+}
+
+ExprInfo FunctionTyper::typeArrayAlloc(const CallExpr &c, MemSpace space) {
+  const char *what = space == MemSpace::Shared ? "cuda.shared.array" : "cuda.local.array";
+  const Expr *shape = nullptr, *dtype = nullptr;
+  if (c.args.size() > 2)
+    error(c.loc, std::string(what) + "() takes a shape and a dtype");
+  if (c.args.size() > 0)
+    shape = c.args[0].get();
+  if (c.args.size() > 1)
+    dtype = c.args[1].get();
+  for (auto &k : c.keywords) {
+    if (k.name == "shape" && !shape)
+      shape = k.value.get();
+    else if (k.name == "dtype" && !dtype)
+      dtype = k.value.get();
+    else
+      error(k.loc, std::string(what) + "() got an unexpected keyword argument '" + k.name + "'");
+  }
+  if (!shape || !dtype)
+    error(c.loc, std::string(what) + "() needs a shape and a dtype");
+
+  ConstValue dims;
+  dims.kind = ConstValue::Kind::Tuple;
+  std::function<bool(const Expr &)> usesLocal;
+  auto shapeVal = [&]() -> std::optional<ConstValue> {
+    // Locals are never compile-time constants: numba requires literals or globals.
+    if (auto n = constInt(*shape))
+      return ConstValue::ofInt(*n);
+    if (auto *t = asTupleLike(shape)) {
+      ConstValue tv;
+      tv.kind = ConstValue::Kind::Tuple;
+      for (auto &e : t->elts) {
+        auto n = constInt(*e);
+        if (!n)
+          return std::nullopt;
+        tv.elems.push_back(ConstValue::ofInt(*n));
+      }
+      return tv;
+    }
+    if (auto *nm = dyn<NameExpr>(shape); nm && !localNames_.count(nm->id))
+      if (auto v = scope_.evalConstant(*shape); v && v->kind == ConstValue::Kind::Tuple)
+        return v;
+    return std::nullopt;
+  }();
+  if (!shapeVal)
+    error(shape->loc, std::string(what) +
+                          "() shape must be a constant integer or tuple of integers (a literal or "
+                          "a module-level constant)");
+  if (shapeVal->kind == ConstValue::Kind::Int)
+    dims.elems.push_back(*shapeVal);
+  else
+    dims = *shapeVal;
+  if (dims.elems.empty() || dims.elems.size() > 3)
+    error(shape->loc, std::string(what) + "() supports 1 to 3 dimensions");
+  for (auto &d : dims.elems) {
+    if (d.kind != ConstValue::Kind::Int)
+      error(shape->loc, std::string(what) + "() shape entries must be integers");
+    if (d.i < 0 || (d.i == 0 && (space != MemSpace::Shared || dims.elems.size() != 1)))
+      error(shape->loc, std::string(what) + "() dimensions must be positive, got " +
+                            std::to_string(d.i));
+    if (d.i == 0)
+      error(shape->loc, "dynamic shared memory (shape 0) is not supported yet");
+  }
+  ExprInfo dt = typeExpr(*dtype);
+  if (dt.type.kind != TypeKind::TypeObject || dt.type.typeObjectIsVoid)
+    error(dtype->loc, std::string(what) + "() dtype must be a numba or NumPy scalar type such as "
+                                          "float32 or np.int32");
+  ExprInfo info;
+  info.type = Type::array(dt.type.scalar, unsigned(dims.elems.size()), Layout::C, space);
+  info.constant = dims;
+  info.builtin = space == MemSpace::Shared ? "cuda.shared.array" : "cuda.local.array";
+  return info;
+}
+
+} // namespace cutwin::fe

@@ -1,0 +1,405 @@
+// Type inference of expressions: names, constants, operators, attributes, subscripts.
+#include "frontend/sema/function_typer.h"
+#include "frontend/sema/operator_rules.h"
+
+namespace cutwin::fe {
+
+ExprInfo FunctionTyper::typeExpr(const Expr &e) {
+  ExprInfo info = typeExprUncached(e);
+  spec_.exprs[&e] = info;
+  return info;
+}
+
+ExprInfo FunctionTyper::typeExprUncached(const Expr &e) {
+  switch (e.kind) {
+  case ExprKind::Name: return typeName(static_cast<const NameExpr &>(e));
+  case ExprKind::Constant: return typeConstant(static_cast<const ConstantExpr &>(e));
+  case ExprKind::BinOp: return typeBinOp(static_cast<const BinOpExpr &>(e));
+  case ExprKind::UnaryOp: return typeUnaryOp(static_cast<const UnaryOpExpr &>(e));
+  case ExprKind::BoolOp: return typeBoolOp(static_cast<const BoolOpExpr &>(e));
+  case ExprKind::Compare: return typeCompare(static_cast<const CompareExpr &>(e));
+  case ExprKind::IfExp: return typeIfExp(static_cast<const IfExpExpr &>(e));
+  case ExprKind::Call: return typeCall(static_cast<const CallExpr &>(e));
+  case ExprKind::Attribute: return typeAttribute(static_cast<const AttributeExpr &>(e));
+  case ExprKind::Subscript: return typeSubscript(static_cast<const SubscriptExpr &>(e));
+  case ExprKind::Tuple: return typeTuple(static_cast<const TupleExpr &>(e));
+  case ExprKind::List:
+    error(e.loc, "lists are not supported in kernels; use a tuple");
+  case ExprKind::Slice:
+    error(e.loc, "slices are only valid inside an index");
+  case ExprKind::Starred:
+    error(e.loc, "starred expressions are not supported in kernels");
+  }
+  error(e.loc, "unsupported expression");
+}
+
+ExprInfo FunctionTyper::typeName(const NameExpr &n) {
+  ExprInfo info;
+  if (localNames_.count(n.id)) {
+    auto it = spec_.locals.find(n.id);
+    if (it != spec_.locals.end() && !it->second.isUnknown()) {
+      info.type = it->second;
+      return info;
+    }
+    if (strict_)
+      error(n.loc, "local variable '" + n.id + "' is used before it is assigned");
+    return info; // not known yet
+  }
+  if (const Symbol *s = scope_.lookup(n.id)) {
+    switch (s->kind) {
+    case Symbol::Kind::Entity:
+      info.type = s->entity.type;
+      return info;
+    case Symbol::Kind::Constant:
+      info.type = s->value.type();
+      info.constant = s->value;
+      return info;
+    case Symbol::Kind::JitFunction:
+      info.type = Type::named(TypeKind::DeviceFunction, n.id);
+      return info;
+    case Symbol::Kind::HostOnly:
+      error(n.loc, s->reason);
+    }
+  }
+  if (auto b = pythonBuiltin(n.id)) {
+    info.type = b->type;
+    return info;
+  }
+  error(n.loc, "name '" + n.id + "' is not defined");
+}
+
+ExprInfo FunctionTyper::typeConstant(const ConstantExpr &c) {
+  ExprInfo info;
+  switch (c.type) {
+  case ConstantExpr::Type::Int:
+    if (c.intValue > uint64_t(INT64_MAX)) {
+      info.type = Type::scalarOf(Scalar::U64);
+      info.constant = ConstValue::ofInt(int64_t(c.intValue));
+    } else {
+      info.type = Type::scalarOf(Scalar::I64);
+      info.constant = ConstValue::ofInt(int64_t(c.intValue));
+    }
+    return info;
+  case ConstantExpr::Type::Float:
+    info.type = Type::scalarOf(Scalar::F64);
+    info.constant = ConstValue::ofFloat(c.floatValue);
+    return info;
+  case ConstantExpr::Type::Bool:
+    info.type = Type::scalarOf(Scalar::Bool);
+    info.constant = ConstValue::ofBool(c.boolValue);
+    return info;
+  case ConstantExpr::Type::Str: {
+    info.type = Type::make(TypeKind::String);
+    ConstValue v;
+    v.kind = ConstValue::Kind::Str;
+    v.s = c.strValue;
+    info.constant = v;
+    return info;
+  }
+  case ConstantExpr::Type::None:
+    info.type = Type::none();
+    info.constant = ConstValue{};
+    return info;
+  case ConstantExpr::Type::Imag:
+    error(c.loc, "complex numbers are not supported in kernels yet");
+  case ConstantExpr::Type::Ellipsis:
+    error(c.loc, "'...' is not supported in kernels");
+  }
+  return info;
+}
+
+ExprInfo FunctionTyper::typeBinOp(const BinOpExpr &b) {
+  ExprInfo l = typeExpr(*b.lhs);
+  ExprInfo r = typeExpr(*b.rhs);
+  return typeBinary(b.op, l.type, r.type, b.loc);
+}
+
+ExprInfo FunctionTyper::typeBinary(BinOp op, const Type &l, const Type &r, SourceLoc loc) {
+  ExprInfo info;
+  if (l.isUnknown() || r.isUnknown())
+    return info;
+  if (l.isScalar() && r.isScalar()) {
+    auto c = fe::typeBinOp(op, l.scalar, r.scalar);
+    if (!c)
+      error(loc, std::string("unsupported operand types for ") + binOpSymbol(op) + ": '" +
+                     l.str() + "' and '" + r.str() + "'");
+    info.type = Type::scalarOf(c->result);
+    info.operandTypes = c->args;
+    return info;
+  }
+  if (l.isArray() || r.isArray())
+    error(loc, std::string("whole-array arithmetic ('") + binOpSymbol(op) +
+                   "' on arrays) is not supported in kernels; operate on elements");
+  error(loc, std::string("unsupported operand types for ") + binOpSymbol(op) + ": '" + l.str() +
+                 "' and '" + r.str() + "'");
+}
+
+ExprInfo FunctionTyper::typeUnaryOp(const UnaryOpExpr &u) {
+  ExprInfo v = typeExpr(*u.operand);
+  ExprInfo info;
+  if (v.type.isUnknown())
+    return info;
+  if (u.op == UnaryOp::Not) {
+    checkTruthTestable(v.type, u.operand->loc);
+    info.type = Type::scalarOf(Scalar::Bool);
+    return info;
+  }
+  if (!v.type.isScalar())
+    error(u.loc, std::string("bad operand type for unary ") + unaryOpSymbol(u.op) + ": '" +
+                     v.type.str() + "'");
+  auto c = fe::typeUnaryOp(u.op, v.type.scalar);
+  if (!c)
+    error(u.loc, std::string("bad operand type for unary ") + unaryOpSymbol(u.op) + ": '" +
+                     v.type.str() + "'");
+  info.type = Type::scalarOf(c->result);
+  info.operandTypes = c->args;
+  return info;
+}
+
+ExprInfo FunctionTyper::typeBoolOp(const BoolOpExpr &b) {
+  ExprInfo info;
+  Type acc = Type::unknown();
+  bool unknown = false;
+  for (auto &v : b.values) {
+    ExprInfo vi = typeExpr(*v);
+    if (vi.type.isUnknown()) {
+      unknown = true;
+      continue;
+    }
+    checkTruthTestable(vi.type, v->loc);
+    if (!vi.type.isScalar())
+      error(v->loc, std::string("operands of '") + (b.isAnd ? "and" : "or") +
+                        "' must be numbers or booleans in kernels, not " + vi.type.str());
+    auto u = unify(acc, vi.type);
+    if (!u)
+      error(v->loc, "cannot unify operand types of '" + std::string(b.isAnd ? "and" : "or") + "'");
+    acc = *u;
+  }
+  if (!unknown)
+    info.type = acc;
+  return info;
+}
+
+ExprInfo FunctionTyper::typeCompare(const CompareExpr &c) {
+  ExprInfo info;
+  ExprInfo left = typeExpr(*c.left);
+  bool unknown = left.type.isUnknown();
+  Type prev = left.type;
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    ExprInfo right = typeExpr(*c.comparators[i]);
+    CmpOp op = c.ops[i];
+    if (op == CmpOp::Is || op == CmpOp::IsNot || op == CmpOp::In || op == CmpOp::NotIn)
+      error(c.loc, std::string("'") + cmpOpSymbol(op) + "' comparisons are not supported in kernels");
+    if (prev.isUnknown() || right.type.isUnknown()) {
+      unknown = true;
+      info.operandTypes.push_back(Scalar::Bool);
+      info.operandTypes.push_back(Scalar::Bool);
+    } else {
+      if (!prev.isScalar() || !right.type.isScalar())
+        error(c.loc, std::string("cannot compare ") + prev.str() + " " + cmpOpSymbol(op) + " " +
+                         right.type.str() + " in a kernel");
+      auto cs = fe::typeCompare(op, prev.scalar, right.type.scalar);
+      if (!cs)
+        error(c.loc, std::string("cannot compare '") + prev.str() + "' and '" + right.type.str() + "'");
+      info.operandTypes.push_back(cs->args[0]);
+      info.operandTypes.push_back(cs->args[1]);
+    }
+    prev = right.type;
+  }
+  if (!unknown)
+    info.type = Type::scalarOf(Scalar::Bool);
+  return info;
+}
+
+ExprInfo FunctionTyper::typeIfExp(const IfExpExpr &i) {
+  checkTruthTestable(typeExpr(*i.test).type, i.test->loc);
+  ExprInfo a = typeExpr(*i.body);
+  ExprInfo b = typeExpr(*i.orelse);
+  ExprInfo info;
+  if (a.type.isUnknown() || b.type.isUnknown())
+    return info;
+  auto u = unify(a.type, b.type);
+  if (!u)
+    error(i.loc, "the branches of this conditional expression have incompatible types " +
+                     a.type.str() + " and " + b.type.str());
+  info.type = *u;
+  return info;
+}
+
+ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
+  ExprInfo base = typeExpr(*a.value);
+  ExprInfo info;
+  const Type &t = base.type;
+  if (t.isUnknown())
+    return info;
+  if (t.kind == TypeKind::Module) {
+    auto m = moduleMember(t, a.attr);
+    if (!m)
+      error(a.loc, "module '" + t.path + "' has no attribute '" + a.attr +
+                       "' that cutwin supports in kernels");
+    const std::string &p = m->type.path;
+    if (m->type.kind == TypeKind::Function &&
+        (p.rfind("cuda.threadIdx.", 0) == 0 || p.rfind("cuda.blockIdx.", 0) == 0 ||
+         p.rfind("cuda.blockDim.", 0) == 0 || p.rfind("cuda.gridDim.", 0) == 0)) {
+      info.type = Type::scalarOf(Scalar::I32);
+      info.builtin = p;
+      return info;
+    }
+    info.type = m->type;
+    info.constant = m->value;
+    return info;
+  }
+  if (t.isArray()) {
+    if (a.attr == "shape" || a.attr == "strides") {
+      info.type = Type::uniTuple(Type::scalarOf(Scalar::I64), t.ndim);
+      info.builtin = "array." + a.attr;
+      return info;
+    }
+    if (a.attr == "size") {
+      info.type = Type::scalarOf(Scalar::I64);
+      info.builtin = "array.size";
+      return info;
+    }
+    if (a.attr == "ndim" || a.attr == "itemsize") {
+      info.type = Type::scalarOf(Scalar::I64);
+      info.constant = ConstValue::ofInt(a.attr == "ndim" ? t.ndim : byteSize(t.scalar));
+      return info;
+    }
+    if (a.attr == "dtype") {
+      info.type = Type::typeObject(t.scalar);
+      return info;
+    }
+    error(a.loc, "arrays in kernels have no attribute '" + a.attr + "' (supported: shape, "
+                 "strides, size, ndim, itemsize, dtype)");
+  }
+  error(a.loc, "'" + t.str() + "' has no attribute '" + a.attr + "'");
+}
+
+ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
+  ExprInfo base = typeExpr(*s.value);
+  ExprInfo info;
+  std::vector<const Expr *> idx;
+  if (auto *t = dyn<TupleExpr>(s.index.get()))
+    for (auto &e : t->elts)
+      idx.push_back(e.get());
+  else
+    idx.push_back(s.index.get());
+
+  const Type &t = base.type;
+  if (t.isArray()) {
+    bool unknown = false;
+    for (const Expr *i : idx) {
+      if (i->kind == ExprKind::Slice)
+        error(i->loc, "slicing arrays in kernels is not supported yet; index with integers");
+      ExprInfo ii = typeExpr(*i);
+      if (ii.type.isUnknown()) {
+        unknown = true;
+        continue;
+      }
+      if (!ii.type.isInt())
+        error(i->loc, "array index must be an integer, not " + ii.type.str());
+      info.operandTypes.push_back(ii.type.scalar);
+    }
+    if (idx.size() > t.ndim)
+      error(s.index->loc, "too many indices for a " + std::to_string(t.ndim) + "-dimensional array");
+    if (unknown)
+      return info;
+    if (idx.size() == t.ndim) {
+      info.type = Type::scalarOf(t.scalar);
+    } else {
+      Layout l = t.layout == Layout::C ? Layout::C : Layout::A;
+      info.type = Type::array(t.scalar, unsigned(t.ndim - idx.size()), l, t.space);
+    }
+    return info;
+  }
+  if (t.isTuple()) {
+    if (idx.size() != 1)
+      error(s.index->loc, "tuples take a single index");
+    ExprInfo ii = typeExpr(*idx[0]);
+    if (ii.type.isUnknown())
+      return info;
+    if (!ii.type.isInt())
+      error(idx[0]->loc, "tuple index must be an integer, not " + ii.type.str());
+    if (auto k = constInt(*idx[0])) {
+      int64_t n = int64_t(t.elems.size());
+      int64_t j = *k < 0 ? *k + n : *k;
+      if (j < 0 || j >= n)
+        error(idx[0]->loc, "tuple index " + std::to_string(*k) + " out of range for a tuple of " +
+                               std::to_string(n));
+      info.type = t.elems[size_t(j)];
+      info.staticIndex = j;
+      info.builtin = "tuple.static";
+      if (base.constant && base.constant->kind == ConstValue::Kind::Tuple)
+        info.constant = base.constant->elems[size_t(j)];
+      return info;
+    }
+    if (!t.isUniTuple() || t.elems.empty())
+      error(idx[0]->loc, "a tuple of mixed types can only be indexed by a constant");
+    info.type = t.elems[0];
+    info.builtin = "tuple.dynamic";
+    info.operandTypes.push_back(ii.type.scalar);
+    return info;
+  }
+  if (t.isUnknown()) {
+    for (const Expr *i : idx)
+      if (i->kind != ExprKind::Slice)
+        typeExpr(*i);
+    return info;
+  }
+  error(s.loc, "'" + t.str() + "' is not subscriptable");
+}
+
+ExprInfo FunctionTyper::typeTuple(const TupleExpr &t) {
+  ExprInfo info;
+  std::vector<Type> elems;
+  ConstValue cv;
+  cv.kind = ConstValue::Kind::Tuple;
+  bool allConst = true, unknown = false;
+  for (auto &e : t.elts) {
+    ExprInfo ei = typeExpr(*e);
+    unknown = unknown || ei.type.isUnknown();
+    elems.push_back(ei.type);
+    if (ei.constant && ei.type.isScalar())
+      cv.elems.push_back(*ei.constant);
+    else
+      allConst = false;
+  }
+  if (unknown)
+    return info;
+  info.type = Type::tuple(std::move(elems));
+  if (allConst)
+    info.constant = cv;
+  return info;
+}
+
+std::optional<int64_t> FunctionTyper::constInt(const Expr &e) {
+  std::function<bool(const Expr &)> usesLocal = [&](const Expr &x) -> bool {
+    if (auto *n = dyn<NameExpr>(&x))
+      return localNames_.count(n->id) > 0;
+    if (auto *b = dyn<BinOpExpr>(&x))
+      return usesLocal(*b->lhs) || usesLocal(*b->rhs);
+    if (auto *u = dyn<UnaryOpExpr>(&x))
+      return usesLocal(*u->operand);
+    if (auto *t = asTupleLike(&x)) {
+      for (auto &el : t->elts)
+        if (usesLocal(*el))
+          return true;
+      return false;
+    }
+    if (auto *a = dyn<AttributeExpr>(&x))
+      return usesLocal(*a->value);
+    return x.kind != ExprKind::Constant;
+  };
+  if (usesLocal(e))
+    return std::nullopt;
+  auto v = scope_.evalConstant(e);
+  if (!v)
+    return std::nullopt;
+  if (v->kind == ConstValue::Kind::Int)
+    return v->i;
+  if (v->kind == ConstValue::Kind::Bool)
+    return v->b;
+  return std::nullopt;
+}
+
+} // namespace cutwin::fe

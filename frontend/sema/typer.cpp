@@ -1,0 +1,543 @@
+// Type inference: specialisations, the fixed-point driver and statements.
+#include "frontend/sema/typer.h"
+
+#include "frontend/sema/function_typer.h"
+#include "frontend/sema/operator_rules.h"
+
+#include <algorithm>
+
+namespace cutwin::fe {
+
+const ExprInfo &FunctionSpec::info(const Expr &e) const {
+  auto it = exprs.find(&e);
+  if (it == exprs.end())
+    throw Error("internal error: expression at line " + std::to_string(e.loc.line) +
+                " was not typed");
+  return it->second;
+}
+
+namespace {
+
+std::string mangledName(const FunctionSpec &s) {
+  std::string n = (s.isKernel ? "" : "dev_") + s.def->name + "__";
+  for (size_t i = 0; i < s.argTypes.size(); ++i)
+    n += (i ? "_" : "") + s.argTypes[i].mangle();
+  return n;
+}
+
+/// Can an argument of type `actual` be passed where `formal` is declared? Returns the
+/// conversion kind, or None.
+Conversion argConversion(const Type &actual, const Type &formal) {
+  if (actual.isScalar() && formal.isScalar())
+    return canConvert(actual.scalar, formal.scalar);
+  if (actual.isArray() && formal.isArray()) {
+    if (actual.scalar != formal.scalar || actual.ndim != formal.ndim)
+      return Conversion::None;
+    if (formal.layout != Layout::A && actual.layout != formal.layout)
+      return Conversion::None;
+    return actual.layout == formal.layout ? Conversion::Exact : Conversion::Promote;
+  }
+  return actual == formal ? Conversion::Exact : Conversion::None;
+}
+
+} // namespace
+
+std::vector<Type> kernelArgTypesFromSignature(const ModuleScope &scope, const Symbol &kernel,
+                                              const Signature &sig) {
+  if (sig.hasReturn && sig.ret.kind != TypeKind::None)
+    scope.file().error(kernel.loc, "kernel '" + kernel.def->name +
+                                       "' must return void, but its signature returns " + sig.ret.str());
+  if (sig.args.size() != kernel.def->params.size())
+    scope.file().error(kernel.loc, "kernel '" + kernel.def->name + "' takes " +
+                                       std::to_string(kernel.def->params.size()) +
+                                       " arguments, but its signature has " +
+                                       std::to_string(sig.args.size()));
+  return sig.args;
+}
+
+const FunctionSpec &Typer::typeKernel(const std::string &name, const std::vector<Type> &argTypes) {
+  const Symbol *sym = scope_.jitFunction(name);
+  if (!sym) {
+    if (const Symbol *s = scope_.lookup(name); s && s->def)
+      scope_.file().error(s->loc, "'" + name + "' is not a @cuda.jit kernel");
+    throw CompileError(scope_.file().path(), {}, "no kernel named '" + name + "'",
+                       scope_.file().path() + ": error: no kernel named '" + name + "'");
+  }
+  if (sym->options.device)
+    scope_.file().error(sym->loc, "'" + name + "' is a device function (device=True), not a kernel");
+  if (argTypes.size() != sym->def->params.size())
+    throw Error("kernel '" + name + "' takes " + std::to_string(sym->def->params.size()) +
+                " arguments, " + std::to_string(argTypes.size()) + " given");
+  return specialize(*sym, argTypes, true);
+}
+
+const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const std::vector<Type> &argTypes,
+                                              SourceLoc callLoc) {
+  const SourceFile &file = scope_.file();
+  if (!fn.options.device)
+    file.error(callLoc, "'" + fn.def->name +
+                            "' is a kernel; kernels cannot be called from device code (declare it "
+                            "with @cuda.jit(device=True) to call it)");
+  if (argTypes.size() != fn.def->params.size())
+    file.error(callLoc, "'" + fn.def->name + "' takes " + std::to_string(fn.def->params.size()) +
+                            " arguments but " + std::to_string(argTypes.size()) + " were given");
+  std::vector<Type> formal = argTypes;
+  if (!fn.options.signatures.empty()) {
+    // Pick the declared signature the arguments convert to best (numba's overload rating).
+    std::optional<Signature> best;
+    std::tuple<int, int, int> bestRate{};
+    for (const Expr *s : fn.options.signatures) {
+      Signature sig = scope_.parseSignature(*s);
+      if (sig.args.size() != argTypes.size())
+        continue;
+      int unsafe = 0, safe = 0, promote = 0;
+      bool ok = true;
+      for (size_t i = 0; i < argTypes.size() && ok; ++i) {
+        switch (argConversion(argTypes[i], sig.args[i])) {
+        case Conversion::Exact: break;
+        case Conversion::Promote: ++promote; break;
+        case Conversion::Safe: ++safe; break;
+        case Conversion::Unsafe: ++unsafe; break;
+        case Conversion::None: ok = false; break;
+        }
+      }
+      std::tuple<int, int, int> rate{unsafe, safe, promote};
+      if (ok && (!best || rate < bestRate)) {
+        best = sig;
+        bestRate = rate;
+      }
+    }
+    if (!best) {
+      std::string got;
+      for (size_t i = 0; i < argTypes.size(); ++i)
+        got += (i ? ", " : "") + argTypes[i].str();
+      file.error(callLoc, "no declared signature of '" + fn.def->name + "' accepts (" + got + ")");
+    }
+    formal = best->args;
+  }
+  for (auto &spec : specs_)
+    if (spec->def == fn.def && spec->argTypes == formal)
+      return *spec;
+  for (auto *p : inProgress_)
+    if (p->def == fn.def)
+      file.error(callLoc, "recursive call of device function '" + fn.def->name +
+                              "' is not supported");
+  return specialize(fn, formal, false);
+}
+
+FunctionSpec &Typer::specialize(const Symbol &fn, const std::vector<Type> &argTypes, bool isKernel) {
+  for (auto &spec : specs_)
+    if (spec->def == fn.def && spec->argTypes == argTypes && spec->isKernel == isKernel)
+      return *spec;
+  auto spec = std::make_unique<FunctionSpec>();
+  spec->def = fn.def;
+  spec->symbol = &fn;
+  spec->isKernel = isKernel;
+  spec->argTypes = argTypes;
+  spec->irName = mangledName(*spec);
+  inProgress_.push_back(spec.get());
+  struct Pop {
+    std::vector<const FunctionSpec *> &v;
+    ~Pop() { v.pop_back(); }
+  } pop{inProgress_};
+  FunctionTyper(*this, *spec).run();
+  specs_.push_back(std::move(spec));
+  return *specs_.back();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+FunctionTyper::FunctionTyper(Typer &typer, FunctionSpec &spec)
+    : typer_(typer), scope_(typer.scope()), file_(typer.scope().file()), spec_(spec) {}
+
+void FunctionTyper::run() {
+  const FunctionDefStmt &def = *spec_.def;
+  for (size_t i = 0; i < def.params.size(); ++i) {
+    const Type &t = spec_.argTypes[i];
+    if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple)
+      error(def.params[i].loc, "parameter '" + def.params[i].name + "' cannot have type " + t.str());
+    spec_.locals[def.params[i].name] = t;
+    localNames_.insert(def.params[i].name);
+  }
+  if (!spec_.isKernel && !spec_.options().signatures.empty()) {
+    for (const Expr *s : spec_.options().signatures) {
+      Signature sig = scope_.parseSignature(*s);
+      if (sig.args == spec_.argTypes) {
+        declared_ = sig;
+        break;
+      }
+    }
+  }
+  collectLocals(def.body);
+
+  constexpr int kMaxIterations = 64;
+  for (int it = 0;; ++it) {
+    if (it == kMaxIterations)
+      error(def.loc, "type inference of '" + def.name + "' did not converge");
+    changed_ = false;
+    sawReturnValue_ = sawBareReturn_ = false;
+    typeBlock(def.body);
+    if (!changed_)
+      break;
+  }
+  strict_ = true;
+  spec_.exprs.clear();
+  spec_.augOps.clear();
+  typeBlock(def.body);
+
+  for (auto &[name, t] : spec_.locals)
+    if (t.hasUnknown())
+      error(def.loc, "the type of variable '" + name + "' in '" + def.name + "' cannot be inferred");
+
+  if (spec_.isKernel) {
+    if (sawReturnValue_)
+      error(def.loc, "kernel '" + def.name + "' must not return a value");
+    spec_.returnType = Type::none();
+    return;
+  }
+  if (declared_) {
+    spec_.returnType = declared_->ret;
+  } else if (sawReturnValue_) {
+    if (sawBareReturn_)
+      error(def.loc, "device function '" + def.name +
+                         "' returns a value on some paths and None on others");
+    spec_.returnType = returnType_;
+  } else {
+    spec_.returnType = Type::none();
+  }
+  if (spec_.returnType.kind != TypeKind::None && !alwaysReturns(def.body))
+    error(def.loc, "device function '" + def.name +
+                       "' can reach its end without returning a value");
+}
+
+bool FunctionTyper::alwaysReturns(const Block &b) const {
+  if (b.empty())
+    return false;
+  const Stmt &last = *b.back();
+  if (last.kind == StmtKind::Return || last.kind == StmtKind::Raise)
+    return true;
+  if (auto *i = dyn<IfStmt>(&last))
+    return alwaysReturns(i->body) && alwaysReturns(i->orelse);
+  if (auto *w = dyn<WhileStmt>(&last)) {
+    // `while True:` without break only leaves through return.
+    auto *c = dyn<ConstantExpr>(w->test.get());
+    if (!c || c->type != ConstantExpr::Type::Bool || !c->boolValue)
+      return false;
+    std::function<bool(const Block &)> hasBreak = [&](const Block &blk) {
+      for (auto &s : blk) {
+        if (s->kind == StmtKind::Break)
+          return true;
+        if (auto *ii = dyn<IfStmt>(s.get()))
+          if (hasBreak(ii->body) || hasBreak(ii->orelse))
+            return true;
+      }
+      return false;
+    };
+    return !hasBreak(w->body);
+  }
+  return false;
+}
+
+void FunctionTyper::collectTargetNames(const Expr &t) {
+  if (auto *n = dyn<NameExpr>(&t)) {
+    if (globalNames_.count(n->id))
+      error(n->loc, "assignment to global '" + n->id + "' is not supported in kernels");
+    localNames_.insert(n->id);
+  } else if (auto *tup = asTupleLike(&t)) {
+    for (auto &e : tup->elts)
+      collectTargetNames(*e);
+  } else if (auto *s = dyn<StarredExpr>(&t)) {
+    error(s->loc, "starred assignment is not supported in kernels");
+  }
+}
+
+void FunctionTyper::collectLocals(const Block &b) {
+  for (auto &s : b) {
+    switch (s->kind) {
+    case StmtKind::Assign:
+      for (auto &t : static_cast<const AssignStmt &>(*s).targets)
+        collectTargetNames(*t);
+      break;
+    case StmtKind::AugAssign:
+      collectTargetNames(*static_cast<const AugAssignStmt &>(*s).target);
+      break;
+    case StmtKind::AnnAssign:
+      collectTargetNames(*static_cast<const AnnAssignStmt &>(*s).target);
+      break;
+    case StmtKind::For: {
+      auto &f = static_cast<const ForStmt &>(*s);
+      collectTargetNames(*f.target);
+      collectLocals(f.body);
+      collectLocals(f.orelse);
+      break;
+    }
+    case StmtKind::While: {
+      auto &w = static_cast<const WhileStmt &>(*s);
+      collectLocals(w.body);
+      collectLocals(w.orelse);
+      break;
+    }
+    case StmtKind::If: {
+      auto &i = static_cast<const IfStmt &>(*s);
+      collectLocals(i.body);
+      collectLocals(i.orelse);
+      break;
+    }
+    case StmtKind::Global:
+      for (auto &n : static_cast<const GlobalStmt &>(*s).names)
+        globalNames_.insert(n);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+void FunctionTyper::setLocal(const std::string &name, const Type &t, SourceLoc loc) {
+  if (t.isUnknown())
+    return;
+  if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple)
+    error(loc, "cannot assign " + t.str() + " to variable '" + name + "'");
+  if (t.isTuple())
+    for (auto &e : t.elems)
+      if (!e.isUnknown() && e.kind != TypeKind::Scalar && e.kind != TypeKind::Array &&
+          e.kind != TypeKind::Tuple)
+        error(loc, "cannot assign " + t.str() + " to variable '" + name + "'");
+  Type &slot = spec_.locals[name];
+  auto u = unify(slot, t);
+  if (!u)
+    error(loc, "variable '" + name + "' is assigned both " + slot.str() + " and " + t.str() +
+                   ", which cannot be unified");
+  if (*u != slot) {
+    // Parameters keep their launch types: numba types a reassigned parameter by unifying
+    // too, but cutwin keeps the ABI type stable and converts on assignment.
+    slot = *u;
+    changed_ = true;
+  }
+}
+
+void FunctionTyper::assignTo(const Expr &target, const Type &value, SourceLoc loc) {
+  if (auto *n = dyn<NameExpr>(&target)) {
+    setLocal(n->id, value, loc);
+    // Record the target's type for lowering (the variable's unified type).
+    ExprInfo info;
+    auto it = spec_.locals.find(n->id);
+    info.type = it == spec_.locals.end() ? Type::unknown() : it->second;
+    spec_.exprs[&target] = info;
+    return;
+  }
+  if (auto *tup = asTupleLike(&target)) {
+    if (value.isUnknown()) {
+      for (auto &e : tup->elts)
+        assignTo(*e, Type::unknown(), loc);
+      return;
+    }
+    if (!value.isTuple())
+      error(target.loc, "cannot unpack " + value.str() + " into " +
+                            std::to_string(tup->elts.size()) + " variables");
+    if (value.elems.size() != tup->elts.size())
+      error(target.loc, "cannot unpack a tuple of " + std::to_string(value.elems.size()) +
+                            " values into " + std::to_string(tup->elts.size()) + " variables");
+    for (size_t i = 0; i < tup->elts.size(); ++i)
+      assignTo(*tup->elts[i], value.elems[i], loc);
+    ExprInfo info;
+    info.type = value;
+    spec_.exprs[&target] = info;
+    return;
+  }
+  if (auto *sub = dyn<SubscriptExpr>(&target)) {
+    ExprInfo elem = typeExpr(target); // element type of the store
+    if (elem.type.isUnknown() || value.isUnknown())
+      return;
+    ExprInfo base = typeExpr(*sub->value);
+    if (!base.type.isArray())
+      error(target.loc, "cannot assign to an element of " + base.type.str() +
+                            (base.type.isTuple() ? " (tuples are immutable)" : ""));
+    if (elem.type.isArray())
+      error(target.loc, "assigning to a whole sub-array is not supported; index every dimension");
+    if (!value.isScalar())
+      error(loc, "cannot store " + value.str() + " into an array of " + scalarName(elem.type.scalar));
+    return;
+  }
+  if (target.kind == ExprKind::Attribute)
+    error(target.loc, "cannot assign to attribute '" + static_cast<const AttributeExpr &>(target).attr +
+                          "' in a kernel");
+  error(target.loc, "cannot assign to this expression");
+}
+
+void FunctionTyper::noteReturn(const Type &t, SourceLoc loc) {
+  if (t.kind == TypeKind::None) {
+    sawBareReturn_ = true;
+    return;
+  }
+  sawReturnValue_ = true;
+  if (spec_.isKernel)
+    error(loc, "kernels cannot return a value");
+  if (t.isUnknown())
+    return;
+  if (declared_) {
+    if (t.isScalar() && declared_->ret.isScalar())
+      return;
+    if (t != declared_->ret)
+      error(loc, "returns " + t.str() + " but the signature declares " + declared_->ret.str());
+    return;
+  }
+  if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Tuple && t.kind != TypeKind::Array)
+    error(loc, "cannot return " + t.str() + " from a device function");
+  auto u = unify(returnType_, t);
+  if (!u)
+    error(loc, "return type " + t.str() + " conflicts with an earlier return of " + returnType_.str());
+  if (*u != returnType_) {
+    returnType_ = *u;
+    changed_ = true;
+  }
+}
+
+void FunctionTyper::typeBlock(const Block &b) {
+  for (auto &s : b)
+    typeStmt(*s);
+}
+
+void FunctionTyper::checkTruthTestable(const Type &t, SourceLoc loc) {
+  if (t.isUnknown() || t.isScalar())
+    return;
+  if (t.isArray())
+    error(loc, "the truth value of an array is ambiguous in a kernel; compare elements instead");
+  if (t.kind == TypeKind::None)
+    return;
+  error(loc, "cannot use " + t.str() + " as a condition");
+}
+
+void FunctionTyper::typeStmt(const Stmt &s) {
+  switch (s.kind) {
+  case StmtKind::Expr: {
+    auto &e = static_cast<const ExprStmt &>(s);
+    if (auto *c = dyn<ConstantExpr>(e.value.get()); c && c->type == ConstantExpr::Type::Str)
+      return; // docstring
+    typeExpr(*e.value);
+    return;
+  }
+  case StmtKind::Assign: {
+    auto &a = static_cast<const AssignStmt &>(s);
+    ExprInfo v = typeExpr(*a.value);
+    for (auto &t : a.targets)
+      assignTo(*t, v.type, a.value->loc);
+    return;
+  }
+  case StmtKind::AnnAssign: {
+    auto &a = static_cast<const AnnAssignStmt &>(s);
+    if (!a.value)
+      return;
+    ExprInfo v = typeExpr(*a.value);
+    assignTo(*a.target, v.type, a.value->loc);
+    return;
+  }
+  case StmtKind::AugAssign: {
+    auto &a = static_cast<const AugAssignStmt &>(s);
+    ExprInfo cur = typeExpr(*a.target);
+    ExprInfo v = typeExpr(*a.value);
+    ExprInfo r = typeBinary(a.op, cur.type, v.type, s.loc);
+    spec_.augOps[&a] = r;
+    if (auto *n = dyn<NameExpr>(a.target.get())) {
+      setLocal(n->id, r.type, s.loc);
+      ExprInfo tinfo;
+      tinfo.type = spec_.locals[n->id];
+      spec_.exprs[a.target.get()] = tinfo;
+    } else if (a.target->kind == ExprKind::Subscript) {
+      if (!r.type.isUnknown() && !r.type.isScalar())
+        error(s.loc, "cannot store " + r.type.str() + " into an array element");
+    } else {
+      error(a.target->loc, "illegal target for augmented assignment");
+    }
+    return;
+  }
+  case StmtKind::If: {
+    auto &i = static_cast<const IfStmt &>(s);
+    checkTruthTestable(typeExpr(*i.test).type, i.test->loc);
+    typeBlock(i.body);
+    typeBlock(i.orelse);
+    return;
+  }
+  case StmtKind::While: {
+    auto &w = static_cast<const WhileStmt &>(s);
+    checkTruthTestable(typeExpr(*w.test).type, w.test->loc);
+    ++loopDepth_;
+    typeBlock(w.body);
+    --loopDepth_;
+    typeBlock(w.orelse);
+    return;
+  }
+  case StmtKind::For: {
+    auto &f = static_cast<const ForStmt &>(s);
+    ExprInfo it = typeExpr(*f.iter);
+    Type elem = Type::unknown();
+    if (it.type.kind == TypeKind::Range) {
+      elem = Type::scalarOf(it.type.scalar);
+    } else if (!it.type.isUnknown()) {
+      error(f.iter->loc, "for loops in kernels iterate over range(...); cannot iterate over " +
+                             it.type.str());
+    }
+    assignTo(*f.target, elem, f.target->loc);
+    ++loopDepth_;
+    typeBlock(f.body);
+    --loopDepth_;
+    typeBlock(f.orelse);
+    return;
+  }
+  case StmtKind::Break:
+  case StmtKind::Continue:
+    if (loopDepth_ == 0)
+      error(s.loc, std::string("'") + (s.kind == StmtKind::Break ? "break" : "continue") +
+                       "' outside a loop");
+    return;
+  case StmtKind::Pass:
+    return;
+  case StmtKind::Return: {
+    auto &r = static_cast<const ReturnStmt &>(s);
+    if (!r.value) {
+      noteReturn(Type::none(), s.loc);
+      return;
+    }
+    noteReturn(typeExpr(*r.value).type, r.value->loc);
+    return;
+  }
+  case StmtKind::Assert: {
+    auto &a = static_cast<const AssertStmt &>(s);
+    checkTruthTestable(typeExpr(*a.test).type, a.test->loc);
+    if (a.msg) {
+      auto *c = dyn<ConstantExpr>(a.msg.get());
+      if (!c || c->type != ConstantExpr::Type::Str)
+        error(a.msg->loc, "assert messages in kernels must be string literals");
+    }
+    return;
+  }
+  case StmtKind::Raise: {
+    auto &r = static_cast<const RaiseStmt &>(s);
+    if (!r.exc)
+      error(s.loc, "a bare 'raise' is not supported in kernels");
+    const Expr *cls = r.exc.get();
+    if (auto *c = dyn<CallExpr>(cls)) {
+      for (auto &a : c->args) {
+        auto *k = dyn<ConstantExpr>(a.get());
+        if (!k || (k->type != ConstantExpr::Type::Str && k->type != ConstantExpr::Type::Int))
+          error(a->loc, "exception arguments in kernels must be literals");
+      }
+      cls = c->func.get();
+    }
+    if (!dyn<NameExpr>(cls))
+      error(cls->loc, "raise an exception class by name, e.g. raise ValueError(\"...\")");
+    return;
+  }
+  case StmtKind::Global:
+    return;
+  case StmtKind::FunctionDef:
+    error(s.loc, "nested function definitions are not supported in kernels");
+  case StmtKind::Import:
+  case StmtKind::ImportFrom:
+    error(s.loc, "imports inside kernels are not supported; import at module level");
+  case StmtKind::Unsupported:
+    error(s.loc, static_cast<const UnsupportedStmt &>(s).reason);
+  }
+}
+
+} // namespace cutwin::fe

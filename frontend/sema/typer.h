@@ -1,0 +1,80 @@
+/// Type inference per launch signature, with numba's rules: every local variable gets one
+/// type, the unification of all its assignments (found by iterating to a fixed point);
+/// expressions are typed by numba's operator and builtin rules; device functions are
+/// specialised per argument-type tuple.
+#pragma once
+
+#include "frontend/sema/module_scope.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace cutwin::fe {
+
+struct FunctionSpec;
+
+/// What the typer learned about one expression.
+struct ExprInfo {
+  Type type;
+  std::optional<ConstValue> constant; ///< compile-time value (literals, globals, folded)
+  const FunctionSpec *callee = nullptr; ///< device function called
+  /// Builtin called or read: "cuda.threadIdx.x", "math.sin", "builtins.min", "cast", ...
+  std::string builtin;
+  /// For operators and builtin calls: the scalar types operands are converted to.
+  std::vector<Scalar> operandTypes;
+  /// Tuple element selected by a constant index (after wrapping negatives); -1 otherwise.
+  int64_t staticIndex = -1;
+};
+
+/// One typed specialisation of a kernel or device function.
+struct FunctionSpec {
+  const FunctionDefStmt *def = nullptr;
+  const Symbol *symbol = nullptr;
+  bool isKernel = false;
+  std::vector<Type> argTypes;
+  Type returnType; ///< None for kernels
+  std::map<std::string, Type> locals; ///< parameters included
+  std::unordered_map<const Expr *, ExprInfo> exprs;
+  /// The operation of each augmented assignment (`x += y`): its type and operand types.
+  std::unordered_map<const Stmt *, ExprInfo> augOps;
+  std::string irName; ///< name of the LLVM function
+
+  const ExprInfo &info(const Expr &e) const;
+  const JitOptions &options() const { return symbol->options; }
+};
+
+struct TypingOptions {
+  bool boundscheck = true; ///< recorded for lowering; does not change types
+};
+
+/// Owns the specialisations made while typing one kernel and what it calls.
+class Typer {
+public:
+  explicit Typer(const ModuleScope &scope) : scope_(scope) {}
+
+  /// Types kernel `name` for `argTypes`; throws CompileError on any typing error.
+  const FunctionSpec &typeKernel(const std::string &name, const std::vector<Type> &argTypes);
+  /// Specialises a device function (cached per argument types).
+  const FunctionSpec &typeDeviceFunction(const Symbol &fn, const std::vector<Type> &argTypes,
+                                         SourceLoc callLoc);
+
+  const ModuleScope &scope() const { return scope_; }
+  const std::vector<std::unique_ptr<FunctionSpec>> &specs() const { return specs_; }
+
+private:
+  FunctionSpec &specialize(const Symbol &fn, const std::vector<Type> &argTypes, bool isKernel);
+
+  const ModuleScope &scope_;
+  std::vector<std::unique_ptr<FunctionSpec>> specs_;
+  std::vector<const FunctionSpec *> inProgress_;
+};
+
+/// Types of a kernel's parameters from an explicit signature, checked against the def.
+std::vector<Type> kernelArgTypesFromSignature(const ModuleScope &scope, const Symbol &kernel,
+                                              const Signature &sig);
+
+} // namespace cutwin::fe

@@ -1,0 +1,302 @@
+#include "frontend/sema/types.h"
+
+#include <array>
+#include <map>
+
+namespace cutwin::fe {
+
+bool isInteger(Scalar s) { return s >= Scalar::I8 && s <= Scalar::U64; }
+bool isSigned(Scalar s) { return s >= Scalar::I8 && s <= Scalar::I64; }
+bool isFloat(Scalar s) { return s == Scalar::F32 || s == Scalar::F64; }
+
+unsigned bitWidth(Scalar s) {
+  switch (s) {
+  case Scalar::Bool: return 1;
+  case Scalar::I8: case Scalar::U8: return 8;
+  case Scalar::I16: case Scalar::U16: return 16;
+  case Scalar::I32: case Scalar::U32: case Scalar::F32: return 32;
+  case Scalar::I64: case Scalar::U64: case Scalar::F64: return 64;
+  }
+  return 0;
+}
+
+unsigned byteSize(Scalar s) { return s == Scalar::Bool ? 1 : bitWidth(s) / 8; }
+
+const char *scalarName(Scalar s) {
+  switch (s) {
+  case Scalar::Bool: return "bool";
+  case Scalar::I8: return "int8";
+  case Scalar::I16: return "int16";
+  case Scalar::I32: return "int32";
+  case Scalar::I64: return "int64";
+  case Scalar::U8: return "uint8";
+  case Scalar::U16: return "uint16";
+  case Scalar::U32: return "uint32";
+  case Scalar::U64: return "uint64";
+  case Scalar::F32: return "float32";
+  case Scalar::F64: return "float64";
+  }
+  return "?";
+}
+
+std::optional<Scalar> scalarFromName(const std::string &n) {
+  static const std::map<std::string, Scalar> names = {
+      {"bool", Scalar::Bool},     {"bool_", Scalar::Bool},   {"boolean", Scalar::Bool},
+      {"b1", Scalar::Bool},       {"int8", Scalar::I8},      {"i1", Scalar::I8},
+      {"byte", Scalar::I8},       {"int16", Scalar::I16},    {"i2", Scalar::I16},
+      {"short", Scalar::I16},     {"int32", Scalar::I32},    {"i4", Scalar::I32},
+      {"intc", Scalar::I32},      {"int64", Scalar::I64},    {"i8", Scalar::I64},
+      {"intp", Scalar::I64},      {"int_", Scalar::I64},     {"long", Scalar::I64},
+      {"longlong", Scalar::I64},  {"uint8", Scalar::U8},     {"u1", Scalar::U8},
+      {"ubyte", Scalar::U8},      {"uint16", Scalar::U16},   {"u2", Scalar::U16},
+      {"ushort", Scalar::U16},    {"uint32", Scalar::U32},   {"u4", Scalar::U32},
+      {"uintc", Scalar::U32},     {"uint64", Scalar::U64},   {"u8", Scalar::U64},
+      {"uintp", Scalar::U64},     {"uint", Scalar::U64},     {"ulonglong", Scalar::U64},
+      {"float32", Scalar::F32},   {"f4", Scalar::F32},       {"single", Scalar::F32},
+      {"float64", Scalar::F64},   {"f8", Scalar::F64},       {"double", Scalar::F64},
+      {"float_", Scalar::F64},
+  };
+  auto it = names.find(n);
+  if (it == names.end())
+    return std::nullopt;
+  return it->second;
+}
+
+Scalar intScalar(unsigned bits, bool s) {
+  switch (bits) {
+  case 8: return s ? Scalar::I8 : Scalar::U8;
+  case 16: return s ? Scalar::I16 : Scalar::U16;
+  case 32: return s ? Scalar::I32 : Scalar::U32;
+  default: return s ? Scalar::I64 : Scalar::U64;
+  }
+}
+
+namespace {
+
+/// numba's cast graph (typeconv/rules.py) closed transitively: the kind of a path is the
+/// worst edge on it, and the best path wins.
+struct CastTable {
+  std::array<std::array<Conversion, kNumScalars>, kNumScalars> t;
+
+  void set(Scalar a, Scalar b, Conversion c) {
+    auto &slot = t[int(a)][int(b)];
+    if (int(c) < int(slot))
+      slot = c;
+  }
+  void promoteUnsafe(Scalar a, Scalar b) {
+    set(a, b, Conversion::Promote);
+    set(b, a, Conversion::Unsafe);
+  }
+  void safeUnsafe(Scalar a, Scalar b) {
+    set(a, b, Conversion::Safe);
+    set(b, a, Conversion::Unsafe);
+  }
+  void unsafeUnsafe(Scalar a, Scalar b) {
+    set(a, b, Conversion::Unsafe);
+    set(b, a, Conversion::Unsafe);
+  }
+
+  CastTable() {
+    for (auto &row : t)
+      row.fill(Conversion::None);
+    for (int i = 0; i < kNumScalars; ++i)
+      t[i][i] = Conversion::Exact;
+    using S = Scalar;
+    safeUnsafe(S::Bool, S::I8);
+    safeUnsafe(S::Bool, S::U8);
+    promoteUnsafe(S::I8, S::I16);
+    promoteUnsafe(S::U8, S::U16);
+    promoteUnsafe(S::I16, S::I32);
+    promoteUnsafe(S::U16, S::U32);
+    promoteUnsafe(S::I32, S::I64);
+    promoteUnsafe(S::U32, S::U64);
+    safeUnsafe(S::U8, S::I16);
+    safeUnsafe(S::U16, S::I32);
+    safeUnsafe(S::U32, S::I64);
+    safeUnsafe(S::I16, S::F32);
+    safeUnsafe(S::I32, S::F64);
+    unsafeUnsafe(S::I32, S::F32);
+    safeUnsafe(S::I64, S::F64);
+    safeUnsafe(S::U64, S::F64);
+    promoteUnsafe(S::F32, S::F64);
+    // int8 reaches float16 (safe) and float16 reaches float32 (promote) in numba; cutwin
+    // has no float16, so the composed edge is added directly.
+    set(S::I8, S::F32, Conversion::Safe);
+    for (int k = 0; k < kNumScalars; ++k)
+      for (int i = 0; i < kNumScalars; ++i)
+        for (int j = 0; j < kNumScalars; ++j) {
+          if (t[i][k] == Conversion::None || t[k][j] == Conversion::None)
+            continue;
+          Conversion c = std::max(t[i][k], t[k][j]);
+          if (int(c) < int(t[i][j]))
+            t[i][j] = c;
+        }
+  }
+};
+
+} // namespace
+
+Conversion canConvert(Scalar from, Scalar to) {
+  static const CastTable table;
+  return table.t[int(from)][int(to)];
+}
+
+Scalar npPromote(Scalar a, Scalar b) {
+  if (a == b)
+    return a;
+  if (a == Scalar::Bool)
+    return b;
+  if (b == Scalar::Bool)
+    return a;
+  if (isFloat(a) || isFloat(b)) {
+    if (a == Scalar::F64 || b == Scalar::F64)
+      return Scalar::F64;
+    Scalar i = isFloat(a) ? b : a; // float32 with an integer
+    return bitWidth(i) <= 16 ? Scalar::F32 : Scalar::F64;
+  }
+  bool sa = isSigned(a), sb = isSigned(b);
+  unsigned wa = bitWidth(a), wb = bitWidth(b);
+  if (sa == sb)
+    return intScalar(std::max(wa, wb), sa);
+  unsigned ws = sa ? wa : wb, wu = sa ? wb : wa;
+  if (ws > wu)
+    return intScalar(ws, true);
+  if (wu < 64)
+    return intScalar(wu * 2, true);
+  return Scalar::F64; // int64 with uint64
+}
+
+bool Type::isUniTuple() const {
+  if (kind != TypeKind::Tuple)
+    return false;
+  for (auto &e : elems)
+    if (e != elems.front())
+      return false;
+  return true;
+}
+
+bool Type::hasUnknown() const {
+  if (kind == TypeKind::Unknown)
+    return true;
+  for (auto &e : elems)
+    if (e.hasUnknown())
+      return true;
+  return false;
+}
+
+bool Type::operator==(const Type &o) const {
+  if (kind != o.kind)
+    return false;
+  switch (kind) {
+  case TypeKind::Scalar:
+  case TypeKind::Range:
+    return scalar == o.scalar;
+  case TypeKind::Array:
+    return scalar == o.scalar && ndim == o.ndim && layout == o.layout && space == o.space;
+  case TypeKind::Tuple:
+    return elems == o.elems;
+  case TypeKind::Module:
+  case TypeKind::Function:
+  case TypeKind::DeviceFunction:
+    return path == o.path;
+  case TypeKind::TypeObject:
+    return scalar == o.scalar && typeObjectIsVoid == o.typeObjectIsVoid && elems == o.elems &&
+           ndim == o.ndim && layout == o.layout;
+  default:
+    return true;
+  }
+}
+
+std::string Type::str() const {
+  switch (kind) {
+  case TypeKind::Unknown: return "<unknown>";
+  case TypeKind::None: return "none";
+  case TypeKind::Scalar: return scalarName(scalar);
+  case TypeKind::Array: {
+    std::string s = std::string("array(") + scalarName(scalar) + ", " + std::to_string(ndim) +
+                    "d, " + (layout == Layout::C ? "C" : layout == Layout::F ? "F" : "A");
+    if (space == MemSpace::Shared)
+      s += ", shared";
+    else if (space == MemSpace::Local)
+      s += ", local";
+    return s + ")";
+  }
+  case TypeKind::Tuple: {
+    if (!elems.empty() && isUniTuple())
+      return "UniTuple(" + elems[0].str() + " x " + std::to_string(elems.size()) + ")";
+    std::string s = "Tuple(";
+    for (size_t i = 0; i < elems.size(); ++i)
+      s += (i ? ", " : "") + elems[i].str();
+    return s + ")";
+  }
+  case TypeKind::Range: return std::string("range(") + scalarName(scalar) + ")";
+  case TypeKind::Module: return "module '" + path + "'";
+  case TypeKind::Function: return "function '" + path + "'";
+  case TypeKind::TypeObject:
+    if (typeObjectIsVoid)
+      return "type(void)";
+    if (!elems.empty())
+      return "type(" + elems[0].str() + ")";
+    return std::string("type(") + scalarName(scalar) + ")";
+  case TypeKind::DeviceFunction: return "device function '" + path + "'";
+  case TypeKind::String: return "str";
+  case TypeKind::Slice: return "slice";
+  }
+  return "?";
+}
+
+std::string Type::mangle() const {
+  static const char *short_[] = {"b", "i8", "i16", "i32", "i64", "u8",
+                                 "u16", "u32", "u64", "f32", "f64"};
+  switch (kind) {
+  case TypeKind::Scalar: return short_[int(scalar)];
+  case TypeKind::Array: {
+    std::string s = "a" + std::to_string(ndim) +
+                    (layout == Layout::C ? "C" : layout == Layout::F ? "F" : "A") + short_[int(scalar)];
+    if (space == MemSpace::Shared)
+      s += "s";
+    else if (space == MemSpace::Local)
+      s += "l";
+    else if (space == MemSpace::Generic)
+      s += "g";
+    return s;
+  }
+  case TypeKind::Tuple: {
+    std::string s = "t" + std::to_string(elems.size());
+    for (auto &e : elems)
+      s += e.mangle();
+    return s + "e";
+  }
+  case TypeKind::None: return "v";
+  default: return "x";
+  }
+}
+
+std::optional<Type> unify(const Type &a, const Type &b) {
+  if (a.isUnknown())
+    return b;
+  if (b.isUnknown())
+    return a;
+  if (a == b)
+    return a;
+  if (a.isScalar() && b.isScalar())
+    return Type::scalarOf(npPromote(a.scalar, b.scalar));
+  if (a.isTuple() && b.isTuple() && a.elems.size() == b.elems.size()) {
+    std::vector<Type> elems;
+    for (size_t i = 0; i < a.elems.size(); ++i) {
+      auto u = unify(a.elems[i], b.elems[i]);
+      if (!u)
+        return std::nullopt;
+      elems.push_back(*u);
+    }
+    return Type::tuple(std::move(elems));
+  }
+  if (a.isArray() && b.isArray() && a.scalar == b.scalar && a.ndim == b.ndim) {
+    Layout l = a.layout == b.layout ? a.layout : Layout::A;
+    MemSpace s = a.space == b.space ? a.space : MemSpace::Generic;
+    return Type::array(a.scalar, a.ndim, l, s);
+  }
+  return std::nullopt;
+}
+
+} // namespace cutwin::fe

@@ -1,0 +1,128 @@
+/// The frontend's types, with numba's rules: scalar conversions ranked exact < promote <
+/// safe < unsafe (numba's cast graph), NumPy's promotion for unifying a variable's
+/// assignments, and arrays with dtype, ndim, layout and memory space.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cutwin::fe {
+
+enum class Scalar : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64 };
+constexpr int kNumScalars = 11;
+
+bool isInteger(Scalar s);
+bool isSigned(Scalar s); ///< signed integers (floats are not "signed" here)
+bool isFloat(Scalar s);
+unsigned bitWidth(Scalar s); ///< Bool is 1
+unsigned byteSize(Scalar s); ///< in memory: Bool is 1 byte
+const char *scalarName(Scalar s);
+std::optional<Scalar> scalarFromName(const std::string &name); ///< numba / NumPy spellings
+Scalar intScalar(unsigned bits, bool isSigned);
+
+/// numba's conversion kinds, in order of preference.
+enum class Conversion { Exact, Promote, Safe, Unsafe, None };
+Conversion canConvert(Scalar from, Scalar to);
+/// np.promote_types on scalars: how numba unifies two assignments of a variable.
+Scalar npPromote(Scalar a, Scalar b);
+
+enum class Layout : uint8_t { C, F, A };
+/// NVPTX address-space numbering, used for pointers on both backends.
+enum class MemSpace : uint8_t { Generic = 0, Global = 1, Shared = 3, Local = 5 };
+
+enum class TypeKind : uint8_t {
+  Unknown,        ///< not yet inferred
+  None,           ///< Python None / void
+  Scalar,
+  Array,
+  Tuple,          ///< heterogeneous or homogeneous (UniTuple when all elements agree)
+  Range,          ///< `range(...)` object; element type in `scalar`
+  Module,         ///< a module or namespace object; `path` names it ("cuda.shared")
+  Function,       ///< a builtin callable; `path` names it ("math.sin", "cuda.grid", "min")
+  TypeObject,     ///< a numba/NumPy type used as value: cast callable, dtype, signature part
+  DeviceFunction, ///< a @cuda.jit(device=True) function; `path` is its name
+  String,
+  Slice,
+};
+
+struct Type {
+  TypeKind kind = TypeKind::Unknown;
+  Scalar scalar = Scalar::I64; ///< Scalar, Array dtype, Range element, TypeObject (scalar)
+  uint8_t ndim = 0;            ///< Array
+  Layout layout = Layout::A;   ///< Array
+  MemSpace space = MemSpace::Global; ///< Array: where its data lives
+  bool typeObjectIsVoid = false;     ///< TypeObject: `void` / `none`
+  std::vector<Type> elems;     ///< Tuple elements; TypeObject of an array: [element]
+  std::string path;            ///< Module, Function, DeviceFunction
+
+  static Type unknown() { return {}; }
+  static Type none() { return make(TypeKind::None); }
+  static Type scalarOf(Scalar s) {
+    Type t = make(TypeKind::Scalar);
+    t.scalar = s;
+    return t;
+  }
+  static Type array(Scalar dtype, unsigned ndim, Layout layout, MemSpace space = MemSpace::Global) {
+    Type t = make(TypeKind::Array);
+    t.scalar = dtype;
+    t.ndim = uint8_t(ndim);
+    t.layout = layout;
+    t.space = space;
+    return t;
+  }
+  static Type tuple(std::vector<Type> elems) {
+    Type t = make(TypeKind::Tuple);
+    t.elems = std::move(elems);
+    return t;
+  }
+  static Type uniTuple(const Type &e, unsigned n) { return tuple(std::vector<Type>(n, e)); }
+  static Type range(Scalar s) {
+    Type t = make(TypeKind::Range);
+    t.scalar = s;
+    return t;
+  }
+  static Type named(TypeKind k, std::string path) {
+    Type t = make(k);
+    t.path = std::move(path);
+    return t;
+  }
+  static Type typeObject(Scalar s) {
+    Type t = make(TypeKind::TypeObject);
+    t.scalar = s;
+    return t;
+  }
+  static Type make(TypeKind k) {
+    Type t;
+    t.kind = k;
+    return t;
+  }
+
+  bool isUnknown() const { return kind == TypeKind::Unknown; }
+  bool isScalar() const { return kind == TypeKind::Scalar; }
+  bool isScalar(Scalar s) const { return kind == TypeKind::Scalar && scalar == s; }
+  bool isInt() const { return isScalar() && isInteger(scalar); }
+  bool isFloat() const { return isScalar() && cutwin::fe::isFloat(scalar); }
+  bool isBool() const { return isScalar(Scalar::Bool); }
+  bool isArray() const { return kind == TypeKind::Array; }
+  bool isTuple() const { return kind == TypeKind::Tuple; }
+  /// Every element the same type (numba's UniTuple).
+  bool isUniTuple() const;
+  /// Contains Unknown somewhere.
+  bool hasUnknown() const;
+
+  bool operator==(const Type &o) const;
+  bool operator!=(const Type &o) const { return !(*this == o); }
+
+  /// numba's spelling: "float32", "array(float32, 2d, C)", "UniTuple(int64 x 2)".
+  std::string str() const;
+  /// Short and identifier-safe, for mangled function names: "f32", "a2Cf32".
+  std::string mangle() const;
+};
+
+/// Unification of two assignments to one variable (numba's unify_pairs); nullopt if the
+/// two cannot live in one variable.
+std::optional<Type> unify(const Type &a, const Type &b);
+
+} // namespace cutwin::fe
