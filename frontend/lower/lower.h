@@ -20,6 +20,7 @@ struct Site {
   SourceLoc loc;
   std::string function; ///< Python name of the function containing it
   std::string what;     ///< "index", "barrier", "assert", "raise"
+  std::string detail;   ///< assert message, or "ValueError: text" for raise
 };
 
 /// Everything the backends and the runtime need to know about a compiled kernel besides

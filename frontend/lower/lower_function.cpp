@@ -494,17 +494,34 @@ void Lowerer::lowerAssert(const fe::AssertStmt &s) {
     return;
   Value *ok = truth(lowerExpr(*s.test), info(*s.test).type);
   auto *i64 = llvm::Type::getInt64Ty(ctx_);
-  raiseIf(b_.CreateNot(ok), KernelErrorKind::Assertion, site(s.loc, "assert"), ConstantInt::get(i64, 0),
+  unsigned id = site(s.loc, "assert");
+  if (s.msg)
+    out_.info.sites[id].detail = static_cast<const fe::ConstantExpr &>(*s.msg).strValue;
+  raiseIf(b_.CreateNot(ok), KernelErrorKind::Assertion, id, ConstantInt::get(i64, 0),
           ConstantInt::get(i64, 0), ConstantInt::get(i64, 0));
 }
 
 void Lowerer::lowerRaise(const fe::RaiseStmt &s) {
   auto *i64 = llvm::Type::getInt64Ty(ctx_);
   int64_t payload = 0;
-  if (auto *c = fe::dyn<fe::CallExpr>(s.exc.get()); c && !c->args.empty())
-    if (auto *k = fe::dyn<fe::ConstantExpr>(c->args[0].get()); k && k->type == fe::ConstantExpr::Type::Int)
-      payload = int64_t(k->intValue);
-  raiseNow(KernelErrorKind::Exception, site(s.loc, "raise"), ConstantInt::get(i64, payload),
+  unsigned id = site(s.loc, "raise");
+  const fe::Expr *cls = s.exc.get();
+  std::string text;
+  if (auto *c = fe::dyn<fe::CallExpr>(cls)) {
+    cls = c->func.get();
+    if (!c->args.empty()) {
+      auto &k = static_cast<const fe::ConstantExpr &>(*c->args[0]);
+      if (k.type == fe::ConstantExpr::Type::Int)
+      {
+        payload = int64_t(k.intValue);
+        text = std::to_string(k.intValue);
+      }
+      else
+        text = k.strValue;
+    }
+  }
+  out_.info.sites[id].detail = static_cast<const fe::NameExpr &>(*cls).id + (text.empty() ? "" : ": " + text);
+  raiseNow(KernelErrorKind::Exception, id, ConstantInt::get(i64, payload),
            ConstantInt::get(i64, 0), ConstantInt::get(i64, 0));
 }
 

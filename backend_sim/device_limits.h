@@ -1,0 +1,21 @@
+/// The simulated device: the limits launches are checked against, as on an H200 (sm_90).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cutwin::sim {
+
+struct DeviceLimits {
+  std::string name = "cutwin simulator (sm_90 limits)";
+  unsigned multiprocessors = 132;
+  unsigned maxThreadsPerBlock = 1024;
+  unsigned maxBlockDim[3] = {1024, 1024, 64};
+  uint64_t maxGridDim[3] = {2147483647ull, 65535, 65535};
+  uint64_t sharedPerBlock = 48 * 1024;         ///< static shared memory
+  uint64_t sharedPerBlockOptin = 227 * 1024;   ///< static + dynamic
+  unsigned warpSize = 32;
+  unsigned maxThreadsPerMultiprocessor = 2048;
+};
+
+} // namespace cutwin::sim

@@ -1,0 +1,103 @@
+#include "backend_sim/jit.h"
+
+#include "backend_sim/libdevice_cpu.h"
+#include "backend_sim/thread_context.h"
+#include "cutwin/errors.h"
+
+#include <llvm/ExecutionEngine/JITLink/JITLinkMemoryManager.h>
+#include <llvm/ExecutionEngine/Orc/DebugObjectManagerPlugin.h>
+#include <llvm/ExecutionEngine/Orc/EPCDebugObjectRegistrar.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
+#include <llvm/Support/TargetSelect.h>
+
+extern "C" void cutwin_sim_barrier(cutwin::sim::ThreadContext *, uint32_t);
+extern "C" void cutwin_sim_raise(cutwin::sim::ThreadContext *, void *, uint32_t, uint32_t, int64_t,
+                                 int64_t, int64_t);
+
+namespace cutwin::sim {
+
+using namespace llvm;
+using namespace llvm::orc;
+
+namespace {
+template <class T> T unwrap(Expected<T> v, const char *what) {
+  if (!v)
+    throw cutwin::Error(std::string("simulator JIT: ") + what + ": " + llvm::toString(v.takeError()));
+  return std::move(*v);
+}
+
+JITDylib &unwrapDylib(Expected<JITDylib &> v) {
+  if (!v)
+    throw cutwin::Error("simulator JIT: cannot create a JITDylib: " + llvm::toString(v.takeError()));
+  return *v;
+}
+} // namespace
+
+Jit &Jit::get() {
+  static Jit jit;
+  return jit;
+}
+
+Jit::Jit() {
+  InitializeNativeTarget();
+  InitializeNativeTargetAsmPrinter();
+  auto jtmb = unwrap(JITTargetMachineBuilder::detectHost(), "host detection");
+  // No contraction beyond what the kernel IR spells out (numerics policy).
+  jtmb.getOptions().AllowFPOpFusion = FPOpFusion::Strict;
+  jtmb.setCodeGenOptLevel(CodeGenOpt::Default);
+  tm_ = unwrap(jtmb.createTargetMachine(), "target machine");
+
+  LLJITBuilder builder;
+  builder.setJITTargetMachineBuilder(jtmb);
+  builder.setObjectLinkingLayerCreator([](ExecutionSession &es, const Triple &) -> Expected<std::unique_ptr<ObjectLayer>> {
+    auto layer = std::make_unique<ObjectLinkingLayer>(es);
+    // Debug objects go to GDB's JIT interface; without it breakpoints are never hit.
+    if (auto reg = createJITLoaderGDBRegistrar(es))
+      layer->addPlugin(std::make_unique<DebugObjectManagerPlugin>(es, std::move(*reg)));
+    else
+      consumeError(reg.takeError());
+    return std::move(layer);
+  });
+  jit_ = unwrap(builder.create(), "LLJIT");
+  layout_ = jit_->getDataLayout();
+  triple_ = jit_->getTargetTriple().str();
+
+  host_ = &unwrapDylib(jit_->getExecutionSession().createJITDylib("cutwin.host"));
+  MangleAndInterner mangle(jit_->getExecutionSession(), layout_);
+  SymbolMap syms;
+  syms[mangle(kBarrierFn)] = JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_barrier),
+                                                JITSymbolFlags::Exported);
+  syms[mangle(kRaiseFn)] = JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_raise),
+                                              JITSymbolFlags::Exported);
+  for (auto &[name, addr] : libdeviceHostSymbols())
+    syms[mangle(name)] = JITEvaluatedSymbol(pointerToJITTargetAddress(addr), JITSymbolFlags::Exported);
+  if (auto err = host_->define(absoluteSymbols(std::move(syms))))
+    throw cutwin::Error("simulator JIT: " + llvm::toString(std::move(err)));
+  host_->addGenerator(unwrap(DynamicLibrarySearchGenerator::GetForCurrentProcess(layout_.getGlobalPrefix()),
+                             "process symbols"));
+}
+
+std::vector<uint64_t> Jit::load(ThreadSafeModule m, const std::vector<std::string> &symbols) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto &es = jit_->getExecutionSession();
+  JITDylib &jd = unwrapDylib(es.createJITDylib("cutwin.kernel." + std::to_string(counter_++)));
+  jd.addToLinkOrder(*host_);
+  if (auto err = jit_->addIRModule(jd, std::move(m)))
+    throw cutwin::Error("simulator JIT: " + llvm::toString(std::move(err)));
+  std::vector<uint64_t> out;
+  for (auto &s : symbols) {
+    auto sym = jit_->lookup(jd, s);
+    if (!sym) {
+      consumeError(sym.takeError());
+      out.push_back(0);
+      continue;
+    }
+    out.push_back(sym->getValue());
+  }
+  return out;
+}
+
+} // namespace cutwin::sim

@@ -1,0 +1,44 @@
+/// The simulator's JIT: one ORC LLJIT per process with JITLink, every kernel in its own
+/// JITDylib, registered with GDB's JIT interface so that `break kernel.py:N` works.
+#pragma once
+
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace llvm::orc {
+class LLJIT;
+class JITDylib;
+} // namespace llvm::orc
+
+namespace cutwin::sim {
+
+class Jit {
+public:
+  static Jit &get();
+
+  const llvm::DataLayout &dataLayout() const { return layout_; }
+  const std::string &triple() const { return triple_; }
+  /// For optimisation passes (TTI); not used to generate code.
+  llvm::TargetMachine &targetMachine() { return *tm_; }
+
+  /// Compiles and links `m`; returns the addresses of the requested symbols (0 if absent).
+  std::vector<uint64_t> load(llvm::orc::ThreadSafeModule m, const std::vector<std::string> &symbols);
+
+private:
+  Jit();
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  llvm::orc::JITDylib *host_ = nullptr;
+  std::unique_ptr<llvm::TargetMachine> tm_;
+  llvm::DataLayout layout_{""};
+  std::string triple_;
+  std::mutex mu_;
+  unsigned counter_ = 0;
+};
+
+} // namespace cutwin::sim

@@ -1,0 +1,433 @@
+#include "backend_sim/libdevice_cpu.h"
+
+#include "cutwin/errors.h"
+
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Transforms/Scalar/ADCE.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/InstructionNamer.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+
+#include <cfloat>
+#include <cstdlib>
+#include <mutex>
+#include <set>
+
+#ifndef CUTWIN_LIBDEVICE_PATH
+#define CUTWIN_LIBDEVICE_PATH "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
+#endif
+
+extern "C" float cutwin_sim_f32op(int, int, float, float, float);
+extern "C" double cutwin_sim_f64op(int, int, double, double, double);
+extern "C" float cutwin_sim_tof32(int, int, int64_t);
+extern "C" double cutwin_sim_tof64(int, int, int64_t);
+extern "C" float cutwin_sim_approx_f32(int, float);
+extern "C" double cutwin_sim_approx_f64(int, double);
+
+namespace cutwin::sim {
+
+using namespace llvm;
+
+std::string libdevicePath() {
+  if (const char *p = std::getenv("CUTWIN_LIBDEVICE"))
+    return p;
+  return CUTWIN_LIBDEVICE_PATH;
+}
+
+std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
+  return {
+      {"cutwin_sim_f32op", reinterpret_cast<void *>(&cutwin_sim_f32op)},
+      {"cutwin_sim_f64op", reinterpret_cast<void *>(&cutwin_sim_f64op)},
+      {"cutwin_sim_tof32", reinterpret_cast<void *>(&cutwin_sim_tof32)},
+      {"cutwin_sim_tof64", reinterpret_cast<void *>(&cutwin_sim_tof64)},
+      {"cutwin_sim_approx_f32", reinterpret_cast<void *>(&cutwin_sim_approx_f32)},
+      {"cutwin_sim_approx_f64", reinterpret_cast<void *>(&cutwin_sim_approx_f64)},
+  };
+}
+
+namespace {
+
+const MemoryBuffer &libdeviceBitcode() {
+  static std::once_flag once;
+  static std::unique_ptr<MemoryBuffer> buf;
+  static std::string error;
+  std::call_once(once, [] {
+    auto b = MemoryBuffer::getFile(libdevicePath());
+    if (b)
+      buf = std::move(*b);
+    else
+      error = b.getError().message();
+  });
+  if (!buf)
+    throw Error("cannot read libdevice from '" + libdevicePath() + "' (" + error +
+                "); set CUTWIN_LIBDEVICE to the CUDA toolkit's nvvm/libdevice/libdevice.10.bc");
+  return *buf;
+}
+
+/// Rewrites one function's NVVM intrinsics and inline PTX for the CPU.
+class CpuRewriter {
+public:
+  CpuRewriter(Module &m, const LibdeviceOptions &o) : m_(m), c_(m.getContext()), opts_(o) {}
+
+  void run(Function &f) {
+    std::vector<CallInst *> calls;
+    for (BasicBlock &bb : f)
+      for (Instruction &i : bb)
+        if (auto *ci = dyn_cast<CallInst>(&i)) {
+          if (ci->isInlineAsm())
+            calls.push_back(ci);
+          else if (Function *callee = ci->getCalledFunction();
+                   callee && callee->getName().startswith("llvm.nvvm."))
+            calls.push_back(ci);
+        }
+    for (CallInst *ci : calls) {
+      IRBuilder<> b(ci);
+      Value *r = ci->isInlineAsm() ? rewriteAsm(b, ci, f) : rewriteIntrinsic(b, ci, f);
+      if (!ci->getType()->isVoidTy())
+        ci->replaceAllUsesWith(r);
+      ci->eraseFromParent();
+    }
+  }
+
+private:
+  [[noreturn]] void unsupported(const Function &f, const std::string &what) {
+    throw Error("the simulator cannot run libdevice function " + f.getName().str() + ": it uses " +
+                what + ", which has no CPU equivalent yet");
+  }
+
+  Value *flush(IRBuilder<> &b, Value *x, bool ftz) {
+    if (!ftz || !x->getType()->isFloatTy())
+      return x;
+    Value *ax = b.CreateUnaryIntrinsic(Intrinsic::fabs, x);
+    Value *sub = b.CreateFCmpOLT(ax, ConstantFP::get(x->getType(), FLT_MIN));
+    Value *zero = b.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::get(x->getType(), 0.0), x);
+    return b.CreateSelect(sub, zero, x);
+  }
+
+  FunctionCallee helper(const char *name, Type *ret, std::vector<Type *> params) {
+    FunctionCallee fc = m_.getOrInsertFunction(name, FunctionType::get(ret, params, false));
+    if (auto *fn = dyn_cast<Function>(fc.getCallee()))
+      fn->setDoesNotThrow();
+    return fc;
+  }
+
+  /// add/mul/div/fma/sqrt/rcp/sub in rounding mode `mode` (0 rn, 1 rm, 2 rp, 3 rz).
+  Value *arith(IRBuilder<> &b, int op, int mode, std::vector<Value *> a, bool ftz) {
+    Type *t = a[0]->getType();
+    for (auto &v : a)
+      v = flush(b, v, ftz);
+    Value *r;
+    if (mode == 0) {
+      switch (op) {
+      case 0: r = b.CreateFAdd(a[0], a[1]); break;
+      case 1: r = b.CreateFMul(a[0], a[1]); break;
+      case 2: r = b.CreateFDiv(a[0], a[1]); break;
+      case 3: r = b.CreateIntrinsic(Intrinsic::fma, {t}, {a[0], a[1], a[2]}); break;
+      case 4: r = b.CreateUnaryIntrinsic(Intrinsic::sqrt, a[0]); break;
+      case 5: r = b.CreateFDiv(ConstantFP::get(t, 1.0), a[0]); break;
+      default: r = b.CreateFSub(a[0], a[1]); break;
+      }
+    } else {
+      bool f32 = t->isFloatTy();
+      auto *i32 = b.getInt32Ty();
+      FunctionCallee h = helper(f32 ? "cutwin_sim_f32op" : "cutwin_sim_f64op", t, {i32, i32, t, t, t});
+      Value *zero = ConstantFP::get(t, 0.0);
+      r = b.CreateCall(h, {b.getInt32(op), b.getInt32(mode), a[0], a.size() > 1 ? a[1] : zero,
+                           a.size() > 2 ? a[2] : zero});
+    }
+    return flush(b, r, ftz);
+  }
+
+  Value *approxF32(IRBuilder<> &b, int op, Value *x, bool ftz) {
+    FunctionCallee h = helper("cutwin_sim_approx_f32", b.getFloatTy(), {b.getInt32Ty(), b.getFloatTy()});
+    return flush(b, b.CreateCall(h, {b.getInt32(op), flush(b, x, ftz)}), ftz);
+  }
+
+  Value *approxF64(IRBuilder<> &b, int op, Value *x) {
+    FunctionCallee h = helper("cutwin_sim_approx_f64", b.getDoubleTy(), {b.getInt32Ty(), b.getDoubleTy()});
+    return b.CreateCall(h, {b.getInt32(op), x});
+  }
+
+  static int roundingMode(const SmallVectorImpl<StringRef> &tok) {
+    for (StringRef t : tok) {
+      if (t == "rn") return 0;
+      if (t == "rm") return 1;
+      if (t == "rp") return 2;
+      if (t == "rz") return 3;
+    }
+    return 0;
+  }
+
+  Value *rewriteIntrinsic(IRBuilder<> &b, CallInst *ci, Function &f) {
+    StringRef name = ci->getCalledFunction()->getName().drop_front(strlen("llvm.nvvm."));
+    SmallVector<StringRef, 4> tok;
+    name.split(tok, '.');
+    StringRef op = tok[0];
+    bool ftz = is_contained(tok, "ftz");
+    int mode = roundingMode(tok);
+    std::vector<Value *> a(ci->arg_begin(), ci->arg_end());
+    Type *rt = ci->getType();
+    bool approx = is_contained(tok, "approx");
+
+    static const std::pair<const char *, int> arithOps[] = {
+        {"add", 0}, {"mul", 1}, {"div", 2}, {"fma", 3}, {"sqrt", 4}, {"rcp", 5}};
+    if (!approx)
+      for (auto &[n, code] : arithOps)
+        if (op == n) // includes sqrt.f, whose result the correctly rounded sqrt stands in for
+          return arith(b, code, mode, a, ftz);
+    if (approx) {
+      if (op == "ex2") return approxF32(b, 0, a[0], ftz);
+      if (op == "lg2") return approxF32(b, 1, a[0], ftz);
+      if (op == "sin") return approxF32(b, 2, a[0], ftz);
+      if (op == "cos") return approxF32(b, 3, a[0], ftz);
+      if (op == "tanh") return approxF32(b, 6, a[0], ftz);
+      if (op == "sqrt") return approxF32(b, 5, a[0], ftz);
+      if (op == "rsqrt")
+        return rt->isDoubleTy() ? approxF64(b, 4, a[0]) : approxF32(b, 4, a[0], ftz);
+      if (op == "rcp" && rt->isDoubleTy()) return approxF64(b, 7, a[0]);
+      if (op == "div")
+        return flush(b, b.CreateFDiv(flush(b, a[0], ftz), flush(b, a[1], ftz)), ftz);
+    }
+    static const std::pair<const char *, Intrinsic::ID> unary[] = {
+        {"fabs", Intrinsic::fabs}, {"floor", Intrinsic::floor}, {"ceil", Intrinsic::ceil},
+        {"trunc", Intrinsic::trunc}, {"round", Intrinsic::rint}};
+    for (auto &[n, id] : unary)
+      if (op == n)
+        return flush(b, b.CreateUnaryIntrinsic(id, flush(b, a[0], ftz)), ftz);
+    if (op == "fmin" || op == "fmax")
+      return flush(b, b.CreateBinaryIntrinsic(op == "fmin" ? Intrinsic::minnum : Intrinsic::maxnum,
+                                              flush(b, a[0], ftz), flush(b, a[1], ftz)),
+                   ftz);
+    if (op == "saturate") {
+      Value *x = flush(b, a[0], ftz);
+      Value *zero = ConstantFP::get(rt, 0.0), *one = ConstantFP::get(rt, 1.0);
+      Value *lo = b.CreateSelect(b.CreateFCmpOGT(x, zero), x, zero); // NaN -> 0
+      return b.CreateSelect(b.CreateFCmpOLT(lo, one), lo, one);
+    }
+    if (op == "d2i" && (tok[1] == "hi" || tok[1] == "lo")) {
+      Value *bits = b.CreateBitCast(a[0], b.getInt64Ty());
+      if (tok[1] == "hi")
+        bits = b.CreateLShr(bits, 32);
+      return b.CreateTrunc(bits, b.getInt32Ty());
+    }
+    if (op == "lohi" && tok.size() > 1 && tok[1] == "i2d") {
+      Value *lo = b.CreateZExt(a[0], b.getInt64Ty());
+      Value *hi = b.CreateShl(b.CreateZExt(a[1], b.getInt64Ty()), 32);
+      return b.CreateBitCast(b.CreateOr(lo, hi), b.getDoubleTy());
+    }
+    // Float to integer: round in the requested mode, then convert with saturation
+    // (NaN -> 0), as PTX's cvt does.
+    if ((op.startswith("f2") || op.startswith("d2")) && op != "d2f" && rt->isIntegerTy() && op != "f2h") {
+      Value *x = flush(b, a[0], ftz);
+      static const Intrinsic::ID byMode[] = {Intrinsic::rint, Intrinsic::floor, Intrinsic::ceil, Intrinsic::trunc};
+      x = b.CreateUnaryIntrinsic(byMode[mode], x);
+      bool sgn = !op.drop_front(2).startswith("u");
+      return b.CreateIntrinsic(sgn ? Intrinsic::fptosi_sat : Intrinsic::fptoui_sat, {rt, x->getType()}, {x});
+    }
+    if (op == "d2f") {
+      if (mode == 0)
+        return flush(b, b.CreateFPTrunc(a[0], b.getFloatTy()), ftz);
+      FunctionCallee h = helper("cutwin_sim_tof32", b.getFloatTy(), {b.getInt32Ty(), b.getInt32Ty(), b.getInt64Ty()});
+      return flush(b, b.CreateCall(h, {b.getInt32(0), b.getInt32(mode), b.CreateBitCast(a[0], b.getInt64Ty())}), ftz);
+    }
+    if (op == "f2h") {
+      Value *h = b.CreateFPTrunc(flush(b, a[0], ftz), b.getHalfTy());
+      return b.CreateBitCast(h, b.getInt16Ty());
+    }
+    // Integer to float.
+    if (op == "i2f" || op == "ui2f" || op == "ll2f" || op == "ull2f" || op == "i2d" || op == "ui2d" ||
+        op == "ll2d" || op == "ull2d") {
+      bool sgn = !op.startswith("u");
+      if (mode == 0)
+        return sgn ? b.CreateSIToFP(a[0], rt) : b.CreateUIToFP(a[0], rt);
+      int kind = op.startswith("ll") || op.startswith("ull") ? (sgn ? 3 : 4) : (sgn ? 1 : 2);
+      Value *bits = sgn ? b.CreateSExt(a[0], b.getInt64Ty()) : b.CreateZExt(a[0], b.getInt64Ty());
+      bool toF32 = rt->isFloatTy();
+      FunctionCallee h = helper(toF32 ? "cutwin_sim_tof32" : "cutwin_sim_tof64", rt,
+                                {b.getInt32Ty(), b.getInt32Ty(), b.getInt64Ty()});
+      return b.CreateCall(h, {b.getInt32(kind), b.getInt32(mode), bits});
+    }
+    if (op == "mulhi") {
+      bool sgn = tok[1] == "i" || tok[1] == "ll";
+      unsigned w = rt->getIntegerBitWidth();
+      Type *wide = b.getIntNTy(2 * w);
+      Value *x = sgn ? b.CreateSExt(a[0], wide) : b.CreateZExt(a[0], wide);
+      Value *y = sgn ? b.CreateSExt(a[1], wide) : b.CreateZExt(a[1], wide);
+      return b.CreateTrunc(b.CreateLShr(b.CreateMul(x, y), w), rt);
+    }
+    if (op == "sad") {
+      bool sgn = tok[1] == "i";
+      Value *gt = sgn ? b.CreateICmpSGT(a[0], a[1]) : b.CreateICmpUGT(a[0], a[1]);
+      Value *d = b.CreateSelect(gt, b.CreateSub(a[0], a[1]), b.CreateSub(a[1], a[0]));
+      return b.CreateAdd(d, a[2]);
+    }
+    if (op == "prmt") {
+      Value *r = b.getInt32(0);
+      Value *both = b.CreateOr(b.CreateZExt(a[0], b.getInt64Ty()),
+                               b.CreateShl(b.CreateZExt(a[1], b.getInt64Ty()), 32));
+      for (unsigned i = 0; i < 4; ++i) {
+        Value *sel = b.CreateAnd(b.CreateLShr(a[2], 4 * i), 7);
+        Value *byte = b.CreateAnd(b.CreateLShr(both, b.CreateZExt(b.CreateMul(sel, b.getInt32(8)), b.getInt64Ty())), 0xff);
+        r = b.CreateOr(r, b.CreateShl(b.CreateTrunc(byte, b.getInt32Ty()), 8 * i));
+      }
+      return r;
+    }
+    unsupported(f, "llvm.nvvm." + name.str());
+  }
+
+  static std::string squeeze(StringRef s) {
+    std::string out;
+    for (char ch : s)
+      if (!isspace((unsigned char)ch))
+        out += ch;
+    return out;
+  }
+
+  Value *rewriteAsm(IRBuilder<> &b, CallInst *ci, Function &f) {
+    auto *ia = cast<InlineAsm>(ci->getCalledOperand());
+    std::string s = squeeze(ia->getAsmString());
+    std::vector<Value *> a(ci->arg_begin(), ci->arg_end());
+    Type *rt = ci->getType();
+    auto pair = [&](Value *lo, Value *hi) {
+      Value *agg = UndefValue::get(rt);
+      agg = b.CreateInsertValue(agg, lo, {0});
+      return b.CreateInsertValue(agg, hi, {1});
+    };
+    if (s == "rcp.approx.ftz.f32$0,$1;")
+      return approxF32(b, 7, a[0], true);
+    if (s == "rsqrt.approx.ftz.f64$0,$1;")
+      return approxF64(b, 4, a[0]);
+    if (StringRef(s).startswith("sub.") && StringRef(s).endswith("$0,$1,$2;")) {
+      SmallVector<StringRef, 4> tok;
+      StringRef(s).split(tok, '.');
+      return arith(b, 6, roundingMode(tok), {a[0], a[1]}, s.find(".ftz") != std::string::npos);
+    }
+    if (s.find("setp.equ.f64") != std::string::npos)
+      return b.CreateSelect(b.CreateFCmpUEQ(a[0], a[1]), a[2], a[3]);
+    if (s == "bfind.shiftamt.u32$0,$1;") {
+      Value *clz = b.CreateBinaryIntrinsic(Intrinsic::ctlz, a[0], b.getTrue());
+      return b.CreateSelect(b.CreateICmpEQ(a[0], b.getInt32(0)), b.getInt32(0xffffffff), clz);
+    }
+    if (s == "{mad.lo.cc.u32$0,$2,$3,$4;madc.hi.u32$1,$2,$3,0;}") {
+      Value *full = b.CreateAdd(b.CreateMul(b.CreateZExt(a[0], b.getInt64Ty()), b.CreateZExt(a[1], b.getInt64Ty())),
+                                b.CreateZExt(a[2], b.getInt64Ty()));
+      return pair(b.CreateTrunc(full, b.getInt32Ty()), b.CreateTrunc(b.CreateLShr(full, 32), b.getInt32Ty()));
+    }
+    Type *i128 = b.getInt128Ty();
+    auto join = [&](Value *lo, Value *hi) {
+      return b.CreateOr(b.CreateZExt(lo, i128), b.CreateShl(b.CreateZExt(hi, i128), 64));
+    };
+    auto split = [&](Value *v) {
+      return pair(b.CreateTrunc(v, b.getInt64Ty()), b.CreateTrunc(b.CreateLShr(v, 64), b.getInt64Ty()));
+    };
+    if (s.find("add.cc.u32") != std::string::npos && a.size() == 4)
+      return split(b.CreateAdd(join(a[0], a[1]), join(a[2], a[3])));
+    if (s.find("sub.cc.u32") != std::string::npos && a.size() == 4)
+      return split(b.CreateSub(join(a[0], a[1]), join(a[2], a[3])));
+    if (s.find("mad.lo.cc.u32r0,alo,blo,clo") != std::string::npos && a.size() == 3)
+      return split(b.CreateAdd(b.CreateMul(b.CreateZExt(a[0], i128), b.CreateZExt(a[1], i128)),
+                               b.CreateZExt(a[2], i128)));
+    if (s.find("mul.lo.u32r0,alo,blo") != std::string::npos && a.size() == 2)
+      return split(b.CreateMul(b.CreateZExt(a[0], i128), b.CreateZExt(a[1], i128)));
+    unsupported(f, "inline PTX \"" + ia->getAsmString() + "\"");
+  }
+
+  Module &m_;
+  LLVMContext &c_;
+  LibdeviceOptions opts_;
+};
+
+void resolveReflect(Function &f, const LibdeviceOptions &o) {
+  std::vector<CallInst *> calls;
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb)
+      if (auto *ci = dyn_cast<CallInst>(&i))
+        if (Function *callee = ci->getCalledFunction(); callee && callee->getName() == "__nvvm_reflect")
+          calls.push_back(ci);
+  for (CallInst *ci : calls) {
+    int value = 0;
+    Value *arg = ci->getArgOperand(0)->stripPointerCasts();
+    if (auto *gv = dyn_cast<GlobalVariable>(arg))
+      if (auto *init = dyn_cast_or_null<ConstantDataSequential>(gv->getInitializer())) {
+        StringRef key = init->getAsCString();
+        if (key == "__CUDA_FTZ")
+          value = o.ftz;
+        else if (key == "__CUDA_PREC_SQRT")
+          value = o.precSqrt;
+        else if (key == "__CUDA_ARCH")
+          value = int(o.arch);
+      }
+    ci->replaceAllUsesWith(ConstantInt::get(ci->getType(), value));
+    ci->eraseFromParent();
+  }
+}
+
+void simplify(Function &f) {
+  PassBuilder pb;
+  FunctionAnalysisManager fam;
+  pb.registerFunctionAnalyses(fam);
+  FunctionPassManager fpm;
+  fpm.addPass(InstCombinePass());
+  fpm.addPass(SimplifyCFGPass());
+  fpm.addPass(ADCEPass());
+  fpm.run(f, fam);
+}
+
+} // namespace
+
+void linkLibdeviceForCpu(Module &m, const LibdeviceOptions &opts) {
+  bool needed = false;
+  std::set<std::string> before;
+  for (Function &f : m) {
+    if (f.isDeclaration() && f.getName().startswith("__nv_"))
+      needed = true;
+    if (!f.isDeclaration())
+      before.insert(f.getName().str());
+  }
+  if (!needed)
+    return;
+  auto lib = getLazyBitcodeModule(libdeviceBitcode().getMemBufferRef(), m.getContext());
+  if (!lib) {
+    std::string msg;
+    raw_string_ostream os(msg);
+    os << lib.takeError();
+    throw Error("cannot read libdevice: " + os.str());
+  }
+  (*lib)->setDataLayout(m.getDataLayout());
+  (*lib)->setTargetTriple(m.getTargetTriple());
+  if (Linker::linkModules(m, std::move(*lib), Linker::Flags::LinkOnlyNeeded))
+    throw Error("linking libdevice failed");
+  CpuRewriter rewriter(m, opts);
+  for (Function &f : m) {
+    if (f.isDeclaration() || before.count(f.getName().str()))
+      continue;
+    f.setLinkage(GlobalValue::InternalLinkage);
+    f.removeFnAttr("target-cpu");
+    f.removeFnAttr("target-features");
+    resolveReflect(f, opts);
+    simplify(f);
+    rewriter.run(f);
+  }
+  for (GlobalVariable &g : m.globals())
+    if (!g.isDeclaration() && g.hasExternalLinkage() && g.getName().startswith("__cudart"))
+      g.setLinkage(GlobalValue::InternalLinkage);
+  std::vector<Function *> dead;
+  for (Function &f : m)
+    if (f.isDeclaration() && f.use_empty() &&
+        (f.getName().startswith("llvm.nvvm.") || f.getName() == "__nvvm_reflect"))
+      dead.push_back(&f);
+  for (Function *f : dead)
+    f->eraseFromParent();
+}
+
+} // namespace cutwin::sim

@@ -1,0 +1,37 @@
+/// NVIDIA's libdevice compiled for the CPU, so that kernel math on the simulator is the
+/// GPU's math (ARCHITECTURE.md, numerics policy). The functions a kernel calls are linked
+/// from the toolkit's libdevice.10.bc; `__nvvm_reflect` is resolved as the GPU path
+/// resolves it; every NVVM intrinsic and inline-PTX block they reach becomes an exact CPU
+/// equivalent (directed rounding through host helpers); hardware approximation units get
+/// correctly rounded stand-ins until measured tables are available.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace llvm {
+class Module;
+}
+
+namespace cutwin::sim {
+
+struct LibdeviceOptions {
+  bool ftz = false;         ///< __CUDA_FTZ (fastmath)
+  bool precSqrt = true;     ///< __CUDA_PREC_SQRT
+  unsigned arch = 900;      ///< __CUDA_ARCH
+};
+
+/// Links the libdevice functions `m` declares (`__nv_*`) and rewrites them for the CPU.
+/// No-op if `m` calls none. Throws Error if libdevice cannot be found or a function
+/// needs something the simulator cannot reproduce.
+void linkLibdeviceForCpu(llvm::Module &m, const LibdeviceOptions &opts);
+
+/// Host functions the rewritten libdevice code calls (name, address).
+std::vector<std::pair<std::string, void *>> libdeviceHostSymbols();
+
+/// Where libdevice.10.bc is read from: $CUTWIN_LIBDEVICE, else the toolkit found at build time.
+std::string libdevicePath();
+
+} // namespace cutwin::sim

@@ -1,0 +1,295 @@
+#include "backend_sim/lower_intrinsics.h"
+
+#include "backend_sim/thread_context.h"
+#include "frontend/ir/intrinsics.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+
+#include <map>
+
+namespace cutwin::sim {
+
+using namespace llvm;
+
+namespace {
+
+StructType *contextType(LLVMContext &c) {
+  if (auto *t = StructType::getTypeByName(c, "cutwin.ctx"))
+    return t;
+  auto *a3 = ArrayType::get(Type::getInt32Ty(c), 3);
+  auto *p = PointerType::get(c, 0);
+  return StructType::create(c, {a3, a3, a3, a3, p, p, p}, "cutwin.ctx");
+}
+
+/// Gives every defined function a leading `ptr %ctx` parameter and passes it along at
+/// every call.
+void addContextParameter(Module &m) {
+  LLVMContext &c = m.getContext();
+  std::vector<Function *> defined;
+  for (Function &f : m)
+    if (!f.isDeclaration())
+      defined.push_back(&f);
+  std::map<Function *, Function *> newOf;
+  for (Function *f : defined) {
+    FunctionType *ft = f->getFunctionType();
+    std::vector<Type *> params{PointerType::get(c, 0)};
+    params.insert(params.end(), ft->param_begin(), ft->param_end());
+    auto *nft = FunctionType::get(ft->getReturnType(), params, false);
+    Function *nf = Function::Create(nft, f->getLinkage(), f->getAddressSpace(), "", &m);
+    nf->setAttributes(AttributeList::get(c, f->getAttributes().getFnAttrs(),
+                                         f->getAttributes().getRetAttrs(), {}));
+    nf->setSubprogram(f->getSubprogram());
+    f->setSubprogram(nullptr);
+    nf->splice(nf->end(), f);
+    for (unsigned i = 0; i < f->arg_size(); ++i) {
+      f->getArg(i)->replaceAllUsesWith(nf->getArg(i + 1));
+      nf->getArg(i + 1)->takeName(f->getArg(i));
+    }
+    nf->getArg(0)->setName("ctx");
+    newOf[f] = nf;
+  }
+  for (auto &[f, nf] : newOf) {
+    std::vector<CallInst *> calls;
+    for (User *u : f->users())
+      if (auto *ci = dyn_cast<CallInst>(u); ci && ci->getCalledFunction() == f)
+        calls.push_back(ci);
+    for (CallInst *ci : calls) {
+      std::vector<Value *> args{ci->getFunction()->getArg(0)};
+      args.insert(args.end(), ci->arg_begin(), ci->arg_end());
+      auto *nci = CallInst::Create(nf->getFunctionType(), nf, args, "", ci);
+      nci->setDebugLoc(ci->getDebugLoc());
+      nci->takeName(ci);
+      ci->replaceAllUsesWith(nci);
+      ci->eraseFromParent();
+    }
+  }
+  for (auto &[f, nf] : newOf) {
+    std::string name = f->getName().str();
+    f->replaceAllUsesWith(nf); // metadata such as !cutwin.kernels
+    f->eraseFromParent();
+    nf->setName(name);
+  }
+}
+
+/// Turns constant-expression users of `v` (GEPs of a shared global, say) into
+/// instructions, so that each use sits in a function.
+void expandConstantUsers(Constant *v) {
+  std::vector<User *> users(v->user_begin(), v->user_end());
+  for (User *u : users) {
+    auto *ce = dyn_cast<ConstantExpr>(u);
+    if (!ce)
+      continue;
+    expandConstantUsers(ce);
+    std::vector<User *> ceUsers(ce->user_begin(), ce->user_end());
+    for (User *cu : ceUsers) {
+      auto *inst = dyn_cast<Instruction>(cu);
+      if (!inst)
+        continue;
+      Instruction *insertBefore = inst;
+      if (auto *phi = dyn_cast<PHINode>(inst)) {
+        for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
+          if (phi->getIncomingValue(i) == ce) {
+            Instruction *ni = ce->getAsInstruction(phi->getIncomingBlock(i)->getTerminator());
+            phi->setIncomingValue(i, ni);
+          }
+        continue;
+      }
+      Instruction *ni = ce->getAsInstruction(insertBefore);
+      inst->replaceUsesOfWith(ce, ni);
+    }
+  }
+}
+
+/// Places shared-memory globals at offsets in the block's shared buffer.
+uint64_t lowerSharedMemory(Module &m, StructType *ctxTy) {
+  LLVMContext &c = m.getContext();
+  const DataLayout &dl = m.getDataLayout();
+  uint64_t offset = 0;
+  std::vector<GlobalVariable *> shared;
+  for (GlobalVariable &g : m.globals())
+    if (g.getAddressSpace() == 3)
+      shared.push_back(&g);
+  for (GlobalVariable *g : shared) {
+    uint64_t align = std::max<uint64_t>(g->getAlign().valueOrOne().value(), 16);
+    offset = (offset + align - 1) / align * align;
+    uint64_t myOffset = offset;
+    offset += dl.getTypeAllocSize(g->getValueType());
+    expandConstantUsers(g);
+    std::map<Function *, Value *> ptrIn;
+    std::vector<Instruction *> uses;
+    for (User *u : g->users())
+      if (auto *inst = dyn_cast<Instruction>(u))
+        uses.push_back(inst);
+    for (Instruction *inst : uses) {
+      Function *f = inst->getFunction();
+      Value *&p = ptrIn[f];
+      if (!p) {
+        IRBuilder<> b(&*f->getEntryBlock().getFirstInsertionPt());
+        Value *field = b.CreateStructGEP(ctxTy, f->getArg(0), 4);
+        Value *base = b.CreateLoad(PointerType::get(c, 0), field, "shared.base");
+        Value *at = b.CreateInBoundsGEP(Type::getInt8Ty(c), base, b.getInt64(myOffset));
+        p = b.CreateAddrSpaceCast(at, g->getType(), g->getName());
+      }
+      inst->replaceUsesOfWith(g, p);
+    }
+    g->eraseFromParent();
+  }
+  return offset;
+}
+
+/// Loads the kernel's parameters from the packed argument buffer.
+std::vector<Value *> unpackArguments(IRBuilder<> &b, Value *args, Function *kernel,
+                                     const ir::KernelInfo &info) {
+  std::vector<Value *> out;
+  for (size_t i = 0; i < info.layout.slots.size(); ++i) {
+    Type *t = kernel->getFunctionType()->getParamType(unsigned(i + 1));
+    Value *p = b.CreateInBoundsGEP(b.getInt8Ty(), args, b.getInt64(info.layout.slots[i].offset));
+    out.push_back(b.CreateLoad(t, p));
+  }
+  return out;
+}
+
+void buildThreadEntry(Module &m, Function *kernel, const ir::KernelInfo &info) {
+  LLVMContext &c = m.getContext();
+  auto *p = PointerType::get(c, 0);
+  auto *fn = Function::Create(FunctionType::get(Type::getVoidTy(c), {p, p}, false),
+                              GlobalValue::ExternalLinkage, kThreadEntry, m);
+  fn->addParamAttr(0, Attribute::NoAlias);
+  fn->addParamAttr(1, Attribute::NoAlias);
+  IRBuilder<> b(BasicBlock::Create(c, "entry", fn));
+  std::vector<Value *> args{fn->getArg(0)};
+  auto params = unpackArguments(b, fn->getArg(1), kernel, info);
+  args.insert(args.end(), params.begin(), params.end());
+  b.CreateCall(kernel, args);
+  b.CreateRetVoid();
+}
+
+/// A whole block as nested loops over threadIdx z, y, x; the kernel is inlined into it.
+void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::KernelInfo &info) {
+  LLVMContext &c = m.getContext();
+  auto *p = PointerType::get(c, 0);
+  auto *i32 = Type::getInt32Ty(c);
+  auto *fn = Function::Create(FunctionType::get(Type::getVoidTy(c), {p, p}, false),
+                              GlobalValue::ExternalLinkage, kBlockEntry, m);
+  fn->addParamAttr(0, Attribute::NoAlias);
+  fn->addParamAttr(1, Attribute::NoAlias);
+  Value *ctx = fn->getArg(0);
+  auto *entry = BasicBlock::Create(c, "entry", fn);
+  IRBuilder<> b(entry);
+  std::vector<Value *> args{ctx};
+  auto params = unpackArguments(b, fn->getArg(1), kernel, info);
+  args.insert(args.end(), params.begin(), params.end());
+  Value *n[3];
+  for (unsigned d = 0; d < 3; ++d)
+    n[d] = b.CreateLoad(i32, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(2),
+                                                            b.CreateStructGEP(ctxTy, ctx, 2), 0, d));
+  // for z: for y: for x: ctx->tid = (x, y, z); kernel(ctx, args...)
+  BasicBlock *exit = BasicBlock::Create(c, "exit", fn);
+  std::function<void(int, BasicBlock *)> loop = [&](int d, BasicBlock *after) {
+    BasicBlock *pre = b.GetInsertBlock();
+    BasicBlock *head = BasicBlock::Create(c, "tid.loop", fn);
+    BasicBlock *latch = BasicBlock::Create(c, "tid.next", fn);
+    b.CreateBr(head);
+    b.SetInsertPoint(head);
+    PHINode *iv = b.CreatePHI(i32, 2);
+    iv->addIncoming(b.getInt32(0), pre);
+    b.CreateStore(iv, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(0),
+                                                   b.CreateStructGEP(ctxTy, ctx, 0), 0, unsigned(d)));
+    if (d == 0) {
+      CallInst *call = b.CreateCall(kernel, args);
+      call->addFnAttr(Attribute::AlwaysInline);
+      b.CreateBr(latch);
+    } else {
+      loop(d - 1, latch);
+    }
+    b.SetInsertPoint(latch);
+    Value *next = b.CreateAdd(iv, b.getInt32(1));
+    iv->addIncoming(next, latch);
+    b.CreateCondBr(b.CreateICmpULT(next, n[d]), head, after);
+  };
+  BasicBlock *body = BasicBlock::Create(c, "block", fn);
+  b.CreateBr(body);
+  b.SetInsertPoint(body);
+  loop(2, exit);
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
+}
+
+} // namespace
+
+SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
+  LLVMContext &c = m.getContext();
+  StructType *ctxTy = contextType(c);
+  SimLoweringResult result;
+  addContextParameter(m);
+
+  auto *i32 = Type::getInt32Ty(c);
+  auto *p = PointerType::get(c, 0);
+  FunctionCallee barrier = m.getOrInsertFunction(kBarrierFn, Type::getVoidTy(c), p, i32);
+  FunctionCallee raise =
+      m.getOrInsertFunction(kRaiseFn, Type::getVoidTy(c), p, PointerType::get(c, 1), i32, i32,
+                            Type::getInt64Ty(c), Type::getInt64Ty(c), Type::getInt64Ty(c));
+  cast<Function>(raise.getCallee())->setDoesNotReturn();
+  cast<Function>(raise.getCallee())->setDoesNotThrow();
+  cast<Function>(barrier.getCallee())->setDoesNotThrow();
+
+  std::vector<CallInst *> calls;
+  for (Function &f : m)
+    for (BasicBlock &bb : f)
+      for (Instruction &inst : bb)
+        if (auto *ci = dyn_cast<CallInst>(&inst))
+          if (Function *callee = ci->getCalledFunction(); callee && callee->getName().startswith("cutwin."))
+            calls.push_back(ci);
+  for (CallInst *ci : calls) {
+    auto id = ir::lookupIntrinsic(ci->getCalledFunction()->getName());
+    if (!id)
+      throw Error("simulator: unknown intrinsic " + ci->getCalledFunction()->getName().str());
+    IRBuilder<> b(ci);
+    Value *ctx = ci->getFunction()->getArg(0);
+    Value *repl = nullptr;
+    switch (*id) {
+    case ir::Intrinsic::Barrier:
+      result.usesBarrier = true;
+      b.CreateCall(barrier, {ctx, ci->getArgOperand(0)})->setDebugLoc(ci->getDebugLoc());
+      break;
+    case ir::Intrinsic::RaiseError: {
+      std::vector<Value *> args{ctx};
+      args.insert(args.end(), ci->arg_begin(), ci->arg_end());
+      CallInst *call = b.CreateCall(raise, args);
+      call->setDoesNotReturn();
+      call->setDebugLoc(ci->getDebugLoc());
+      break;
+    }
+    default: {
+      unsigned idx = unsigned(*id) - unsigned(ir::Intrinsic::TidX);
+      unsigned field = idx / 3, dim = idx % 3;
+      Value *f = b.CreateStructGEP(ctxTy, ctx, field);
+      repl = b.CreateLoad(i32, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(field), f, 0, dim));
+      break;
+    }
+    }
+    if (repl)
+      ci->replaceAllUsesWith(repl);
+    ci->eraseFromParent();
+  }
+  for (unsigned i = 0; i <= unsigned(ir::Intrinsic::RaiseError); ++i)
+    if (Function *f = m.getFunction(ir::intrinsicName(ir::Intrinsic(i))); f && f->use_empty())
+      f->eraseFromParent();
+
+  result.staticSharedBytes = lowerSharedMemory(m, ctxTy);
+
+  Function *kernel = m.getFunction(info.irName);
+  if (!kernel)
+    throw Error("simulator: kernel function " + info.irName + " missing from module");
+  if (result.usesBarrier) {
+    buildThreadEntry(m, kernel, info);
+  } else {
+    buildBlockEntry(m, kernel, ctxTy, info);
+    kernel->setLinkage(GlobalValue::InternalLinkage);
+  }
+  return result;
+}
+
+} // namespace cutwin::sim

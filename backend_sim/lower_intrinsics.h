@@ -1,0 +1,21 @@
+/// Simulator lowering of the kernel IR: every `cutwin.*` call becomes a read of the
+/// thread context or a call into the scheduler, shared-memory globals become offsets into
+/// the block's shared buffer, and entry points are generated that unpack the packed
+/// argument buffer (one thread per call, or a whole block as a loop when the kernel never
+/// synchronises).
+#pragma once
+
+#include "frontend/lower/lower.h"
+
+#include <llvm/IR/Module.h>
+
+namespace cutwin::sim {
+
+struct SimLoweringResult {
+  uint64_t staticSharedBytes = 0;
+  bool usesBarrier = false; ///< false: threads of a block may run as a plain loop
+};
+
+SimLoweringResult lowerIntrinsicsForSim(llvm::Module &m, const ir::KernelInfo &info);
+
+} // namespace cutwin::sim

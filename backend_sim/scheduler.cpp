@@ -1,0 +1,308 @@
+#include "backend_sim/scheduler.h"
+
+#include "cutwin/errors.h"
+
+#include <boost/context/detail/fcontext.hpp>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <csetjmp>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <vector>
+
+namespace bctx = boost::context::detail;
+
+namespace cutwin::sim {
+
+/// One simulated thread running on its own stack.
+struct Fiber {
+  enum class State : uint8_t { Ready, AtBarrier, Done, Faulted };
+  bctx::fcontext_t ctx = nullptr;   ///< where to resume the fiber
+  bctx::fcontext_t sched = nullptr; ///< where to return to the scheduler
+  ThreadContext tc{};
+  State state = State::Ready;
+  uint32_t site = 0;
+  EntryFn entry = nullptr;
+  const void *args = nullptr;
+};
+
+/// Per-launch state every thread of a block can reach through its context.
+struct BlockState {
+  ir::ErrorRecord *err = nullptr;
+  std::atomic<bool> *abort = nullptr;
+  std::jmp_buf *jmp = nullptr; ///< loop mode: where a fault unwinds to
+};
+
+namespace {
+
+void recordError(ir::ErrorRecord *rec, const uint32_t tid[3], const uint32_t ctaid[3], uint32_t kind,
+                 uint32_t site, int64_t a, int64_t b, int64_t c) {
+  std::atomic_ref<uint32_t> flag(rec->flag);
+  uint32_t expected = 0;
+  if (!flag.compare_exchange_strong(expected, 1, std::memory_order_acq_rel))
+    return; // the first error wins
+  rec->kind = kind;
+  rec->site = site;
+  std::memcpy(rec->thread, tid, sizeof rec->thread);
+  std::memcpy(rec->block, ctaid, sizeof rec->block);
+  rec->payload[0] = a;
+  rec->payload[1] = b;
+  rec->payload[2] = c;
+  flag.store(2, std::memory_order_release);
+}
+
+/// Stacks for one worker thread's fibers, reused from block to block. Each stack has a
+/// guard page below it.
+class StackPool {
+public:
+  ~StackPool() { release(); }
+
+  char *top(size_t i, size_t bytes) {
+    if (bytes != bytes_) {
+      release();
+      bytes_ = bytes;
+    }
+    while (stacks_.size() <= i) {
+      size_t page = size_t(sysconf(_SC_PAGESIZE));
+      void *p = mmap(nullptr, bytes_ + page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+      if (p == MAP_FAILED)
+        throw DeviceError("simulator: cannot allocate a fiber stack");
+      mprotect(p, page, PROT_NONE);
+      stacks_.push_back(static_cast<char *>(p));
+    }
+    return stacks_[i] + size_t(sysconf(_SC_PAGESIZE)) + bytes_;
+  }
+
+private:
+  void release() {
+    size_t page = size_t(sysconf(_SC_PAGESIZE));
+    for (char *s : stacks_)
+      munmap(s, bytes_ + page);
+    stacks_.clear();
+  }
+  size_t bytes_ = 0;
+  std::vector<char *> stacks_;
+};
+
+struct WorkerScratch {
+  StackPool stacks;
+  std::vector<Fiber> fibers;
+  std::vector<uint32_t> order;
+  std::vector<uint8_t> shared;
+};
+
+WorkerScratch &scratch() {
+  thread_local WorkerScratch s;
+  return s;
+}
+
+void fiberMain(bctx::transfer_t t) {
+  auto *f = static_cast<Fiber *>(t.data);
+  f->sched = t.fctx;
+  f->entry(&f->tc, f->args);
+  f->state = Fiber::State::Done;
+  bctx::jump_fcontext(f->sched, nullptr);
+  __builtin_unreachable();
+}
+
+void linearToTid(uint32_t i, Dim3 block, uint32_t tid[3]) {
+  tid[0] = i % block.x;
+  tid[1] = (i / block.x) % block.y;
+  tid[2] = i / (block.x * block.y);
+}
+
+void runBlockAsLoop(const SimKernel &k, ThreadContext base, BlockState &bs, const void *args) {
+  std::jmp_buf jb;
+  bs.jmp = &jb;
+  ThreadContext tc = base;
+  if (setjmp(jb) == 0)
+    k.blockEntry(&tc, args);
+}
+
+void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockState &bs,
+                      const void *args, const SchedulerOptions &opts, uint64_t blockLinear) {
+  WorkerScratch &ws = scratch();
+  uint32_t n = uint32_t(block.count());
+  if (ws.fibers.size() < n)
+    ws.fibers.resize(n);
+  ws.order.resize(n);
+  std::iota(ws.order.begin(), ws.order.end(), 0u);
+  for (uint32_t i = 0; i < n; ++i) {
+    Fiber &f = ws.fibers[i];
+    f.tc = base;
+    linearToTid(i, block, f.tc.tid);
+    f.tc.fiber = &f;
+    f.state = Fiber::State::Ready;
+    f.entry = k.threadEntry;
+    f.args = args;
+    f.ctx = bctx::make_fcontext(ws.stacks.top(i, k.stackBytes), k.stackBytes, fiberMain);
+  }
+  std::mt19937 rng(opts.seed ^ uint32_t(blockLinear * 2654435761u));
+  while (true) {
+    if (opts.seed)
+      std::shuffle(ws.order.begin(), ws.order.end(), rng);
+    for (uint32_t i : ws.order) {
+      Fiber &f = ws.fibers[i];
+      if (f.state != Fiber::State::Ready)
+        continue;
+      bctx::transfer_t t = bctx::jump_fcontext(f.ctx, &f);
+      f.ctx = t.fctx;
+      if (f.state == Fiber::State::Faulted)
+        return; // the other fibers are abandoned; their stacks are reused
+    }
+    // Every thread now waits at a barrier or has finished.
+    uint32_t waiting = 0, done = 0;
+    const Fiber *firstWaiting = nullptr, *firstDone = nullptr, *otherSite = nullptr;
+    for (uint32_t i = 0; i < n; ++i) {
+      const Fiber &f = ws.fibers[i];
+      if (f.state == Fiber::State::AtBarrier) {
+        ++waiting;
+        if (!firstWaiting)
+          firstWaiting = &f;
+        else if (f.site != firstWaiting->site && !otherSite)
+          otherSite = &f;
+      } else {
+        ++done;
+        if (!firstDone)
+          firstDone = &f;
+      }
+    }
+    if (waiting == 0)
+      return;
+    if (done > 0 || otherSite) {
+      const Fiber *culprit = otherSite ? otherSite : firstDone;
+      uint32_t atFirst = 0;
+      for (uint32_t i = 0; i < n; ++i)
+        atFirst += ws.fibers[i].state == Fiber::State::AtBarrier && ws.fibers[i].site == firstWaiting->site;
+      recordError(bs.err, culprit->tc.tid, base.ctaid, uint32_t(KernelErrorKind::BarrierDivergence),
+                  firstWaiting->site, atFirst, n, otherSite ? int64_t(otherSite->site) : -1);
+      bs.abort->store(true, std::memory_order_relaxed);
+      return;
+    }
+    for (uint32_t i = 0; i < n; ++i)
+      ws.fibers[i].state = Fiber::State::Ready;
+  }
+}
+
+} // namespace
+
+} // namespace cutwin::sim
+
+// ---- called from JIT code ----------------------------------------------------------------------
+
+using cutwin::sim::Fiber;
+using cutwin::sim::ThreadContext;
+
+extern "C" void cutwin_sim_barrier(ThreadContext *tc, uint32_t site) {
+  Fiber *f = tc->fiber;
+  if (!f)
+    return; // a kernel compiled as a loop has no barriers
+  f->state = Fiber::State::AtBarrier;
+  f->site = site;
+  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
+  f->sched = t.fctx;
+}
+
+extern "C" [[noreturn]] void cutwin_sim_raise(ThreadContext *tc, cutwin::ir::ErrorRecord *rec,
+                                              uint32_t kind, uint32_t site, int64_t a, int64_t b,
+                                              int64_t c) {
+  cutwin::sim::recordError(rec, tc->tid, tc->ctaid, kind, site, a, b, c);
+  tc->block->abort->store(true, std::memory_order_relaxed);
+  if (Fiber *f = tc->fiber) {
+    f->state = Fiber::State::Faulted;
+    boost::context::detail::jump_fcontext(f->sched, nullptr);
+    __builtin_unreachable();
+  }
+  std::longjmp(*tc->block->jmp, 1);
+}
+
+namespace cutwin::sim {
+
+void checkLaunch(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared,
+                 const DeviceLimits &limits) {
+  auto dims = [](Dim3 d) {
+    return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+  };
+  auto fail = [&](const std::string &why) {
+    throw LaunchError("invalid launch of '" + k.name + "' with grid " + dims(grid) + ", block " +
+                      dims(block) + ": " + why + " (CUDA_ERROR_INVALID_VALUE)");
+  };
+  if (grid.count() == 0 || block.count() == 0)
+    fail("grid and block dimensions must be at least 1");
+  uint32_t b[3] = {block.x, block.y, block.z};
+  uint64_t g[3] = {grid.x, grid.y, grid.z};
+  const char *axis = "xyz";
+  for (int d = 0; d < 3; ++d) {
+    if (b[d] > limits.maxBlockDim[d])
+      fail(std::string("block dimension ") + axis[d] + " exceeds the device limit of " +
+           std::to_string(limits.maxBlockDim[d]));
+    if (g[d] > limits.maxGridDim[d])
+      fail(std::string("grid dimension ") + axis[d] + " exceeds the device limit of " +
+           std::to_string(limits.maxGridDim[d]));
+  }
+  if (block.count() > limits.maxThreadsPerBlock)
+    fail(std::to_string(block.count()) + " threads per block exceed the device limit of " +
+         std::to_string(limits.maxThreadsPerBlock));
+  if (k.staticSharedBytes > limits.sharedPerBlock)
+    throw LaunchError("kernel '" + k.name + "' uses " + std::to_string(k.staticSharedBytes) +
+                      " bytes of static shared memory; the device allows " +
+                      std::to_string(limits.sharedPerBlock) + " (ptxas would reject it)");
+  if (k.staticSharedBytes + dynamicShared > limits.sharedPerBlockOptin)
+    fail(std::to_string(k.staticSharedBytes + dynamicShared) +
+         " bytes of shared memory per block exceed the device limit of " +
+         std::to_string(limits.sharedPerBlockOptin));
+}
+
+void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, const void *args,
+             ir::ErrorRecord *err, const SchedulerOptions &opts) {
+  std::atomic<bool> abort{false};
+  uint64_t nblocks = grid.count();
+  uint64_t sharedBytes = k.staticSharedBytes + dynamicShared;
+  bool fibers = k.blockEntry == nullptr;
+
+  auto runOne = [&](uint64_t b) {
+    if (abort.load(std::memory_order_relaxed))
+      return;
+    WorkerScratch &ws = scratch();
+    if (ws.shared.size() < sharedBytes)
+      ws.shared.resize(sharedBytes);
+    std::memset(ws.shared.data(), 0, sharedBytes);
+    BlockState bs;
+    bs.err = err;
+    bs.abort = &abort;
+    ThreadContext base{};
+    base.ctaid[0] = uint32_t(b % grid.x);
+    base.ctaid[1] = uint32_t((b / grid.x) % grid.y);
+    base.ctaid[2] = uint32_t(b / (uint64_t(grid.x) * grid.y));
+    base.ntid[0] = block.x;
+    base.ntid[1] = block.y;
+    base.ntid[2] = block.z;
+    base.nctaid[0] = grid.x;
+    base.nctaid[1] = grid.y;
+    base.nctaid[2] = grid.z;
+    base.shared = ws.shared.data();
+    base.block = &bs;
+    if (fibers)
+      runBlockAsFibers(k, base, block, bs, args, opts, b);
+    else
+      runBlockAsLoop(k, base, bs, args);
+  };
+
+  if (opts.parallel && nblocks > 1)
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, nblocks), [&](const tbb::blocked_range<uint64_t> &r) {
+      for (uint64_t b = r.begin(); b != r.end(); ++b)
+        runOne(b);
+    });
+  else
+    for (uint64_t b = 0; b < nblocks; ++b)
+      runOne(b);
+}
+
+} // namespace cutwin::sim

@@ -1,0 +1,45 @@
+/// Runs a simulated grid: blocks spread over TBB workers; inside a block the threads run
+/// as a plain loop (kernels without barriers) or as fibers that switch at each barrier.
+/// Faults and barrier divergence end the launch cleanly through the error record.
+#pragma once
+
+#include "backend_sim/device_limits.h"
+#include "backend_sim/thread_context.h"
+#include "frontend/ir/error_record.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace cutwin::sim {
+
+using EntryFn = void (*)(ThreadContext *, const void *args);
+
+/// A kernel ready to run: JIT entry points plus what the scheduler needs to know.
+struct SimKernel {
+  std::string name;
+  EntryFn threadEntry = nullptr; ///< one thread (fiber mode)
+  EntryFn blockEntry = nullptr;  ///< a whole block as a loop (no barriers)
+  uint64_t staticSharedBytes = 0;
+  size_t stackBytes = 64 * 1024; ///< per fiber
+};
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+struct SchedulerOptions {
+  unsigned seed = 0;     ///< non-zero: shuffle the order fibers run in each round
+  bool parallel = true;  ///< spread blocks over TBB workers
+};
+
+/// Checks the configuration against `limits`; throws LaunchError as the GPU would refuse it.
+void checkLaunch(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared,
+                 const DeviceLimits &limits);
+
+/// Runs every block; returns after all finished or the first fault. Faults are in `err`.
+void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, const void *args,
+             ir::ErrorRecord *err, const SchedulerOptions &opts);
+
+} // namespace cutwin::sim

@@ -1,0 +1,39 @@
+/// What simulated threads see of their surroundings: the structure every kernel function
+/// receives as its hidden first argument on the simulator. The lowering pass
+/// (lower_intrinsics.cpp) reads it with field indices that must match this layout.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cutwin::sim {
+
+struct Fiber;
+struct BlockState;
+
+struct ThreadContext {
+  uint32_t tid[3];    ///< field 0: threadIdx
+  uint32_t ctaid[3];  ///< field 1: blockIdx
+  uint32_t ntid[3];   ///< field 2: blockDim
+  uint32_t nctaid[3]; ///< field 3: gridDim
+  uint8_t *shared;    ///< field 4: this block's shared memory
+  BlockState *block;  ///< field 5: scheduler state of the block
+  Fiber *fiber;       ///< field 6: this thread's fiber; null when threads run as a loop
+};
+
+// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr}.
+static_assert(offsetof(ThreadContext, tid) == 0);
+static_assert(offsetof(ThreadContext, ctaid) == 12);
+static_assert(offsetof(ThreadContext, ntid) == 24);
+static_assert(offsetof(ThreadContext, nctaid) == 36);
+static_assert(offsetof(ThreadContext, shared) == 48);
+static_assert(offsetof(ThreadContext, block) == 56);
+static_assert(offsetof(ThreadContext, fiber) == 64);
+
+/// Names of the host functions JIT code calls, and of the generated entry points.
+inline constexpr const char *kBarrierFn = "cutwin_sim_barrier";
+inline constexpr const char *kRaiseFn = "cutwin_sim_raise";
+inline constexpr const char *kThreadEntry = "cutwin.sim.thread";
+inline constexpr const char *kBlockEntry = "cutwin.sim.block";
+
+} // namespace cutwin::sim

@@ -1,0 +1,303 @@
+#include "conformance/runner.h"
+
+#include "conformance/npy.h"
+
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <iomanip>
+#include <map>
+#include <ostream>
+
+namespace fs = std::filesystem;
+
+namespace cutwin::conformance {
+
+namespace {
+
+llvm::json::Object loadJson(const std::string &path) {
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf)
+    throw Error("cannot read '" + path + "'");
+  auto v = llvm::json::parse((*buf)->getBuffer());
+  if (!v) {
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    os << v.takeError();
+    throw Error("'" + path + "': " + os.str());
+  }
+  if (!v->getAsObject())
+    throw Error("'" + path + "': expected a JSON object");
+  return std::move(*v->getAsObject());
+}
+
+Dim3 dims(const llvm::json::Object &o, const char *key) {
+  const llvm::json::Array *a = o.getArray(key);
+  if (!a || a->empty() || a->size() > 3)
+    throw Error(std::string("case: '") + key + "' must be a list of 1 to 3 integers");
+  uint32_t d[3] = {1, 1, 1};
+  for (size_t i = 0; i < a->size(); ++i)
+    d[i] = uint32_t((*a)[i].getAsInteger().value_or(0));
+  return Dim3(d[0], d[1], d[2]);
+}
+
+std::vector<int64_t> shapeOf(const llvm::json::Object &o) {
+  std::vector<int64_t> s;
+  if (const llvm::json::Array *a = o.getArray("shape"))
+    for (auto &v : *a)
+      s.push_back(v.getAsInteger().value_or(0));
+  return s;
+}
+
+DType dtypeField(const llvm::json::Object &o, const char *key) {
+  auto name = o.getString(key);
+  if (!name)
+    throw Error(std::string("case: missing '") + key + "'");
+  auto t = dtypeFromName(name->str());
+  if (!t)
+    throw Error("case: unknown dtype '" + name->str() + "'");
+  return *t;
+}
+
+Arg scalarArg(const llvm::json::Object &o) {
+  DType t = dtypeField(o, "dtype");
+  const llvm::json::Value *v = o.get("scalar");
+  switch (t) {
+  case DType::F32: return Arg(float(v->getAsNumber().value_or(0)));
+  case DType::F64: return Arg(v->getAsNumber().value_or(0));
+  case DType::Bool: return Arg(v->getAsBoolean().value_or(false));
+  case DType::I32: return Arg(int32_t(v->getAsInteger().value_or(0)));
+  case DType::U32: return Arg(uint32_t(v->getAsInteger().value_or(0)));
+  case DType::U64: return Arg(uint64_t(v->getAsUINT64().value_or(0)));
+  default: return Arg(int64_t(v->getAsInteger().value_or(0)));
+  }
+}
+
+/// Distance in units in the last place between two floats of the same type (0 for
+/// identical bits, including identical NaNs).
+uint64_t ulpDistance(const uint8_t *a, const uint8_t *b, DType t) {
+  auto ordered = [](int64_t bits, bool f32) {
+    int64_t signMask = f32 ? int64_t(1) << 31 : INT64_MIN;
+    return bits & signMask ? (f32 ? int64_t(0x80000000) - (bits & 0x7fffffff) : INT64_MIN - bits) : bits;
+  };
+  if (t == DType::F32) {
+    int32_t x, y;
+    std::memcpy(&x, a, 4);
+    std::memcpy(&y, b, 4);
+    float fx, fy;
+    std::memcpy(&fx, a, 4);
+    std::memcpy(&fy, b, 4);
+    if (std::isnan(fx) || std::isnan(fy))
+      return std::isnan(fx) && std::isnan(fy) ? 0 : UINT64_MAX;
+    int64_t ox = ordered(uint32_t(x), true), oy = ordered(uint32_t(y), true);
+    return uint64_t(std::llabs(ox - oy));
+  }
+  int64_t x, y;
+  std::memcpy(&x, a, 8);
+  std::memcpy(&y, b, 8);
+  double fx, fy;
+  std::memcpy(&fx, a, 8);
+  std::memcpy(&fy, b, 8);
+  if (std::isnan(fx) || std::isnan(fy))
+    return std::isnan(fx) && std::isnan(fy) ? 0 : UINT64_MAX;
+  __int128 d = (__int128)ordered(x, false) - (__int128)ordered(y, false);
+  return uint64_t(d < 0 ? -d : d);
+}
+
+std::string formatValue(const uint8_t *p, DType t) {
+  std::ostringstream os;
+  os << std::setprecision(9);
+  switch (t) {
+  case DType::F32: { float v; std::memcpy(&v, p, 4); os << v; break; }
+  case DType::F64: { double v; std::memcpy(&v, p, 8); os << std::setprecision(17) << v; break; }
+  case DType::Bool: os << (*p ? "True" : "False"); break;
+  case DType::I8: os << int(int8_t(*p)); break;
+  case DType::U8: os << unsigned(*p); break;
+  case DType::I16: { int16_t v; std::memcpy(&v, p, 2); os << v; break; }
+  case DType::U16: { uint16_t v; std::memcpy(&v, p, 2); os << v; break; }
+  case DType::I32: { int32_t v; std::memcpy(&v, p, 4); os << v; break; }
+  case DType::U32: { uint32_t v; std::memcpy(&v, p, 4); os << v; break; }
+  case DType::I64: { int64_t v; std::memcpy(&v, p, 8); os << v; break; }
+  case DType::U64: { uint64_t v; std::memcpy(&v, p, 8); os << v; break; }
+  }
+  return os.str();
+}
+
+/// Compares `got` with the expected array; empty string if they agree.
+std::string compare(const std::string &name, const NpyArray &want, const std::vector<uint8_t> &got,
+                    DType gotType, const llvm::json::Object &spec, std::string &summary) {
+  if (want.dtype != gotType)
+    return name + ": expected dtype " + dtypeName(want.dtype) + ", got " + dtypeName(gotType);
+  if (want.data.size() != got.size())
+    return name + ": expected " + std::to_string(want.size()) + " elements";
+  uint64_t maxUlp = uint64_t(spec.getInteger("max_ulp").value_or(0));
+  double atol = spec.getNumber("atol").value_or(0), rtol = spec.getNumber("rtol").value_or(0);
+  bool isFloat = gotType == DType::F32 || gotType == DType::F64;
+  size_t es = dtypeSize(gotType);
+  uint64_t worst = 0;
+  for (size_t i = 0; i < got.size() / es; ++i) {
+    const uint8_t *g = got.data() + i * es, *w = want.data.data() + i * es;
+    if (std::memcmp(g, w, es) == 0)
+      continue;
+    bool ok = false;
+    if (isFloat) {
+      uint64_t d = ulpDistance(g, w, gotType);
+      worst = std::max(worst, d);
+      ok = d <= maxUlp;
+      if (!ok && (atol > 0 || rtol > 0)) {
+        double gv = gotType == DType::F32 ? double(*reinterpret_cast<const float *>(g)) : *reinterpret_cast<const double *>(g);
+        double wv = gotType == DType::F32 ? double(*reinterpret_cast<const float *>(w)) : *reinterpret_cast<const double *>(w);
+        ok = std::fabs(gv - wv) <= atol + rtol * std::fabs(wv);
+      }
+    }
+    if (!ok)
+      return name + "[" + std::to_string(i) + "] = " + formatValue(g, gotType) + ", expected " +
+             formatValue(w, gotType);
+  }
+  summary = worst == 0 ? "bit-exact" : "max " + std::to_string(worst) + " ulp";
+  return "";
+}
+
+} // namespace
+
+std::vector<std::string> listCases(const std::string &dir) {
+  std::vector<std::string> out;
+  if (!fs::is_directory(dir))
+    throw Error("conformance: '" + dir + "' is not a directory");
+  for (auto &e : fs::directory_iterator(dir))
+    if (e.is_directory() && fs::exists(e.path() / "case.json"))
+      out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &dev) {
+  CaseResult r;
+  r.name = fs::path(caseDir).filename().string();
+  r.backend = dev->isSimulator() ? "sim" : "gpu";
+  auto start = std::chrono::steady_clock::now();
+  try {
+    llvm::json::Object c = loadJson((fs::path(caseDir) / "case.json").string());
+    auto kernelName = c.getString("kernel");
+    if (!kernelName)
+      throw Error("case: missing 'kernel'");
+    auto mod = Module::fromFile(dev, (fs::path(caseDir) / "kernel.py").string());
+    std::vector<Arg> args;
+    std::map<std::string, DeviceArray> arrays;
+    const llvm::json::Array *argSpecs = c.getArray("args");
+    if (!argSpecs)
+      throw Error("case: missing 'args'");
+    for (const llvm::json::Value &v : *argSpecs) {
+      const llvm::json::Object *o = v.getAsObject();
+      std::string name = o->getString("name").value_or("").str();
+      if (o->get("scalar")) {
+        args.push_back(scalarArg(*o));
+        continue;
+      }
+      DeviceArray a;
+      if (auto file = o->getString("npy")) {
+        NpyArray host = readNpy((fs::path(caseDir) / file->str()).string());
+        a = dev->empty(host.dtype, host.shape);
+        a.copyFromHost(host.data.data(), host.data.size());
+      } else if (o->get("zeros")) {
+        a = dev->zeros(dtypeField(*o, "zeros"), shapeOf(*o));
+      } else {
+        throw Error("case: argument '" + name + "' needs 'scalar', 'npy' or 'zeros'");
+      }
+      arrays[name] = a;
+      args.push_back(a);
+    }
+    uint64_t shared = uint64_t(c.getInteger("shared_bytes").value_or(0));
+    const llvm::json::Object *expectError = c.getObject("expect_error");
+    try {
+      mod->kernel(kernelName->str()).launch(dims(c, "grid"), dims(c, "block"), args, shared);
+    } catch (const KernelError &e) {
+      if (!expectError)
+        throw;
+      std::string kind = expectError->getString("kind").value_or("").str();
+      std::string contains = expectError->getString("contains").value_or("").str();
+      static const std::map<std::string, KernelErrorKind> kinds = {
+          {"IndexOutOfBounds", KernelErrorKind::IndexOutOfBounds},
+          {"BarrierDivergence", KernelErrorKind::BarrierDivergence},
+          {"Assertion", KernelErrorKind::Assertion},
+          {"Exception", KernelErrorKind::Exception}};
+      auto k = kinds.find(kind);
+      if (k == kinds.end() || k->second != e.kind())
+        throw Error(std::string("expected a ") + kind + " error, got: " + e.what());
+      if (std::string(e.what()).find(contains) == std::string::npos)
+        throw Error("error message lacks \"" + contains + "\": " + e.what());
+      // The device must still work after a fault: run the case's follow-up if any.
+      r.passed = true;
+      r.detail = std::string("raised as expected: ") + e.what();
+    }
+    if (expectError && !r.passed)
+      throw Error("expected a " + expectError->getString("kind").value_or("").str() + " error, but the kernel ran to completion");
+    if (!expectError) {
+      const llvm::json::Object *expect = c.getObject("expect");
+      if (!expect || expect->empty())
+        throw Error("case: nothing to compare ('expect' is empty)");
+      std::vector<std::string> parts;
+      for (auto &[key, val] : *expect) {
+        std::string name = key.str();
+        auto it = arrays.find(name);
+        if (it == arrays.end())
+          throw Error("case: 'expect' names unknown array '" + name + "'");
+        const llvm::json::Object *spec = val.getAsObject();
+        NpyArray want = readNpy((fs::path(caseDir) / spec->getString("npy").value_or("").str()).string());
+        std::vector<uint8_t> got(it->second.nbytes());
+        it->second.copyToHost(got.data(), got.size());
+        std::string summary;
+        std::string diff = compare(name, want, got, it->second.dtype(), *spec, summary);
+        if (!diff.empty())
+          throw Error("mismatch: " + diff);
+        parts.push_back(name + " " + summary + " (" + std::to_string(want.size()) + " values)");
+      }
+      r.passed = true;
+      for (size_t i = 0; i < parts.size(); ++i)
+        r.detail += (i ? "; " : "") + parts[i];
+    }
+  } catch (const std::exception &e) {
+    r.passed = false;
+    r.detail = e.what();
+  }
+  r.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+bool runSuite(const RunOptions &opts, std::ostream &out) {
+  std::vector<std::shared_ptr<Device>> devices;
+  if (opts.backend == "sim" || opts.backend == "both")
+    devices.push_back(Device::open("sim"));
+  if (opts.backend == "gpu" || opts.backend == "both")
+    devices.push_back(Device::open("gpu"));
+  if (devices.empty())
+    throw Error("unknown backend '" + opts.backend + "' (expected sim, gpu or both)");
+  size_t passed = 0, failed = 0;
+  out << std::left << std::setw(28) << "case" << std::setw(8) << "backend" << std::setw(7) << "result"
+      << std::setw(10) << "ms" << "detail\n";
+  for (auto &dir : listCases(opts.dir)) {
+    std::string name = fs::path(dir).filename().string();
+    if (!opts.filter.empty() && name.find(opts.filter) == std::string::npos)
+      continue;
+    for (auto &dev : devices) {
+      CaseResult r = runCase(dir, dev);
+      (r.passed ? passed : failed)++;
+      std::string detail = r.detail;
+      if (!opts.verbose && detail.size() > 160)
+        detail = detail.substr(0, 157) + "...";
+      std::replace(detail.begin(), detail.end(), '\n', ' ');
+      out << std::left << std::setw(28) << r.name << std::setw(8) << r.backend << std::setw(7)
+          << (r.passed ? "PASS" : "FAIL") << std::setw(10) << std::fixed << std::setprecision(1)
+          << r.milliseconds << detail << "\n";
+    }
+  }
+  out << passed << " passed, " << failed << " failed\n";
+  return failed == 0 && passed > 0;
+}
+
+} // namespace cutwin::conformance

@@ -1,0 +1,18 @@
+/// LLVM pass pipelines shared by the frontend and both backends.
+#pragma once
+
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace cutwin::ir {
+
+/// Target-neutral clean-up of freshly lowered kernel IR: variables to SSA, simple
+/// folding, dead blocks removed. The IR stays readable and keeps its intrinsic calls.
+void runCleanup(llvm::Module &m);
+
+/// The standard LLVM pipeline at `level` (0-3) for `tm` (may be null).
+void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level);
+
+} // namespace cutwin::ir

@@ -1,0 +1,191 @@
+/// cutwin's C++ API: devices ("sim" or "gpu:N"), device arrays, kernel modules written in
+/// the Numba CUDA dialect, and kernel launches.
+///
+///   auto dev = cutwin::Device::open("sim");
+///   auto mod = cutwin::Module::fromFile(dev, "vadd.py");
+///   auto a = dev->toDevice(std::vector<float>(n, 1.0f));
+///   ...
+///   mod->kernel("vadd").launch(blocks, threads, {a, b, out});
+///   std::vector<float> host = out.toVector<float>();
+#pragma once
+
+#include "cutwin/errors.h"
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+namespace cutwin {
+
+namespace rt {
+class Backend;
+class ModuleImpl;
+} // namespace rt
+
+/// Element types, in numba's naming.
+enum class DType : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64 };
+size_t dtypeSize(DType t);
+const char *dtypeName(DType t);
+std::optional<DType> dtypeFromName(const std::string &name); ///< "float32", "f4", "int64", ...
+template <class T> constexpr DType dtypeOf();
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  Dim3(uint32_t x_ = 1, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+
+class Device;
+
+/// An n-dimensional array in a device's memory (a view: strides in bytes).
+class DeviceArray {
+public:
+  DeviceArray() = default;
+  DType dtype() const { return dtype_; }
+  const std::vector<int64_t> &shape() const { return shape_; }
+  const std::vector<int64_t> &strides() const { return strides_; }
+  int64_t size() const;
+  size_t nbytes() const { return size_t(size()) * dtypeSize(dtype_); }
+  unsigned ndim() const { return unsigned(shape_.size()); }
+  bool isCContiguous() const;
+  /// Device address of the first element.
+  void *data() const;
+  Device &device() const { return *device_; }
+
+  /// Whole-array copies; the array must be C-contiguous and `bytes == nbytes()`.
+  void copyFromHost(const void *src, size_t bytes);
+  void copyToHost(void *dst, size_t bytes) const;
+  template <class T> std::vector<T> toVector() const {
+    std::vector<T> v(static_cast<size_t>(size()));
+    if (dtypeOf<T>() != dtype_)
+      throw Error(std::string("toVector: array holds ") + dtypeName(dtype_));
+    copyToHost(v.data(), v.size() * sizeof(T));
+    return v;
+  }
+
+private:
+  friend class Device;
+  std::shared_ptr<Device> device_;
+  std::shared_ptr<void> buffer_; ///< owns the allocation
+  size_t offset_ = 0;
+  DType dtype_ = DType::F32;
+  std::vector<int64_t> shape_, strides_;
+};
+
+/// A device: the CPU simulator ("sim") or an NVIDIA GPU ("gpu", "gpu:N").
+class Device : public std::enable_shared_from_this<Device> {
+public:
+  /// `spec`: "sim", "gpu", "gpu:N" or "auto" (GPU if present, else the simulator).
+  static std::shared_ptr<Device> open(const std::string &spec = "sim");
+  ~Device();
+
+  std::string name() const;
+  bool isSimulator() const;
+
+  DeviceArray empty(DType dtype, std::vector<int64_t> shape);
+  DeviceArray zeros(DType dtype, std::vector<int64_t> shape);
+  template <class T> DeviceArray toDevice(const std::vector<T> &host, std::vector<int64_t> shape = {}) {
+    if (shape.empty())
+      shape = {int64_t(host.size())};
+    DeviceArray a = empty(dtypeOf<T>(), shape);
+    a.copyFromHost(host.data(), host.size() * sizeof(T));
+    return a;
+  }
+  /// Waits for all work on the device.
+  void synchronize();
+
+  rt::Backend &backend() { return *backend_; }
+
+private:
+  explicit Device(std::unique_ptr<rt::Backend> b);
+  std::unique_ptr<rt::Backend> backend_;
+};
+
+/// One kernel argument: a scalar of a given type, or a device array.
+class Arg {
+public:
+  Arg(const DeviceArray &a) : value_(a) {}
+  Arg(bool v) : value_(Scalar{DType::Bool, uint64_t(v)}) {}
+  Arg(int32_t v) : value_(Scalar{DType::I32, uint64_t(int64_t(v))}) {}
+  Arg(int64_t v) : value_(Scalar{DType::I64, uint64_t(v)}) {}
+  Arg(uint32_t v) : value_(Scalar{DType::U32, uint64_t(v)}) {}
+  Arg(uint64_t v) : value_(Scalar{DType::U64, v}) {}
+  Arg(float v) : value_(Scalar{DType::F32, bitsOf(double(v))}) {}
+  Arg(double v) : value_(Scalar{DType::F64, bitsOf(v)}) {}
+
+  struct Scalar {
+    DType dtype;
+    uint64_t bits; ///< integers sign-extended to 64 bits; floats as double bits
+  };
+  bool isArray() const { return std::holds_alternative<DeviceArray>(value_); }
+  const DeviceArray &array() const { return std::get<DeviceArray>(value_); }
+  const Scalar &scalar() const { return std::get<Scalar>(value_); }
+
+private:
+  static uint64_t bitsOf(double d) {
+    uint64_t b;
+    std::memcpy(&b, &d, 8);
+    return b;
+  }
+  std::variant<DeviceArray, Scalar> value_;
+};
+
+struct CompileOptions {
+  std::optional<bool> boundscheck; ///< default: on for the simulator, off on the GPU
+  int optLevel = 2;                ///< simulator code generation
+};
+
+class Module;
+
+/// A kernel of a module; each distinct tuple of argument types compiles once.
+class Kernel {
+public:
+  void launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_t sharedBytes = 0);
+  /// The kernel IR for these argument types (as `cutwin compile --emit=ir` prints it).
+  std::string ir(const std::vector<Arg> &args);
+  const std::string &name() const { return name_; }
+
+private:
+  friend class Module;
+  Kernel(std::shared_ptr<rt::ModuleImpl> m, std::string name) : module_(std::move(m)), name_(std::move(name)) {}
+  std::shared_ptr<rt::ModuleImpl> module_;
+  std::string name_;
+};
+
+/// A kernel module: a .py file in the Numba CUDA dialect, compiled for one device.
+class Module {
+public:
+  static std::shared_ptr<Module> fromFile(std::shared_ptr<Device> dev, const std::string &path,
+                                          CompileOptions opts = {});
+  static std::shared_ptr<Module> fromString(std::shared_ptr<Device> dev, const std::string &source,
+                                            const std::string &name = "<string>", CompileOptions opts = {});
+  Kernel kernel(const std::string &name);
+  std::vector<std::string> kernelNames() const;
+
+private:
+  explicit Module(std::shared_ptr<rt::ModuleImpl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<rt::ModuleImpl> impl_;
+};
+
+template <class T> constexpr DType dtypeOf() {
+  if constexpr (std::is_same_v<T, bool>) return DType::Bool;
+  else if constexpr (std::is_same_v<T, int8_t>) return DType::I8;
+  else if constexpr (std::is_same_v<T, int16_t>) return DType::I16;
+  else if constexpr (std::is_same_v<T, int32_t>) return DType::I32;
+  else if constexpr (std::is_same_v<T, int64_t>) return DType::I64;
+  else if constexpr (std::is_same_v<T, uint8_t>) return DType::U8;
+  else if constexpr (std::is_same_v<T, uint16_t>) return DType::U16;
+  else if constexpr (std::is_same_v<T, uint32_t>) return DType::U32;
+  else if constexpr (std::is_same_v<T, uint64_t>) return DType::U64;
+  else if constexpr (std::is_same_v<T, float>) return DType::F32;
+  else if constexpr (std::is_same_v<T, double>) return DType::F64;
+  else static_assert(sizeof(T) == 0, "unsupported element type");
+}
+
+} // namespace cutwin

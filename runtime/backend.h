@@ -1,0 +1,45 @@
+/// What a device backend provides to the runtime: memory, compilation of kernel IR to
+/// something launchable, and launches that fill the error record.
+#pragma once
+
+#include "cutwin/cutwin.h"
+#include "frontend/ir/error_record.h"
+#include "frontend/lower/lower.h"
+
+#include <memory>
+#include <string>
+
+namespace cutwin::rt {
+
+struct PipelineOptions;
+
+class CompiledKernel {
+public:
+  virtual ~CompiledKernel() = default;
+  /// Runs the kernel to completion. `args` is the packed argument buffer (docs/abi.md);
+  /// faults are reported in `err` (device memory, zeroed by the caller).
+  virtual void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args,
+                      ir::ErrorRecord *err) = 0;
+};
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual bool isSimulator() const = 0;
+  /// Bounds checks default: on for the simulator, off on the GPU (numba-cuda's default).
+  virtual bool defaultBoundscheck() const = 0;
+
+  virtual void *allocate(size_t bytes) = 0;
+  virtual void release(void *p) = 0;
+  virtual void copyToDevice(void *dst, const void *src, size_t bytes) = 0;
+  virtual void copyToHost(void *dst, const void *src, size_t bytes) = 0;
+  virtual void fill(void *dst, int byte, size_t bytes) = 0;
+  virtual void synchronize() = 0;
+
+  virtual std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) = 0;
+};
+
+std::unique_ptr<Backend> createSimBackend();
+
+} // namespace cutwin::rt

@@ -1,0 +1,120 @@
+// Devices, device arrays and dtypes.
+#include "cutwin/cutwin.h"
+#include "runtime/backend.h"
+
+#include <cstdlib>
+
+namespace cutwin {
+
+size_t dtypeSize(DType t) {
+  switch (t) {
+  case DType::Bool: case DType::I8: case DType::U8: return 1;
+  case DType::I16: case DType::U16: return 2;
+  case DType::I32: case DType::U32: case DType::F32: return 4;
+  default: return 8;
+  }
+}
+
+const char *dtypeName(DType t) {
+  static const char *names[] = {"bool", "int8", "int16", "int32", "int64", "uint8",
+                                "uint16", "uint32", "uint64", "float32", "float64"};
+  return names[int(t)];
+}
+
+std::optional<DType> dtypeFromName(const std::string &n) {
+  static const std::pair<const char *, DType> names[] = {
+      {"bool", DType::Bool}, {"b1", DType::Bool},     {"int8", DType::I8},     {"i1", DType::I8},
+      {"int16", DType::I16}, {"i2", DType::I16},      {"int32", DType::I32},   {"i4", DType::I32},
+      {"int64", DType::I64}, {"i8", DType::I64},      {"uint8", DType::U8},    {"u1", DType::U8},
+      {"uint16", DType::U16}, {"u2", DType::U16},     {"uint32", DType::U32},  {"u4", DType::U32},
+      {"uint64", DType::U64}, {"u8", DType::U64},     {"float32", DType::F32}, {"f4", DType::F32},
+      {"float64", DType::F64}, {"f8", DType::F64},
+  };
+  for (auto &[s, t] : names)
+    if (n == s)
+      return t;
+  return std::nullopt;
+}
+
+// ---- DeviceArray ---------------------------------------------------------------------------
+
+int64_t DeviceArray::size() const {
+  int64_t n = 1;
+  for (int64_t d : shape_)
+    n *= d;
+  return n;
+}
+
+bool DeviceArray::isCContiguous() const {
+  int64_t expected = int64_t(dtypeSize(dtype_));
+  for (size_t k = shape_.size(); k-- > 0;) {
+    if (shape_[k] != 1 && strides_[k] != expected)
+      return false;
+    expected *= shape_[k];
+  }
+  return true;
+}
+
+void *DeviceArray::data() const { return static_cast<char *>(buffer_.get()) + offset_; }
+
+void DeviceArray::copyFromHost(const void *src, size_t bytes) {
+  if (!isCContiguous() || bytes != nbytes())
+    throw Error("copyFromHost: expected " + std::to_string(nbytes()) + " bytes into a contiguous array, got " +
+                std::to_string(bytes));
+  device_->backend().copyToDevice(data(), src, bytes);
+}
+
+void DeviceArray::copyToHost(void *dst, size_t bytes) const {
+  if (!isCContiguous() || bytes != nbytes())
+    throw Error("copyToHost: expected " + std::to_string(nbytes()) + " bytes from a contiguous array, got " +
+                std::to_string(bytes));
+  device_->backend().copyToHost(dst, data(), bytes);
+}
+
+// ---- Device ----------------------------------------------------------------------------------
+
+Device::Device(std::unique_ptr<rt::Backend> b) : backend_(std::move(b)) {}
+Device::~Device() = default;
+
+std::shared_ptr<Device> Device::open(const std::string &spec) {
+  std::string s = spec;
+  if (s == "auto")
+    s = "sim"; // the GPU backend is not part of this build yet
+  if (s == "sim")
+    return std::shared_ptr<Device>(new Device(rt::createSimBackend()));
+  if (s == "gpu" || s.rfind("gpu:", 0) == 0)
+    throw DeviceError("no GPU device: this build of cutwin has no GPU backend yet");
+  throw DeviceError("unknown device '" + spec + "' (expected sim, gpu, gpu:N or auto)");
+}
+
+std::string Device::name() const { return backend_->name(); }
+bool Device::isSimulator() const { return backend_->isSimulator(); }
+void Device::synchronize() { backend_->synchronize(); }
+
+DeviceArray Device::empty(DType dtype, std::vector<int64_t> shape) {
+  DeviceArray a;
+  a.device_ = shared_from_this();
+  a.dtype_ = dtype;
+  a.shape_ = std::move(shape);
+  a.strides_.resize(a.shape_.size());
+  int64_t stride = int64_t(dtypeSize(dtype));
+  for (size_t k = a.shape_.size(); k-- > 0;) {
+    if (a.shape_[k] < 0)
+      throw Error("array dimensions must not be negative");
+    a.strides_[k] = stride;
+    stride *= a.shape_[k];
+  }
+  rt::Backend *b = backend_.get();
+  auto self = shared_from_this();
+  void *p = b->allocate(size_t(stride));
+  a.buffer_ = std::shared_ptr<void>(p, [self](void *q) { self->backend().release(q); });
+  return a;
+}
+
+DeviceArray Device::zeros(DType dtype, std::vector<int64_t> shape) {
+  DeviceArray a = empty(dtype, std::move(shape));
+  backend_->fill(a.data(), 0, a.nbytes());
+  return a;
+}
+
+} // namespace cutwin

@@ -1,0 +1,59 @@
+#include "runtime/kernel_error.h"
+
+#include <sstream>
+
+namespace cutwin::rt {
+
+namespace {
+std::string triple(const uint32_t v[3]) {
+  return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
+}
+
+std::string siteText(const ir::KernelInfo &info, int64_t id) {
+  if (id < 0 || size_t(id) >= info.sites.size())
+    return "?";
+  return info.file + ":" + std::to_string(info.sites[size_t(id)].loc.line);
+}
+} // namespace
+
+void throwKernelError(const ir::ErrorRecord &rec, const ir::KernelInfo &info) {
+  auto kind = KernelErrorKind(rec.kind);
+  const ir::Site *site = rec.site < info.sites.size() ? &info.sites[rec.site] : nullptr;
+  std::string detail;
+  switch (kind) {
+  case KernelErrorKind::IndexOutOfBounds:
+    detail = "index " + std::to_string(rec.payload[0]) + " out of bounds for axis " +
+             std::to_string(rec.payload[1]) + " with size " + std::to_string(rec.payload[2]);
+    break;
+  case KernelErrorKind::Assertion:
+    detail = "AssertionError" + (site && !site->detail.empty() ? ": " + site->detail : std::string());
+    break;
+  case KernelErrorKind::Exception:
+    detail = site ? site->detail : "exception";
+    break;
+  case KernelErrorKind::BarrierDivergence:
+    detail = "barrier divergence: " + std::to_string(rec.payload[0]) + " of " +
+             std::to_string(rec.payload[1]) + " threads of the block wait at this barrier, but this thread " +
+             (rec.payload[2] < 0 ? std::string("exited without reaching it")
+                                 : "waits at the barrier at " + siteText(info, rec.payload[2]));
+    break;
+  case KernelErrorKind::Deadlock:
+    detail = "grid synchronisation can never complete";
+    break;
+  default:
+    detail = "kernel fault (kind " + std::to_string(rec.kind) + ")";
+    break;
+  }
+  SourceLoc loc = site ? site->loc : SourceLoc{};
+  std::string fn = site ? site->function : info.name;
+  std::ostringstream os;
+  os << info.file << ":" << loc.line << " in " << fn;
+  if (fn != info.name)
+    os << " (called from kernel " << info.name << ")";
+  os << ", thread " << triple(rec.thread) << " block " << triple(rec.block) << ": " << detail;
+  throw KernelError(os.str(), kind, info.name, info.file, loc,
+                    {rec.thread[0], rec.thread[1], rec.thread[2]}, {rec.block[0], rec.block[1], rec.block[2]},
+                    detail);
+}
+
+} // namespace cutwin::rt

@@ -1,0 +1,82 @@
+#include "runtime/marshal.h"
+
+#include <cstring>
+
+namespace cutwin::rt {
+
+static_assert(int(DType::F64) == int(fe::Scalar::F64) && int(DType::Bool) == int(fe::Scalar::Bool),
+              "DType mirrors fe::Scalar");
+
+fe::Type argumentType(const Arg &a) {
+  if (a.isArray()) {
+    const DeviceArray &arr = a.array();
+    if (arr.ndim() < 1 || arr.ndim() > 3)
+      throw Error("kernel arguments must be arrays of 1 to 3 dimensions, got " + std::to_string(arr.ndim()));
+    return fe::Type::array(fe::Scalar(arr.dtype()), arr.ndim(), arr.isCContiguous() ? fe::Layout::C : fe::Layout::A);
+  }
+  return fe::Type::scalarOf(fe::Scalar(a.scalar().dtype));
+}
+
+namespace {
+
+template <class T> void put(uint8_t *buf, uint32_t off, T v) { std::memcpy(buf + off, &v, sizeof v); }
+
+void putScalar(uint8_t *buf, uint32_t off, fe::Scalar to, const Arg::Scalar &s) {
+  bool isFloat = s.dtype == DType::F32 || s.dtype == DType::F64;
+  double d;
+  std::memcpy(&d, &s.bits, 8);
+  int64_t i = int64_t(s.bits);
+  auto as = [&](auto tag) {
+    using T = decltype(tag);
+    return isFloat ? T(d) : (s.dtype == DType::U64 ? T(uint64_t(i)) : T(i));
+  };
+  switch (to) {
+  case fe::Scalar::Bool: put<uint8_t>(buf, off, isFloat ? d != 0 : i != 0); break;
+  case fe::Scalar::I8: put(buf, off, as(int8_t{})); break;
+  case fe::Scalar::I16: put(buf, off, as(int16_t{})); break;
+  case fe::Scalar::I32: put(buf, off, as(int32_t{})); break;
+  case fe::Scalar::I64: put(buf, off, as(int64_t{})); break;
+  case fe::Scalar::U8: put(buf, off, as(uint8_t{})); break;
+  case fe::Scalar::U16: put(buf, off, as(uint16_t{})); break;
+  case fe::Scalar::U32: put(buf, off, as(uint32_t{})); break;
+  case fe::Scalar::U64: put(buf, off, as(uint64_t{})); break;
+  case fe::Scalar::F32: put(buf, off, as(float{})); break;
+  case fe::Scalar::F64: put(buf, off, as(double{})); break;
+  }
+}
+
+} // namespace
+
+std::vector<uint64_t> packArguments(const ir::ArgLayout &layout, const std::vector<Arg> &args,
+                                    void *errorRecord) {
+  std::vector<uint64_t> storage((layout.size + 7) / 8, 0);
+  auto *buf = reinterpret_cast<uint8_t *>(storage.data());
+  for (const ir::ParamSlot &s : layout.slots) {
+    if (s.role == ir::ParamSlot::Role::ErrorRecord) {
+      put(buf, s.offset, errorRecord);
+      continue;
+    }
+    if (!s.path.empty())
+      throw Error("tuple arguments cannot be passed from C++ yet");
+    const Arg &a = args[s.arg];
+    switch (s.role) {
+    case ir::ParamSlot::Role::Scalar:
+      putScalar(buf, s.offset, s.scalar, a.scalar());
+      break;
+    case ir::ParamSlot::Role::Data:
+      put(buf, s.offset, a.array().data());
+      break;
+    case ir::ParamSlot::Role::Shape:
+      put(buf, s.offset, a.array().shape()[s.dim]);
+      break;
+    case ir::ParamSlot::Role::Stride:
+      put(buf, s.offset, a.array().strides()[s.dim]);
+      break;
+    default:
+      break;
+    }
+  }
+  return storage;
+}
+
+} // namespace cutwin::rt

@@ -1,0 +1,137 @@
+// Modules, kernels and the dispatcher: argument types -> compiled kernel -> launch.
+#include "runtime/module_impl.h"
+
+#include "runtime/kernel_error.h"
+#include "runtime/marshal.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+namespace cutwin {
+
+std::shared_ptr<Module> Module::fromFile(std::shared_ptr<Device> dev, const std::string &path,
+                                         CompileOptions opts) {
+  auto file = fe::SourceFile::fromFile(path);
+  return std::shared_ptr<Module>(new Module(std::make_shared<rt::ModuleImpl>(std::move(dev), file, opts)));
+}
+
+std::shared_ptr<Module> Module::fromString(std::shared_ptr<Device> dev, const std::string &source,
+                                           const std::string &name, CompileOptions opts) {
+  auto file = std::make_shared<fe::SourceFile>(name, source);
+  return std::shared_ptr<Module>(new Module(std::make_shared<rt::ModuleImpl>(std::move(dev), file, opts)));
+}
+
+Kernel Module::kernel(const std::string &name) {
+  const fe::Symbol *s = impl_->scope().jitFunction(name);
+  if (!s || s->options.device)
+    throw Error("module has no kernel named '" + name + "'");
+  return Kernel(impl_, name);
+}
+
+std::vector<std::string> Module::kernelNames() const { return impl_->kernelNames(); }
+
+void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_t sharedBytes) {
+  module_->launch(name_, grid, block, args, sharedBytes);
+}
+
+std::string Kernel::ir(const std::vector<Arg> &args) { return module_->ir(name_, args); }
+
+namespace rt {
+
+ModuleImpl::ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::SourceFile> file,
+                       CompileOptions opts)
+    : device_(std::move(dev)), opts_(opts) {
+  parsed_ = parseKernelModule(std::move(file), pipelineOptions());
+}
+
+ModuleImpl::~ModuleImpl() {
+  if (errorRecord_)
+    device_->backend().release(errorRecord_);
+}
+
+PipelineOptions ModuleImpl::pipelineOptions() const {
+  PipelineOptions p;
+  p.boundscheck = opts_.boundscheck.value_or(device_->backend().defaultBoundscheck());
+  p.optLevel = opts_.optLevel;
+  return p;
+}
+
+std::vector<fe::Type> ModuleImpl::formalTypes(const std::string &kernel, const std::vector<Arg> &args) const {
+  std::vector<fe::Type> actual;
+  for (auto &a : args)
+    actual.push_back(argumentType(a));
+  const fe::Symbol *sym = parsed_->scope->jitFunction(kernel);
+  if (sym->options.signatures.empty())
+    return actual;
+  // Explicit signatures: the first one the arguments fit (arrays must match dtype and
+  // ndim, and C layout if declared; scalars convert).
+  std::string declared;
+  for (const fe::Expr *s : sym->options.signatures) {
+    fe::Signature sig = parsed_->scope->parseSignature(*s);
+    auto formal = fe::kernelArgTypesFromSignature(*parsed_->scope, *sym, sig);
+    declared += "\n  void(";
+    for (size_t i = 0; i < formal.size(); ++i)
+      declared += (i ? ", " : "") + formal[i].str();
+    declared += ")";
+    if (formal.size() != actual.size())
+      continue;
+    bool ok = true;
+    for (size_t i = 0; i < formal.size() && ok; ++i) {
+      const fe::Type &f = formal[i], &a = actual[i];
+      if (f.isArray())
+        ok = a.isArray() && a.scalar == f.scalar && a.ndim == f.ndim &&
+             (f.layout == fe::Layout::A || a.layout == f.layout);
+      else
+        ok = a.isScalar() && f.isScalar();
+    }
+    if (ok)
+      return formal;
+  }
+  std::string got;
+  for (size_t i = 0; i < actual.size(); ++i)
+    got += (i ? ", " : "") + actual[i].str();
+  throw Error("no matching definition of kernel '" + kernel + "' for argument types (" + got +
+              "); declared signatures:" + declared);
+}
+
+ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std::vector<fe::Type> &types) {
+  std::string key = kernel + "(";
+  for (auto &t : types)
+    key += t.mangle() + ",";
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = cache_.find(key);
+  if (it != cache_.end())
+    return *it->second;
+  PipelineOptions po = pipelineOptions();
+  ir::KernelIR kir = buildKernelIR(*parsed_, kernel, types, po);
+  auto c = std::make_unique<Compiled>();
+  c->info = kir.info;
+  c->kernel = device_->backend().compile(std::move(kir), po);
+  return *cache_.emplace(key, std::move(c)).first->second;
+}
+
+void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
+                        uint64_t sharedBytes) {
+  Compiled &c = compiled(kernel, formalTypes(kernel, args));
+  Backend &b = device_->backend();
+  std::lock_guard<std::mutex> lock(mu_); // one error record per module: launches serialise
+  if (!errorRecord_)
+    errorRecord_ = b.allocate(sizeof(ir::ErrorRecord));
+  b.fill(errorRecord_, 0, sizeof(ir::ErrorRecord));
+  auto buffer = packArguments(c.info.layout, args, errorRecord_);
+  c.kernel->launch(grid, block, sharedBytes, buffer.data(), static_cast<ir::ErrorRecord *>(errorRecord_));
+  ir::ErrorRecord rec;
+  b.copyToHost(&rec, errorRecord_, sizeof rec);
+  if (rec.flag != 0)
+    throwKernelError(rec, c.info);
+}
+
+std::string ModuleImpl::ir(const std::string &kernel, const std::vector<Arg> &args) {
+  ir::KernelIR kir = buildKernelIR(*parsed_, kernel, formalTypes(kernel, args), pipelineOptions());
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  kir.module->print(os, nullptr);
+  return os.str();
+}
+
+} // namespace rt
+} // namespace cutwin

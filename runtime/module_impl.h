@@ -1,0 +1,44 @@
+/// A kernel module compiled for one device: the parsed file and, per kernel and argument
+/// type tuple, the compiled kernel (numba's dispatcher).
+#pragma once
+
+#include "cutwin/cutwin.h"
+#include "runtime/backend.h"
+#include "runtime/pipeline.h"
+
+#include <map>
+#include <mutex>
+
+namespace cutwin::rt {
+
+class ModuleImpl {
+public:
+  ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::SourceFile> file, CompileOptions opts);
+  ~ModuleImpl();
+
+  void launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
+              uint64_t sharedBytes);
+  std::string ir(const std::string &kernel, const std::vector<Arg> &args);
+  std::vector<std::string> kernelNames() const { return parsed_->scope->kernelNames(); }
+  const fe::ModuleScope &scope() const { return *parsed_->scope; }
+
+private:
+  struct Compiled {
+    ir::KernelInfo info;
+    std::unique_ptr<CompiledKernel> kernel;
+  };
+  /// The argument types the kernel is compiled for: the launch's, or the matching
+  /// declared signature.
+  std::vector<fe::Type> formalTypes(const std::string &kernel, const std::vector<Arg> &args) const;
+  Compiled &compiled(const std::string &kernel, const std::vector<fe::Type> &types);
+  PipelineOptions pipelineOptions() const;
+
+  std::shared_ptr<Device> device_;
+  std::shared_ptr<ParsedModule> parsed_;
+  CompileOptions opts_;
+  std::mutex mu_;
+  std::map<std::string, std::unique_ptr<Compiled>> cache_;
+  void *errorRecord_ = nullptr;
+};
+
+} // namespace cutwin::rt

@@ -1,0 +1,153 @@
+// The pipeline, one call per step: source -> syntax tree -> module scope -> typed
+// functions -> kernel IR -> (simulator) lowered IR -> native code.
+#include "runtime/pipeline.h"
+
+#include "backend_sim/jit.h"
+#include "backend_sim/libdevice_cpu.h"
+#include "backend_sim/lower_intrinsics.h"
+#include "backend_sim/thread_context.h"
+#include "frontend/ir/passes.h"
+#include "frontend/syntax/parser.h"
+
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_os_ostream.h>
+
+#include <algorithm>
+#include <ostream>
+
+namespace cutwin::rt {
+
+const std::vector<std::string> &pipelineSteps() {
+  static const std::vector<std::string> steps = {"parse", "resolve", "type", "lower", "verify",
+                                                 "cleanup", "sim-lower", "sim-libdevice",
+                                                 "sim-optimize", "sim-jit"};
+  return steps;
+}
+
+bool PipelineOptions::shouldDump(const std::string &step) const {
+  if (!dump)
+    return false;
+  return std::find(dumpAfter.begin(), dumpAfter.end(), step) != dumpAfter.end() ||
+         std::find(dumpAfter.begin(), dumpAfter.end(), "all") != dumpAfter.end();
+}
+
+namespace {
+
+void dumpIR(const PipelineOptions &o, const std::string &step, const llvm::Module &m) {
+  if (!o.shouldDump(step))
+    return;
+  *o.dump << "; *** IR after " << step << " ***\n";
+  llvm::raw_os_ostream os(*o.dump);
+  m.print(os, nullptr);
+}
+
+void verify(const llvm::Module &m, const std::string &step) {
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (llvm::verifyModule(m, &os))
+    throw Error("internal error: IR invalid after " + step + ":\n" + os.str());
+}
+
+/// Stack bytes a simulated thread needs: a base for call frames plus every fixed-size
+/// local the code allocates.
+size_t fiberStackBytes(const llvm::Module &m) {
+  uint64_t locals = 0;
+  for (const llvm::Function &f : m)
+    for (const llvm::BasicBlock &bb : f)
+      for (const llvm::Instruction &i : bb)
+        if (auto *a = llvm::dyn_cast<llvm::AllocaInst>(&i))
+          if (auto size = a->getAllocationSize(m.getDataLayout()))
+            locals += size->getFixedValue();
+  uint64_t bytes = 32 * 1024 + locals;
+  return size_t((bytes + 4095) / 4096 * 4096);
+}
+
+} // namespace
+
+std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::SourceFile> file,
+                                                const PipelineOptions &opts) {
+  auto pm = std::make_shared<ParsedModule>();
+  pm->file = file;
+  // parse
+  pm->ast = std::make_shared<fe::Module>(fe::parseModule(*file));
+  if (opts.shouldDump("parse")) {
+    *opts.dump << "# *** syntax tree after parse ***\n";
+    fe::dumpModule(*pm->ast, *opts.dump);
+  }
+  // resolve
+  pm->scope = std::make_unique<fe::ModuleScope>(file, pm->ast);
+  if (opts.shouldDump("resolve")) {
+    *opts.dump << "# *** module scope after resolve ***\n";
+    for (auto &k : pm->scope->kernelNames())
+      *opts.dump << "kernel " << k << "\n";
+  }
+  return pm;
+}
+
+ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
+                           const std::vector<fe::Type> &argTypes, const PipelineOptions &opts) {
+  // type
+  fe::Typer typer(*pm.scope);
+  const fe::FunctionSpec &spec = typer.typeKernel(kernel, argTypes);
+  if (opts.shouldDump("type")) {
+    *opts.dump << "# *** types after type ***\n";
+    for (auto &s : typer.specs()) {
+      *opts.dump << (s->isKernel ? "kernel " : "device ") << s->def->name << " -> "
+                 << s->returnType.str() << "\n";
+      for (auto &[name, t] : s->locals)
+        *opts.dump << "  " << name << ": " << t.str() << "\n";
+    }
+  }
+  // lower
+  ir::LowerOptions lo;
+  lo.boundscheck = opts.boundscheck;
+  lo.debugInfo = opts.debugInfo;
+  ir::KernelIR ir = ir::lowerKernel(typer, spec, lo);
+  dumpIR(opts, "lower", *ir.module);
+  // verify
+  verify(*ir.module, "lower");
+  // cleanup
+  ir::runCleanup(*ir.module);
+  verify(*ir.module, "cleanup");
+  dumpIR(opts, "cleanup", *ir.module);
+  return ir;
+}
+
+SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
+  llvm::Module &m = *ir.module;
+  sim::Jit &jit = sim::Jit::get();
+  // sim-lower
+  sim::SimLoweringResult lowered = sim::lowerIntrinsicsForSim(m, ir.info);
+  m.setDataLayout(jit.dataLayout());
+  m.setTargetTriple(jit.triple());
+  verify(m, "sim-lower");
+  dumpIR(opts, "sim-lower", m);
+  // sim-libdevice
+  sim::LibdeviceOptions ld;
+  ld.ftz = ir.info.fastmath;
+  ld.precSqrt = !ir.info.fastmath;
+  sim::linkLibdeviceForCpu(m, ld);
+  verify(m, "sim-libdevice");
+  dumpIR(opts, "sim-libdevice", m);
+  // sim-optimize
+  ir::runOptimization(m, &jit.targetMachine(), opts.optLevel);
+  dumpIR(opts, "sim-optimize", m);
+  // sim-jit
+  SimCompiled out;
+  out.name = ir.info.name;
+  out.staticSharedBytes = lowered.staticSharedBytes;
+  out.stackBytes = fiberStackBytes(m);
+  std::vector<std::string> entries = {lowered.usesBarrier ? sim::kThreadEntry : sim::kBlockEntry};
+  auto addrs = jit.load(llvm::orc::ThreadSafeModule(std::move(ir.module), std::move(ir.context)), entries);
+  (lowered.usesBarrier ? out.threadEntry : out.blockEntry) = addrs[0];
+  if (!addrs[0])
+    throw Error("simulator JIT: entry point of '" + out.name + "' not found");
+  if (opts.shouldDump("sim-jit"))
+    *opts.dump << "# *** sim-jit: " << out.name << " loaded, entry at 0x" << std::hex << addrs[0]
+               << std::dec << ", " << out.staticSharedBytes << " bytes static shared, "
+               << (lowered.usesBarrier ? "fibers" : "thread loop") << " ***\n";
+  return out;
+}
+
+} // namespace cutwin::rt

@@ -1,0 +1,58 @@
+/// The compilation pipeline, as one list of named steps (pipeline.cpp reads top to
+/// bottom). Any step's result can be printed: `cutwin compile --dump-after=<step>|all`.
+#pragma once
+
+#include "frontend/lower/lower.h"
+#include "frontend/sema/module_scope.h"
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cutwin::sim {
+struct SimKernel;
+}
+
+namespace cutwin::rt {
+
+struct PipelineOptions {
+  std::vector<std::string> dumpAfter; ///< step names, or "all"
+  std::ostream *dump = nullptr;       ///< where dumps go
+  bool boundscheck = true;
+  bool debugInfo = true;
+  int optLevel = 2;
+  bool shouldDump(const std::string &step) const;
+};
+
+/// The steps, in order: parse resolve type lower verify cleanup, then per backend
+/// (simulator: sim-lower sim-libdevice sim-optimize sim-jit).
+const std::vector<std::string> &pipelineSteps();
+
+/// A parsed kernel file with its module scope; shared by every kernel compiled from it.
+struct ParsedModule {
+  std::shared_ptr<const fe::SourceFile> file;
+  std::shared_ptr<const fe::Module> ast;
+  std::unique_ptr<fe::ModuleScope> scope;
+};
+
+/// Steps parse and resolve.
+std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::SourceFile> file,
+                                                const PipelineOptions &opts);
+
+/// Steps type, lower, verify, cleanup: the target-neutral kernel IR for `argTypes`.
+ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
+                           const std::vector<fe::Type> &argTypes, const PipelineOptions &opts);
+
+/// A kernel compiled for the simulator, with what keeps its code alive.
+struct SimCompiled {
+  std::string name;
+  uint64_t threadEntry = 0, blockEntry = 0;
+  uint64_t staticSharedBytes = 0;
+  size_t stackBytes = 0;
+};
+
+/// Simulator steps: sim-lower, sim-libdevice, sim-optimize, sim-jit.
+SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts);
+
+} // namespace cutwin::rt

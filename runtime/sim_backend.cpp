@@ -1,0 +1,74 @@
+// The "sim" device (runtime adapter of backend_sim): host memory stands in for device
+// memory; kernels are compiled by the simulator pipeline and run by the fiber scheduler.
+#include "backend_sim/scheduler.h"
+#include "runtime/backend.h"
+#include "runtime/pipeline.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace cutwin::rt {
+
+namespace {
+
+class SimCompiledKernel : public CompiledKernel {
+public:
+  SimCompiledKernel(const SimCompiled &c, const sim::DeviceLimits &limits, const sim::SchedulerOptions &opts)
+      : limits_(limits), opts_(opts) {
+    k_.name = c.name;
+    k_.threadEntry = reinterpret_cast<sim::EntryFn>(c.threadEntry);
+    k_.blockEntry = reinterpret_cast<sim::EntryFn>(c.blockEntry);
+    k_.staticSharedBytes = c.staticSharedBytes;
+    k_.stackBytes = c.stackBytes;
+  }
+
+  void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *err) override {
+    sim::Dim3 g{grid.x, grid.y, grid.z}, b{block.x, block.y, block.z};
+    sim::checkLaunch(k_, g, b, sharedBytes, limits_);
+    sim::runGrid(k_, g, b, sharedBytes, args, err, opts_);
+  }
+
+private:
+  sim::SimKernel k_;
+  const sim::DeviceLimits &limits_;
+  sim::SchedulerOptions opts_;
+};
+
+class SimBackend : public Backend {
+public:
+  SimBackend() {
+    if (const char *seed = std::getenv("CUTWIN_SIM_SEED"))
+      opts_.seed = unsigned(std::strtoul(seed, nullptr, 0));
+    if (const char *serial = std::getenv("CUTWIN_SIM_SERIAL"); serial && *serial == '1')
+      opts_.parallel = false;
+  }
+  std::string name() const override { return limits_.name; }
+  bool isSimulator() const override { return true; }
+  bool defaultBoundscheck() const override { return true; }
+
+  void *allocate(size_t bytes) override {
+    void *p = std::aligned_alloc(256, (std::max<size_t>(bytes, 1) + 255) / 256 * 256);
+    if (!p)
+      throw DeviceError("simulator: out of memory allocating " + std::to_string(bytes) + " bytes");
+    return p;
+  }
+  void release(void *p) override { std::free(p); }
+  void copyToDevice(void *dst, const void *src, size_t n) override { std::memcpy(dst, src, n); }
+  void copyToHost(void *dst, const void *src, size_t n) override { std::memcpy(dst, src, n); }
+  void fill(void *dst, int byte, size_t n) override { std::memset(dst, byte, n); }
+  void synchronize() override {}
+
+  std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
+    return std::make_unique<SimCompiledKernel>(compileForSim(std::move(ir), opts), limits_, opts_);
+  }
+
+private:
+  sim::DeviceLimits limits_;
+  sim::SchedulerOptions opts_;
+};
+
+} // namespace
+
+std::unique_ptr<Backend> createSimBackend() { return std::make_unique<SimBackend>(); }
+
+} // namespace cutwin::rt
