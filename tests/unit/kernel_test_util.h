@@ -3,6 +3,7 @@
 
 #include "cutwin/cutwin.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,1 +1,213 @@
-#include <gtest/gtest.h>
+// Faults inside kernels and compile diagnostics: messages name the place, and the
+// process keeps working afterwards.
+#include "kernel_test_util.h"
+
+#include <functional>
+
+using namespace cutwin;
+using namespace cutwin::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+const char *kOob = R"(from numba import cuda
+
+@cuda.jit
+def fill(out):
+    i = cuda.grid(1)
+    out[i] = i
+)";
+
+KernelError expectKernelError(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const KernelError &e) {
+    return e;
+  }
+  ADD_FAILURE() << "no KernelError raised";
+  throw std::runtime_error("no KernelError");
+}
+
+} // namespace
+
+TEST(KernelErrors, OutOfBoundsNamesKernelLineThreadBlockIndexAndExtent) {
+  auto mod = moduleFrom(kOob, "oob.py");
+  auto out = sim()->zeros(DType::I64, {1000});
+  KernelError e = expectKernelError([&] { mod->kernel("fill").launch(4, 256, {out}); });
+  EXPECT_EQ(e.kind(), KernelErrorKind::IndexOutOfBounds);
+  EXPECT_EQ(e.kernel(), "fill");
+  EXPECT_EQ(e.loc().line, 6u);
+  std::string msg = e.what();
+  EXPECT_THAT(msg, HasSubstr("oob.py:6 in fill"));
+  EXPECT_THAT(msg, HasSubstr("block (3,0,0)"));
+  EXPECT_THAT(msg, HasSubstr("out of bounds for axis 0 with size 1000"));
+  // The faulting thread is one of threads 232..255 of block 3 (indices 1000..1023).
+  EXPECT_GE(e.thread()[0], 232u);
+  EXPECT_EQ(e.block()[0], 3u);
+  EXPECT_THAT(msg, HasSubstr("index " + std::to_string(3 * 256 + e.thread()[0])));
+}
+
+TEST(KernelErrors, ProcessKeepsWorkingAfterAFault) {
+  auto mod = moduleFrom(kOob, "oob.py");
+  auto small = sim()->zeros(DType::I64, {10});
+  EXPECT_THROW(mod->kernel("fill").launch(1, 32, {small}), KernelError);
+  auto ok = sim()->zeros(DType::I64, {64});
+  mod->kernel("fill").launch(2, 32, {ok});
+  auto v = ok.toVector<int64_t>();
+  for (int64_t i = 0; i < 64; ++i)
+    ASSERT_EQ(v[size_t(i)], i);
+}
+
+TEST(KernelErrors, NegativeIndexWrapsAndTooNegativeIsReported) {
+  const char *src = R"(from numba import cuda
+
+@cuda.jit
+def k(out, j):
+    out[j] = 7
+)";
+  auto mod = moduleFrom(src);
+  auto out = sim()->zeros(DType::I32, {4});
+  mod->kernel("k").launch(1, 1, {out, int64_t(-1)});
+  EXPECT_EQ(out.toVector<int32_t>()[3], 7);
+  KernelError e = expectKernelError([&] { mod->kernel("k").launch(1, 1, {out, int64_t(-5)}); });
+  EXPECT_THAT(std::string(e.what()), HasSubstr("index -5 out of bounds for axis 0 with size 4"));
+}
+
+TEST(KernelErrors, SecondAxisIsReported) {
+  const char *src = R"(from numba import cuda
+
+@cuda.jit
+def k(a):
+    a[1, 9] = 1.0
+)";
+  auto a = sim()->zeros(DType::F64, {4, 5});
+  KernelError e = expectKernelError([&] { moduleFrom(src)->kernel("k").launch(1, 1, {a}); });
+  EXPECT_THAT(std::string(e.what()), HasSubstr("index 9 out of bounds for axis 1 with size 5"));
+}
+
+TEST(KernelErrors, FaultInDeviceFunctionNamesItAndTheKernel) {
+  const char *src = R"(from numba import cuda
+
+@cuda.jit(device=True)
+def get(a, i):
+    return a[i]
+
+@cuda.jit
+def k(a, out):
+    out[0] = get(a, 10)
+)";
+  auto a = sim()->zeros(DType::F32, {4});
+  auto out = sim()->zeros(DType::F32, {1});
+  KernelError e = expectKernelError([&] { moduleFrom(src, "dev.py")->kernel("k").launch(1, 1, {a, out}); });
+  EXPECT_THAT(std::string(e.what()), HasSubstr("dev.py:5 in get (called from kernel k)"));
+}
+
+TEST(KernelErrors, BarrierReachedByPartOfTheBlockIsDivergence) {
+  const char *src = R"(from numba import cuda
+
+@cuda.jit
+def k(out):
+    t = cuda.threadIdx.x
+    if t < 16:
+        cuda.syncthreads()
+    out[t] = t
+)";
+  auto out = sim()->zeros(DType::I32, {32});
+  KernelError e = expectKernelError([&] { moduleFrom(src, "div.py")->kernel("k").launch(1, 32, {out}); });
+  EXPECT_EQ(e.kind(), KernelErrorKind::BarrierDivergence);
+  EXPECT_EQ(e.loc().line, 7u);
+  EXPECT_THAT(std::string(e.what()), HasSubstr("16 of 32 threads"));
+  EXPECT_THAT(std::string(e.what()), HasSubstr("exited without reaching it"));
+  EXPECT_GE(e.thread()[0], 16u);
+}
+
+TEST(KernelErrors, ThreadsAtDifferentBarriersAreDivergence) {
+  const char *src = R"(from numba import cuda
+
+@cuda.jit
+def k(out):
+    t = cuda.threadIdx.x
+    if t % 2 == 0:
+        cuda.syncthreads()
+    else:
+        cuda.syncthreads()
+    out[t] = t
+)";
+  auto out = sim()->zeros(DType::I32, {8});
+  KernelError e = expectKernelError([&] { moduleFrom(src, "two.py")->kernel("k").launch(1, 8, {out}); });
+  EXPECT_EQ(e.kind(), KernelErrorKind::BarrierDivergence);
+  EXPECT_THAT(std::string(e.what()), HasSubstr("waits at the barrier at two.py:9"));
+}
+
+TEST(KernelErrors, BoundsChecksCanBeTurnedOff) {
+  const char *src = R"(from numba import cuda
+
+@cuda.jit
+def k(a, out):
+    out[0] = a.shape[0]
+)";
+  CompileOptions o;
+  o.boundscheck = false;
+  auto mod = Module::fromString(sim(), src, "k.py", o);
+  auto a = sim()->zeros(DType::F32, {3});
+  auto out = sim()->zeros(DType::I64, {1});
+  mod->kernel("k").launch(1, 1, {a, out});
+  EXPECT_EQ(out.toVector<int64_t>()[0], 3);
+  EXPECT_EQ(mod->kernel("k").ir({a, out}).find("cutwin.error.raise"), std::string::npos);
+}
+
+TEST(KernelErrors, AssertAndRaiseReportedWithDebug) {
+  const char *src = R"(from numba import cuda
+
+@cuda.jit(debug=True)
+def k(a):
+    i = cuda.grid(1)
+    assert a[i] >= 0, "negative input"
+    if a[i] > 100:
+        raise ValueError("too big")
+)";
+  auto mod = moduleFrom(src, "dbg.py");
+  auto a = sim()->toDevice(std::vector<float>{1, 2, -3, 4});
+  KernelError e = expectKernelError([&] { mod->kernel("k").launch(1, 4, {a}); });
+  EXPECT_EQ(e.kind(), KernelErrorKind::Assertion);
+  EXPECT_THAT(std::string(e.what()), HasSubstr("dbg.py:6 in k, thread (2,0,0) block (0,0,0): AssertionError: negative input"));
+  auto b = sim()->toDevice(std::vector<float>{1, 200, 3, 4});
+  KernelError e2 = expectKernelError([&] { mod->kernel("k").launch(1, 4, {b}); });
+  EXPECT_EQ(e2.kind(), KernelErrorKind::Exception);
+  EXPECT_THAT(std::string(e2.what()), HasSubstr("thread (1,0,0) block (0,0,0): ValueError: too big"));
+}
+
+TEST(LaunchErrors, TooManyThreadsPerBlockIsRefusedLikeTheGpu) {
+  auto mod = moduleFrom(kOob);
+  auto out = sim()->zeros(DType::I64, {4096});
+  try {
+    mod->kernel("fill").launch(1, 2048, {out});
+    FAIL() << "launch accepted";
+  } catch (const LaunchError &e) {
+    EXPECT_THAT(std::string(e.what()), HasSubstr("exceeds the device limit of 1024"));
+  }
+  try {
+    mod->kernel("fill").launch(1, Dim3(32, 32, 2), {out});
+    FAIL() << "launch accepted";
+  } catch (const LaunchError &e) {
+    EXPECT_THAT(std::string(e.what()), HasSubstr("2048 threads per block exceed"));
+  }
+}
+
+TEST(LaunchErrors, TooMuchStaticSharedMemoryIsRefused) {
+  const char *src = R"(from numba import cuda, float64
+
+@cuda.jit
+def k(out):
+    s = cuda.shared.array(7000, float64)
+    s[0] = 1.0
+    out[0] = s[0]
+)";
+  auto out = sim()->zeros(DType::F64, {1});
+  try {
+    moduleFrom(src)->kernel("k").launch(1, 1, {out});
+    FAIL() << "launch accepted";
+  } catch (const LaunchError &e) {
+    EXPECT_THAT(std::string(e.what()), HasSubstr("56000 bytes of static shared memory"));
+  }
+}
