@@ -1,6 +1,7 @@
 #include "backend_sim/libdevice_cpu.h"
 
 #include "cutwin/errors.h"
+#include "frontend/ir/passes.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
@@ -9,14 +10,8 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/PassManager.h>
 #include <llvm/Linker/Linker.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Transforms/Scalar/ADCE.h>
-#include <llvm/Transforms/Scalar/SimplifyCFG.h>
-#include <llvm/Transforms/Utils/InstructionNamer.h>
-#include <llvm/Transforms/InstCombine/InstCombine.h>
 
 #include <cfloat>
 #include <cstdlib>
@@ -372,17 +367,6 @@ void resolveReflect(Function &f, const LibdeviceOptions &o) {
   }
 }
 
-void simplify(Function &f) {
-  PassBuilder pb;
-  FunctionAnalysisManager fam;
-  pb.registerFunctionAnalyses(fam);
-  FunctionPassManager fpm;
-  fpm.addPass(InstCombinePass());
-  fpm.addPass(SimplifyCFGPass());
-  fpm.addPass(ADCEPass());
-  fpm.run(f, fam);
-}
-
 } // namespace
 
 void linkLibdeviceForCpu(Module &m, const LibdeviceOptions &opts) {
@@ -415,7 +399,7 @@ void linkLibdeviceForCpu(Module &m, const LibdeviceOptions &opts) {
     f.removeFnAttr("target-cpu");
     f.removeFnAttr("target-features");
     resolveReflect(f, opts);
-    simplify(f);
+    ir::simplifyFunction(f);
     rewriter.run(f);
   }
   for (GlobalVariable &g : m.globals())

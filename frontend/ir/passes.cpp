@@ -3,6 +3,7 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/ADCE.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
@@ -36,6 +37,16 @@ void runCleanup(llvm::Module &m) {
   llvm::ModulePassManager mpm;
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(m, a.mam);
+}
+
+void simplifyFunction(llvm::Function &f) {
+  llvm::PassBuilder pb;
+  Analyses a(pb);
+  llvm::FunctionPassManager fpm;
+  fpm.addPass(llvm::InstCombinePass());
+  fpm.addPass(llvm::SimplifyCFGPass());
+  fpm.addPass(llvm::ADCEPass());
+  fpm.run(f, a.fam);
 }
 
 void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level) {

@@ -2,6 +2,7 @@
 #pragma once
 
 namespace llvm {
+class Function;
 class Module;
 class TargetMachine;
 } // namespace llvm
@@ -11,6 +12,10 @@ namespace cutwin::ir {
 /// Target-neutral clean-up of freshly lowered kernel IR: variables to SSA, simple
 /// folding, dead blocks removed. The IR stays readable and keeps its intrinsic calls.
 void runCleanup(llvm::Module &m);
+
+/// Folds and removes dead code in one function (instcombine, simplifycfg, adce), e.g.
+/// after constants were substituted into it.
+void simplifyFunction(llvm::Function &f);
 
 /// The standard LLVM pipeline at `level` (0-3) for `tm` (may be null).
 void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level);

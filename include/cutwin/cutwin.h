@@ -62,11 +62,17 @@ public:
   void copyFromHost(const void *src, size_t bytes);
   void copyToHost(void *dst, size_t bytes) const;
   template <class T> std::vector<T> toVector() const {
-    std::vector<T> v(static_cast<size_t>(size()));
     if (dtypeOf<T>() != dtype_)
       throw Error(std::string("toVector: array holds ") + dtypeName(dtype_));
-    copyToHost(v.data(), v.size() * sizeof(T));
-    return v;
+    if constexpr (std::is_same_v<T, bool>) { // std::vector<bool> has no data()
+      std::vector<uint8_t> raw(static_cast<size_t>(size()));
+      copyToHost(raw.data(), raw.size());
+      return std::vector<bool>(raw.begin(), raw.end());
+    } else {
+      std::vector<T> v(static_cast<size_t>(size()));
+      copyToHost(v.data(), v.size() * sizeof(T));
+      return v;
+    }
   }
 
 private:
