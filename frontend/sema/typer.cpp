@@ -3,6 +3,7 @@
 
 #include "frontend/sema/function_typer.h"
 #include "frontend/sema/operator_rules.h"
+#include "frontend/sema/use_before_assign.h"
 
 #include <algorithm>
 
@@ -169,6 +170,7 @@ void FunctionTyper::run() {
     }
   }
   collectLocals(def.body);
+  checkUseBeforeAssignment(def, localNames_, file_);
 
   constexpr int kMaxIterations = 64;
   for (int it = 0;; ++it) {

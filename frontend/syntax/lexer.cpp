@@ -48,9 +48,10 @@ public:
       }
       char c = s_[pos_];
       if (c == '\n') {
+        SourceLoc end = loc();
         advance();
         if (depth_ == 0) {
-          emitNewline();
+          emitNewline(end);
           atLineStart = true;
         }
         continue;
@@ -95,7 +96,7 @@ public:
       lexOperator();
     }
     if (!toks_.empty() && toks_.back().kind != Tok::Newline)
-      emitNewline();
+      emitNewline(loc());
     while (indents_.size() > 1) {
       indents_.pop_back();
       push(Tok::Dedent, "", loc());
@@ -126,10 +127,10 @@ private:
     return toks_.back();
   }
 
-  void emitNewline() {
+  void emitNewline(SourceLoc at) {
     if (!toks_.empty() && toks_.back().kind != Tok::Newline && toks_.back().kind != Tok::Indent &&
         toks_.back().kind != Tok::Dedent)
-      push(Tok::Newline, "", loc());
+      push(Tok::Newline, "", at);
   }
 
   /// Measures the indentation of a new logical line. Returns false for lines that hold

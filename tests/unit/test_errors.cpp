@@ -10,13 +10,13 @@ using ::testing::HasSubstr;
 
 namespace {
 
-const char *kOob = R"(from numba import cuda
+const char *kOob = R"PY(from numba import cuda
 
 @cuda.jit
 def fill(out):
     i = cuda.grid(1)
     out[i] = i
-)";
+)PY";
 
 KernelError expectKernelError(const std::function<void()> &f) {
   try {
@@ -59,12 +59,12 @@ TEST(KernelErrors, ProcessKeepsWorkingAfterAFault) {
 }
 
 TEST(KernelErrors, NegativeIndexWrapsAndTooNegativeIsReported) {
-  const char *src = R"(from numba import cuda
+  const char *src = R"PY(from numba import cuda
 
 @cuda.jit
 def k(out, j):
     out[j] = 7
-)";
+)PY";
   auto mod = moduleFrom(src);
   auto out = sim()->zeros(DType::I32, {4});
   mod->kernel("k").launch(1, 1, {out, int64_t(-1)});
@@ -74,19 +74,19 @@ def k(out, j):
 }
 
 TEST(KernelErrors, SecondAxisIsReported) {
-  const char *src = R"(from numba import cuda
+  const char *src = R"PY(from numba import cuda
 
 @cuda.jit
 def k(a):
     a[1, 9] = 1.0
-)";
+)PY";
   auto a = sim()->zeros(DType::F64, {4, 5});
   KernelError e = expectKernelError([&] { moduleFrom(src)->kernel("k").launch(1, 1, {a}); });
   EXPECT_THAT(std::string(e.what()), HasSubstr("index 9 out of bounds for axis 1 with size 5"));
 }
 
 TEST(KernelErrors, FaultInDeviceFunctionNamesItAndTheKernel) {
-  const char *src = R"(from numba import cuda
+  const char *src = R"PY(from numba import cuda
 
 @cuda.jit(device=True)
 def get(a, i):
@@ -95,7 +95,7 @@ def get(a, i):
 @cuda.jit
 def k(a, out):
     out[0] = get(a, 10)
-)";
+)PY";
   auto a = sim()->zeros(DType::F32, {4});
   auto out = sim()->zeros(DType::F32, {1});
   KernelError e = expectKernelError([&] { moduleFrom(src, "dev.py")->kernel("k").launch(1, 1, {a, out}); });
@@ -103,7 +103,7 @@ def k(a, out):
 }
 
 TEST(KernelErrors, BarrierReachedByPartOfTheBlockIsDivergence) {
-  const char *src = R"(from numba import cuda
+  const char *src = R"PY(from numba import cuda
 
 @cuda.jit
 def k(out):
@@ -111,7 +111,7 @@ def k(out):
     if t < 16:
         cuda.syncthreads()
     out[t] = t
-)";
+)PY";
   auto out = sim()->zeros(DType::I32, {32});
   KernelError e = expectKernelError([&] { moduleFrom(src, "div.py")->kernel("k").launch(1, 32, {out}); });
   EXPECT_EQ(e.kind(), KernelErrorKind::BarrierDivergence);
@@ -122,7 +122,7 @@ def k(out):
 }
 
 TEST(KernelErrors, ThreadsAtDifferentBarriersAreDivergence) {
-  const char *src = R"(from numba import cuda
+  const char *src = R"PY(from numba import cuda
 
 @cuda.jit
 def k(out):
@@ -132,7 +132,7 @@ def k(out):
     else:
         cuda.syncthreads()
     out[t] = t
-)";
+)PY";
   auto out = sim()->zeros(DType::I32, {8});
   KernelError e = expectKernelError([&] { moduleFrom(src, "two.py")->kernel("k").launch(1, 8, {out}); });
   EXPECT_EQ(e.kind(), KernelErrorKind::BarrierDivergence);
@@ -140,12 +140,12 @@ def k(out):
 }
 
 TEST(KernelErrors, BoundsChecksCanBeTurnedOff) {
-  const char *src = R"(from numba import cuda
+  const char *src = R"PY(from numba import cuda
 
 @cuda.jit
 def k(a, out):
     out[0] = a.shape[0]
-)";
+)PY";
   CompileOptions o;
   o.boundscheck = false;
   auto mod = Module::fromString(sim(), src, "k.py", o);
@@ -157,7 +157,7 @@ def k(a, out):
 }
 
 TEST(KernelErrors, AssertAndRaiseReportedWithDebug) {
-  const char *src = R"(from numba import cuda
+  const char *src = R"PY(from numba import cuda
 
 @cuda.jit(debug=True)
 def k(a):
@@ -165,7 +165,7 @@ def k(a):
     assert a[i] >= 0, "negative input"
     if a[i] > 100:
         raise ValueError("too big")
-)";
+)PY";
   auto mod = moduleFrom(src, "dbg.py");
   auto a = sim()->toDevice(std::vector<float>{1, 2, -3, 4});
   KernelError e = expectKernelError([&] { mod->kernel("k").launch(1, 4, {a}); });
@@ -195,14 +195,14 @@ TEST(LaunchErrors, TooManyThreadsPerBlockIsRefusedLikeTheGpu) {
 }
 
 TEST(LaunchErrors, TooMuchStaticSharedMemoryIsRefused) {
-  const char *src = R"(from numba import cuda, float64
+  const char *src = R"PY(from numba import cuda, float64
 
 @cuda.jit
 def k(out):
     s = cuda.shared.array(7000, float64)
     s[0] = 1.0
     out[0] = s[0]
-)";
+)PY";
   auto out = sim()->zeros(DType::F64, {1});
   try {
     moduleFrom(src)->kernel("k").launch(1, 1, {out});

@@ -9,7 +9,7 @@ using namespace cutwin;
 using namespace cutwin::test;
 
 TEST(Semantics, IntegerFloorDivisionAndModuloFollowPython) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit
@@ -22,7 +22,7 @@ def k(out, a, b):
     out[5] = a % -b
     out[6] = a // 0
     out[7] = a % 0
-)";
+)PY";
   auto v = runOut<int64_t>(src, "k", 8, {int64_t(7), int64_t(2)});
   // CPython: 7//2=3, 7%2=1, -7//2=-4, -7%2=1, 7//-2=-4, 7%-2=-1; x//0 and x%0 are 0 under
   // numba's numpy error model.
@@ -30,35 +30,35 @@ def k(out, a, b):
 }
 
 TEST(Semantics, MinInt64DividedByMinusOneWraps) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit
 def k(out, a, b):
     out[0] = a // b
     out[1] = a % b
-)";
+)PY";
   auto v = runOut<int64_t>(src, "k", 2, {std::numeric_limits<int64_t>::min(), int64_t(-1)});
   EXPECT_EQ(v[0], std::numeric_limits<int64_t>::min());
   EXPECT_EQ(v[1], 0);
 }
 
 TEST(Semantics, UnsignedDivision) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit
 def k(out, a, b):
     out[0] = a // b
     out[1] = a % b
-)";
+)PY";
   auto v = runOut<uint64_t>(src, "k", 2, {uint64_t(0xFFFFFFFFFFFFFFFFull), uint64_t(10)});
   EXPECT_EQ(v[0], 1844674407370955161ull);
   EXPECT_EQ(v[1], 5ull);
 }
 
 TEST(Semantics, FloatFloorDivisionAndModuloFollowPython) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit
@@ -69,21 +69,21 @@ def k(out, a, b):
     out[3] = -a % b
     out[4] = a % -b
     out[5] = a / b
-)";
+)PY";
   auto v = runOut<double>(src, "k", 6, {7.5, 2.0});
   // CPython: 7.5//2=3.0, 7.5%2=1.5, -7.5//2=-4.0, -7.5%2=0.5, 7.5%-2=-0.5, 7.5/2=3.75
   EXPECT_EQ(v, (std::vector<double>{3.0, 1.5, -4.0, 0.5, -0.5, 3.75}));
 }
 
 TEST(Semantics, FloatModuloKeepsSignOfZeroAndDivisorSign) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit
 def k(out, a, b):
     out[0] = a % b
     out[1] = a // b
-)";
+)PY";
   auto v = runOut<double>(src, "k", 2, {-4.0, 2.0});
   EXPECT_EQ(v[0], 0.0);
   EXPECT_FALSE(std::signbit(v[0])); // CPython: -4.0 % 2.0 == 0.0 (positive zero)
@@ -93,21 +93,21 @@ def k(out, a, b):
 }
 
 TEST(Semantics, TrueDivisionOfIntegersIsFloat64) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit
 def k(out, a, b):
     out[0] = a / b
     out[1] = 1 / 0
-)";
+)PY";
   auto v = runOut<double>(src, "k", 2, {int32_t(1), int32_t(3)});
   EXPECT_EQ(v[0], 1.0 / 3.0);
   EXPECT_TRUE(std::isinf(v[1]));
 }
 
 TEST(Semantics, PowerOfIntegersAndFloats) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit
@@ -117,7 +117,7 @@ def k(out, x, n):
     out[2] = 2 ** 10
     out[3] = x ** 0.5
     out[4] = (-2) ** 3
-)";
+)PY";
   auto v = runOut<double>(src, "k", 5, {2.0, int64_t(3)});
   EXPECT_EQ(v[0], 8.0);
   EXPECT_EQ(v[1], 0.125);
@@ -127,7 +127,7 @@ def k(out, x, n):
 }
 
 TEST(Semantics, IntegerPowerWithNegativeExponent) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit
@@ -136,7 +136,7 @@ def k(out, a, n):
     out[1] = 1 ** n
     out[2] = (-1) ** n
     out[3] = 0 ** n
-)";
+)PY";
   auto v = runOut<int64_t>(src, "k", 4, {int64_t(3), int64_t(-3)});
   EXPECT_EQ(v[0], 0);
   EXPECT_EQ(v[1], 1);
@@ -145,7 +145,7 @@ def k(out, a, n):
 }
 
 TEST(Semantics, ShiftsAndBitOperations) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit
@@ -157,14 +157,14 @@ def k(out, a, s):
     out[4] = -a >> 70
     out[5] = (a & 6) | (a ^ 12)
     out[6] = ~a
-)";
+)PY";
   auto v = runOut<int64_t>(src, "k", 7, {int64_t(5), int64_t(2)});
   // Shifts of the word size or more: 0, or the sign (PTX clamps the amount).
   EXPECT_EQ(v, (std::vector<int64_t>{20, 1, -2, 0, -1, 4 | 9, -6}));
 }
 
 TEST(Semantics, ComparisonsChainAndShortCircuit) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit(device=True)
@@ -180,7 +180,7 @@ def k(out, counter, x):
     out[3] = x < 100 or bump(counter, 1)
     out[4] = not x
     out[5] = (x if x > 3 else -x) == 5
-)";
+)PY";
   auto mod = moduleFrom(src);
   auto out = sim()->zeros(DType::Bool, {6});
   auto counter = sim()->zeros(DType::I32, {2});
@@ -191,7 +191,7 @@ def k(out, counter, x):
 }
 
 TEST(Semantics, NanComparisons) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit
@@ -200,7 +200,7 @@ def k(out, x):
     out[1] = x != x
     out[2] = x < 1.0
     out[3] = not (x >= 1.0)
-)";
+)PY";
   auto mod = moduleFrom(src);
   auto out = sim()->zeros(DType::Bool, {4});
   mod->kernel("k").launch(1, 1, {out, std::nan("")});
@@ -208,7 +208,7 @@ def k(out, x):
 }
 
 TEST(Semantics, MinMaxAbsAndCasts) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda, float32, int32
 import numpy as np
 
@@ -224,7 +224,7 @@ def k(out, x):
     out[7] = np.float32(0.1)
     out[8] = round(2.5) + round(3.5)
     out[9] = min((4, 2, 9))
-)";
+)PY";
   auto v = runOut<double>(src, "k", 10, {int64_t(5)});
   EXPECT_EQ(v[0], 3);
   EXPECT_EQ(v[1], 5);
@@ -239,7 +239,7 @@ def k(out, x):
 }
 
 TEST(Semantics, FloatToIntConversionSaturatesLikeTheGpu) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda, int32
 
 @cuda.jit
@@ -247,7 +247,7 @@ def k(out, x):
     out[0] = int32(x)
     out[1] = int32(-x)
     out[2] = int32(x - x)
-)";
+)PY";
   auto v = runOut<int32_t>(src, "k", 3, {1e20});
   EXPECT_EQ(v[0], std::numeric_limits<int32_t>::max());
   EXPECT_EQ(v[1], std::numeric_limits<int32_t>::min());
@@ -258,7 +258,7 @@ def k(out, x):
 TEST(Semantics, TypingFloat32StaysFloat32AndLiteralsWiden) {
   // t = 0. is float64, so the sum accumulates in float64 (numba's unification); s stays
   // float32 because float32 + float32 is float32.
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda, float32
 
 @cuda.jit
@@ -270,7 +270,7 @@ def k(out, a):
         s += a[i]
     out[0] = t
     out[1] = s
-)";
+)PY";
   std::vector<float> a(1000, 0.1f);
   auto da = sim()->toDevice(a);
   auto v = runOut<double>(src, "k", 2, {da});
@@ -286,7 +286,7 @@ def k(out, a):
 }
 
 TEST(Semantics, RangeWithNegativeStepWhileBreakContinue) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit
@@ -310,7 +310,7 @@ def k(out):
         pass
     else:
         out[n] = 100 + q
-)";
+)PY";
   auto v = runOut<int64_t>(src, "k", 9);
   // range(10, 0, -3) = 10 7 4 1; odd j up to 7 = 1 3 5 7; while-else skipped by break;
   // for-else runs after a normal exit with q == 2.
@@ -318,7 +318,7 @@ def k(out):
 }
 
 TEST(Semantics, LocalArraysAndTuples) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda, int64
 
 N = 4
@@ -338,13 +338,13 @@ def k(out):
     out[2] = t[-1]
     out[3] = len(SHAPE) + SHAPE[1]
     out[4] = loc.shape[1] * loc.size
-)";
+)PY";
   auto v = runOut<int64_t>(src, "k", 5);
   EXPECT_EQ(v, (std::vector<int64_t>{2, 13, 2, 6, 32}));
 }
 
 TEST(Semantics, DeviceFunctionsReturnValuesAndSpecialise) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit(device=True)
@@ -365,13 +365,13 @@ def k(out):
     out[1] = clamp(-2.5, 0.0, 3.0)
     a, b = pair(21)
     out[2] = a + b
-)";
+)PY";
   auto v = runOut<double>(src, "k", 3);
   EXPECT_EQ(v, (std::vector<double>{3, 0, 63}));
 }
 
 TEST(Semantics, ThreeDimensionalGridIndexing) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit
@@ -380,7 +380,7 @@ def k(out):
     nx, ny, nz = cuda.gridsize(3)
     if x < out.shape[2] and y < out.shape[1] and z < out.shape[0]:
         out[z, y, x] = x + 100 * y + 10000 * z + 1000000 * (nx + ny + nz)
-)";
+)PY";
   auto mod = moduleFrom(src);
   auto out = sim()->zeros(DType::I64, {5, 6, 7});
   mod->kernel("k").launch(Dim3(2, 3, 5), Dim3(4, 2, 1), {out});
@@ -393,7 +393,7 @@ def k(out):
 }
 
 TEST(Semantics, MathFunctionsFromLibdevice) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 import math
 
@@ -410,7 +410,7 @@ def k(out, x):
     out[8] = math.ceil(x)
     out[9] = math.fabs(-x)
     out[10] = math.pi
-)";
+)PY";
   double x = 0.7;
   auto v = runOut<double>(src, "k", 11, {x});
   // libdevice's double functions are within 1-2 ulp of the correctly rounded result.
@@ -429,7 +429,7 @@ def k(out, x):
 }
 
 TEST(Semantics, Float32MathStaysFloat32) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda, float32
 import math
 
@@ -439,7 +439,7 @@ def k(out, x):
     out[1] = math.exp(x)
     out[2] = math.sqrt(x)
     out[3] = x % float32(0.3)
-)";
+)PY";
   float x = 1.3f;
   auto v = runOut<float>(src, "k", 4, {x});
   EXPECT_NEAR(v[0], std::sin(x), 2e-7);
@@ -449,7 +449,7 @@ def k(out, x):
 }
 
 TEST(Semantics, StridedArraysAndSubArrays) {
-  const char *src = R"(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit(device=True)
@@ -463,7 +463,7 @@ def rowsum(r):
 def k(out, a):
     for i in range(a.shape[0]):
         out[i] = rowsum(a[i])
-)";
+)PY";
   auto mod = moduleFrom(src);
   std::vector<int32_t> host(12);
   for (int i = 0; i < 12; ++i)

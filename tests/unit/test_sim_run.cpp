@@ -10,7 +10,7 @@ using namespace cutwin::test;
 
 namespace {
 
-const char *kVadd = R"(
+const char *kVadd = R"PY(
 from numba import cuda
 
 @cuda.jit
@@ -18,7 +18,7 @@ def vadd(a, b, out):
     i = cuda.grid(1)
     if i < out.size:
         out[i] = a[i] + b[i]
-)";
+)PY";
 
 } // namespace
 
@@ -64,7 +64,7 @@ std::vector<float> matmulReference(const std::vector<float> &a, const std::vecto
   return c;
 }
 
-const char *kTiled = R"(
+const char *kTiled = R"PY(
 from numba import cuda, float32
 
 TPB = 16
@@ -91,7 +91,7 @@ def matmul_tiled(A, B, C):
         cuda.syncthreads()
     if y < C.shape[0] and x < C.shape[1]:
         C[y, x] = tmp
-)";
+)PY";
 
 } // namespace
 

@@ -1,1 +1,276 @@
-#include <gtest/gtest.h>
+// Typing with numba's rules, and typing diagnostics.
+#include "frontend/sema/typer.h"
+#include "frontend/syntax/parser.h"
+#include "kernel_test_util.h"
+
+using namespace cutwin;
+using namespace cutwin::fe;
+using ::testing::HasSubstr;
+
+namespace {
+
+struct Typed {
+  std::shared_ptr<SourceFile> file;
+  std::shared_ptr<fe::Module> ast;
+  std::unique_ptr<ModuleScope> scope;
+  std::unique_ptr<Typer> typer;
+  const FunctionSpec *spec = nullptr;
+  std::string type(const std::string &var) const { return spec->locals.at(var).str(); }
+};
+
+std::unique_ptr<Typed> typeKernel(const std::string &src, const std::vector<Type> &args, const std::string &k = "k") {
+  auto t = std::make_unique<Typed>();
+  t->file = std::make_shared<SourceFile>("t.py", src);
+  t->ast = std::make_shared<fe::Module>(parseModule(*t->file));
+  t->scope = std::make_unique<ModuleScope>(t->file, t->ast);
+  t->typer = std::make_unique<Typer>(*t->scope);
+  t->spec = &t->typer->typeKernel(k, args);
+  return t;
+}
+
+std::string typeError(const std::string &src, const std::vector<Type> &args) {
+  try {
+    typeKernel(src, args);
+  } catch (const CompileError &e) {
+    return e.what();
+  }
+  return "";
+}
+
+Type f32a1() { return Type::array(Scalar::F32, 1, Layout::C); }
+Type sc(Scalar s) { return Type::scalarOf(s); }
+
+} // namespace
+
+TEST(Typer, LiteralsAndArithmeticFollowNumba) {
+  auto t = typeKernel(R"PY(
+from numba import cuda
+@cuda.jit
+def k(a, n, m, u):
+    i = 1
+    f = 1.5
+    x = a[0] * 2
+    y = a[0] * 2.0
+    q = n / m
+    r = n // m
+    s = n + m
+    v = u + u
+    w = u + n
+    z = a[0] + n
+    b = n > 3
+    neg = -m
+)PY",
+                      {f32a1(), sc(Scalar::I32), sc(Scalar::I32), sc(Scalar::U32)});
+  EXPECT_EQ(t->type("i"), "int64");
+  EXPECT_EQ(t->type("f"), "float64");
+  EXPECT_EQ(t->type("x"), "float64"); // float32 * int64 -> float64 (int64 is unsafe in float32)
+  EXPECT_EQ(t->type("y"), "float64");
+  EXPECT_EQ(t->type("q"), "float64");
+  EXPECT_EQ(t->type("r"), "int64"); // int32 // int32 -> int64 (machine-int rule)
+  EXPECT_EQ(t->type("s"), "int64");
+  EXPECT_EQ(t->type("v"), "uint64");
+  EXPECT_EQ(t->type("w"), "int64");
+  EXPECT_EQ(t->type("z"), "float64"); // float32 + int32 -> float64
+  EXPECT_EQ(t->type("b"), "bool");
+  EXPECT_EQ(t->type("neg"), "int64");
+}
+
+TEST(Typer, UnificationOfAssignments) {
+  auto t = typeKernel(R"PY(
+from numba import cuda, float32
+@cuda.jit
+def k(a):
+    t = 0.
+    s = 0
+    c = float32(0)
+    for i in range(a.size):
+        t += a[i]
+        s += a[i]
+        c += a[i]
+    x = 1
+    if t > 0:
+        x = 2.5
+)PY",
+                      {f32a1()});
+  EXPECT_EQ(t->type("t"), "float64");
+  EXPECT_EQ(t->type("s"), "float64"); // int64 unified with float64
+  EXPECT_EQ(t->type("c"), "float32");
+  EXPECT_EQ(t->type("i"), "int64");
+  EXPECT_EQ(t->type("x"), "float64");
+}
+
+TEST(Typer, CudaBuiltins) {
+  auto t = typeKernel(R"PY(
+from numba import cuda, int16
+import numpy as np
+@cuda.jit
+def k(a):
+    i = cuda.grid(1)
+    x, y = cuda.grid(2)
+    tx = cuda.threadIdx.x
+    bd = cuda.blockDim.y
+    sh = cuda.shared.array((4, 4), np.float64)
+    lo = cuda.local.array(8, dtype=int16)
+    n = a.shape[0]
+    sz = a.size
+    for j in range(tx):
+        pass
+)PY",
+                      {f32a1()});
+  EXPECT_EQ(t->type("i"), "int64");
+  EXPECT_EQ(t->type("x"), "int64");
+  EXPECT_EQ(t->type("tx"), "int32");
+  EXPECT_EQ(t->type("bd"), "int32");
+  EXPECT_EQ(t->type("sh"), "array(float64, 2d, C, shared)");
+  EXPECT_EQ(t->type("lo"), "array(int16, 1d, C, local)");
+  EXPECT_EQ(t->type("n"), "int64");
+  EXPECT_EQ(t->type("sz"), "int64");
+  EXPECT_EQ(t->type("j"), "int32"); // range over int32 yields int32
+}
+
+TEST(Typer, MathOnTheCudaTarget) {
+  auto t = typeKernel(R"PY(
+from numba import cuda
+import math
+@cuda.jit
+def k(a, n):
+    s = math.sin(a[0])
+    d = math.sin(n)
+    f = math.floor(a[0])
+    p = math.pow(a[0], a[0])
+    q = math.sqrt(2)
+    b = math.isnan(a[0])
+)PY",
+                      {f32a1(), sc(Scalar::I32)});
+  EXPECT_EQ(t->type("s"), "float32");
+  EXPECT_EQ(t->type("d"), "float64");
+  EXPECT_EQ(t->type("f"), "float32"); // CUDA target: floor keeps the float type
+  EXPECT_EQ(t->type("p"), "float32");
+  EXPECT_EQ(t->type("q"), "float64");
+  EXPECT_EQ(t->type("b"), "bool");
+}
+
+TEST(Typer, DeviceFunctionsSpecialisePerArgumentTypes) {
+  auto t = typeKernel(R"PY(
+from numba import cuda
+@cuda.jit(device=True)
+def twice(x):
+    return x * 2
+@cuda.jit
+def k(a, n):
+    p = twice(a[0])
+    q = twice(n)
+)PY",
+                      {f32a1(), sc(Scalar::I32)});
+  EXPECT_EQ(t->type("p"), "float64");
+  EXPECT_EQ(t->type("q"), "int64");
+  int devSpecs = 0;
+  for (auto &s : t->typer->specs())
+    devSpecs += !s->isKernel;
+  EXPECT_EQ(devSpecs, 2);
+}
+
+TEST(Typer, ExplicitSignaturesInBothForms) {
+  std::string src = R"PY(
+from numba import cuda, void, float32, int32
+@cuda.jit("void(float32[:, ::1], int32)")
+def k1(a, n):
+    pass
+@cuda.jit(void(float32[:], int32))
+def k2(a, n):
+    pass
+@cuda.jit("float32(float32, float32)", device=True)
+def add(x, y):
+    return x + y
+@cuda.jit
+def k(out):
+    out[0] = add(1, 2)
+)PY";
+  auto file = std::make_shared<SourceFile>("t.py", src);
+  auto ast = std::make_shared<fe::Module>(parseModule(*file));
+  ModuleScope scope(file, ast);
+  Signature s1 = scope.parseSignature(*scope.jitFunction("k1")->options.signatures[0]);
+  EXPECT_EQ(s1.args[0].str(), "array(float32, 2d, C)");
+  EXPECT_EQ(s1.args[1].str(), "int32");
+  Signature s2 = scope.parseSignature(*scope.jitFunction("k2")->options.signatures[0]);
+  EXPECT_EQ(s2.args[0].str(), "array(float32, 1d, A)");
+  auto t = typeKernel(src, {Type::array(Scalar::F64, 1, Layout::C)});
+  for (auto &s : t->typer->specs())
+    if (!s->isKernel)
+      EXPECT_EQ(s->returnType.str(), "float32");
+}
+
+TEST(Typer, ModuleConstantsFold) {
+  auto t = typeKernel(R"PY(
+from numba import cuda, float32
+TPB = 16
+N = TPB * 2 + 1
+SHAPE = (N, TPB // 4)
+SCALE = 0.5
+@cuda.jit
+def k(a):
+    s = cuda.shared.array(SHAPE, float32)
+    v = SCALE * N
+)PY",
+                      {f32a1()});
+  EXPECT_EQ(t->type("s"), "array(float32, 2d, C, shared)");
+  EXPECT_EQ(t->type("v"), "float64");
+}
+
+TEST(Typer, DiagnosticsNamePlaceAndProblem) {
+  std::string hdr = "from numba import cuda\nimport numpy as np\n@cuda.jit\ndef k(a, n):\n";
+  auto err = [&](const std::string &body) { return typeError(hdr + body, {f32a1(), sc(Scalar::I32)}); };
+  EXPECT_THAT(err("    x = y + 1\n"), HasSubstr("t.py:5:9: error: name 'y' is not defined"));
+  EXPECT_THAT(err("    x = a[1.5]\n"), HasSubstr("t.py:5:11: error: array index must be an integer, not float64"));
+  EXPECT_THAT(err("    x = a + a\n"), HasSubstr("whole-array arithmetic"));
+  EXPECT_THAT(err("    x = a\n    x = 1\n"), HasSubstr("variable 'x' is assigned both array(float32, 1d, C) and int64"));
+  EXPECT_THAT(err("    return 1\n"), HasSubstr("kernels cannot return a value"));
+  EXPECT_THAT(err("    s = cuda.shared.array(n, np.float32)\n"),
+              HasSubstr("t.py:5:27: error: cuda.shared.array() shape must be a constant"));
+  EXPECT_THAT(err("    x = np.zeros(3)\n"), HasSubstr("module 'numpy' has no attribute 'zeros'"));
+  EXPECT_THAT(err("    print(x)\n"), HasSubstr("name 'print' is not defined"));
+  EXPECT_THAT(err("    x = a[0, 1]\n"), HasSubstr("too many indices"));
+  EXPECT_THAT(err("    a.foo = 1\n"), HasSubstr("cannot assign to attribute 'foo'"));
+  EXPECT_THAT(err("    x = 1.5 & 2\n"), HasSubstr("unsupported operand types for &: 'float64' and 'int64'"));
+  EXPECT_THAT(err("    for v in a:\n        pass\n"), HasSubstr("iterate over range"));
+  EXPECT_THAT(err("    x = z\n    z = 1\n"), HasSubstr("local variable 'z' is used before it is assigned"));
+  EXPECT_THAT(err("    break\n"), HasSubstr("'break' outside a loop"));
+}
+
+TEST(Typer, HostOnlyGlobalsAreExplained) {
+  std::string src = R"PY(
+from numba import cuda
+import numpy as np
+import time
+table = np.arange(10)
+def helper(x):
+    return x
+@cuda.jit
+def k(a, n):
+    a[0] = table[0]
+)PY";
+  EXPECT_THAT(typeError(src, {f32a1(), sc(Scalar::I32)}),
+              HasSubstr("t.py:10:12: error: global 'table' is not a compile-time constant"));
+  std::string src2 = src;
+  src2.replace(src2.find("table[0]"), 8, "helper(1)");
+  EXPECT_THAT(typeError(src2, {f32a1(), sc(Scalar::I32)}),
+              HasSubstr("'helper' is a plain Python function; decorate it with @cuda.jit(device=True)"));
+  src2 = src;
+  src2.replace(src2.find("table[0]"), 8, "time.time()");
+  EXPECT_THAT(typeError(src2, {f32a1(), sc(Scalar::I32)}), HasSubstr("module 'time' is not available in kernels"));
+}
+
+TEST(Typer, RecursionIsReported) {
+  std::string src = R"PY(
+from numba import cuda
+@cuda.jit(device=True)
+def f(x):
+    if x <= 0:
+        return 0
+    return f(x - 1)
+@cuda.jit
+def k(a, n):
+    a[0] = f(n)
+)PY";
+  EXPECT_THAT(typeError(src, {f32a1(), sc(Scalar::I32)}), HasSubstr("recursive call of device function 'f'"));
+}
