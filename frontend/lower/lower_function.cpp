@@ -208,7 +208,7 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
 
   // Every variable gets a zero-initialised slot; mem2reg turns them into SSA values.
   for (auto &[name, t] : spec.locals) {
-    AllocaInst *a = entryAlloca(llvmType(t), name);
+    AllocaInst *a = entryAlloca(llvmType(t), name + ".addr");
     slots_[name] = a;
     b_.CreateStore(Constant::getNullValue(a->getAllocatedType()), a);
     if (dib_)
