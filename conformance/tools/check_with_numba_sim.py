@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Cross-checks the conformance cases with numba-cuda, an independent implementation:
+each case's kernel.py is run by numba-cuda (its CUDA simulator with
+NUMBA_ENABLE_CUDASIM=1, or a real GPU) on the case's inputs, and the results are compared
+with the expected outputs under the case's tolerance. Error cases are checked for the
+exception numba raises where it has one (IndexError); numba's simulator cannot detect
+barrier divergence, so that case is reported as not comparable.
+
+    NUMBA_ENABLE_CUDASIM=1 python3 conformance/tools/check_with_numba_sim.py
+"""
+import importlib.util
+import json
+import os
+import sys
+
+import numpy as np
+
+if not hasattr(np, "row_stack"):  # numba-cuda 0.30 still refers to it
+    np.row_stack = np.vstack
+
+from numba import cuda  # noqa: E402
+
+CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cases")
+
+
+def ulp_distance(a, b):
+    if a.dtype == np.float32:
+        ia, ib = a.view(np.int32).astype(np.int64), b.view(np.int32).astype(np.int64)
+        ia = np.where(ia < 0, -2**31 - ia, ia)
+        ib = np.where(ib < 0, -2**31 - ib, ib)
+    else:
+        ia, ib = a.view(np.int64).astype(object), b.view(np.int64).astype(object)
+        ia = np.array([-2**63 - v if v < 0 else v for v in ia], dtype=object)
+        ib = np.array([-2**63 - v if v < 0 else v for v in ib], dtype=object)
+    d = np.abs(ia - ib)
+    both_nan = np.isnan(a) & np.isnan(b)
+    return np.where(both_nan, 0, d)
+
+
+def load_kernel(case_dir, name):
+    spec = importlib.util.spec_from_file_location("case_kernel_" + os.path.basename(case_dir),
+                                                  os.path.join(case_dir, "kernel.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return getattr(mod, name)
+
+
+def run_case(case_dir):
+    with open(os.path.join(case_dir, "case.json")) as fh:
+        c = json.load(fh)
+    kernel = load_kernel(case_dir, c["kernel"])
+    args, arrays = [], {}
+    for a in c["args"]:
+        if "scalar" in a:
+            args.append(np.dtype(a["dtype"]).type(a["scalar"]))
+            continue
+        if "npy" in a:
+            host = np.load(os.path.join(case_dir, a["npy"]))
+        else:
+            host = np.zeros(a["shape"], dtype=a["zeros"])
+        d = cuda.to_device(host)
+        arrays[a["name"]] = d
+        args.append(d)
+    if "expect_error" in c:
+        kind = c["expect_error"]["kind"]
+        if kind != "IndexOutOfBounds":
+            return "not comparable (numba cannot detect %s)" % kind
+        try:
+            kernel[tuple(c["grid"]), tuple(c["block"])](*args)
+        except IndexError as e:
+            return "ok: numba raised IndexError (%s)" % str(e).splitlines()[0][:60]
+        raise AssertionError("numba raised no IndexError")
+    kernel[tuple(c["grid"]), tuple(c["block"])](*args)
+    notes = []
+    for name, spec in c["expect"].items():
+        want = np.load(os.path.join(case_dir, spec["npy"]))
+        got = arrays[name].copy_to_host()
+        if got.dtype.kind == "f" and spec.get("max_ulp", 0):
+            worst = int(np.max(ulp_distance(got.ravel(), want.ravel())))
+            if worst > spec["max_ulp"]:
+                raise AssertionError("%s: %d ulp > %d" % (name, worst, spec["max_ulp"]))
+            notes.append("%s within %d ulp" % (name, worst))
+        else:
+            same = (got.view(np.uint8) == want.view(np.uint8)).all() if got.shape == want.shape else False
+            if not same:
+                bad = np.argwhere(got != want)[:1]
+                raise AssertionError("%s differs, first at %s: %r vs %r" % (
+                    name, bad.tolist(), got[tuple(bad[0])] if len(bad) else None,
+                    want[tuple(bad[0])] if len(bad) else None))
+            notes.append("%s bit-exact" % name)
+    return "ok: " + ", ".join(notes)
+
+
+def main(argv):
+    names = argv or sorted(d for d in os.listdir(CASES) if os.path.exists(os.path.join(CASES, d, "case.json")))
+    failed = 0
+    for name in names:
+        case_dir = os.path.join(CASES, name)
+        with open(os.path.join(case_dir, "case.json")) as fh:
+            known = json.load(fh).get("numba_sim_difference")
+        try:
+            result = run_case(case_dir)
+        except Exception as e:  # report and continue
+            if known and os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
+                result = "known simulator difference (%s: %s): %s" % (type(e).__name__, str(e)[:60], known)
+            else:
+                result = "FAIL: %s: %s" % (type(e).__name__, e)
+                failed += 1
+        print("%-22s %s" % (name, result))
+    print("%d cases, %d failed" % (len(names), failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,343 @@
+#!/usr/bin/env python3
+"""Writes each conformance case's inputs, expected outputs and case.json.
+
+NumPy is the oracle: every expected output is computed here independently of cutwin,
+with NumPy operations that reproduce the kernel's arithmetic in the same order (so that
+float results can be compared bit for bit), or with a stated ulp tolerance where the
+kernel calls libdevice functions. Run from the repository root:
+
+    python3 conformance/tools/make_case_data.py [case ...]
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cases")
+REGISTRY = {}
+
+
+# Why numba's CUDA simulator (not numba-cuda on a GPU) disagrees with some cases.
+NEP50 = ("numba's simulator runs the kernel as Python: with NumPy 2's promotion rules "
+         "(NEP 50) a Python float plus a float32 stays float32, while compiled numba-cuda "
+         "types the accumulator as float64")
+
+
+def case(fn):
+    REGISTRY[fn.__name__] = fn
+    return fn
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+def blocks(n, b):
+    return (n + b - 1) // b
+
+
+@case
+def vadd():
+    r = rng(1)
+    n = 1000
+    a = r.uniform(-1, 1, n).astype(np.float32)
+    b = r.uniform(-1, 1, n).astype(np.float32)
+    return dict(kernel="vadd", grid=[blocks(n, 256)], block=[256],
+                args=[("a", a), ("b", b), ("out", np.zeros(n, np.float32))],
+                expect={"out": (a + b, {})},
+                description="float32 vector add, n not a multiple of the block size")
+
+
+@case
+def matmul_naive():
+    r = rng(2)
+    m, k, n = 37, 23, 41
+    A = r.uniform(-1, 1, (m, k)).astype(np.float32)
+    B = r.uniform(-1, 1, (k, n)).astype(np.float32)
+    # float32 products accumulated sequentially in float64, as the kernel does.
+    prods = (A[:, :, None] * B[None, :, :]).astype(np.float32)
+    acc = np.zeros((m, n), np.float64)
+    for p in range(k):
+        acc = acc + prods[:, p, :].astype(np.float64)
+    return dict(kernel="matmul", grid=[blocks(m, 16), blocks(n, 16)], block=[16, 16],
+                args=[("A", A), ("B", B), ("C", np.zeros((m, n), np.float32))],
+                expect={"C": (acc.astype(np.float32), {})},
+                description="naive 2-D matmul, non-square (37x23 @ 23x41)",
+                numba_sim_difference=NEP50)
+
+
+@case
+def matmul_tiled():
+    r = rng(3)
+    m, k, n, tpb = 40, 56, 24, 16
+    A = r.uniform(-1, 1, (m, k)).astype(np.float32)
+    B = r.uniform(-1, 1, (k, n)).astype(np.float32)
+    kk = blocks(k, tpb) * tpb
+    Ap = np.zeros((m, kk), np.float32)
+    Bp = np.zeros((kk, n), np.float32)
+    Ap[:, :k] = A
+    Bp[:k, :] = B
+    acc = np.zeros((m, n), np.float32)
+    for p in range(kk):
+        acc = acc + Ap[:, p, None] * Bp[None, p, :]
+    return dict(kernel="matmul_tiled", grid=[blocks(n, tpb), blocks(m, tpb)], block=[tpb, tpb],
+                args=[("A", A), ("B", B), ("C", np.zeros((m, n), np.float32))],
+                expect={"C": (acc, {})},
+                description="shared-memory tiled matmul with barriers, non-square (40x56 @ 56x24)")
+
+
+@case
+def block_sum():
+    r = rng(4)
+    n, t = 10000, 256
+    x = r.uniform(-1, 1, n).astype(np.float32)
+    nb = blocks(n, t)
+    s = np.zeros(nb * t, np.float32)
+    s[:n] = x
+    s = s.reshape(nb, t)
+    stride = t // 2
+    while stride > 0:
+        s[:, :stride] = s[:, :stride] + s[:, stride:2 * stride]
+        stride //= 2
+    return dict(kernel="block_sum", grid=[nb], block=[t],
+                args=[("x", x), ("partial", np.zeros(nb, np.float32))],
+                expect={"partial": (s[:, 0].copy(), {})},
+                description="shared-memory tree sum per block (the reduction order is fixed)")
+
+
+@case
+def grid3d():
+    shape = (5, 6, 7)
+    block, grid = (4, 2, 1), (2, 3, 5)
+    out = np.zeros(shape, np.int64)
+    nx, ny, nz = (grid[0] * block[0], grid[1] * block[1], grid[2] * block[2])
+    for z in range(shape[0]):
+        for y in range(shape[1]):
+            for x in range(shape[2]):
+                bx, by, bz = x // block[0], y // block[1], z // block[2]
+                flat = (bz * grid[1] + by) * grid[0] + bx
+                out[z, y, x] = x + 100 * y + 10000 * z + 1000000 * flat + (nx * ny * nz) % 7
+    return dict(kernel="grid3d", grid=list(grid), block=list(block),
+                args=[("out", np.zeros(shape, np.int64))],
+                expect={"out": (out, {})},
+                description="3-D grid: cuda.grid(3), cuda.gridsize(3), blockIdx/gridDim in z, y, x")
+
+
+@case
+def device_functions():
+    r = rng(6)
+    n = 100
+    pts = r.uniform(-2, 2, (n, 2))
+    lo, hi = -1.0, 1.0
+    x, y = pts[:, 0], pts[:, 1]
+    return dict(kernel="device_functions", grid=[1], block=[128],
+                args=[("pts", pts), ("lo", ("float64", lo)), ("hi", ("float64", hi)),
+                      ("out_clamped", np.zeros(n)), ("out_r", np.zeros(n)), ("out_p", np.zeros(n)),
+                      ("out_n", np.zeros(n, np.int64))],
+                expect={"out_clamped": (np.clip(x, lo, hi), {}),
+                        "out_r": (np.sqrt(x * x + y * y), {}),
+                        "out_p": (x * y, {}),
+                        "out_n": ((pts > 0).sum(axis=1).astype(np.int64), {})},
+                description="device functions: early returns, tuple returns, array arguments")
+
+
+@case
+def int_floordiv_mod():
+    r = rng(7)
+    n = 2000
+    a = r.integers(-10**6, 10**6, n, dtype=np.int64)
+    b = r.integers(-1000, 1000, n, dtype=np.int64)
+    b[::50] = 0
+    a[1] = np.iinfo(np.int64).max
+    with np.errstate(divide="ignore"):
+        q64 = np.floor_divide(a, b)
+        r64 = np.mod(a, b)
+        x = np.mod(a, 1000)
+        y = np.mod(b, 37) - 18
+        q32 = np.floor_divide(x, y)
+        r32 = np.mod(x, y)
+    small = (a & 0xFF) * 3 - 500
+    z = lambda: np.zeros(n, np.int64)
+    return dict(kernel="int_floordiv_mod", grid=[blocks(n, 128)], block=[128],
+                args=[("a", a), ("b", b), ("q64", z()), ("r64", z()), ("q32", z()), ("r32", z()),
+                      ("small", z())],
+                expect={"q64": (q64, {}), "r64": (r64, {}), "q32": (q32, {}), "r32": (r32, {}),
+                        "small": (small, {})},
+                description="integer // and % with negative operands and zero divisors (NumPy semantics)")
+
+
+@case
+def float_typing():
+    r = rng(8)
+    rows, cols = 64, 100
+    x = r.uniform(0, 1, (rows, cols)).astype(np.float32)
+    t = np.zeros(rows, np.float64)
+    s = np.zeros(rows, np.float32)
+    for k in range(cols):
+        t = t + x[:, k].astype(np.float64)
+        s = s + x[:, k]
+    mixed = x[:, 0].astype(np.float64) * np.arange(1, rows + 1, dtype=np.float64)
+    return dict(kernel="float_typing", grid=[1], block=[64],
+                args=[("x", x), ("sums64", np.zeros(rows)), ("sums32", np.zeros(rows, np.float32)),
+                      ("mixed", np.zeros(rows))],
+                expect={"sums64": (t, {}), "sums32": (s, {}), "mixed": (mixed, {})},
+                description="float32 vs float64 typing: literal 0. accumulates in float64",
+                numba_sim_difference=NEP50)
+
+
+@case
+def while_break():
+    r = rng(9)
+    n = 500
+    start = r.integers(1, 100000, n, dtype=np.int64)
+    start[:4] = [1, 27, 97, 77031]
+    steps = np.zeros(n, np.int64)
+    peak = np.zeros(n, np.int64)
+    for i, v in enumerate(start):
+        v = int(v)
+        count, top = 0, v
+        while v != 1:
+            if count >= 500:
+                count = -1
+                break
+            if v % 2 == 0:
+                v //= 2
+            else:
+                v = 3 * v + 1
+                top = max(top, v)
+            count += 1
+        steps[i], peak[i] = count, top
+    return dict(kernel="while_break", grid=[blocks(n, 128)], block=[128],
+                args=[("start", start), ("steps", np.zeros(n, np.int64)), ("peak", np.zeros(n, np.int64))],
+                expect={"steps": (steps, {}), "peak": (peak, {})},
+                description="while True with break/continue and an early return")
+
+
+@case
+def local_arrays():
+    r = rng(10)
+    n, w = 300, 7
+    x = r.integers(-1000, 1000, n, dtype=np.int32)
+    idx = np.clip(np.arange(n)[:, None] + np.arange(w)[None, :] - w // 2, 0, n - 1)
+    med = np.sort(x[idx], axis=1)[:, w // 2].astype(np.int32)
+    return dict(kernel="local_arrays", grid=[blocks(n, 64)], block=[64],
+                args=[("x", x), ("med", np.zeros(n, np.int32))],
+                expect={"med": (med, {})},
+                description="per-thread cuda.local.array: insertion-sort median filter")
+
+
+@case
+def out_of_bounds():
+    n = 100
+    return dict(kernel="out_of_bounds", grid=[1], block=[128],
+                args=[("x", np.ones(n, np.float32)), ("out", np.zeros(n, np.float32))],
+                expect_error={"kind": "IndexOutOfBounds",
+                              "contains": "kernel.py:9 in out_of_bounds, thread (99,0,0) block (0,0,0): "
+                                          "index 100 out of bounds for axis 0 with size 100"},
+                description="an off-by-one read is reported with kernel, line, thread, block, index")
+
+
+@case
+def barrier_divergence():
+    return dict(kernel="barrier_divergence", grid=[2], block=[64],
+                args=[("x", np.ones(64, np.float32)), ("out", np.zeros(64, np.float32))],
+                expect_error={"kind": "BarrierDivergence", "contains": "32 of 64 threads of the block wait"},
+                description="a barrier reached by half of the block is reported, never merged or hung")
+
+
+@case
+def math_f64():
+    r = rng(11)
+    n = 2048
+    x = r.uniform(-10, 10, n)
+    x[:6] = [0.0, -0.0, 1e-300, np.pi / 2, 1e5, -7.5]
+    y = r.uniform(0.5, 3, n)
+    v = x
+    approx = np.stack([np.sin(v), np.cos(v), np.tan(v), np.exp(v / 4), np.log(np.abs(v) + 1e-3),
+                       np.power(np.abs(v), y), np.arctan2(v, y), np.tanh(v)])
+    exact = np.stack([np.sqrt(np.abs(v)), np.floor(v) + np.ceil(v) + np.fabs(v), v / y, np.mod(v, y),
+                      np.floor_divide(v, y)])
+    return dict(kernel="math_f64", grid=[blocks(n, 256)], block=[256],
+                args=[("x", x), ("y", y), ("approx", np.zeros(approx.shape)), ("exact", np.zeros(exact.shape))],
+                expect={"approx": (approx, {"max_ulp": 4}), "exact": (exact, {})},
+                description="float64 math: libdevice within 4 ulp of NumPy; + - * / sqrt floor % // exact",
+                numba_sim_difference="numba's simulator evaluates math.exp with CPython's math module, "
+                                     "which raises OverflowError where the GPU returns inf")
+
+
+@case
+def math_f32():
+    r = rng(12)
+    n = 2048
+    x = r.uniform(-5, 5, n).astype(np.float32)
+    x[:4] = [0.5, -0.5, 1.0, 3.0]
+    y = r.uniform(0.5, 2, n).astype(np.float32)
+    v = x.astype(np.float64)
+    approx = np.stack([np.sin(v), np.cos(v), np.exp(v), np.log(np.abs(v)),
+                       np.power(np.abs(v), y.astype(np.float64))]).astype(np.float32)
+    exact = np.stack([np.sqrt(np.abs(x)), x / y, np.mod(x, y), x * y - x]).astype(np.float32)
+    return dict(kernel="math_f32", grid=[blocks(n, 256)], block=[256],
+                args=[("x", x), ("y", y), ("approx", np.zeros(approx.shape, np.float32)),
+                      ("exact", np.zeros(exact.shape, np.float32))],
+                expect={"approx": (approx, {"max_ulp": 4}), "exact": (exact, {})},
+                description="float32 math stays float32: libdevice within 4 ulp of the correctly rounded "
+                            "value; sqrt / % * - exact")
+
+
+@case
+def python_operators():
+    r = rng(13)
+    n = 1000
+    a = r.integers(-1000, 1000, n, dtype=np.int64)
+    b = r.integers(-1000, 1000, n, dtype=np.int64)
+    s = b & 7
+    out = np.stack([a << s, a >> s, (a & b) ^ (a | 3), ~a, s ** 3 - a,
+                    np.minimum(np.minimum(a, b), 0) + np.maximum(a, b), np.abs(a) - np.abs(b),
+                    ((-5 < a) & (a <= b)).astype(np.int64),
+                    np.where((a > 0) & (b > 0), a, np.where((a > 0) | (b > 0), b, -1))])
+    return dict(kernel="python_operators", grid=[blocks(n, 128)], block=[128],
+                args=[("a", a), ("b", b), ("out", np.zeros(out.shape, np.int64))],
+                expect={"out": (out, {})},
+                description="shifts, bit operations, **, min/max/abs, chained comparisons, and/or")
+
+
+def write(name, spec):
+    d = os.path.join(CASES, name)
+    os.makedirs(d, exist_ok=True)
+    args = []
+    for arg_name, value in spec["args"]:
+        if isinstance(value, tuple):
+            args.append({"name": arg_name, "scalar": value[1], "dtype": value[0]})
+        elif not value.any():
+            args.append({"name": arg_name, "zeros": value.dtype.name, "shape": list(value.shape)})
+        else:
+            f = f"in_{arg_name}.npy"
+            np.save(os.path.join(d, f), np.ascontiguousarray(value))
+            args.append({"name": arg_name, "npy": f})
+    case = {"description": spec["description"], "kernel": spec["kernel"], "grid": spec["grid"],
+            "block": spec["block"], "args": args}
+    if "expect" in spec:
+        case["expect"] = {}
+        for arg_name, (value, tol) in spec["expect"].items():
+            f = f"expected_{arg_name}.npy"
+            np.save(os.path.join(d, f), np.ascontiguousarray(value))
+            case["expect"][arg_name] = dict(npy=f, **tol)
+    if "expect_error" in spec:
+        case["expect_error"] = spec["expect_error"]
+    if "numba_sim_difference" in spec:
+        case["numba_sim_difference"] = spec["numba_sim_difference"]
+    with open(os.path.join(d, "case.json"), "w") as fh:
+        json.dump(case, fh, indent=2)
+        fh.write("\n")
+
+
+def main(argv):
+    names = argv or sorted(REGISTRY)
+    for name in names:
+        write(name, REGISTRY[name]())
+        print("wrote", name)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
