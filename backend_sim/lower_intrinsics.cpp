@@ -4,6 +4,7 @@
 #include "frontend/ir/intrinsics.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 
@@ -139,6 +140,24 @@ uint64_t lowerSharedMemory(Module &m, StructType *ctxTy) {
   return offset;
 }
 
+/// Gives a generated entry function debug info in the kernel's file, and the call of the
+/// kernel a location, so that the kernel inlined into it keeps its line table (gdb then
+/// stops at `break kernel.py:N` in the code that actually runs).
+void attachDebugInfo(Function *entry, Function *kernel, CallInst *call) {
+  DISubprogram *ksp = kernel->getSubprogram();
+  if (!ksp)
+    return;
+  Module &m = *entry->getParent();
+  DIBuilder dib(m, false, ksp->getUnit());
+  auto *st = dib.createSubroutineType(dib.getOrCreateTypeArray({}));
+  DISubprogram *sp = dib.createFunction(ksp->getFile(), entry->getName(), entry->getName(), ksp->getFile(),
+                                        ksp->getLine(), st, ksp->getLine(), DINode::FlagArtificial,
+                                        DISubprogram::SPFlagDefinition);
+  entry->setSubprogram(sp);
+  call->setDebugLoc(DILocation::get(m.getContext(), ksp->getLine(), 0, sp));
+  dib.finalize();
+}
+
 /// Loads the kernel's parameters from the packed argument buffer.
 std::vector<Value *> unpackArguments(IRBuilder<> &b, Value *args, Function *kernel,
                                      const ir::KernelInfo &info) {
@@ -162,8 +181,9 @@ void buildThreadEntry(Module &m, Function *kernel, const ir::KernelInfo &info) {
   std::vector<Value *> args{fn->getArg(0)};
   auto params = unpackArguments(b, fn->getArg(1), kernel, info);
   args.insert(args.end(), params.begin(), params.end());
-  b.CreateCall(kernel, args);
+  CallInst *call = b.CreateCall(kernel, args);
   b.CreateRetVoid();
+  attachDebugInfo(fn, kernel, call);
 }
 
 /// A whole block as nested loops over threadIdx z, y, x; the kernel is inlined into it.
@@ -187,6 +207,7 @@ void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::K
                                                             b.CreateStructGEP(ctxTy, ctx, 2), 0, d));
   // for z: for y: for x: ctx->tid = (x, y, z); kernel(ctx, args...)
   BasicBlock *exit = BasicBlock::Create(c, "exit", fn);
+  CallInst *kernelCall = nullptr;
   std::function<void(int, BasicBlock *)> loop = [&](int d, BasicBlock *after) {
     BasicBlock *pre = b.GetInsertBlock();
     BasicBlock *head = BasicBlock::Create(c, "tid.loop", fn);
@@ -200,6 +221,7 @@ void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::K
     if (d == 0) {
       CallInst *call = b.CreateCall(kernel, args);
       call->addFnAttr(Attribute::AlwaysInline);
+      kernelCall = call;
       b.CreateBr(latch);
     } else {
       loop(d - 1, latch);
@@ -215,6 +237,7 @@ void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::K
   loop(2, exit);
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
+  attachDebugInfo(fn, kernel, kernelCall);
 }
 
 } // namespace

@@ -107,8 +107,9 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
   dumpIR(opts, "lower", *ir.module);
   // verify
   verify(*ir.module, "lower");
-  // cleanup
-  ir::runCleanup(*ir.module);
+  // cleanup (skipped for debug kernels: variables stay in memory, visible to a debugger)
+  if (ir.info.opt > 0)
+    ir::runCleanup(*ir.module);
   verify(*ir.module, "cleanup");
   dumpIR(opts, "cleanup", *ir.module);
   return ir;
@@ -131,11 +132,12 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   verify(m, "sim-libdevice");
   dumpIR(opts, "sim-libdevice", m);
   // sim-optimize
-  ir::runOptimization(m, &jit.targetMachine(), opts.optLevel);
+  ir::runOptimization(m, &jit.targetMachine(), std::min(opts.optLevel, ir.info.opt));
   dumpIR(opts, "sim-optimize", m);
   // sim-jit
   SimCompiled out;
   out.name = ir.info.name;
+  out.serial = ir.info.debug;
   out.staticSharedBytes = lowered.staticSharedBytes;
   out.stackBytes = fiberStackBytes(m);
   std::vector<std::string> entries = {lowered.usesBarrier ? sim::kThreadEntry : sim::kBlockEntry};

@@ -50,6 +50,7 @@ struct SimCompiled {
   uint64_t threadEntry = 0, blockEntry = 0;
   uint64_t staticSharedBytes = 0;
   size_t stackBytes = 0;
+  bool serial = false; ///< debug kernels run their blocks in order on one thread
 };
 
 /// Simulator steps: sim-lower, sim-libdevice, sim-optimize, sim-jit.

@@ -20,6 +20,8 @@ public:
     k_.blockEntry = reinterpret_cast<sim::EntryFn>(c.blockEntry);
     k_.staticSharedBytes = c.staticSharedBytes;
     k_.stackBytes = c.stackBytes;
+    if (c.serial)
+      opts_.parallel = false;
   }
 
   void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *err) override {

@@ -35,6 +35,7 @@ struct KernelInfo {
   bool debug = false;
   bool boundscheck = true;
   bool fastmath = false;
+  int opt = 3; ///< @cuda.jit(opt=...); debug=True compiles at 0 as numba does
 };
 
 struct KernelIR {

@@ -31,6 +31,7 @@ KernelIR lowerKernel(const fe::Typer &typer, const fe::FunctionSpec &kernel, con
   out.info.layout = computeArgLayout(kernel.argTypes);
   out.info.debug = kernel.options().debug;
   out.info.fastmath = kernel.options().fastmath;
+  out.info.opt = kernel.options().debug ? 0 : kernel.options().opt;
   out.info.boundscheck = opts.boundscheck;
   Lowerer(typer, opts, out).lowerKernelEntry(kernel);
   std::string err;

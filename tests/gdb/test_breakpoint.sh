@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# A breakpoint on a line of the .py kernel stops inside a simulated thread, with the
+# kernel's variables visible: JIT code is registered with GDB's JIT interface.
+set -euo pipefail
+prog="$1"; kernel="$2"
+out=$(gdb -batch -nx \
+  -ex "set breakpoint pending on" \
+  -ex "break scale_kernel.py:9" \
+  -ex "run" \
+  -ex "bt 1" \
+  -ex "print i" \
+  -ex "print factor" \
+  -ex "continue" \
+  -ex "print i" \
+  -ex "kill" \
+  --args "$prog" "$kernel" 2>&1)
+echo "$out"
+fail() { echo "FAILED: $1"; exit 1; }
+grep -Eq "Breakpoint 1(\.[0-9]+)?, scale" <<<"$out" || fail "breakpoint not hit in scale"
+grep -q "scale_kernel.py:9" <<<"$out" || fail "stop not reported at scale_kernel.py:9"
+grep -Eq '^\$1 = 0$' <<<"$out" || fail "first stop is not thread 0 (i == 0)"
+grep -Eq '^\$2 = 3$' <<<"$out" || fail "argument factor is not visible as 3"
+grep -Eq '^\$3 = 1$' <<<"$out" || fail "second stop is not thread 1"
+echo "PASSED"
