@@ -145,23 +145,22 @@ void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockS
     f.ctx = bctx::make_fcontext(ws.stacks.top(i, k.stackBytes), k.stackBytes, fiberMain);
   }
   std::mt19937 rng(opts.seed ^ uint32_t(blockLinear * 2654435761u));
+  // One pass per barrier round: resume every unfinished thread until it waits at a barrier
+  // or finishes, counting as we go. A thread waiting at the barrier is simply resumed in
+  // the next round, so releasing a barrier costs nothing.
   while (true) {
     if (opts.seed)
       std::shuffle(ws.order.begin(), ws.order.end(), rng);
-    for (uint32_t i : ws.order) {
-      Fiber &f = ws.fibers[i];
-      if (f.state != Fiber::State::Ready)
-        continue;
-      bctx::transfer_t t = bctx::jump_fcontext(f.ctx, &f);
-      f.ctx = t.fctx;
-      if (f.state == Fiber::State::Faulted)
-        return; // the other fibers are abandoned; their stacks are reused
-    }
-    // Every thread now waits at a barrier or has finished.
     uint32_t waiting = 0, done = 0;
     const Fiber *firstWaiting = nullptr, *firstDone = nullptr, *otherSite = nullptr;
-    for (uint32_t i = 0; i < n; ++i) {
-      const Fiber &f = ws.fibers[i];
+    for (uint32_t i : ws.order) {
+      Fiber &f = ws.fibers[i];
+      if (f.state != Fiber::State::Done) {
+        bctx::transfer_t t = bctx::jump_fcontext(f.ctx, &f);
+        f.ctx = t.fctx;
+        if (f.state == Fiber::State::Faulted)
+          return; // the other fibers are abandoned; their stacks are reused
+      }
       if (f.state == Fiber::State::AtBarrier) {
         ++waiting;
         if (!firstWaiting)
@@ -186,8 +185,6 @@ void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockS
       bs.abort->store(true, std::memory_order_relaxed);
       return;
     }
-    for (uint32_t i = 0; i < n; ++i)
-      ws.fibers[i].state = Fiber::State::Ready;
   }
 }
 

@@ -1,0 +1,163 @@
+// Simulator throughput against plain C++ implementations of the same algorithms, in the
+// same process: vector add (no barrier), 16x16 shared-memory tiled matmul (barriers), and
+// the cost of one barrier per thread. Prints a Markdown table (docs/performance.md).
+#include "cutwin/cutwin.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace cutwin;
+
+namespace {
+
+/// Median wall time of `reps` runs, in seconds (after one warm-up run).
+double timeIt(const std::function<void()> &f, int reps = 5) {
+  f();
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    auto s = std::chrono::steady_clock::now();
+    f();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// Plain C++ baselines, compiled -O2 like the rest of the project.
+void vaddPlain(const float *a, const float *b, float *c, int64_t n, bool parallel) {
+  if (!parallel) {
+    for (int64_t i = 0; i < n; ++i)
+      c[i] = a[i] + b[i];
+    return;
+  }
+  tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, 256), [&](const tbb::blocked_range<int64_t> &r) {
+    for (int64_t i = r.begin(); i != r.end(); ++i)
+      c[i] = a[i] + b[i];
+  });
+}
+
+/// The tiled algorithm of the kernel, written as C++ loops over blocks, tiles and threads.
+void tiledPlain(const float *A, const float *B, float *C, int n, bool parallel) {
+  const int T = 16, nb = (n + T - 1) / T;
+  auto block = [&](int bid) {
+    int bx = bid % nb, by = bid / nb;
+    float sA[16][16], sB[16][16], acc[16][16] = {};
+    for (int t = 0; t < nb; ++t) {
+      for (int ty = 0; ty < T; ++ty)
+        for (int tx = 0; tx < T; ++tx) {
+          int x = bx * T + tx, y = by * T + ty;
+          sA[ty][tx] = (y < n && tx + t * T < n) ? A[size_t(y) * n + tx + t * T] : 0.f;
+          sB[ty][tx] = (x < n && ty + t * T < n) ? B[size_t(ty + t * T) * n + x] : 0.f;
+        }
+      for (int ty = 0; ty < T; ++ty)
+        for (int tx = 0; tx < T; ++tx)
+          for (int j = 0; j < T; ++j)
+            acc[ty][tx] += sA[ty][j] * sB[j][tx];
+    }
+    for (int ty = 0; ty < T; ++ty)
+      for (int tx = 0; tx < T; ++tx) {
+        int x = bx * T + tx, y = by * T + ty;
+        if (x < n && y < n)
+          C[size_t(y) * n + x] = acc[ty][tx];
+      }
+  };
+  if (!parallel) {
+    for (int b = 0; b < nb * nb; ++b)
+      block(b);
+    return;
+  }
+  tbb::parallel_for(0, nb * nb, block);
+}
+
+std::vector<float> randomFloats(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> v(n);
+  for (auto &x : v)
+    x = d(rng);
+  return v;
+}
+
+void row(const char *what, const char *mode, double tSim, double tBase, double threads, const char *extra = "") {
+  std::printf("| %s | %s | %.2f | %.2f | %.2f | %.0f M | %s |\n", what, mode, tSim * 1e3, tBase * 1e3,
+              tSim / tBase, threads / tSim / 1e6, extra);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string dir = argc > 1 ? argv[1] : CUTWIN_BENCH_KERNELS;
+  auto dev = Device::open("sim");
+  CompileOptions checked, unchecked;
+  unchecked.boundscheck = false;
+
+  std::printf("| benchmark | mode | sim ms | plain C++ ms | ratio | simulated threads/s | note |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+
+  // Vector add, 16 M float32, 256 threads per block.
+  const int64_t n = 1 << 24;
+  auto a = randomFloats(size_t(n), 1), b = randomFloats(size_t(n), 2);
+  std::vector<float> c(static_cast<size_t>(n));
+  for (bool bc : {true, false}) {
+    for (bool par : {false, true}) {
+      // The scheduler reads CUTWIN_SIM_SERIAL when a device is opened.
+      setenv("CUTWIN_SIM_SERIAL", par ? "0" : "1", 1);
+      auto d = Device::open("sim");
+      auto k = Module::fromFile(d, dir + "/vadd.py", bc ? checked : unchecked)->kernel("vadd");
+      auto da = d->toDevice(a), db = d->toDevice(b), dc = d->zeros(DType::F32, {n});
+      double tSim = timeIt([&] { k.launch(Dim3(uint32_t(n / 256)), 256, {da, db, dc}); });
+      double tBase = timeIt([&] { vaddPlain(a.data(), b.data(), c.data(), n, par); });
+      if (dc.toVector<float>() != c) {
+        std::fprintf(stderr, "vadd: simulator and C++ results differ\n");
+        return 1;
+      }
+      row("vadd 16M float32", par ? "TBB, 2 cores" : "1 thread", tSim, tBase, double(n),
+          bc ? "bounds checks on" : "bounds checks off");
+    }
+  }
+  unsetenv("CUTWIN_SIM_SERIAL");
+
+  // Tiled matmul 512 x 512 (two barriers per tile, 32 tiles): fibers.
+  const int m = 512;
+  auto A = randomFloats(size_t(m) * m, 3), B = randomFloats(size_t(m) * m, 4);
+  std::vector<float> C(static_cast<size_t>(m) * m);
+  auto dA = dev->toDevice(A, {m, m}), dB = dev->toDevice(B, {m, m}), dC = dev->zeros(DType::F32, {m, m});
+  for (bool bc : {true, false}) {
+    auto mod = Module::fromFile(dev, dir + "/matmul_tiled.py", bc ? checked : unchecked);
+    auto k = mod->kernel("matmul_tiled");
+    double tSim = timeIt([&] { k.launch(Dim3(m / 16, m / 16), Dim3(16, 16), {dA, dB, dC}); }, 3);
+    double tBase = timeIt([&] { tiledPlain(A.data(), B.data(), C.data(), m, true); }, 3);
+    row("tiled matmul 512x512", "TBB, 2 cores", tSim, tBase, double(m) * m,
+        bc ? "bounds checks on; 64 barriers per thread" : "bounds checks off; 64 barriers per thread");
+    auto got = dC.toVector<float>();
+    if (got != C) {
+      std::fprintf(stderr, "tiled matmul: simulator and C++ results differ\n");
+      return 1;
+    }
+  }
+
+  // Barrier cost: threads that only synchronise.
+  auto mod = Module::fromFile(dev, dir + "/barriers.py", unchecked);
+  auto k = mod->kernel("barriers");
+  for (uint32_t tpb : {32u, 256u, 1024u}) {
+    const int64_t rounds = 200;
+    const uint32_t blocks = 64;
+    auto out = dev->zeros(DType::I64, {int64_t(blocks) * tpb});
+    auto run = [&](int64_t r) { k.launch(blocks, tpb, {out, r}); };
+    double t1 = timeIt([&] { run(rounds); }), t0 = timeIt([&] { run(0); });
+    double perBarrier = (t1 - t0) / (double(blocks) * tpb * rounds) * 1e9;
+    std::printf("| barrier cost, %u threads per block | TBB, 2 cores | %.2f | - | - | - | %.1f ns per thread per "
+                "barrier (wall time / threads; %.1f ns per core) |\n",
+                tpb, t1 * 1e3, perBarrier, perBarrier * 2);
+  }
+  return 0;
+}
