@@ -7,10 +7,13 @@ float results can be compared bit for bit), or with a stated ulp tolerance where
 kernel calls libdevice functions. Run from the repository root:
 
     python3 conformance/tools/make_case_data.py [case ...]
+    python3 conformance/tools/make_case_data.py --check   # regenerate and compare
 """
+import filecmp
 import json
 import os
 import sys
+import tempfile
 
 import numpy as np
 
@@ -302,8 +305,8 @@ def python_operators():
                 description="shifts, bit operations, **, min/max/abs, chained comparisons, and/or")
 
 
-def write(name, spec):
-    d = os.path.join(CASES, name)
+def write(name, spec, root=CASES):
+    d = os.path.join(root, name)
     os.makedirs(d, exist_ok=True)
     args = []
     for arg_name, value in spec["args"]:
@@ -332,12 +335,32 @@ def write(name, spec):
         fh.write("\n")
 
 
+def check(names):
+    """Regenerates every case into a scratch folder and compares with the committed files."""
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            write(name, REGISTRY[name](), tmp)
+            fresh = os.path.join(tmp, name)
+            for f in sorted(os.listdir(fresh)):
+                committed = os.path.join(CASES, name, f)
+                if not os.path.exists(committed) or not filecmp.cmp(os.path.join(fresh, f), committed, shallow=False):
+                    print("%s/%s differs from what NumPy computes now" % (name, f))
+                    bad += 1
+    print("%d cases regenerated, %d files differ" % (len(names), bad))
+    return 1 if bad else 0
+
+
 def main(argv):
+    if argv[:1] == ["--check"]:
+        return check(argv[1:] or sorted(REGISTRY))
     names = argv or sorted(REGISTRY)
     for name in names:
         write(name, REGISTRY[name]())
         print("wrote", name)
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    with np.errstate(all="ignore"):
+        sys.exit(main(sys.argv[1:]))
