@@ -12,8 +12,8 @@ struct DeviceLimits {
   unsigned maxThreadsPerBlock = 1024;
   unsigned maxBlockDim[3] = {1024, 1024, 64};
   uint64_t maxGridDim[3] = {2147483647ull, 65535, 65535};
-  uint64_t sharedPerBlock = 48 * 1024;         ///< static shared memory
-  uint64_t sharedPerBlockOptin = 227 * 1024;   ///< static + dynamic
+  uint64_t sharedPerBlock = 48 * 1024;       ///< static shared memory
+  uint64_t sharedPerBlockOptin = 227 * 1024; ///< static + dynamic
   unsigned warpSize = 32;
   unsigned maxThreadsPerMultiprocessor = 2048;
 };

@@ -14,8 +14,8 @@
 #include <llvm/Support/TargetSelect.h>
 
 extern "C" void cutwin_sim_barrier(cutwin::sim::ThreadContext *, uint32_t);
-extern "C" void cutwin_sim_raise(cutwin::sim::ThreadContext *, void *, uint32_t, uint32_t, int64_t,
-                                 int64_t, int64_t);
+extern "C" void cutwin_sim_raise(cutwin::sim::ThreadContext *, void *, uint32_t, uint32_t, int64_t, int64_t,
+                                 int64_t);
 
 namespace cutwin::sim {
 
@@ -52,15 +52,17 @@ Jit::Jit() {
 
   LLJITBuilder builder;
   builder.setJITTargetMachineBuilder(jtmb);
-  builder.setObjectLinkingLayerCreator([](ExecutionSession &es, const Triple &) -> Expected<std::unique_ptr<ObjectLayer>> {
-    auto layer = std::make_unique<ObjectLinkingLayer>(es);
-    // Debug objects go to GDB's JIT interface; without it breakpoints are never hit.
-    if (auto reg = createJITLoaderGDBRegistrar(es))
-      layer->addPlugin(std::make_unique<DebugObjectManagerPlugin>(es, std::move(*reg)));
-    else
-      llvm::errs() << "cutwin: kernels cannot be debugged with gdb: " << llvm::toString(reg.takeError()) << "\n";
-    return std::move(layer);
-  });
+  builder.setObjectLinkingLayerCreator(
+      [](ExecutionSession &es, const Triple &) -> Expected<std::unique_ptr<ObjectLayer>> {
+        auto layer = std::make_unique<ObjectLinkingLayer>(es);
+        // Debug objects go to GDB's JIT interface; without it breakpoints are never hit.
+        if (auto reg = createJITLoaderGDBRegistrar(es))
+          layer->addPlugin(std::make_unique<DebugObjectManagerPlugin>(es, std::move(*reg)));
+        else
+          llvm::errs() << "cutwin: kernels cannot be debugged with gdb: " << llvm::toString(reg.takeError())
+                       << "\n";
+        return layer;
+      });
   jit_ = unwrap(builder.create(), "LLJIT");
   layout_ = jit_->getDataLayout();
   triple_ = jit_->getTargetTriple().str();
@@ -68,10 +70,10 @@ Jit::Jit() {
   host_ = &unwrapDylib(jit_->getExecutionSession().createJITDylib("cutwin.host"));
   MangleAndInterner mangle(jit_->getExecutionSession(), layout_);
   SymbolMap syms;
-  syms[mangle(kBarrierFn)] = JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_barrier),
-                                                JITSymbolFlags::Exported);
-  syms[mangle(kRaiseFn)] = JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_raise),
-                                              JITSymbolFlags::Exported);
+  syms[mangle(kBarrierFn)] =
+      JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_barrier), JITSymbolFlags::Exported);
+  syms[mangle(kRaiseFn)] =
+      JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_raise), JITSymbolFlags::Exported);
   for (auto &[name, addr] : libdeviceHostSymbols())
     syms[mangle(name)] = JITEvaluatedSymbol(pointerToJITTargetAddress(addr), JITSymbolFlags::Exported);
   if (auto err = host_->define(absoluteSymbols(std::move(syms))))

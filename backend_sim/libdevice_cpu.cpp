@@ -96,8 +96,8 @@ public:
 
 private:
   [[noreturn]] void unsupported(const Function &f, const std::string &what) {
-    throw Error("the simulator cannot run libdevice function " + f.getName().str() + ": it uses " +
-                what + ", which has no CPU equivalent yet");
+    throw Error("the simulator cannot run libdevice function " + f.getName().str() + ": it uses " + what +
+                ", which has no CPU equivalent yet");
   }
 
   Value *flush(IRBuilder<> &b, Value *x, bool ftz) {
@@ -155,10 +155,14 @@ private:
 
   static int roundingMode(const SmallVectorImpl<StringRef> &tok) {
     for (StringRef t : tok) {
-      if (t == "rn") return 0;
-      if (t == "rm") return 1;
-      if (t == "rp") return 2;
-      if (t == "rz") return 3;
+      if (t == "rn")
+        return 0;
+      if (t == "rm")
+        return 1;
+      if (t == "rp")
+        return 2;
+      if (t == "rz")
+        return 3;
     }
     return 0;
   }
@@ -174,34 +178,44 @@ private:
     Type *rt = ci->getType();
     bool approx = is_contained(tok, "approx");
 
-    static const std::pair<const char *, int> arithOps[] = {
-        {"add", 0}, {"mul", 1}, {"div", 2}, {"fma", 3}, {"sqrt", 4}, {"rcp", 5}};
+    static const std::pair<const char *, int> arithOps[] = {{"add", 0}, {"mul", 1},  {"div", 2},
+                                                            {"fma", 3}, {"sqrt", 4}, {"rcp", 5}};
     if (!approx)
       for (auto &[n, code] : arithOps)
         if (op == n) // includes sqrt.f, whose result the correctly rounded sqrt stands in for
           return arith(b, code, mode, a, ftz);
     if (approx) {
-      if (op == "ex2") return approxF32(b, 0, a[0], ftz);
-      if (op == "lg2") return approxF32(b, 1, a[0], ftz);
-      if (op == "sin") return approxF32(b, 2, a[0], ftz);
-      if (op == "cos") return approxF32(b, 3, a[0], ftz);
-      if (op == "tanh") return approxF32(b, 6, a[0], ftz);
-      if (op == "sqrt") return approxF32(b, 5, a[0], ftz);
+      if (op == "ex2")
+        return approxF32(b, 0, a[0], ftz);
+      if (op == "lg2")
+        return approxF32(b, 1, a[0], ftz);
+      if (op == "sin")
+        return approxF32(b, 2, a[0], ftz);
+      if (op == "cos")
+        return approxF32(b, 3, a[0], ftz);
+      if (op == "tanh")
+        return approxF32(b, 6, a[0], ftz);
+      if (op == "sqrt")
+        return approxF32(b, 5, a[0], ftz);
       if (op == "rsqrt")
         return rt->isDoubleTy() ? approxF64(b, 4, a[0]) : approxF32(b, 4, a[0], ftz);
-      if (op == "rcp" && rt->isDoubleTy()) return approxF64(b, 7, a[0]);
+      if (op == "rcp" && rt->isDoubleTy())
+        return approxF64(b, 7, a[0]);
       if (op == "div")
         return flush(b, b.CreateFDiv(flush(b, a[0], ftz), flush(b, a[1], ftz)), ftz);
     }
-    static const std::pair<const char *, Intrinsic::ID> unary[] = {
-        {"fabs", Intrinsic::fabs}, {"floor", Intrinsic::floor}, {"ceil", Intrinsic::ceil},
-        {"trunc", Intrinsic::trunc}, {"round", Intrinsic::rint}};
+    static const std::pair<const char *, Intrinsic::ID> unary[] = {{"fabs", Intrinsic::fabs},
+                                                                   {"floor", Intrinsic::floor},
+                                                                   {"ceil", Intrinsic::ceil},
+                                                                   {"trunc", Intrinsic::trunc},
+                                                                   {"round", Intrinsic::rint}};
     for (auto &[n, id] : unary)
       if (op == n)
         return flush(b, b.CreateUnaryIntrinsic(id, flush(b, a[0], ftz)), ftz);
     if (op == "fmin" || op == "fmax")
-      return flush(b, b.CreateBinaryIntrinsic(op == "fmin" ? Intrinsic::minnum : Intrinsic::maxnum,
-                                              flush(b, a[0], ftz), flush(b, a[1], ftz)),
+      return flush(b,
+                   b.CreateBinaryIntrinsic(op == "fmin" ? Intrinsic::minnum : Intrinsic::maxnum,
+                                           flush(b, a[0], ftz), flush(b, a[1], ftz)),
                    ftz);
     if (op == "saturate") {
       Value *x = flush(b, a[0], ftz);
@@ -224,7 +238,8 @@ private:
     // (NaN -> 0), as PTX's cvt does.
     if ((op.startswith("f2") || op.startswith("d2")) && op != "d2f" && rt->isIntegerTy() && op != "f2h") {
       Value *x = flush(b, a[0], ftz);
-      static const Intrinsic::ID byMode[] = {Intrinsic::rint, Intrinsic::floor, Intrinsic::ceil, Intrinsic::trunc};
+      static const Intrinsic::ID byMode[] = {Intrinsic::rint, Intrinsic::floor, Intrinsic::ceil,
+                                             Intrinsic::trunc};
       x = b.CreateUnaryIntrinsic(byMode[mode], x);
       bool sgn = !op.drop_front(2).startswith("u");
       return b.CreateIntrinsic(sgn ? Intrinsic::fptosi_sat : Intrinsic::fptoui_sat, {rt, x->getType()}, {x});
@@ -232,8 +247,10 @@ private:
     if (op == "d2f") {
       if (mode == 0)
         return flush(b, b.CreateFPTrunc(a[0], b.getFloatTy()), ftz);
-      FunctionCallee h = helper("cutwin_sim_tof32", b.getFloatTy(), {b.getInt32Ty(), b.getInt32Ty(), b.getInt64Ty()});
-      return flush(b, b.CreateCall(h, {b.getInt32(0), b.getInt32(mode), b.CreateBitCast(a[0], b.getInt64Ty())}), ftz);
+      FunctionCallee h =
+          helper("cutwin_sim_tof32", b.getFloatTy(), {b.getInt32Ty(), b.getInt32Ty(), b.getInt64Ty()});
+      return flush(
+          b, b.CreateCall(h, {b.getInt32(0), b.getInt32(mode), b.CreateBitCast(a[0], b.getInt64Ty())}), ftz);
     }
     if (op == "f2h") {
       Value *h = b.CreateFPTrunc(flush(b, a[0], ftz), b.getHalfTy());
@@ -268,11 +285,12 @@ private:
     }
     if (op == "prmt") {
       Value *r = b.getInt32(0);
-      Value *both = b.CreateOr(b.CreateZExt(a[0], b.getInt64Ty()),
-                               b.CreateShl(b.CreateZExt(a[1], b.getInt64Ty()), 32));
+      Value *both =
+          b.CreateOr(b.CreateZExt(a[0], b.getInt64Ty()), b.CreateShl(b.CreateZExt(a[1], b.getInt64Ty()), 32));
       for (unsigned i = 0; i < 4; ++i) {
         Value *sel = b.CreateAnd(b.CreateLShr(a[2], 4 * i), 7);
-        Value *byte = b.CreateAnd(b.CreateLShr(both, b.CreateZExt(b.CreateMul(sel, b.getInt32(8)), b.getInt64Ty())), 0xff);
+        Value *byte = b.CreateAnd(
+            b.CreateLShr(both, b.CreateZExt(b.CreateMul(sel, b.getInt32(8)), b.getInt64Ty())), 0xff);
         r = b.CreateOr(r, b.CreateShl(b.CreateTrunc(byte, b.getInt32Ty()), 8 * i));
       }
       return r;
@@ -314,8 +332,9 @@ private:
       return b.CreateSelect(b.CreateICmpEQ(a[0], b.getInt32(0)), b.getInt32(0xffffffff), clz);
     }
     if (s == "{mad.lo.cc.u32$0,$2,$3,$4;madc.hi.u32$1,$2,$3,0;}") {
-      Value *full = b.CreateAdd(b.CreateMul(b.CreateZExt(a[0], b.getInt64Ty()), b.CreateZExt(a[1], b.getInt64Ty())),
-                                b.CreateZExt(a[2], b.getInt64Ty()));
+      Value *full =
+          b.CreateAdd(b.CreateMul(b.CreateZExt(a[0], b.getInt64Ty()), b.CreateZExt(a[1], b.getInt64Ty())),
+                      b.CreateZExt(a[2], b.getInt64Ty()));
       return pair(b.CreateTrunc(full, b.getInt32Ty()), b.CreateTrunc(b.CreateLShr(full, 32), b.getInt32Ty()));
     }
     Type *i128 = b.getInt128Ty();

@@ -18,9 +18,9 @@ class Module;
 namespace cutwin::sim {
 
 struct LibdeviceOptions {
-  bool ftz = false;         ///< __CUDA_FTZ (fastmath)
-  bool precSqrt = true;     ///< __CUDA_PREC_SQRT
-  unsigned arch = 900;      ///< __CUDA_ARCH
+  bool ftz = false;     ///< __CUDA_FTZ (fastmath)
+  bool precSqrt = true; ///< __CUDA_PREC_SQRT
+  unsigned arch = 900;  ///< __CUDA_ARCH
 };
 
 /// Links the libdevice functions `m` declares (`__nv_*`) and rewrites them for the CPU.

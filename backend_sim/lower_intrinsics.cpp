@@ -39,8 +39,8 @@ void addContextParameter(Module &m) {
     params.insert(params.end(), ft->param_begin(), ft->param_end());
     auto *nft = FunctionType::get(ft->getReturnType(), params, false);
     Function *nf = Function::Create(nft, f->getLinkage(), f->getAddressSpace(), "", &m);
-    nf->setAttributes(AttributeList::get(c, f->getAttributes().getFnAttrs(),
-                                         f->getAttributes().getRetAttrs(), {}));
+    nf->setAttributes(
+        AttributeList::get(c, f->getAttributes().getFnAttrs(), f->getAttributes().getRetAttrs(), {}));
     nf->setSubprogram(f->getSubprogram());
     f->setSubprogram(nullptr);
     nf->splice(nf->end(), f);
@@ -150,9 +150,9 @@ void attachDebugInfo(Function *entry, Function *kernel, CallInst *call) {
   Module &m = *entry->getParent();
   DIBuilder dib(m, false, ksp->getUnit());
   auto *st = dib.createSubroutineType(dib.getOrCreateTypeArray({}));
-  DISubprogram *sp = dib.createFunction(ksp->getFile(), entry->getName(), entry->getName(), ksp->getFile(),
-                                        ksp->getLine(), st, ksp->getLine(), DINode::FlagArtificial,
-                                        DISubprogram::SPFlagDefinition);
+  DISubprogram *sp =
+      dib.createFunction(ksp->getFile(), entry->getName(), entry->getName(), ksp->getFile(), ksp->getLine(),
+                         st, ksp->getLine(), DINode::FlagArtificial, DISubprogram::SPFlagDefinition);
   entry->setSubprogram(sp);
   call->setDebugLoc(DILocation::get(m.getContext(), ksp->getLine(), 0, sp));
   dib.finalize();
@@ -203,8 +203,8 @@ void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::K
   args.insert(args.end(), params.begin(), params.end());
   Value *n[3];
   for (unsigned d = 0; d < 3; ++d)
-    n[d] = b.CreateLoad(i32, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(2),
-                                                            b.CreateStructGEP(ctxTy, ctx, 2), 0, d));
+    n[d] = b.CreateLoad(
+        i32, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(2), b.CreateStructGEP(ctxTy, ctx, 2), 0, d));
   // for z: for y: for x: ctx->tid = (x, y, z); kernel(ctx, args...)
   BasicBlock *exit = BasicBlock::Create(c, "exit", fn);
   CallInst *kernelCall = nullptr;
@@ -216,8 +216,8 @@ void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::K
     b.SetInsertPoint(head);
     PHINode *iv = b.CreatePHI(i32, 2);
     iv->addIncoming(b.getInt32(0), pre);
-    b.CreateStore(iv, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(0),
-                                                   b.CreateStructGEP(ctxTy, ctx, 0), 0, unsigned(d)));
+    b.CreateStore(iv, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(0), b.CreateStructGEP(ctxTy, ctx, 0),
+                                                   0, unsigned(d)));
     if (d == 0) {
       CallInst *call = b.CreateCall(kernel, args);
       call->addFnAttr(Attribute::AlwaysInline);

@@ -126,8 +126,8 @@ void runBlockAsLoop(const SimKernel &k, ThreadContext base, BlockState &bs, cons
     k.blockEntry(&tc, args);
 }
 
-void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockState &bs,
-                      const void *args, const SchedulerOptions &opts, uint64_t blockLinear) {
+void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockState &bs, const void *args,
+                      const SchedulerOptions &opts, uint64_t blockLinear) {
   WorkerScratch &ws = scratch();
   uint32_t n = uint32_t(block.count());
   if (ws.fibers.size() < n)
@@ -207,9 +207,8 @@ extern "C" void cutwin_sim_barrier(ThreadContext *tc, uint32_t site) {
   f->sched = t.fctx;
 }
 
-extern "C" [[noreturn]] void cutwin_sim_raise(ThreadContext *tc, cutwin::ir::ErrorRecord *rec,
-                                              uint32_t kind, uint32_t site, int64_t a, int64_t b,
-                                              int64_t c) {
+extern "C" [[noreturn]] void cutwin_sim_raise(ThreadContext *tc, cutwin::ir::ErrorRecord *rec, uint32_t kind,
+                                              uint32_t site, int64_t a, int64_t b, int64_t c) {
   cutwin::sim::recordError(rec, tc->tid, tc->ctaid, kind, site, a, b, c);
   tc->block->abort->store(true, std::memory_order_relaxed);
   if (Fiber *f = tc->fiber) {

@@ -30,8 +30,8 @@ struct Dim3 {
 };
 
 struct SchedulerOptions {
-  unsigned seed = 0;     ///< non-zero: shuffle the order fibers run in each round
-  bool parallel = true;  ///< spread blocks over TBB workers
+  unsigned seed = 0;    ///< non-zero: shuffle the order fibers run in each round
+  bool parallel = true; ///< spread blocks over TBB workers
 };
 
 /// Checks the configuration against `limits`; throws LaunchError as the GPU would refuse it.

@@ -87,7 +87,8 @@ std::vector<float> randomFloats(size_t n, unsigned seed) {
   return v;
 }
 
-void row(const char *what, const char *mode, double tSim, double tBase, double threads, const char *extra = "") {
+void row(const char *what, const char *mode, double tSim, double tBase, double threads,
+         const char *extra = "") {
   std::printf("| %s | %s | %.2f | %.2f | %.2f | %.0f M | %s |\n", what, mode, tSim * 1e3, tBase * 1e3,
               tSim / tBase, threads / tSim / 1e6, extra);
 }
@@ -155,9 +156,10 @@ int main(int argc, char **argv) {
     auto run = [&](int64_t r) { k.launch(blocks, tpb, {out, r}); };
     double t1 = timeIt([&] { run(rounds); }), t0 = timeIt([&] { run(0); });
     double perBarrier = (t1 - t0) / (double(blocks) * tpb * rounds) * 1e9;
-    std::printf("| barrier cost, %u threads per block | TBB, 2 cores | %.2f | - | - | - | %.1f ns per thread per "
-                "barrier (wall time / threads; %.1f ns per core) |\n",
-                tpb, t1 * 1e3, perBarrier, perBarrier * 2);
+    std::printf(
+        "| barrier cost, %u threads per block | TBB, 2 cores | %.2f | - | - | - | %.1f ns per thread per "
+        "barrier (wall time / threads; %.1f ns per core) |\n",
+        tpb, t1 * 1e3, perBarrier, perBarrier * 2);
   }
   return 0;
 }

@@ -8,8 +8,8 @@
 #include <llvm/Support/raw_os_ostream.h>
 
 #include <cstring>
-#include <map>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace {

@@ -113,17 +113,57 @@ std::string formatValue(const uint8_t *p, DType t) {
   std::ostringstream os;
   os << std::setprecision(9);
   switch (t) {
-  case DType::F32: { float v; std::memcpy(&v, p, 4); os << v; break; }
-  case DType::F64: { double v; std::memcpy(&v, p, 8); os << std::setprecision(17) << v; break; }
+  case DType::F32: {
+    float v;
+    std::memcpy(&v, p, 4);
+    os << v;
+    break;
+  }
+  case DType::F64: {
+    double v;
+    std::memcpy(&v, p, 8);
+    os << std::setprecision(17) << v;
+    break;
+  }
   case DType::Bool: os << (*p ? "True" : "False"); break;
   case DType::I8: os << int(int8_t(*p)); break;
   case DType::U8: os << unsigned(*p); break;
-  case DType::I16: { int16_t v; std::memcpy(&v, p, 2); os << v; break; }
-  case DType::U16: { uint16_t v; std::memcpy(&v, p, 2); os << v; break; }
-  case DType::I32: { int32_t v; std::memcpy(&v, p, 4); os << v; break; }
-  case DType::U32: { uint32_t v; std::memcpy(&v, p, 4); os << v; break; }
-  case DType::I64: { int64_t v; std::memcpy(&v, p, 8); os << v; break; }
-  case DType::U64: { uint64_t v; std::memcpy(&v, p, 8); os << v; break; }
+  case DType::I16: {
+    int16_t v;
+    std::memcpy(&v, p, 2);
+    os << v;
+    break;
+  }
+  case DType::U16: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    os << v;
+    break;
+  }
+  case DType::I32: {
+    int32_t v;
+    std::memcpy(&v, p, 4);
+    os << v;
+    break;
+  }
+  case DType::U32: {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    os << v;
+    break;
+  }
+  case DType::I64: {
+    int64_t v;
+    std::memcpy(&v, p, 8);
+    os << v;
+    break;
+  }
+  case DType::U64: {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    os << v;
+    break;
+  }
   }
   return os.str();
 }
@@ -150,8 +190,10 @@ std::string compare(const std::string &name, const NpyArray &want, const std::ve
       worst = std::max(worst, d);
       ok = d <= maxUlp;
       if (!ok && (atol > 0 || rtol > 0)) {
-        double gv = gotType == DType::F32 ? double(*reinterpret_cast<const float *>(g)) : *reinterpret_cast<const double *>(g);
-        double wv = gotType == DType::F32 ? double(*reinterpret_cast<const float *>(w)) : *reinterpret_cast<const double *>(w);
+        double gv = gotType == DType::F32 ? double(*reinterpret_cast<const float *>(g))
+                                          : *reinterpret_cast<const double *>(g);
+        double wv = gotType == DType::F32 ? double(*reinterpret_cast<const float *>(w))
+                                          : *reinterpret_cast<const double *>(w);
         ok = std::fabs(gv - wv) <= atol + rtol * std::fabs(wv);
       }
     }
@@ -236,7 +278,8 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
       r.detail = std::string("raised as expected: ") + e.what();
     }
     if (expectError && !r.passed)
-      throw Error("expected a " + expectError->getString("kind").value_or("").str() + " error, but the kernel ran to completion");
+      throw Error("expected a " + expectError->getString("kind").value_or("").str() +
+                  " error, but the kernel ran to completion");
     if (!expectError) {
       const llvm::json::Object *expect = c.getObject("expect");
       if (!expect || expect->empty())
@@ -265,7 +308,8 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
     r.passed = false;
     r.detail = e.what();
   }
-  r.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  r.milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
 
@@ -279,7 +323,8 @@ bool runSuite(const RunOptions &opts, std::ostream &out) {
     throw Error("unknown backend '" + opts.backend + "' (expected sim, gpu or both)");
   size_t passed = 0, failed = 0;
   out << std::left << std::setw(28) << "case" << std::setw(8) << "backend" << std::setw(7) << "result"
-      << std::setw(10) << "ms" << "detail\n";
+      << std::setw(10) << "ms"
+      << "detail\n";
   for (auto &dir : listCases(opts.dir)) {
     std::string name = fs::path(dir).filename().string();
     if (!opts.filter.empty() && name.find(opts.filter) == std::string::npos)

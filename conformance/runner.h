@@ -11,9 +11,9 @@
 namespace cutwin::conformance {
 
 struct RunOptions {
-  std::string dir;            ///< folder holding one sub-folder per case
+  std::string dir; ///< folder holding one sub-folder per case
   std::string backend = "sim";
-  std::string filter;         ///< run only cases whose name contains this
+  std::string filter; ///< run only cases whose name contains this
   bool verbose = false;
 };
 

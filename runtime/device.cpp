@@ -8,26 +8,31 @@ namespace cutwin {
 
 size_t dtypeSize(DType t) {
   switch (t) {
-  case DType::Bool: case DType::I8: case DType::U8: return 1;
-  case DType::I16: case DType::U16: return 2;
-  case DType::I32: case DType::U32: case DType::F32: return 4;
+  case DType::Bool:
+  case DType::I8:
+  case DType::U8: return 1;
+  case DType::I16:
+  case DType::U16: return 2;
+  case DType::I32:
+  case DType::U32:
+  case DType::F32: return 4;
   default: return 8;
   }
 }
 
 const char *dtypeName(DType t) {
-  static const char *names[] = {"bool", "int8", "int16", "int32", "int64", "uint8",
+  static const char *names[] = {"bool",   "int8",   "int16",  "int32",   "int64",  "uint8",
                                 "uint16", "uint32", "uint64", "float32", "float64"};
   return names[int(t)];
 }
 
 std::optional<DType> dtypeFromName(const std::string &n) {
   static const std::pair<const char *, DType> names[] = {
-      {"bool", DType::Bool}, {"b1", DType::Bool},     {"int8", DType::I8},     {"i1", DType::I8},
-      {"int16", DType::I16}, {"i2", DType::I16},      {"int32", DType::I32},   {"i4", DType::I32},
-      {"int64", DType::I64}, {"i8", DType::I64},      {"uint8", DType::U8},    {"u1", DType::U8},
-      {"uint16", DType::U16}, {"u2", DType::U16},     {"uint32", DType::U32},  {"u4", DType::U32},
-      {"uint64", DType::U64}, {"u8", DType::U64},     {"float32", DType::F32}, {"f4", DType::F32},
+      {"bool", DType::Bool},   {"b1", DType::Bool}, {"int8", DType::I8},     {"i1", DType::I8},
+      {"int16", DType::I16},   {"i2", DType::I16},  {"int32", DType::I32},   {"i4", DType::I32},
+      {"int64", DType::I64},   {"i8", DType::I64},  {"uint8", DType::U8},    {"u1", DType::U8},
+      {"uint16", DType::U16},  {"u2", DType::U16},  {"uint32", DType::U32},  {"u4", DType::U32},
+      {"uint64", DType::U64},  {"u8", DType::U64},  {"float32", DType::F32}, {"f4", DType::F32},
       {"float64", DType::F64}, {"f8", DType::F64},
   };
   for (auto &[s, t] : names)
@@ -57,10 +62,37 @@ bool DeviceArray::isCContiguous() const {
 
 void *DeviceArray::data() const { return static_cast<char *>(buffer_.get()) + offset_; }
 
+DeviceArray DeviceArray::view(std::vector<int64_t> shape, std::vector<int64_t> strides,
+                              int64_t offsetBytes) const {
+  if (shape.size() != strides.size())
+    throw Error("view: shape and strides must have the same length");
+  int64_t lo = int64_t(offset_) + offsetBytes, hi = lo;
+  bool empty = false;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] < 0)
+      throw Error("view: negative dimension");
+    empty = empty || shape[k] == 0;
+    int64_t span = (shape[k] - 1) * strides[k];
+    (span < 0 ? lo : hi) += span;
+  }
+  if (!empty && (lo < 0 || hi + int64_t(dtypeSize(dtype_)) > int64_t(capacity_)))
+    throw Error("view: elements would lie outside the array's memory");
+  DeviceArray v = *this;
+  v.shape_ = std::move(shape);
+  v.strides_ = std::move(strides);
+  v.offset_ = size_t(int64_t(offset_) + offsetBytes);
+  return v;
+}
+
+DeviceArray DeviceArray::transpose() const {
+  return view(std::vector<int64_t>(shape_.rbegin(), shape_.rend()),
+              std::vector<int64_t>(strides_.rbegin(), strides_.rend()));
+}
+
 void DeviceArray::copyFromHost(const void *src, size_t bytes) {
   if (!isCContiguous() || bytes != nbytes())
-    throw Error("copyFromHost: expected " + std::to_string(nbytes()) + " bytes into a contiguous array, got " +
-                std::to_string(bytes));
+    throw Error("copyFromHost: expected " + std::to_string(nbytes()) +
+                " bytes into a contiguous array, got " + std::to_string(bytes));
   device_->backend().copyToDevice(data(), src, bytes);
 }
 
@@ -107,6 +139,7 @@ DeviceArray Device::empty(DType dtype, std::vector<int64_t> shape) {
   rt::Backend *b = backend_.get();
   auto self = shared_from_this();
   void *p = b->allocate(size_t(stride));
+  a.capacity_ = size_t(stride);
   a.buffer_ = std::shared_ptr<void>(p, [self](void *q) { self->backend().release(q); });
   return a;
 }

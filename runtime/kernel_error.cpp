@@ -28,21 +28,15 @@ void throwKernelError(const ir::ErrorRecord &rec, const ir::KernelInfo &info) {
   case KernelErrorKind::Assertion:
     detail = "AssertionError" + (site && !site->detail.empty() ? ": " + site->detail : std::string());
     break;
-  case KernelErrorKind::Exception:
-    detail = site ? site->detail : "exception";
-    break;
+  case KernelErrorKind::Exception: detail = site ? site->detail : "exception"; break;
   case KernelErrorKind::BarrierDivergence:
     detail = "barrier divergence: " + std::to_string(rec.payload[0]) + " of " +
              std::to_string(rec.payload[1]) + " threads of the block wait at this barrier, but this thread " +
              (rec.payload[2] < 0 ? std::string("exited without reaching it")
                                  : "waits at the barrier at " + siteText(info, rec.payload[2]));
     break;
-  case KernelErrorKind::Deadlock:
-    detail = "grid synchronisation can never complete";
-    break;
-  default:
-    detail = "kernel fault (kind " + std::to_string(rec.kind) + ")";
-    break;
+  case KernelErrorKind::Deadlock: detail = "grid synchronisation can never complete"; break;
+  default: detail = "kernel fault (kind " + std::to_string(rec.kind) + ")"; break;
   }
   SourceLoc loc = site ? site->loc : SourceLoc{};
   std::string fn = site ? site->function : info.name;
@@ -51,9 +45,8 @@ void throwKernelError(const ir::ErrorRecord &rec, const ir::KernelInfo &info) {
   if (fn != info.name)
     os << " (called from kernel " << info.name << ")";
   os << ", thread " << triple(rec.thread) << " block " << triple(rec.block) << ": " << detail;
-  throw KernelError(os.str(), kind, info.name, info.file, loc,
-                    {rec.thread[0], rec.thread[1], rec.thread[2]}, {rec.block[0], rec.block[1], rec.block[2]},
-                    detail);
+  throw KernelError(os.str(), kind, info.name, info.file, loc, {rec.thread[0], rec.thread[1], rec.thread[2]},
+                    {rec.block[0], rec.block[1], rec.block[2]}, detail);
 }
 
 } // namespace cutwin::rt

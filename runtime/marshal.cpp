@@ -12,7 +12,8 @@ fe::Type argumentType(const Arg &a) {
     const DeviceArray &arr = a.array();
     if (arr.ndim() < 1 || arr.ndim() > 3)
       throw Error("kernel arguments must be arrays of 1 to 3 dimensions, got " + std::to_string(arr.ndim()));
-    return fe::Type::array(fe::Scalar(arr.dtype()), arr.ndim(), arr.isCContiguous() ? fe::Layout::C : fe::Layout::A);
+    return fe::Type::array(fe::Scalar(arr.dtype()), arr.ndim(),
+                           arr.isCContiguous() ? fe::Layout::C : fe::Layout::A);
   }
   return fe::Type::scalarOf(fe::Scalar(a.scalar().dtype));
 }
@@ -60,20 +61,11 @@ std::vector<uint64_t> packArguments(const ir::ArgLayout &layout, const std::vect
       throw Error("tuple arguments cannot be passed from C++ yet");
     const Arg &a = args[s.arg];
     switch (s.role) {
-    case ir::ParamSlot::Role::Scalar:
-      putScalar(buf, s.offset, s.scalar, a.scalar());
-      break;
-    case ir::ParamSlot::Role::Data:
-      put(buf, s.offset, a.array().data());
-      break;
-    case ir::ParamSlot::Role::Shape:
-      put(buf, s.offset, a.array().shape()[s.dim]);
-      break;
-    case ir::ParamSlot::Role::Stride:
-      put(buf, s.offset, a.array().strides()[s.dim]);
-      break;
-    default:
-      break;
+    case ir::ParamSlot::Role::Scalar: putScalar(buf, s.offset, s.scalar, a.scalar()); break;
+    case ir::ParamSlot::Role::Data: put(buf, s.offset, a.array().data()); break;
+    case ir::ParamSlot::Role::Shape: put(buf, s.offset, a.array().shape()[s.dim]); break;
+    case ir::ParamSlot::Role::Stride: put(buf, s.offset, a.array().strides()[s.dim]); break;
+    default: break;
     }
   }
   return storage;

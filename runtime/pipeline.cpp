@@ -19,8 +19,8 @@
 namespace cutwin::rt {
 
 const std::vector<std::string> &pipelineSteps() {
-  static const std::vector<std::string> steps = {"parse", "resolve", "type", "lower", "verify",
-                                                 "cleanup", "sim-lower", "sim-libdevice",
+  static const std::vector<std::string> steps = {"parse",        "resolve", "type",      "lower",
+                                                 "verify",       "cleanup", "sim-lower", "sim-libdevice",
                                                  "sim-optimize", "sim-jit"};
   return steps;
 }
@@ -93,8 +93,8 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
   if (opts.shouldDump("type")) {
     *opts.dump << "# *** types after type ***\n";
     for (auto &s : typer.specs()) {
-      *opts.dump << (s->isKernel ? "kernel " : "device ") << s->def->name << " -> "
-                 << s->returnType.str() << "\n";
+      *opts.dump << (s->isKernel ? "kernel " : "device ") << s->def->name << " -> " << s->returnType.str()
+                 << "\n";
       for (auto &[name, t] : s->locals)
         *opts.dump << "  " << name << ": " << t.str() << "\n";
     }
@@ -146,8 +146,8 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   if (!addrs[0])
     throw Error("simulator JIT: entry point of '" + out.name + "' not found");
   if (opts.shouldDump("sim-jit"))
-    *opts.dump << "# *** sim-jit: " << out.name << " loaded, entry at 0x" << std::hex << addrs[0]
-               << std::dec << ", " << out.staticSharedBytes << " bytes static shared, "
+    *opts.dump << "# *** sim-jit: " << out.name << " loaded, entry at 0x" << std::hex << addrs[0] << std::dec
+               << ", " << out.staticSharedBytes << " bytes static shared, "
                << (lowered.usesBarrier ? "fibers" : "thread loop") << " ***\n";
   return out;
 }

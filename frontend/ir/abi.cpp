@@ -16,7 +16,8 @@ void flatten(ArgLayout &l, const fe::Type &t, unsigned arg, std::vector<unsigned
   using fe::TypeKind;
   switch (t.kind) {
   case TypeKind::Scalar: {
-    ParamSlot s{ParamSlot::Role::Scalar};
+    ParamSlot s;
+    s.role = ParamSlot::Role::Scalar;
     s.arg = arg;
     s.path = path;
     s.scalar = t.scalar;
@@ -25,13 +26,15 @@ void flatten(ArgLayout &l, const fe::Type &t, unsigned arg, std::vector<unsigned
     return;
   }
   case TypeKind::Array: {
-    ParamSlot d{ParamSlot::Role::Data};
+    ParamSlot d;
+    d.role = ParamSlot::Role::Data;
     d.arg = arg;
     d.path = path;
     d.size = d.align = 8;
     addSlot(l, d);
     for (unsigned k = 0; k < t.ndim; ++k) {
-      ParamSlot s{ParamSlot::Role::Shape};
+      ParamSlot s;
+      s.role = ParamSlot::Role::Shape;
       s.arg = arg;
       s.path = path;
       s.dim = k;
@@ -39,7 +42,8 @@ void flatten(ArgLayout &l, const fe::Type &t, unsigned arg, std::vector<unsigned
       addSlot(l, s);
     }
     for (unsigned k = 0; k < t.ndim; ++k) {
-      ParamSlot s{ParamSlot::Role::Stride};
+      ParamSlot s;
+      s.role = ParamSlot::Role::Stride;
       s.arg = arg;
       s.path = path;
       s.dim = k;
@@ -55,8 +59,7 @@ void flatten(ArgLayout &l, const fe::Type &t, unsigned arg, std::vector<unsigned
       flatten(l, t.elems[i], arg, p);
     }
     return;
-  default:
-    throw Error("kernel arguments of type " + t.str() + " are not supported");
+  default: throw Error("kernel arguments of type " + t.str() + " are not supported");
   }
 }
 
@@ -66,7 +69,8 @@ ArgLayout computeArgLayout(const std::vector<fe::Type> &argTypes) {
   ArgLayout l;
   for (unsigned i = 0; i < argTypes.size(); ++i)
     flatten(l, argTypes[i], i, {});
-  ParamSlot err{ParamSlot::Role::ErrorRecord};
+  ParamSlot err;
+  err.role = ParamSlot::Role::ErrorRecord;
   err.arg = unsigned(argTypes.size());
   err.size = err.align = 8;
   addSlot(l, err);

@@ -16,17 +16,17 @@ namespace cutwin::ir {
 
 struct ParamSlot {
   enum class Role { Scalar, Data, Shape, Stride, ErrorRecord };
-  Role role;
-  unsigned arg = 0;   ///< index of the Python-level argument (ErrorRecord: args.size())
-  std::vector<unsigned> path; ///< element path inside tuple arguments
-  unsigned dim = 0;   ///< Shape/Stride: which dimension
+  Role role = Role::Scalar;
+  unsigned arg = 0;                    ///< index of the Python-level argument (ErrorRecord: args.size())
+  std::vector<unsigned> path;          ///< element path inside tuple arguments
+  unsigned dim = 0;                    ///< Shape/Stride: which dimension
   fe::Scalar scalar = fe::Scalar::I64; ///< Scalar: its type (Shape/Stride are I64)
   uint32_t offset = 0, size = 0, align = 0;
 };
 
 struct ArgLayout {
   std::vector<ParamSlot> slots;
-  uint32_t size = 0;  ///< bytes, rounded up to `align`
+  uint32_t size = 0; ///< bytes, rounded up to `align`
   uint32_t align = 8;
 };
 

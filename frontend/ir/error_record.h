@@ -8,9 +8,9 @@
 namespace cutwin::ir {
 
 struct ErrorRecord {
-  uint32_t flag;     ///< 0 none, 1 being written, 2 complete
-  uint32_t kind;     ///< cutwin::KernelErrorKind
-  uint32_t site;     ///< index into the kernel's site table (file:line:col)
+  uint32_t flag; ///< 0 none, 1 being written, 2 complete
+  uint32_t kind; ///< cutwin::KernelErrorKind
+  uint32_t site; ///< index into the kernel's site table (file:line:col)
   uint32_t reserved;
   uint32_t thread[3];
   uint32_t block[3];

@@ -14,12 +14,20 @@ class Module;
 namespace cutwin::ir {
 
 enum class Intrinsic {
-  TidX, TidY, TidZ,       ///< i32 (): threadIdx
-  CtaidX, CtaidY, CtaidZ, ///< i32 (): blockIdx
-  NtidX, NtidY, NtidZ,    ///< i32 (): blockDim
-  NctaidX, NctaidY, NctaidZ, ///< i32 (): gridDim
-  Barrier,                ///< void (i32 site): __syncthreads
-  RaiseError,             ///< void (ptr addrspace(1) record, i32 kind, i32 site, i64, i64, i64), noreturn
+  TidX,
+  TidY,
+  TidZ, ///< i32 (): threadIdx
+  CtaidX,
+  CtaidY,
+  CtaidZ, ///< i32 (): blockIdx
+  NtidX,
+  NtidY,
+  NtidZ, ///< i32 (): blockDim
+  NctaidX,
+  NctaidY,
+  NctaidZ,    ///< i32 (): gridDim
+  Barrier,    ///< void (i32 site): __syncthreads
+  RaiseError, ///< void (ptr addrspace(1) record, i32 kind, i32 site, i64, i64, i64), noreturn
 };
 
 const char *intrinsicName(Intrinsic id);

@@ -56,8 +56,8 @@ void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level) {
                                : level == 1 ? llvm::OptimizationLevel::O1
                                : level == 2 ? llvm::OptimizationLevel::O2
                                             : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager mpm = level <= 0 ? pb.buildO0DefaultPipeline(ol)
-                                           : pb.buildPerModuleDefaultPipeline(ol);
+  llvm::ModulePassManager mpm =
+      level <= 0 ? pb.buildO0DefaultPipeline(ol) : pb.buildPerModuleDefaultPipeline(ol);
   mpm.run(m, a.mam);
 }
 

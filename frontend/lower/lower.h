@@ -26,9 +26,9 @@ struct Site {
 /// Everything the backends and the runtime need to know about a compiled kernel besides
 /// its IR.
 struct KernelInfo {
-  std::string name;      ///< Python name
-  std::string irName;    ///< LLVM function name of the kernel entry
-  std::string file;      ///< kernel source path
+  std::string name;   ///< Python name
+  std::string irName; ///< LLVM function name of the kernel entry
+  std::string file;   ///< kernel source path
   std::vector<fe::Type> argTypes;
   ArgLayout layout;
   std::vector<Site> sites;

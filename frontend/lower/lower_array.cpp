@@ -34,8 +34,8 @@ Value *Lowerer::normalizeIndex(Value *idx, Scalar t, Value *extent, unsigned axi
   return w;
 }
 
-Value *Lowerer::elementAddress(Value *arr, const Type &at, ArrayRef<Value *> idx,
-                               ArrayRef<Scalar> idxTypes, SourceLoc loc) {
+Value *Lowerer::elementAddress(Value *arr, const Type &at, ArrayRef<Value *> idx, ArrayRef<Scalar> idxTypes,
+                               SourceLoc loc) {
   std::vector<Value *> norm;
   for (unsigned k = 0; k < idx.size(); ++k)
     norm.push_back(normalizeIndex(idx[k], idxTypes[k], arrayField(arr, 1, k), k, loc));
@@ -145,10 +145,9 @@ Value *Lowerer::lowerArrayAlloc(const fe::CallExpr &c) {
   Value *data;
   if (t.space == fe::MemSpace::Shared) {
     // One shared buffer per call site, as numba allocates them.
-    auto *g = new GlobalVariable(mod_, storage, false, GlobalValue::InternalLinkage,
-                                 UndefValue::get(storage),
-                                 spec_->def->name + ".shared." + std::to_string(sharedCounter_++),
-                                 nullptr, GlobalValue::NotThreadLocal, 3);
+    auto *g = new GlobalVariable(mod_, storage, false, GlobalValue::InternalLinkage, UndefValue::get(storage),
+                                 spec_->def->name + ".shared." + std::to_string(sharedCounter_++), nullptr,
+                                 GlobalValue::NotThreadLocal, 3);
     g->setAlignment(Align(16));
     data = g;
   } else {

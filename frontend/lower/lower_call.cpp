@@ -148,8 +148,9 @@ Value *Lowerer::lowerMathCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   }
   // Exact operations are LLVM intrinsics (IEEE on every target); the rest is libdevice.
   static const std::pair<const char *, llvm::Intrinsic::ID> exact[] = {
-      {"sqrt", llvm::Intrinsic::sqrt},   {"fabs", llvm::Intrinsic::fabs},   {"floor", llvm::Intrinsic::floor},
-      {"ceil", llvm::Intrinsic::ceil},   {"trunc", llvm::Intrinsic::trunc}, {"copysign", llvm::Intrinsic::copysign},
+      {"sqrt", llvm::Intrinsic::sqrt},   {"fabs", llvm::Intrinsic::fabs},
+      {"floor", llvm::Intrinsic::floor}, {"ceil", llvm::Intrinsic::ceil},
+      {"trunc", llvm::Intrinsic::trunc}, {"copysign", llvm::Intrinsic::copysign},
   };
   for (auto &[n, id] : exact)
     if (name == n)

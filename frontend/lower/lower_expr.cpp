@@ -12,9 +12,7 @@ namespace cutwin::ir {
 using namespace llvm;
 using fe::TypeKind;
 
-Value *Lowerer::lowerAs(const fe::Expr &e, const Type &to) {
-  return convert(lowerExpr(e), info(e).type, to);
-}
+Value *Lowerer::lowerAs(const fe::Expr &e, const Type &to) { return convert(lowerExpr(e), info(e).type, to); }
 
 Value *Lowerer::lowerExpr(const fe::Expr &e) {
   const fe::ExprInfo &ei = info(e);
@@ -37,8 +35,7 @@ Value *Lowerer::lowerExpr(const fe::Expr &e) {
   case fe::ExprKind::Subscript: return lowerSubscript(static_cast<const fe::SubscriptExpr &>(e));
   case fe::ExprKind::Tuple: return lowerTuple(static_cast<const fe::TupleExpr &>(e));
   case fe::ExprKind::Constant: return nullptr; // None
-  default:
-    throw Error("internal error: expression kind not lowered");
+  default: throw Error("internal error: expression kind not lowered");
   }
 }
 
@@ -86,7 +83,8 @@ Value *Lowerer::convert(Value *v, const Type &from, const Type &to) {
   if (from.isTuple() && to.isTuple()) {
     Value *agg = UndefValue::get(llvmType(to));
     for (unsigned i = 0; i < to.elems.size(); ++i)
-      agg = b_.CreateInsertValue(agg, convert(b_.CreateExtractValue(v, {i}), from.elems[i], to.elems[i]), {i});
+      agg =
+          b_.CreateInsertValue(agg, convert(b_.CreateExtractValue(v, {i}), from.elems[i], to.elems[i]), {i});
     return agg;
   }
   if (from.isArray() && to.isArray()) {
@@ -299,13 +297,10 @@ Value *Lowerer::lowerBinOp(const fe::BinOpExpr &be) {
     if (fe::isInteger(la)) // int / int: both to float64 (numba's int_truediv)
       return b_.CreateFDiv(convertScalar(l, la, Scalar::F64), convertScalar(r, rb, Scalar::F64));
     return b_.CreateFDiv(l, r);
-  case fe::BinOp::Pow:
-    return power(l, r, la, rb, res);
+  case fe::BinOp::Pow: return power(l, r, la, rb, res);
   case fe::BinOp::LShift:
-  case fe::BinOp::RShift:
-    return shift(be.op, convertScalar(l, la, res), convertScalar(r, rb, res), res);
-  default:
-    return binary(be.op, l, r, la);
+  case fe::BinOp::RShift: return shift(be.op, convertScalar(l, la, res), convertScalar(r, rb, res), res);
+  default: return binary(be.op, l, r, la);
   }
 }
 

@@ -54,8 +54,7 @@ Lowerer::Lowerer(const fe::Typer &typer, const LowerOptions &opts, KernelIR &out
       name = path.substr(slash + 1);
     }
     diFile_ = dib_->createFile(name, dir);
-    diCU_ = dib_->createCompileUnit(dwarf::DW_LANG_C99, diFile_, "cutwin", /*isOptimized=*/false,
-                                    "", 0);
+    diCU_ = dib_->createCompileUnit(dwarf::DW_LANG_C99, diFile_, "cutwin", /*isOptimized=*/false, "", 0);
   }
 }
 
@@ -96,18 +95,17 @@ llvm::Type *Lowerer::llvmType(const Type &t) {
     return StructType::get(ctx_, el);
   }
   case TypeKind::None: return llvm::Type::getVoidTy(ctx_);
-  default:
-    throw Error("internal error: no IR type for " + t.str());
+  default: throw Error("internal error: no IR type for " + t.str());
   }
 }
 
 DIType *Lowerer::diType(const Type &t) {
   if (!t.isScalar())
     return nullptr;
-  unsigned enc = t.scalar == Scalar::Bool        ? dwarf::DW_ATE_boolean
-                 : fe::isFloat(t.scalar)         ? dwarf::DW_ATE_float
-                 : fe::isSigned(t.scalar)        ? dwarf::DW_ATE_signed
-                                                 : dwarf::DW_ATE_unsigned;
+  unsigned enc = t.scalar == Scalar::Bool ? dwarf::DW_ATE_boolean
+                 : fe::isFloat(t.scalar)  ? dwarf::DW_ATE_float
+                 : fe::isSigned(t.scalar) ? dwarf::DW_ATE_signed
+                                          : dwarf::DW_ATE_unsigned;
   return dib_->createBasicType(fe::scalarName(t.scalar), fe::byteSize(t.scalar) * 8, enc);
 }
 
@@ -138,7 +136,7 @@ AllocaInst *Lowerer::localSlot(const std::string &name) {
 }
 
 unsigned Lowerer::site(SourceLoc loc, const char *what) {
-  out_.info.sites.push_back({loc, spec_->def->name, what});
+  out_.info.sites.push_back({loc, spec_->def->name, what, ""});
   return unsigned(out_.info.sites.size() - 1);
 }
 
@@ -174,8 +172,7 @@ void Lowerer::lowerKernelEntry(const fe::FunctionSpec &kernel) {
                                     GlobalValue::ExternalLinkage, kernel.irName, mod_);
   fn->addFnAttr(Attribute::NoUnwind);
   fn->addFnAttr("cutwin-kernel");
-  mod_.getOrInsertNamedMetadata("cutwin.kernels")
-      ->addOperand(MDNode::get(ctx_, {ValueAsMetadata::get(fn)}));
+  mod_.getOrInsertNamedMetadata("cutwin.kernels")->addOperand(MDNode::get(ctx_, {ValueAsMetadata::get(fn)}));
   functions_[&kernel] = fn;
   lowerBody(kernel, fn);
   while (!pending_.empty()) {
@@ -196,8 +193,8 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
   const fe::FunctionDefStmt &def = *spec.def;
   if (dib_) {
     auto *st = dib_->createSubroutineType(dib_->getOrCreateTypeArray({}));
-    diSub_ = dib_->createFunction(diFile_, def.name, spec.irName, diFile_, def.loc.line, st,
-                                  def.loc.line, DINode::FlagPrototyped, DISubprogram::SPFlagDefinition);
+    diSub_ = dib_->createFunction(diFile_, def.name, spec.irName, diFile_, def.loc.line, st, def.loc.line,
+                                  DINode::FlagPrototyped, DISubprogram::SPFlagDefinition);
     fn->setSubprogram(diSub_);
   }
   allocaBlock_ = BasicBlock::Create(ctx_, "entry", fn);
@@ -215,12 +212,12 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
     if (dib_)
       if (DIType *dt = diType(t)) {
         auto *var = dib_->createAutoVariable(diSub_, name, diFile_, def.loc.line, dt, true);
-        dib_->insertDeclare(a, var, dib_->createExpression(),
-                            DILocation::get(ctx_, def.loc.line, 0, diSub_), body);
+        dib_->insertDeclare(a, var, dib_->createExpression(), DILocation::get(ctx_, def.loc.line, 0, diSub_),
+                            body);
       }
   }
-  retSlot_ = spec.returnType.kind == TypeKind::None ? nullptr
-                                                     : entryAlloca(llvmType(spec.returnType), "retval");
+  retSlot_ =
+      spec.returnType.kind == TypeKind::None ? nullptr : entryAlloca(llvmType(spec.returnType), "retval");
   if (retSlot_)
     b_.CreateStore(Constant::getNullValue(retSlot_->getAllocatedType()), retSlot_);
 
@@ -326,10 +323,8 @@ void Lowerer::lowerStmt(const fe::Stmt &s) {
   case fe::StmtKind::Assert: return lowerAssert(static_cast<const fe::AssertStmt &>(s));
   case fe::StmtKind::Raise: return lowerRaise(static_cast<const fe::RaiseStmt &>(s));
   case fe::StmtKind::Pass:
-  case fe::StmtKind::Global:
-    return;
-  default:
-    throw Error("internal error: statement kind not lowered");
+  case fe::StmtKind::Global: return;
+  default: throw Error("internal error: statement kind not lowered");
   }
 }
 
@@ -454,8 +449,7 @@ void Lowerer::lowerFor(const fe::ForStmt &s) {
   Value *cond;
   if (auto *cs = dyn_cast<ConstantInt>(step)) {
     bool up = !sgn || !cs->isNegative();
-    cond = up ? (sgn ? b_.CreateICmpSLT(i, stop) : b_.CreateICmpULT(i, stop))
-              : b_.CreateICmpSGT(i, stop);
+    cond = up ? (sgn ? b_.CreateICmpSLT(i, stop) : b_.CreateICmpULT(i, stop)) : b_.CreateICmpSGT(i, stop);
   } else if (sgn) {
     Value *up = b_.CreateICmpSGT(step, ConstantInt::get(lt, 0));
     cond = b_.CreateSelect(up, b_.CreateICmpSLT(i, stop), b_.CreateICmpSGT(i, stop));
@@ -512,18 +506,16 @@ void Lowerer::lowerRaise(const fe::RaiseStmt &s) {
     cls = c->func.get();
     if (!c->args.empty()) {
       auto &k = static_cast<const fe::ConstantExpr &>(*c->args[0]);
-      if (k.type == fe::ConstantExpr::Type::Int)
-      {
+      if (k.type == fe::ConstantExpr::Type::Int) {
         payload = int64_t(k.intValue);
         text = std::to_string(k.intValue);
-      }
-      else
+      } else
         text = k.strValue;
     }
   }
   out_.info.sites[id].detail = static_cast<const fe::NameExpr &>(*cls).id + (text.empty() ? "" : ": " + text);
-  raiseNow(KernelErrorKind::Exception, id, ConstantInt::get(i64, payload),
-           ConstantInt::get(i64, 0), ConstantInt::get(i64, 0));
+  raiseNow(KernelErrorKind::Exception, id, ConstantInt::get(i64, payload), ConstantInt::get(i64, 0),
+           ConstantInt::get(i64, 0));
 }
 
 void Lowerer::raiseNow(KernelErrorKind kind, unsigned siteId, Value *a, Value *b, Value *c) {

@@ -103,8 +103,8 @@ private:
   // ---- errors and sites
   unsigned site(SourceLoc loc, const char *what);
   /// Branches to a cold block raising `kind` when `cond` is true.
-  void raiseIf(llvm::Value *cond, KernelErrorKind kind, unsigned site, llvm::Value *a,
-               llvm::Value *b, llvm::Value *c);
+  void raiseIf(llvm::Value *cond, KernelErrorKind kind, unsigned site, llvm::Value *a, llvm::Value *b,
+               llvm::Value *c);
   void raiseNow(KernelErrorKind kind, unsigned site, llvm::Value *a, llvm::Value *b, llvm::Value *c);
 
   struct LoopTargets {

@@ -21,18 +21,15 @@ Entity voidTypeObject() {
 }
 
 const MathFunction kMath[] = {
-    {"sqrt", 1, nullptr},    {"fabs", 1, nullptr},     {"floor", 1, nullptr},
-    {"ceil", 1, nullptr},    {"trunc", 1, nullptr},    {"exp", 1, "exp"},
-    {"expm1", 1, "expm1"},   {"log", 1, "log"},        {"log2", 1, "log2"},
-    {"log10", 1, "log10"},   {"log1p", 1, "log1p"},    {"sin", 1, "sin"},
-    {"cos", 1, "cos"},       {"tan", 1, "tan"},        {"asin", 1, "asin"},
-    {"acos", 1, "acos"},     {"atan", 1, "atan"},      {"sinh", 1, "sinh"},
-    {"cosh", 1, "cosh"},     {"tanh", 1, "tanh"},      {"asinh", 1, "asinh"},
-    {"acosh", 1, "acosh"},   {"atanh", 1, "atanh"},    {"erf", 1, "erf"},
-    {"erfc", 1, "erfc"},     {"gamma", 1, "tgamma"},   {"lgamma", 1, "lgamma"},
-    {"atan2", 2, "atan2"},   {"pow", 2, "pow"},        {"hypot", 2, "hypot"},
-    {"fmod", 2, "fmod"},     {"copysign", 2, "copysign"}, {"isnan", 1, nullptr},
-    {"isinf", 1, nullptr},   {"isfinite", 1, nullptr}, {"radians", 1, nullptr},
+    {"sqrt", 1, nullptr},    {"fabs", 1, nullptr},   {"floor", 1, nullptr},    {"ceil", 1, nullptr},
+    {"trunc", 1, nullptr},   {"exp", 1, "exp"},      {"expm1", 1, "expm1"},    {"log", 1, "log"},
+    {"log2", 1, "log2"},     {"log10", 1, "log10"},  {"log1p", 1, "log1p"},    {"sin", 1, "sin"},
+    {"cos", 1, "cos"},       {"tan", 1, "tan"},      {"asin", 1, "asin"},      {"acos", 1, "acos"},
+    {"atan", 1, "atan"},     {"sinh", 1, "sinh"},    {"cosh", 1, "cosh"},      {"tanh", 1, "tanh"},
+    {"asinh", 1, "asinh"},   {"acosh", 1, "acosh"},  {"atanh", 1, "atanh"},    {"erf", 1, "erf"},
+    {"erfc", 1, "erfc"},     {"gamma", 1, "tgamma"}, {"lgamma", 1, "lgamma"},  {"atan2", 2, "atan2"},
+    {"pow", 2, "pow"},       {"hypot", 2, "hypot"},  {"fmod", 2, "fmod"},      {"copysign", 2, "copysign"},
+    {"isnan", 1, nullptr},   {"isinf", 1, nullptr},  {"isfinite", 1, nullptr}, {"radians", 1, nullptr},
     {"degrees", 1, nullptr},
 };
 
@@ -47,9 +44,14 @@ const MathFunction *mathFunction(const std::string &name) {
 
 std::optional<Type> knownModule(const std::string &p) {
   static const std::map<std::string, std::string> modules = {
-      {"numba", "numba"},           {"numba.cuda", "cuda"},       {"cutwin", "cutwin"},
-      {"cutwin.cuda", "cuda"},      {"numpy", "numpy"},           {"math", "math"},
-      {"numba.types", "numba.types"}, {"numba.core.types", "numba.types"},
+      {"numba", "numba"},
+      {"numba.cuda", "cuda"},
+      {"cutwin", "cutwin"},
+      {"cutwin.cuda", "cuda"},
+      {"numpy", "numpy"},
+      {"math", "math"},
+      {"numba.types", "numba.types"},
+      {"numba.core.types", "numba.types"},
       {"numba.cuda.types", "numba.types"},
   };
   auto it = modules.find(p);
@@ -64,9 +66,9 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     if (auto s = scalarFromName(attr)) {
       // NumPy has no `numpy.int` / `numpy.float` scalar types; numba's names are richer.
       if (m != "numpy" || attr.find('_') != std::string::npos || std::isdigit(attr.back()) ||
-          attr == "double" || attr == "single" || attr == "intc" || attr == "intp" ||
-          attr == "uintp" || attr == "byte" || attr == "ubyte" || attr == "short" ||
-          attr == "ushort" || attr == "uintc" || attr == "longlong" || attr == "ulonglong")
+          attr == "double" || attr == "single" || attr == "intc" || attr == "intp" || attr == "uintp" ||
+          attr == "byte" || attr == "ubyte" || attr == "short" || attr == "ushort" || attr == "uintc" ||
+          attr == "longlong" || attr == "ulonglong")
         return typeObject(*s);
     }
     if (m != "numpy" && (attr == "void" || attr == "none"))
@@ -112,7 +114,7 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   }
   if (m == "cuda") {
     static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim",
-                                                     "gridDim", "shared", "local"};
+                                                     "gridDim",   "shared",   "local"};
     static const std::set<std::string> functions = {"grid", "gridsize", "syncthreads", "jit"};
     if (submodules.count(attr))
       return moduleEntity("cuda." + attr);
@@ -134,8 +136,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
 }
 
 std::optional<Entity> pythonBuiltin(const std::string &name) {
-  static const std::set<std::string> fns = {"range", "len", "min", "max", "abs", "int",
-                                            "float", "bool", "round", "pow"};
+  static const std::set<std::string> fns = {"range", "len",   "min",  "max",   "abs",
+                                            "int",   "float", "bool", "round", "pow"};
   if (fns.count(name))
     return functionEntity("builtins." + name);
   return std::nullopt;

@@ -70,8 +70,8 @@ double pyFloatMod(double a, double b) {
 
 int64_t asInt(const ConstValue &v) { return v.kind == ConstValue::Kind::Bool ? v.b : v.i; }
 
-std::optional<ConstValue> binary(BinOp op, const ConstValue &a, const ConstValue &b,
-                                 const SourceFile &file, SourceLoc loc) {
+std::optional<ConstValue> binary(BinOp op, const ConstValue &a, const ConstValue &b, const SourceFile &file,
+                                 SourceLoc loc) {
   if (!a.isNumber() || !b.isNumber()) {
     if (op == BinOp::Add && a.kind == ConstValue::Kind::Tuple && b.kind == ConstValue::Kind::Tuple) {
       ConstValue r = a;
@@ -178,8 +178,7 @@ std::optional<ConstValue> evalConst(const Expr &e, const SourceFile &file, const
     }
   }
   case ExprKind::Name:
-  case ExprKind::Attribute:
-    return lookup(e);
+  case ExprKind::Attribute: return lookup(e);
   case ExprKind::Tuple:
   case ExprKind::List: {
     ConstValue t;
@@ -272,8 +271,7 @@ std::optional<ConstValue> evalConst(const Expr &e, const SourceFile &file, const
       return std::nullopt;
     return rec(truthy(*t) ? *i.body : *i.orelse);
   }
-  default:
-    return std::nullopt;
+  default: return std::nullopt;
   }
 }
 

@@ -8,18 +8,10 @@ ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr
     : file_(std::move(file)), module_(std::move(module)) {
   for (auto &stmt : module_->body) {
     switch (stmt->kind) {
-    case StmtKind::Import:
-      readImport(static_cast<const ImportStmt &>(*stmt));
-      break;
-    case StmtKind::ImportFrom:
-      readImportFrom(static_cast<const ImportFromStmt &>(*stmt));
-      break;
-    case StmtKind::Assign:
-      readAssign(static_cast<const AssignStmt &>(*stmt));
-      break;
-    case StmtKind::FunctionDef:
-      readFunction(static_cast<const FunctionDefStmt &>(*stmt));
-      break;
+    case StmtKind::Import: readImport(static_cast<const ImportStmt &>(*stmt)); break;
+    case StmtKind::ImportFrom: readImportFrom(static_cast<const ImportFromStmt &>(*stmt)); break;
+    case StmtKind::Assign: readAssign(static_cast<const AssignStmt &>(*stmt)); break;
+    case StmtKind::FunctionDef: readFunction(static_cast<const FunctionDefStmt &>(*stmt)); break;
     case StmtKind::Unsupported: {
       auto &u = static_cast<const UnsupportedStmt &>(*stmt);
       for (auto &n : u.boundNames) {
@@ -30,8 +22,7 @@ ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr
       }
       break;
     }
-    default:
-      break; // host statements (if __name__ == ..., prints, loops) are not evaluated
+    default: break; // host statements (if __name__ == ..., prints, loops) are not evaluated
     }
   }
 }
@@ -128,8 +119,7 @@ void ModuleScope::readAssign(const AssignStmt &s) {
       sym.kind = Symbol::Kind::Entity;
       sym.entity = *e;
     } else {
-      sym.reason = "global '" + name->id +
-                   "' is not a compile-time constant (it is computed by host code)";
+      sym.reason = "global '" + name->id + "' is not a compile-time constant (it is computed by host code)";
     }
     bind(name->id, sym);
   }
@@ -147,7 +137,8 @@ void ModuleScope::readFunction(const FunctionDefStmt &f) {
     }
   }
   if (sym.kind != Symbol::Kind::JitFunction)
-    sym.reason = "'" + f.name + "' is a plain Python function; decorate it with "
+    sym.reason = "'" + f.name +
+                 "' is a plain Python function; decorate it with "
                  "@cuda.jit(device=True) to call it from a kernel";
   else
     jitOrder_.push_back(f.name);

@@ -114,8 +114,7 @@ std::optional<ScalarCase> typeBinOp(BinOp op, Scalar a, Scalar b) {
     for (auto &c : integerBinopCases())
       cases.push_back(c);
     break;
-  case BinOp::MatMul:
-    return std::nullopt;
+  case BinOp::MatMul: return std::nullopt;
   }
   return resolveOverload(cases, {a, b}, allowUnsafe);
 }
@@ -141,8 +140,8 @@ std::optional<ScalarCase> typeUnaryOp(UnaryOp op, Scalar a) {
 }
 
 std::optional<ScalarCase> typeCompare(CmpOp op, Scalar a, Scalar b) {
-  if (op != CmpOp::Eq && op != CmpOp::NotEq && op != CmpOp::Lt && op != CmpOp::LtE &&
-      op != CmpOp::Gt && op != CmpOp::GtE)
+  if (op != CmpOp::Eq && op != CmpOp::NotEq && op != CmpOp::Lt && op != CmpOp::LtE && op != CmpOp::Gt &&
+      op != CmpOp::GtE)
     return std::nullopt;
   std::vector<ScalarCase> cases;
   cases.push_back({{S::Bool, S::Bool}, S::Bool});

@@ -2,8 +2,8 @@
 /// (typing/builtins.py, cudamath.py) resolved by numba's conversion rating.
 #pragma once
 
-#include "frontend/syntax/ast.h"
 #include "frontend/sema/types.h"
+#include "frontend/syntax/ast.h"
 
 #include <optional>
 #include <vector>

@@ -11,8 +11,7 @@ std::vector<Scalar> FunctionTyper::scalarArgs(const CallExpr &c, const std::vect
   std::vector<Scalar> out;
   for (size_t i = 0; i < args.size(); ++i) {
     if (!args[i].type.isScalar())
-      error(c.args[i]->loc, std::string(what) + "() argument must be a number, not " +
-                                args[i].type.str());
+      error(c.args[i]->loc, std::string(what) + "() argument must be a number, not " + args[i].type.str());
     out.push_back(args[i].type.scalar);
   }
   return out;
@@ -21,8 +20,8 @@ std::vector<Scalar> FunctionTyper::scalarArgs(const CallExpr &c, const std::vect
 ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
   ExprInfo fn = typeExpr(*c.func);
   const std::string &path = fn.type.path;
-  bool isAlloc = fn.type.kind == TypeKind::Function &&
-                 (path == "cuda.shared.array" || path == "cuda.local.array");
+  bool isAlloc =
+      fn.type.kind == TypeKind::Function && (path == "cuda.shared.array" || path == "cuda.local.array");
   if (isAlloc)
     return typeArrayAlloc(c, path == "cuda.shared.array" ? MemSpace::Shared : MemSpace::Local);
 
@@ -50,14 +49,12 @@ ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
     info.operandTypes = {fn.type.scalar};
     return info;
   }
-  case TypeKind::DeviceFunction:
-    return typeDeviceCall(c, fn, args);
+  case TypeKind::DeviceFunction: return typeDeviceCall(c, fn, args);
   case TypeKind::Function:
     if (path.rfind("math.", 0) == 0)
       return typeMathCall(c, path.substr(5), args);
     return typeBuiltinCall(c, path, args);
-  default:
-    error(c.func->loc, "'" + exprToString(*c.func) + "' (" + fn.type.str() + ") is not callable");
+  default: error(c.func->loc, "'" + exprToString(*c.func) + "' (" + fn.type.str() + ") is not callable");
   }
 }
 
@@ -136,8 +133,8 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
     auto actual = scalarArgs(c, args, "range");
     for (size_t i = 0; i < actual.size(); ++i)
       if (!isInteger(actual[i]) && actual[i] != S::Bool)
-        error(c.args[i]->loc, std::string("range() arguments must be integers, not ") +
-                                  scalarName(actual[i]));
+        error(c.args[i]->loc,
+              std::string("range() arguments must be integers, not ") + scalarName(actual[i]));
     std::vector<ScalarCase> cases;
     for (S t : {S::I32, S::I64, S::U64})
       cases.push_back({std::vector<S>(actual.size(), t), t});
@@ -295,8 +292,7 @@ ExprInfo FunctionTyper::typeArrayAlloc(const CallExpr &c, MemSpace space) {
     if (d.kind != ConstValue::Kind::Int)
       error(shape->loc, std::string(what) + "() shape entries must be integers");
     if (d.i < 0 || (d.i == 0 && (space != MemSpace::Shared || dims.elems.size() != 1)))
-      error(shape->loc, std::string(what) + "() dimensions must be positive, got " +
-                            std::to_string(d.i));
+      error(shape->loc, std::string(what) + "() dimensions must be positive, got " + std::to_string(d.i));
     if (d.i == 0)
       error(shape->loc, "dynamic shared memory (shape 0) is not supported yet");
   }

@@ -23,12 +23,9 @@ ExprInfo FunctionTyper::typeExprUncached(const Expr &e) {
   case ExprKind::Attribute: return typeAttribute(static_cast<const AttributeExpr &>(e));
   case ExprKind::Subscript: return typeSubscript(static_cast<const SubscriptExpr &>(e));
   case ExprKind::Tuple: return typeTuple(static_cast<const TupleExpr &>(e));
-  case ExprKind::List:
-    error(e.loc, "lists are not supported in kernels; use a tuple");
-  case ExprKind::Slice:
-    error(e.loc, "slices are only valid inside an index");
-  case ExprKind::Starred:
-    error(e.loc, "starred expressions are not supported in kernels");
+  case ExprKind::List: error(e.loc, "lists are not supported in kernels; use a tuple");
+  case ExprKind::Slice: error(e.loc, "slices are only valid inside an index");
+  case ExprKind::Starred: error(e.loc, "starred expressions are not supported in kernels");
   }
   error(e.loc, "unsupported expression");
 }
@@ -47,18 +44,13 @@ ExprInfo FunctionTyper::typeName(const NameExpr &n) {
   }
   if (const Symbol *s = scope_.lookup(n.id)) {
     switch (s->kind) {
-    case Symbol::Kind::Entity:
-      info.type = s->entity.type;
-      return info;
+    case Symbol::Kind::Entity: info.type = s->entity.type; return info;
     case Symbol::Kind::Constant:
       info.type = s->value.type();
       info.constant = s->value;
       return info;
-    case Symbol::Kind::JitFunction:
-      info.type = Type::named(TypeKind::DeviceFunction, n.id);
-      return info;
-    case Symbol::Kind::HostOnly:
-      error(n.loc, s->reason);
+    case Symbol::Kind::JitFunction: info.type = Type::named(TypeKind::DeviceFunction, n.id); return info;
+    case Symbol::Kind::HostOnly: error(n.loc, s->reason);
     }
   }
   if (auto b = pythonBuiltin(n.id)) {
@@ -100,10 +92,8 @@ ExprInfo FunctionTyper::typeConstant(const ConstantExpr &c) {
     info.type = Type::none();
     info.constant = ConstValue{};
     return info;
-  case ConstantExpr::Type::Imag:
-    error(c.loc, "complex numbers are not supported in kernels yet");
-  case ConstantExpr::Type::Ellipsis:
-    error(c.loc, "'...' is not supported in kernels");
+  case ConstantExpr::Type::Imag: error(c.loc, "complex numbers are not supported in kernels yet");
+  case ConstantExpr::Type::Ellipsis: error(c.loc, "'...' is not supported in kernels");
   }
   return info;
 }
@@ -121,8 +111,8 @@ ExprInfo FunctionTyper::typeBinary(BinOp op, const Type &l, const Type &r, Sourc
   if (l.isScalar() && r.isScalar()) {
     auto c = fe::typeBinOp(op, l.scalar, r.scalar);
     if (!c)
-      error(loc, std::string("unsupported operand types for ") + binOpSymbol(op) + ": '" +
-                     l.str() + "' and '" + r.str() + "'");
+      error(loc, std::string("unsupported operand types for ") + binOpSymbol(op) + ": '" + l.str() +
+                     "' and '" + r.str() + "'");
     info.type = Type::scalarOf(c->result);
     info.operandTypes = c->args;
     return info;
@@ -130,8 +120,8 @@ ExprInfo FunctionTyper::typeBinary(BinOp op, const Type &l, const Type &r, Sourc
   if (l.isArray() || r.isArray())
     error(loc, std::string("whole-array arithmetic ('") + binOpSymbol(op) +
                    "' on arrays) is not supported in kernels; operate on elements");
-  error(loc, std::string("unsupported operand types for ") + binOpSymbol(op) + ": '" + l.str() +
-                 "' and '" + r.str() + "'");
+  error(loc, std::string("unsupported operand types for ") + binOpSymbol(op) + ": '" + l.str() + "' and '" +
+                 r.str() + "'");
 }
 
 ExprInfo FunctionTyper::typeUnaryOp(const UnaryOpExpr &u) {
@@ -145,12 +135,12 @@ ExprInfo FunctionTyper::typeUnaryOp(const UnaryOpExpr &u) {
     return info;
   }
   if (!v.type.isScalar())
-    error(u.loc, std::string("bad operand type for unary ") + unaryOpSymbol(u.op) + ": '" +
-                     v.type.str() + "'");
+    error(u.loc,
+          std::string("bad operand type for unary ") + unaryOpSymbol(u.op) + ": '" + v.type.str() + "'");
   auto c = fe::typeUnaryOp(u.op, v.type.scalar);
   if (!c)
-    error(u.loc, std::string("bad operand type for unary ") + unaryOpSymbol(u.op) + ": '" +
-                     v.type.str() + "'");
+    error(u.loc,
+          std::string("bad operand type for unary ") + unaryOpSymbol(u.op) + ": '" + v.type.str() + "'");
   info.type = Type::scalarOf(c->result);
   info.operandTypes = c->args;
   return info;
@@ -220,8 +210,8 @@ ExprInfo FunctionTyper::typeIfExp(const IfExpExpr &i) {
     return info;
   auto u = unify(a.type, b.type);
   if (!u)
-    error(i.loc, "the branches of this conditional expression have incompatible types " +
-                     a.type.str() + " and " + b.type.str());
+    error(i.loc, "the branches of this conditional expression have incompatible types " + a.type.str() +
+                     " and " + b.type.str());
   info.type = *u;
   return info;
 }
@@ -235,8 +225,8 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
   if (t.kind == TypeKind::Module) {
     auto m = moduleMember(t, a.attr);
     if (!m)
-      error(a.loc, "module '" + t.path + "' has no attribute '" + a.attr +
-                       "' that cutwin supports in kernels");
+      error(a.loc,
+            "module '" + t.path + "' has no attribute '" + a.attr + "' that cutwin supports in kernels");
     const std::string &p = m->type.path;
     if (m->type.kind == TypeKind::Function &&
         (p.rfind("cuda.threadIdx.", 0) == 0 || p.rfind("cuda.blockIdx.", 0) == 0 ||
@@ -269,8 +259,9 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
       info.type = Type::typeObject(t.scalar);
       return info;
     }
-    error(a.loc, "arrays in kernels have no attribute '" + a.attr + "' (supported: shape, "
-                 "strides, size, ndim, itemsize, dtype)");
+    error(a.loc, "arrays in kernels have no attribute '" + a.attr +
+                     "' (supported: shape, "
+                     "strides, size, ndim, itemsize, dtype)");
   }
   error(a.loc, "'" + t.str() + "' has no attribute '" + a.attr + "'");
 }
@@ -324,8 +315,8 @@ ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
       int64_t n = int64_t(t.elems.size());
       int64_t j = *k < 0 ? *k + n : *k;
       if (j < 0 || j >= n)
-        error(idx[0]->loc, "tuple index " + std::to_string(*k) + " out of range for a tuple of " +
-                               std::to_string(n));
+        error(idx[0]->loc,
+              "tuple index " + std::to_string(*k) + " out of range for a tuple of " + std::to_string(n));
       info.type = t.elems[size_t(j)];
       info.staticIndex = j;
       info.builtin = "tuple.static";

@@ -12,8 +12,7 @@ namespace cutwin::fe {
 const ExprInfo &FunctionSpec::info(const Expr &e) const {
   auto it = exprs.find(&e);
   if (it == exprs.end())
-    throw Error("internal error: expression at line " + std::to_string(e.loc.line) +
-                " was not typed");
+    throw Error("internal error: expression at line " + std::to_string(e.loc.line) + " was not typed");
   return it->second;
 }
 
@@ -49,10 +48,9 @@ std::vector<Type> kernelArgTypesFromSignature(const ModuleScope &scope, const Sy
     scope.file().error(kernel.loc, "kernel '" + kernel.def->name +
                                        "' must return void, but its signature returns " + sig.ret.str());
   if (sig.args.size() != kernel.def->params.size())
-    scope.file().error(kernel.loc, "kernel '" + kernel.def->name + "' takes " +
-                                       std::to_string(kernel.def->params.size()) +
-                                       " arguments, but its signature has " +
-                                       std::to_string(sig.args.size()));
+    scope.file().error(
+        kernel.loc, "kernel '" + kernel.def->name + "' takes " + std::to_string(kernel.def->params.size()) +
+                        " arguments, but its signature has " + std::to_string(sig.args.size()));
   return sig.args;
 }
 
@@ -67,8 +65,8 @@ const FunctionSpec &Typer::typeKernel(const std::string &name, const std::vector
   if (sym->options.device)
     scope_.file().error(sym->loc, "'" + name + "' is a device function (device=True), not a kernel");
   if (argTypes.size() != sym->def->params.size())
-    throw Error("kernel '" + name + "' takes " + std::to_string(sym->def->params.size()) +
-                " arguments, " + std::to_string(argTypes.size()) + " given");
+    throw Error("kernel '" + name + "' takes " + std::to_string(sym->def->params.size()) + " arguments, " +
+                std::to_string(argTypes.size()) + " given");
   return specialize(*sym, argTypes, true);
 }
 
@@ -121,8 +119,7 @@ const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const std::vecto
       return *spec;
   for (auto *p : inProgress_)
     if (p->def == fn.def)
-      file.error(callLoc, "recursive call of device function '" + fn.def->name +
-                              "' is not supported");
+      file.error(callLoc, "recursive call of device function '" + fn.def->name + "' is not supported");
   return specialize(fn, formal, false);
 }
 
@@ -201,15 +198,13 @@ void FunctionTyper::run() {
     spec_.returnType = declared_->ret;
   } else if (sawReturnValue_) {
     if (sawBareReturn_)
-      error(def.loc, "device function '" + def.name +
-                         "' returns a value on some paths and None on others");
+      error(def.loc, "device function '" + def.name + "' returns a value on some paths and None on others");
     spec_.returnType = returnType_;
   } else {
     spec_.returnType = Type::none();
   }
   if (spec_.returnType.kind != TypeKind::None && !alwaysReturns(def.body))
-    error(def.loc, "device function '" + def.name +
-                       "' can reach its end without returning a value");
+    error(def.loc, "device function '" + def.name + "' can reach its end without returning a value");
 }
 
 bool FunctionTyper::alwaysReturns(const Block &b) const {
@@ -260,12 +255,8 @@ void FunctionTyper::collectLocals(const Block &b) {
       for (auto &t : static_cast<const AssignStmt &>(*s).targets)
         collectTargetNames(*t);
       break;
-    case StmtKind::AugAssign:
-      collectTargetNames(*static_cast<const AugAssignStmt &>(*s).target);
-      break;
-    case StmtKind::AnnAssign:
-      collectTargetNames(*static_cast<const AnnAssignStmt &>(*s).target);
-      break;
+    case StmtKind::AugAssign: collectTargetNames(*static_cast<const AugAssignStmt &>(*s).target); break;
+    case StmtKind::AnnAssign: collectTargetNames(*static_cast<const AnnAssignStmt &>(*s).target); break;
     case StmtKind::For: {
       auto &f = static_cast<const ForStmt &>(*s);
       collectTargetNames(*f.target);
@@ -289,8 +280,7 @@ void FunctionTyper::collectLocals(const Block &b) {
       for (auto &n : static_cast<const GlobalStmt &>(*s).names)
         globalNames_.insert(n);
       break;
-    default:
-      break;
+    default: break;
     }
   }
 }
@@ -335,11 +325,11 @@ void FunctionTyper::assignTo(const Expr &target, const Type &value, SourceLoc lo
       return;
     }
     if (!value.isTuple())
-      error(target.loc, "cannot unpack " + value.str() + " into " +
-                            std::to_string(tup->elts.size()) + " variables");
+      error(target.loc,
+            "cannot unpack " + value.str() + " into " + std::to_string(tup->elts.size()) + " variables");
     if (value.elems.size() != tup->elts.size())
-      error(target.loc, "cannot unpack a tuple of " + std::to_string(value.elems.size()) +
-                            " values into " + std::to_string(tup->elts.size()) + " variables");
+      error(target.loc, "cannot unpack a tuple of " + std::to_string(value.elems.size()) + " values into " +
+                            std::to_string(tup->elts.size()) + " variables");
     for (size_t i = 0; i < tup->elts.size(); ++i)
       assignTo(*tup->elts[i], value.elems[i], loc);
     ExprInfo info;
@@ -362,8 +352,8 @@ void FunctionTyper::assignTo(const Expr &target, const Type &value, SourceLoc lo
     return;
   }
   if (target.kind == ExprKind::Attribute)
-    error(target.loc, "cannot assign to attribute '" + static_cast<const AttributeExpr &>(target).attr +
-                          "' in a kernel");
+    error(target.loc,
+          "cannot assign to attribute '" + static_cast<const AttributeExpr &>(target).attr + "' in a kernel");
   error(target.loc, "cannot assign to this expression");
 }
 
@@ -476,8 +466,8 @@ void FunctionTyper::typeStmt(const Stmt &s) {
     if (it.type.kind == TypeKind::Range) {
       elem = Type::scalarOf(it.type.scalar);
     } else if (!it.type.isUnknown()) {
-      error(f.iter->loc, "for loops in kernels iterate over range(...); cannot iterate over " +
-                             it.type.str());
+      error(f.iter->loc,
+            "for loops in kernels iterate over range(...); cannot iterate over " + it.type.str());
     }
     assignTo(*f.target, elem, f.target->loc);
     ++loopDepth_;
@@ -489,11 +479,10 @@ void FunctionTyper::typeStmt(const Stmt &s) {
   case StmtKind::Break:
   case StmtKind::Continue:
     if (loopDepth_ == 0)
-      error(s.loc, std::string("'") + (s.kind == StmtKind::Break ? "break" : "continue") +
-                       "' outside a loop");
+      error(s.loc,
+            std::string("'") + (s.kind == StmtKind::Break ? "break" : "continue") + "' outside a loop");
     return;
-  case StmtKind::Pass:
-    return;
+  case StmtKind::Pass: return;
   case StmtKind::Return: {
     auto &r = static_cast<const ReturnStmt &>(s);
     if (!r.value) {
@@ -530,15 +519,11 @@ void FunctionTyper::typeStmt(const Stmt &s) {
       error(cls->loc, "raise an exception class by name, e.g. raise ValueError(\"...\")");
     return;
   }
-  case StmtKind::Global:
-    return;
-  case StmtKind::FunctionDef:
-    error(s.loc, "nested function definitions are not supported in kernels");
+  case StmtKind::Global: return;
+  case StmtKind::FunctionDef: error(s.loc, "nested function definitions are not supported in kernels");
   case StmtKind::Import:
-  case StmtKind::ImportFrom:
-    error(s.loc, "imports inside kernels are not supported; import at module level");
-  case StmtKind::Unsupported:
-    error(s.loc, static_cast<const UnsupportedStmt &>(s).reason);
+  case StmtKind::ImportFrom: error(s.loc, "imports inside kernels are not supported; import at module level");
+  case StmtKind::Unsupported: error(s.loc, static_cast<const UnsupportedStmt &>(s).reason);
   }
 }
 

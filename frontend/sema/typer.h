@@ -20,7 +20,7 @@ struct FunctionSpec;
 /// What the typer learned about one expression.
 struct ExprInfo {
   Type type;
-  std::optional<ConstValue> constant; ///< compile-time value (literals, globals, folded)
+  std::optional<ConstValue> constant;   ///< compile-time value (literals, globals, folded)
   const FunctionSpec *callee = nullptr; ///< device function called
   /// Builtin called or read: "cuda.threadIdx.x", "math.sin", "builtins.min", "cast", ...
   std::string builtin;
@@ -36,7 +36,7 @@ struct FunctionSpec {
   const Symbol *symbol = nullptr;
   bool isKernel = false;
   std::vector<Type> argTypes;
-  Type returnType; ///< None for kernels
+  Type returnType;                    ///< None for kernels
   std::map<std::string, Type> locals; ///< parameters included
   std::unordered_map<const Expr *, ExprInfo> exprs;
   /// The operation of each augmented assignment (`x += y`): its type and operand types.

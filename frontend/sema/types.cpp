@@ -12,10 +12,16 @@ bool isFloat(Scalar s) { return s == Scalar::F32 || s == Scalar::F64; }
 unsigned bitWidth(Scalar s) {
   switch (s) {
   case Scalar::Bool: return 1;
-  case Scalar::I8: case Scalar::U8: return 8;
-  case Scalar::I16: case Scalar::U16: return 16;
-  case Scalar::I32: case Scalar::U32: case Scalar::F32: return 32;
-  case Scalar::I64: case Scalar::U64: case Scalar::F64: return 64;
+  case Scalar::I8:
+  case Scalar::U8: return 8;
+  case Scalar::I16:
+  case Scalar::U16: return 16;
+  case Scalar::I32:
+  case Scalar::U32:
+  case Scalar::F32: return 32;
+  case Scalar::I64:
+  case Scalar::U64:
+  case Scalar::F64: return 64;
   }
   return 0;
 }
@@ -41,19 +47,19 @@ const char *scalarName(Scalar s) {
 
 std::optional<Scalar> scalarFromName(const std::string &n) {
   static const std::map<std::string, Scalar> names = {
-      {"bool", Scalar::Bool},     {"bool_", Scalar::Bool},   {"boolean", Scalar::Bool},
-      {"b1", Scalar::Bool},       {"int8", Scalar::I8},      {"i1", Scalar::I8},
-      {"byte", Scalar::I8},       {"int16", Scalar::I16},    {"i2", Scalar::I16},
-      {"short", Scalar::I16},     {"int32", Scalar::I32},    {"i4", Scalar::I32},
-      {"intc", Scalar::I32},      {"int64", Scalar::I64},    {"i8", Scalar::I64},
-      {"intp", Scalar::I64},      {"int_", Scalar::I64},     {"long", Scalar::I64},
-      {"longlong", Scalar::I64},  {"uint8", Scalar::U8},     {"u1", Scalar::U8},
-      {"ubyte", Scalar::U8},      {"uint16", Scalar::U16},   {"u2", Scalar::U16},
-      {"ushort", Scalar::U16},    {"uint32", Scalar::U32},   {"u4", Scalar::U32},
-      {"uintc", Scalar::U32},     {"uint64", Scalar::U64},   {"u8", Scalar::U64},
-      {"uintp", Scalar::U64},     {"uint", Scalar::U64},     {"ulonglong", Scalar::U64},
-      {"float32", Scalar::F32},   {"f4", Scalar::F32},       {"single", Scalar::F32},
-      {"float64", Scalar::F64},   {"f8", Scalar::F64},       {"double", Scalar::F64},
+      {"bool", Scalar::Bool},    {"bool_", Scalar::Bool}, {"boolean", Scalar::Bool},
+      {"b1", Scalar::Bool},      {"int8", Scalar::I8},    {"i1", Scalar::I8},
+      {"byte", Scalar::I8},      {"int16", Scalar::I16},  {"i2", Scalar::I16},
+      {"short", Scalar::I16},    {"int32", Scalar::I32},  {"i4", Scalar::I32},
+      {"intc", Scalar::I32},     {"int64", Scalar::I64},  {"i8", Scalar::I64},
+      {"intp", Scalar::I64},     {"int_", Scalar::I64},   {"long", Scalar::I64},
+      {"longlong", Scalar::I64}, {"uint8", Scalar::U8},   {"u1", Scalar::U8},
+      {"ubyte", Scalar::U8},     {"uint16", Scalar::U16}, {"u2", Scalar::U16},
+      {"ushort", Scalar::U16},   {"uint32", Scalar::U32}, {"u4", Scalar::U32},
+      {"uintc", Scalar::U32},    {"uint64", Scalar::U64}, {"u8", Scalar::U64},
+      {"uintp", Scalar::U64},    {"uint", Scalar::U64},   {"ulonglong", Scalar::U64},
+      {"float32", Scalar::F32},  {"f4", Scalar::F32},     {"single", Scalar::F32},
+      {"float64", Scalar::F64},  {"f8", Scalar::F64},     {"double", Scalar::F64},
       {"float_", Scalar::F64},
   };
   auto it = names.find(n);
@@ -189,21 +195,16 @@ bool Type::operator==(const Type &o) const {
     return false;
   switch (kind) {
   case TypeKind::Scalar:
-  case TypeKind::Range:
-    return scalar == o.scalar;
-  case TypeKind::Array:
-    return scalar == o.scalar && ndim == o.ndim && layout == o.layout && space == o.space;
-  case TypeKind::Tuple:
-    return elems == o.elems;
+  case TypeKind::Range: return scalar == o.scalar;
+  case TypeKind::Array: return scalar == o.scalar && ndim == o.ndim && layout == o.layout && space == o.space;
+  case TypeKind::Tuple: return elems == o.elems;
   case TypeKind::Module:
   case TypeKind::Function:
-  case TypeKind::DeviceFunction:
-    return path == o.path;
+  case TypeKind::DeviceFunction: return path == o.path;
   case TypeKind::TypeObject:
     return scalar == o.scalar && typeObjectIsVoid == o.typeObjectIsVoid && elems == o.elems &&
            ndim == o.ndim && layout == o.layout;
-  default:
-    return true;
+  default: return true;
   }
 }
 
@@ -213,8 +214,10 @@ std::string Type::str() const {
   case TypeKind::None: return "none";
   case TypeKind::Scalar: return scalarName(scalar);
   case TypeKind::Array: {
-    std::string s = std::string("array(") + scalarName(scalar) + ", " + std::to_string(ndim) +
-                    "d, " + (layout == Layout::C ? "C" : layout == Layout::F ? "F" : "A");
+    std::string s = std::string("array(") + scalarName(scalar) + ", " + std::to_string(ndim) + "d, " +
+                    (layout == Layout::C   ? "C"
+                     : layout == Layout::F ? "F"
+                                           : "A");
     if (space == MemSpace::Shared)
       s += ", shared";
     else if (space == MemSpace::Local)
@@ -246,13 +249,15 @@ std::string Type::str() const {
 }
 
 std::string Type::mangle() const {
-  static const char *short_[] = {"b", "i8", "i16", "i32", "i64", "u8",
-                                 "u16", "u32", "u64", "f32", "f64"};
+  static const char *short_[] = {"b", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
   switch (kind) {
   case TypeKind::Scalar: return short_[int(scalar)];
   case TypeKind::Array: {
     std::string s = "a" + std::to_string(ndim) +
-                    (layout == Layout::C ? "C" : layout == Layout::F ? "F" : "A") + short_[int(scalar)];
+                    (layout == Layout::C   ? "C"
+                     : layout == Layout::F ? "F"
+                                           : "A") +
+                    short_[int(scalar)];
     if (space == MemSpace::Shared)
       s += "s";
     else if (space == MemSpace::Local)

@@ -33,8 +33,8 @@ enum class Layout : uint8_t { C, F, A };
 enum class MemSpace : uint8_t { Generic = 0, Global = 1, Shared = 3, Local = 5 };
 
 enum class TypeKind : uint8_t {
-  Unknown,        ///< not yet inferred
-  None,           ///< Python None / void
+  Unknown, ///< not yet inferred
+  None,    ///< Python None / void
   Scalar,
   Array,
   Tuple,          ///< heterogeneous or homogeneous (UniTuple when all elements agree)
@@ -49,13 +49,13 @@ enum class TypeKind : uint8_t {
 
 struct Type {
   TypeKind kind = TypeKind::Unknown;
-  Scalar scalar = Scalar::I64; ///< Scalar, Array dtype, Range element, TypeObject (scalar)
-  uint8_t ndim = 0;            ///< Array
-  Layout layout = Layout::A;   ///< Array
+  Scalar scalar = Scalar::I64;       ///< Scalar, Array dtype, Range element, TypeObject (scalar)
+  uint8_t ndim = 0;                  ///< Array
+  Layout layout = Layout::A;         ///< Array
   MemSpace space = MemSpace::Global; ///< Array: where its data lives
   bool typeObjectIsVoid = false;     ///< TypeObject: `void` / `none`
-  std::vector<Type> elems;     ///< Tuple elements; TypeObject of an array: [element]
-  std::string path;            ///< Module, Function, DeviceFunction
+  std::vector<Type> elems;           ///< Tuple elements; TypeObject of an array: [element]
+  std::string path;                  ///< Module, Function, DeviceFunction
 
   static Type unknown() { return {}; }
   static Type none() { return make(TypeKind::None); }

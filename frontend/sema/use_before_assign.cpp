@@ -165,8 +165,7 @@ private:
       use(*a.test, assigned);
       return;
     }
-    default:
-      return;
+    default: return;
     }
   }
 

@@ -16,8 +16,20 @@ namespace cutwin::fe {
 // Expressions
 
 enum class ExprKind {
-  Name, Constant, BinOp, UnaryOp, BoolOp, Compare, IfExp, Call, Attribute, Subscript, Slice,
-  Tuple, List, Starred,
+  Name,
+  Constant,
+  BinOp,
+  UnaryOp,
+  BoolOp,
+  Compare,
+  IfExp,
+  Call,
+  Attribute,
+  Subscript,
+  Slice,
+  Tuple,
+  List,
+  Starred,
 };
 
 enum class BinOp { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, LShift, RShift, BitAnd, BitOr, BitXor, MatMul };
@@ -150,8 +162,24 @@ struct StarredExpr : Expr {
 // Statements
 
 enum class StmtKind {
-  Expr, Assign, AugAssign, AnnAssign, If, For, While, Break, Continue, Return, Pass,
-  FunctionDef, Import, ImportFrom, Assert, Raise, Global, Unsupported,
+  Expr,
+  Assign,
+  AugAssign,
+  AnnAssign,
+  If,
+  For,
+  While,
+  Break,
+  Continue,
+  Return,
+  Pass,
+  FunctionDef,
+  Import,
+  ImportFrom,
+  Assert,
+  Raise,
+  Global,
+  Unsupported,
 };
 
 struct Stmt {
@@ -253,7 +281,7 @@ struct GlobalStmt : Stmt {
 struct Param {
   SourceLoc loc;
   std::string name;
-  ExprPtr annotation; ///< may be null
+  ExprPtr annotation;   ///< may be null
   ExprPtr defaultValue; ///< may be null
 };
 
@@ -283,8 +311,8 @@ struct ImportStmt : Stmt {
 struct ImportFromStmt : Stmt {
   static constexpr StmtKind Kind = StmtKind::ImportFrom;
   ImportFromStmt(SourceLoc l) : Stmt(Kind, l) {}
-  std::string module; ///< dotted
-  int level = 0;      ///< leading dots
+  std::string module;             ///< dotted
+  int level = 0;                  ///< leading dots
   std::vector<ImportAlias> names; ///< `*` is a single alias named "*"
 };
 
@@ -315,9 +343,8 @@ template <class T> const T *dyn(const Stmt *s) {
 }
 /// `[a, b]` and `(a, b)` both answer to TupleExpr.
 inline const TupleExpr *asTupleLike(const Expr *e) {
-  return e && (e->kind == ExprKind::Tuple || e->kind == ExprKind::List)
-             ? static_cast<const TupleExpr *>(e)
-             : nullptr;
+  return e && (e->kind == ExprKind::Tuple || e->kind == ExprKind::List) ? static_cast<const TupleExpr *>(e)
+                                                                        : nullptr;
 }
 
 /// Prints the tree in an indented, Python-like form (`cutwin compile --dump-after=parse`).

@@ -56,9 +56,7 @@ namespace {
 /// Fully parenthesised, so that a dump shows how precedence was resolved.
 void printExpr(const Expr &e, std::ostream &os) {
   switch (e.kind) {
-  case ExprKind::Name:
-    os << static_cast<const NameExpr &>(e).id;
-    return;
+  case ExprKind::Name: os << static_cast<const NameExpr &>(e).id; return;
   case ExprKind::Constant: {
     auto &c = static_cast<const ConstantExpr &>(e);
     switch (c.type) {
@@ -197,9 +195,7 @@ void printStmt(const Stmt &s, std::ostream &os, int indent) {
   std::string pad(indent * 4, ' ');
   os << pad;
   switch (s.kind) {
-  case StmtKind::Expr:
-    printExpr(*static_cast<const ExprStmt &>(s).value, os);
-    break;
+  case StmtKind::Expr: printExpr(*static_cast<const ExprStmt &>(s).value, os); break;
   case StmtKind::Assign: {
     auto &a = static_cast<const AssignStmt &>(s);
     for (auto &t : a.targets) {

@@ -8,11 +8,10 @@ namespace cutwin::fe {
 namespace {
 
 const std::set<std::string, std::less<>> kKeywords = {
-    "False", "None",   "True",    "and",      "as",   "assert", "async",  "await",
-    "break", "class",  "continue", "def",     "del",  "elif",   "else",   "except",
-    "finally", "for",  "from",    "global",   "if",   "import", "in",     "is",
-    "lambda", "nonlocal", "not",  "or",       "pass", "raise",  "return", "try",
-    "while", "with",   "yield",
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield",
 };
 
 bool isKeyword(const Token &t) { return t.kind == Tok::Name && kKeywords.count(t.text); }
@@ -395,10 +394,9 @@ private:
       return a;
     }
     static const std::pair<const char *, BinOp> augOps[] = {
-        {"+=", BinOp::Add},      {"-=", BinOp::Sub},     {"*=", BinOp::Mul},
-        {"/=", BinOp::Div},      {"//=", BinOp::FloorDiv}, {"%=", BinOp::Mod},
-        {"**=", BinOp::Pow},     {"<<=", BinOp::LShift}, {">>=", BinOp::RShift},
-        {"&=", BinOp::BitAnd},   {"|=", BinOp::BitOr},   {"^=", BinOp::BitXor},
+        {"+=", BinOp::Add},       {"-=", BinOp::Sub},    {"*=", BinOp::Mul},   {"/=", BinOp::Div},
+        {"//=", BinOp::FloorDiv}, {"%=", BinOp::Mod},    {"**=", BinOp::Pow},  {"<<=", BinOp::LShift},
+        {">>=", BinOp::RShift},   {"&=", BinOp::BitAnd}, {"|=", BinOp::BitOr}, {"^=", BinOp::BitXor},
         {"@=", BinOp::MatMul},
     };
     for (auto &[sym, op] : augOps) {
@@ -417,17 +415,14 @@ private:
     switch (e.kind) {
     case ExprKind::Name:
     case ExprKind::Subscript:
-    case ExprKind::Attribute:
-      return;
+    case ExprKind::Attribute: return;
     case ExprKind::Tuple:
     case ExprKind::List:
       for (auto &x : static_cast<const TupleExpr &>(e).elts)
         checkTarget(*x);
       return;
-    case ExprKind::Starred:
-      return checkTarget(*static_cast<const StarredExpr &>(e).value);
-    default:
-      error(e.loc, "cannot assign to this expression");
+    case ExprKind::Starred: return checkTarget(*static_cast<const StarredExpr &>(e).value);
+    default: error(e.loc, "cannot assign to this expression");
     }
   }
 
@@ -503,11 +498,10 @@ private:
   ExprPtr parseTestList() { return parseTestListImpl(false); }
 
   bool atExprEnd() const {
-    return at(Tok::Newline) || at(Tok::End) || atOp("=") || atOp(")") || atOp("]") ||
-           atOp("}") || atOp(":") || atOp(";") || (cur().kind == Tok::Op && cur().text.size() >= 2 &&
-                                                    cur().text.back() == '=' && cur().text != "==" &&
-                                                    cur().text != "<=" && cur().text != ">=" &&
-                                                    cur().text != "!=");
+    return at(Tok::Newline) || at(Tok::End) || atOp("=") || atOp(")") || atOp("]") || atOp("}") ||
+           atOp(":") || atOp(";") ||
+           (cur().kind == Tok::Op && cur().text.size() >= 2 && cur().text.back() == '=' &&
+            cur().text != "==" && cur().text != "<=" && cur().text != ">=" && cur().text != "!=");
   }
 
   ExprPtr parseTestListImpl(bool allowStar) {
@@ -577,9 +571,9 @@ private:
   bool parseCmpOp(CmpOp &op) {
     const Token &t = cur();
     if (t.kind == Tok::Op) {
-      static const std::pair<const char *, CmpOp> ops[] = {
-          {"==", CmpOp::Eq}, {"!=", CmpOp::NotEq}, {"<", CmpOp::Lt},
-          {"<=", CmpOp::LtE}, {">", CmpOp::Gt},    {">=", CmpOp::GtE}};
+      static const std::pair<const char *, CmpOp> ops[] = {{"==", CmpOp::Eq}, {"!=", CmpOp::NotEq},
+                                                           {"<", CmpOp::Lt},  {"<=", CmpOp::LtE},
+                                                           {">", CmpOp::Gt},  {">=", CmpOp::GtE}};
       for (auto &[s, o] : ops)
         if (t.text == s) {
           ++pos_;
@@ -851,8 +845,7 @@ private:
         return std::make_unique<ConstantExpr>(l, ConstantExpr::Type::Ellipsis);
       }
       break;
-    default:
-      break;
+    default: break;
     }
     expected("an expression");
   }

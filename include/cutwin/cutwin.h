@@ -56,6 +56,13 @@ public:
   bool isCContiguous() const;
   /// Device address of the first element.
   void *data() const;
+
+  /// A view of the same memory with another shape and byte strides, starting
+  /// `offsetBytes` after this view's first element (strides may be negative). Throws if
+  /// any element would lie outside the allocation.
+  DeviceArray view(std::vector<int64_t> shape, std::vector<int64_t> strides, int64_t offsetBytes = 0) const;
+  /// The view with the axes reversed (NumPy's `a.T`).
+  DeviceArray transpose() const;
   Device &device() const { return *device_; }
 
   /// Whole-array copies; the array must be C-contiguous and `bytes == nbytes()`.
@@ -79,7 +86,8 @@ private:
   friend class Device;
   std::shared_ptr<Device> device_;
   std::shared_ptr<void> buffer_; ///< owns the allocation
-  size_t offset_ = 0;
+  size_t capacity_ = 0;          ///< bytes in the allocation
+  size_t offset_ = 0;            ///< bytes from the allocation's start to element 0
   DType dtype_ = DType::F32;
   std::vector<int64_t> shape_, strides_;
 };
@@ -159,7 +167,8 @@ public:
 
 private:
   friend class Module;
-  Kernel(std::shared_ptr<rt::ModuleImpl> m, std::string name) : module_(std::move(m)), name_(std::move(name)) {}
+  Kernel(std::shared_ptr<rt::ModuleImpl> m, std::string name)
+      : module_(std::move(m)), name_(std::move(name)) {}
   std::shared_ptr<rt::ModuleImpl> module_;
   std::string name_;
 };
@@ -180,18 +189,30 @@ private:
 };
 
 template <class T> constexpr DType dtypeOf() {
-  if constexpr (std::is_same_v<T, bool>) return DType::Bool;
-  else if constexpr (std::is_same_v<T, int8_t>) return DType::I8;
-  else if constexpr (std::is_same_v<T, int16_t>) return DType::I16;
-  else if constexpr (std::is_same_v<T, int32_t>) return DType::I32;
-  else if constexpr (std::is_same_v<T, int64_t>) return DType::I64;
-  else if constexpr (std::is_same_v<T, uint8_t>) return DType::U8;
-  else if constexpr (std::is_same_v<T, uint16_t>) return DType::U16;
-  else if constexpr (std::is_same_v<T, uint32_t>) return DType::U32;
-  else if constexpr (std::is_same_v<T, uint64_t>) return DType::U64;
-  else if constexpr (std::is_same_v<T, float>) return DType::F32;
-  else if constexpr (std::is_same_v<T, double>) return DType::F64;
-  else static_assert(sizeof(T) == 0, "unsupported element type");
+  if constexpr (std::is_same_v<T, bool>)
+    return DType::Bool;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return DType::I8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return DType::I16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return DType::I32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return DType::I64;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return DType::U8;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return DType::U16;
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return DType::U32;
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return DType::U64;
+  else if constexpr (std::is_same_v<T, float>)
+    return DType::F32;
+  else if constexpr (std::is_same_v<T, double>)
+    return DType::F64;
+  else
+    static_assert(sizeof(T) == 0, "unsupported element type");
 }
 
 } // namespace cutwin

@@ -27,8 +27,7 @@ public:
 class CompileError : public Error {
 public:
   CompileError(std::string file, SourceLoc loc, std::string message, std::string rendered)
-      : Error(std::move(rendered)), file_(std::move(file)), loc_(loc),
-        message_(std::move(message)) {}
+      : Error(std::move(rendered)), file_(std::move(file)), loc_(loc), message_(std::move(message)) {}
   const std::string &file() const { return file_; }
   SourceLoc loc() const { return loc_; }
   /// The bare message, without location and source excerpt.
@@ -67,11 +66,10 @@ enum class KernelErrorKind : uint32_t {
 /// "kernel.py:12 in vadd, thread (5,0,0) block (3,0,0): index 1024 out of bounds ...".
 class KernelError : public Error {
 public:
-  KernelError(std::string what, KernelErrorKind kind, std::string kernel, std::string file,
-              SourceLoc loc, std::array<uint32_t, 3> thread, std::array<uint32_t, 3> block,
-              std::string detail)
-      : Error(std::move(what)), kind_(kind), kernel_(std::move(kernel)), file_(std::move(file)),
-        loc_(loc), thread_(thread), block_(block), detail_(std::move(detail)) {}
+  KernelError(std::string what, KernelErrorKind kind, std::string kernel, std::string file, SourceLoc loc,
+              std::array<uint32_t, 3> thread, std::array<uint32_t, 3> block, std::string detail)
+      : Error(std::move(what)), kind_(kind), kernel_(std::move(kernel)), file_(std::move(file)), loc_(loc),
+        thread_(thread), block_(block), detail_(std::move(detail)) {}
   KernelErrorKind kind() const { return kind_; }
   const std::string &kernel() const { return kernel_; }
   const std::string &file() const { return file_; }

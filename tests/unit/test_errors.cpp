@@ -170,7 +170,8 @@ def k(a):
   auto a = sim()->toDevice(std::vector<float>{1, 2, -3, 4});
   KernelError e = expectKernelError([&] { mod->kernel("k").launch(1, 4, {a}); });
   EXPECT_EQ(e.kind(), KernelErrorKind::Assertion);
-  EXPECT_THAT(std::string(e.what()), HasSubstr("dbg.py:6 in k, thread (2,0,0) block (0,0,0): AssertionError: negative input"));
+  EXPECT_THAT(std::string(e.what()),
+              HasSubstr("dbg.py:6 in k, thread (2,0,0) block (0,0,0): AssertionError: negative input"));
   auto b = sim()->toDevice(std::vector<float>{1, 200, 3, 4});
   KernelError e2 = expectKernelError([&] { mod->kernel("k").launch(1, 4, {b}); });
   EXPECT_EQ(e2.kind(), KernelErrorKind::Exception);

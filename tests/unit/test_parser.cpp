@@ -53,7 +53,8 @@ TEST(Parser, StatementsAndTargets) {
 }
 
 TEST(Parser, DecoratorsAndKeywordArguments) {
-  std::string src = "@cuda.jit('void(float32[:])', fastmath=True)\ndef k(a):\n    s = cuda.shared.array(shape=(16, 16), dtype=float32)\n";
+  std::string src = "@cuda.jit('void(float32[:])', fastmath=True)\ndef k(a):\n    s = "
+                    "cuda.shared.array(shape=(16, 16), dtype=float32)\n";
   EXPECT_EQ(dump(src), "@cuda.jit(\"void(float32[:])\", fastmath=True)\n"
                        "def k(a):  # line 2\n    s = cuda.shared.array(shape=(16, 16), dtype=float32)\n");
 }
@@ -74,10 +75,14 @@ TEST(Parser, ErrorsInsideKernelsAreReportedWithLocation) {
               HasSubstr("t.py:3:5: error: 'with' statements are not supported in kernels"));
   EXPECT_THAT(parseError("@cuda.jit\ndef k(a):\n    b = [x for x in a]\n"),
               HasSubstr("t.py:3:12: error: list comprehensions are not supported in kernels"));
-  EXPECT_THAT(parseError("@cuda.jit\ndef k(a)\n    pass\n"), HasSubstr("t.py:2:9: error: expected ':', found end of line"));
-  EXPECT_THAT(parseError("@cuda.jit\ndef k(a):\n    x = (1 + \n"), HasSubstr("error: expected an expression"));
-  EXPECT_THAT(parseError("@cuda.jit\ndef k(a):\n    f = lambda x: x\n"), HasSubstr("lambda expressions are not supported"));
-  EXPECT_THAT(parseError("@cuda.jit\ndef k(*a):\n    pass\n"), HasSubstr("t.py:2:7: error: '*' in parameter lists"));
+  EXPECT_THAT(parseError("@cuda.jit\ndef k(a)\n    pass\n"),
+              HasSubstr("t.py:2:9: error: expected ':', found end of line"));
+  EXPECT_THAT(parseError("@cuda.jit\ndef k(a):\n    x = (1 + \n"),
+              HasSubstr("error: expected an expression"));
+  EXPECT_THAT(parseError("@cuda.jit\ndef k(a):\n    f = lambda x: x\n"),
+              HasSubstr("lambda expressions are not supported"));
+  EXPECT_THAT(parseError("@cuda.jit\ndef k(*a):\n    pass\n"),
+              HasSubstr("t.py:2:7: error: '*' in parameter lists"));
 }
 
 TEST(Parser, SignatureStringsParseAsExpressions) {

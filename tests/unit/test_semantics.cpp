@@ -414,7 +414,9 @@ def k(out, x):
   double x = 0.7;
   auto v = runOut<double>(src, "k", 11, {x});
   // libdevice's double functions are within 1-2 ulp of the correctly rounded result.
-  auto near = [](double a, double b) { return std::fabs(a - b) <= 4 * std::numeric_limits<double>::epsilon() * std::fabs(b); };
+  auto near = [](double a, double b) {
+    return std::fabs(a - b) <= 4 * std::numeric_limits<double>::epsilon() * std::fabs(b);
+  };
   EXPECT_TRUE(near(v[0], std::sin(x))) << v[0];
   EXPECT_TRUE(near(v[1], std::cos(x))) << v[1];
   EXPECT_TRUE(near(v[2], std::exp(x))) << v[2];

@@ -52,7 +52,8 @@ std::vector<float> randomFloats(size_t n, unsigned seed) {
 }
 
 /// C = A (m x k) @ B (k x n), accumulating in float in the kernel's order.
-std::vector<float> matmulReference(const std::vector<float> &a, const std::vector<float> &b, int m, int k, int n) {
+std::vector<float> matmulReference(const std::vector<float> &a, const std::vector<float> &b, int m, int k,
+                                   int n) {
   std::vector<float> c(size_t(m) * n);
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
@@ -108,4 +109,41 @@ TEST(SimRun, TiledMatmulWithBarriersMatchesReference) {
   auto want = matmulReference(a, b, n, n, n);
   for (size_t i = 0; i < got.size(); ++i)
     ASSERT_EQ(got[i], want[i]) << "at " << i;
+}
+
+TEST(SimRun, StridedAndTransposedViews) {
+  const char *src = R"PY(
+from numba import cuda
+
+@cuda.jit
+def copy2d(src, dst):
+    i, j = cuda.grid(2)
+    if i < dst.shape[0] and j < dst.shape[1]:
+        dst[i, j] = src[i, j]
+)PY";
+  auto dev = sim();
+  std::vector<int32_t> host(6 * 8);
+  for (int i = 0; i < 48; ++i)
+    host[size_t(i)] = i;
+  auto base = dev->toDevice(host, {6, 8});
+  auto t = base.transpose(); // 8 x 6, strides (4, 32)
+  EXPECT_FALSE(t.isCContiguous());
+  auto out = dev->zeros(DType::I32, {8, 6});
+  auto mod = moduleFrom(src);
+  mod->kernel("copy2d").launch(Dim3(1, 1), Dim3(8, 8), {t, out});
+  auto got = out.toVector<int32_t>();
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 6; ++j)
+      ASSERT_EQ(got[size_t(i * 6 + j)], host[size_t(j * 8 + i)]);
+  // Every other column, starting at column 1: shape (6, 4), strides (32, 8).
+  auto cols = base.view({6, 4}, {32, 8}, 4);
+  auto out2 = dev->zeros(DType::I32, {6, 4});
+  mod->kernel("copy2d").launch(Dim3(1, 1), Dim3(8, 8), {cols, out2});
+  auto got2 = out2.toVector<int32_t>();
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 4; ++j)
+      ASSERT_EQ(got2[size_t(i * 4 + j)], host[size_t(i * 8 + 2 * j + 1)]);
+  // The strided kernel is a different specialisation (layout A) from the contiguous one.
+  EXPECT_NE(mod->kernel("copy2d").ir({t, out}).find("copy2d__a2Ai32_a2Ci32"), std::string::npos);
+  EXPECT_THROW(base.view({6, 9}, {32, 4}), Error);
 }

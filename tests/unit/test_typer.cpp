@@ -18,7 +18,8 @@ struct Typed {
   std::string type(const std::string &var) const { return spec->locals.at(var).str(); }
 };
 
-std::unique_ptr<Typed> typeKernel(const std::string &src, const std::vector<Type> &args, const std::string &k = "k") {
+std::unique_ptr<Typed> typeKernel(const std::string &src, const std::vector<Type> &args,
+                                  const std::string &k = "k") {
   auto t = std::make_unique<Typed>();
   t->file = std::make_shared<SourceFile>("t.py", src);
   t->ast = std::make_shared<fe::Module>(parseModule(*t->file));
@@ -195,9 +196,11 @@ def k(out):
   Signature s2 = scope.parseSignature(*scope.jitFunction("k2")->options.signatures[0]);
   EXPECT_EQ(s2.args[0].str(), "array(float32, 1d, A)");
   auto t = typeKernel(src, {Type::array(Scalar::F64, 1, Layout::C)});
-  for (auto &s : t->typer->specs())
-    if (!s->isKernel)
+  for (auto &s : t->typer->specs()) {
+    if (!s->isKernel) {
       EXPECT_EQ(s->returnType.str(), "float32");
+    }
+  }
 }
 
 TEST(Typer, ModuleConstantsFold) {
@@ -221,9 +224,11 @@ TEST(Typer, DiagnosticsNamePlaceAndProblem) {
   std::string hdr = "from numba import cuda\nimport numpy as np\n@cuda.jit\ndef k(a, n):\n";
   auto err = [&](const std::string &body) { return typeError(hdr + body, {f32a1(), sc(Scalar::I32)}); };
   EXPECT_THAT(err("    x = y + 1\n"), HasSubstr("t.py:5:9: error: name 'y' is not defined"));
-  EXPECT_THAT(err("    x = a[1.5]\n"), HasSubstr("t.py:5:11: error: array index must be an integer, not float64"));
+  EXPECT_THAT(err("    x = a[1.5]\n"),
+              HasSubstr("t.py:5:11: error: array index must be an integer, not float64"));
   EXPECT_THAT(err("    x = a + a\n"), HasSubstr("whole-array arithmetic"));
-  EXPECT_THAT(err("    x = a\n    x = 1\n"), HasSubstr("variable 'x' is assigned both array(float32, 1d, C) and int64"));
+  EXPECT_THAT(err("    x = a\n    x = 1\n"),
+              HasSubstr("variable 'x' is assigned both array(float32, 1d, C) and int64"));
   EXPECT_THAT(err("    return 1\n"), HasSubstr("kernels cannot return a value"));
   EXPECT_THAT(err("    s = cuda.shared.array(n, np.float32)\n"),
               HasSubstr("t.py:5:27: error: cuda.shared.array() shape must be a constant"));
@@ -257,7 +262,8 @@ def k(a, n):
               HasSubstr("'helper' is a plain Python function; decorate it with @cuda.jit(device=True)"));
   src2 = src;
   src2.replace(src2.find("table[0]"), 8, "time.time()");
-  EXPECT_THAT(typeError(src2, {f32a1(), sc(Scalar::I32)}), HasSubstr("module 'time' is not available in kernels"));
+  EXPECT_THAT(typeError(src2, {f32a1(), sc(Scalar::I32)}),
+              HasSubstr("module 'time' is not available in kernels"));
 }
 
 TEST(Typer, RecursionIsReported) {
