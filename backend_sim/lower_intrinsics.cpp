@@ -254,9 +254,15 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
   FunctionCallee raise =
       m.getOrInsertFunction(kRaiseFn, Type::getVoidTy(c), p, PointerType::get(c, 1), i32, i32,
                             Type::getInt64Ty(c), Type::getInt64Ty(c), Type::getInt64Ty(c));
+  // Neither host function writes the thread context itself (only memory reached through
+  // pointers stored in it), so loads of blockIdx/blockDim stay hoistable past them.
+  for (FunctionCallee fc : {raise, barrier}) {
+    auto *fn = cast<Function>(fc.getCallee());
+    fn->setDoesNotThrow();
+    fn->addParamAttr(0, Attribute::ReadOnly);
+    fn->addParamAttr(0, Attribute::NoCapture);
+  }
   cast<Function>(raise.getCallee())->setDoesNotReturn();
-  cast<Function>(raise.getCallee())->setDoesNotThrow();
-  cast<Function>(barrier.getCallee())->setDoesNotThrow();
 
   std::vector<CallInst *> calls;
   for (Function &f : m)
