@@ -6,6 +6,7 @@
 #include "backend_sim/libdevice_cpu.h"
 #include "backend_sim/lower_intrinsics.h"
 #include "backend_sim/thread_context.h"
+#include "frontend/ir/contract_fma.h"
 #include "frontend/ir/passes.h"
 #include "frontend/syntax/parser.h"
 
@@ -20,7 +21,7 @@ namespace cutwin::rt {
 
 const std::vector<std::string> &pipelineSteps() {
   static const std::vector<std::string> steps = {"parse",        "resolve", "type",      "lower",
-                                                 "verify",       "cleanup", "sim-lower", "sim-libdevice",
+                                                 "verify",       "cleanup", "contract", "sim-lower", "sim-libdevice",
                                                  "sim-optimize", "sim-jit"};
   return steps;
 }
@@ -112,6 +113,10 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
     ir::runCleanup(*ir.module);
   verify(*ir.module, "cleanup");
   dumpIR(opts, "cleanup", *ir.module);
+  // contract
+  ir::contractMultiplyAdds(*ir.module);
+  verify(*ir.module, "contract");
+  dumpIR(opts, "contract", *ir.module);
   return ir;
 }
 

@@ -11,6 +11,7 @@ kernel calls libdevice functions. Run from the repository root:
 """
 import filecmp
 import json
+from fractions import Fraction
 import os
 import sys
 import tempfile
@@ -27,6 +28,10 @@ NEP50 = ("numba's simulator runs the kernel as Python: with NumPy 2's promotion 
          "types the accumulator as float64")
 
 
+NO_FMA = ("numba's simulator never fuses a multiply and an add; numba-cuda on the GPU lets "
+          "NVVM contract them (its default, -fma=1), as cutwin's frontend does")
+
+
 def case(fn):
     REGISTRY[fn.__name__] = fn
     return fn
@@ -38,6 +43,37 @@ def rng(seed):
 
 def blocks(n, b):
     return (n + b - 1) // b
+
+
+def round_fraction(q, dtype):
+    """The float of `dtype` nearest to the rational q (ties to even), like IEEE rounding."""
+    if q == 0:
+        return dtype(0.0)
+    mant, emin = (23, -126) if dtype == np.float32 else (52, -1022)
+    sign = -1 if q < 0 else 1
+    q = abs(q)
+    e = q.numerator.bit_length() - q.denominator.bit_length()
+    if Fraction(2) ** e > q:
+        e -= 1
+    if Fraction(2) ** (e + 1) <= q:
+        e += 1
+    unit = Fraction(2) ** (max(e, emin) - mant)  # spacing of representable values near q
+    m = q / unit
+    whole = m.numerator // m.denominator
+    rest = m - whole
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and whole % 2 == 1):
+        whole += 1
+    return dtype(sign * float(whole * unit))
+
+
+def fma(a, b, c):
+    """Fused multiply-add, rounded once, elementwise (the kernels' contracted a*b + c)."""
+    a, b, c = np.broadcast_arrays(a, b, c)
+    out = np.empty(a.shape, a.dtype)
+    for idx in np.ndindex(a.shape):
+        exact = Fraction(float(a[idx])) * Fraction(float(b[idx])) + Fraction(float(c[idx]))
+        out[idx] = round_fraction(exact, a.dtype.type)
+    return out
 
 
 @case
@@ -82,12 +118,14 @@ def matmul_tiled():
     Ap[:, :k] = A
     Bp[:k, :] = B
     acc = np.zeros((m, n), np.float32)
-    for p in range(kk):
-        acc = acc + Ap[:, p, None] * Bp[None, p, :]
+    for p in range(kk):  # tmp += sA * sB is contracted to an fma (docs/numerics.md)
+        acc = fma(np.broadcast_to(Ap[:, p, None], (m, n)), np.broadcast_to(Bp[None, p, :], (m, n)), acc)
     return dict(kernel="matmul_tiled", grid=[blocks(n, tpb), blocks(m, tpb)], block=[tpb, tpb],
                 args=[("A", A), ("B", B), ("C", np.zeros((m, n), np.float32))],
                 expect={"C": (acc, {})},
-                description="shared-memory tiled matmul with barriers, non-square (40x56 @ 56x24)")
+                description="shared-memory tiled matmul with barriers, non-square (40x56 @ 56x24), "
+                            "fused multiply-add accumulation",
+                numba_sim_difference=NO_FMA)
 
 
 @case
@@ -139,10 +177,11 @@ def device_functions():
                       ("out_clamped", np.zeros(n)), ("out_r", np.zeros(n)), ("out_p", np.zeros(n)),
                       ("out_n", np.zeros(n, np.int64))],
                 expect={"out_clamped": (np.clip(x, lo, hi), {}),
-                        "out_r": (np.sqrt(x * x + y * y), {}),
+                        "out_r": (np.sqrt(fma(x, x, y * y)), {}),  # x*x + y*y contracts
                         "out_p": (x * y, {}),
                         "out_n": ((pts > 0).sum(axis=1).astype(np.int64), {})},
-                description="device functions: early returns, tuple returns, array arguments")
+                description="device functions: early returns, tuple returns, array arguments",
+                numba_sim_difference=NO_FMA)
 
 
 @case
@@ -279,13 +318,14 @@ def math_f32():
     v = x.astype(np.float64)
     approx = np.stack([np.sin(v), np.cos(v), np.exp(v), np.log(np.abs(v)),
                        np.power(np.abs(v), y.astype(np.float64))]).astype(np.float32)
-    exact = np.stack([np.sqrt(np.abs(x)), x / y, np.mod(x, y), x * y - x]).astype(np.float32)
+    exact = np.stack([np.sqrt(np.abs(x)), x / y, np.mod(x, y), fma(x, y, -x)]).astype(np.float32)
     return dict(kernel="math_f32", grid=[blocks(n, 256)], block=[256],
                 args=[("x", x), ("y", y), ("approx", np.zeros(approx.shape, np.float32)),
                       ("exact", np.zeros(exact.shape, np.float32))],
                 expect={"approx": (approx, {"max_ulp": 4}), "exact": (exact, {})},
                 description="float32 math stays float32: libdevice within 4 ulp of the correctly rounded "
-                            "value; sqrt / % * - exact")
+                            "value; sqrt / % exact; v * y - v contracted to an fma",
+                numba_sim_difference=NO_FMA)
 
 
 @case
@@ -303,6 +343,44 @@ def python_operators():
                 args=[("a", a), ("b", b), ("out", np.zeros(out.shape, np.int64))],
                 expect={"out": (out, {})},
                 description="shifts, bit operations, **, min/max/abs, chained comparisons, and/or")
+
+
+@case
+def fma_contraction():
+    r = rng(14)
+    n = 512
+    a, b, c, d = (r.uniform(-2, 2, n).astype(np.float32) for _ in range(4))
+    # The expected output is what numba-cuda computes on a GPU (conformance/gpu/
+    # record_with_numba_cuda.py): NVVM contracts multiply-adds, so only hardware can say
+    # which ones. Here only the inputs are written; `recorded_on_gpu` keeps the expected
+    # file out of the NumPy regeneration.
+    return dict(kernel="fma_contraction", grid=[blocks(n, 128)], block=[128],
+                args=[("a", a), ("b", b), ("c", c), ("d", d), ("out", np.zeros((16, n), np.float32))],
+                expect={"out": (None, {})}, recorded_on_gpu=True,
+                description="multiply-add contraction as numba-cuda does it on the GPU (goldens recorded on an H200)",
+                numba_sim_difference=NO_FMA)
+
+
+def fma_patterns(dtype):
+    r = rng(14)
+    n = 512
+    a, b, c, d = (r.uniform(-2, 2, n).astype(np.float32).astype(dtype) for _ in range(4))
+    return dict(kernel="fma_patterns", grid=[blocks(n, 128)], block=[128],
+                args=[("a", a), ("b", b), ("c", c), ("d", d), ("out", np.zeros((14, n), dtype)),
+                      ("out2", np.zeros(n, dtype))],
+                expect={"out": (None, {})}, recorded_on_gpu=True,
+                description="multiply-add contraction patterns in %s (goldens recorded on an H200)" % np.dtype(dtype).name,
+                numba_sim_difference=NO_FMA)
+
+
+@case
+def fma_patterns_f32():
+    return fma_patterns(np.float32)
+
+
+@case
+def fma_patterns_f64():
+    return fma_patterns(np.float64)
 
 
 def write(name, spec, root=CASES):
@@ -324,8 +402,11 @@ def write(name, spec, root=CASES):
         case["expect"] = {}
         for arg_name, (value, tol) in spec["expect"].items():
             f = f"expected_{arg_name}.npy"
-            np.save(os.path.join(d, f), np.ascontiguousarray(value))
+            if value is not None:
+                np.save(os.path.join(d, f), np.ascontiguousarray(value))
             case["expect"][arg_name] = dict(npy=f, **tol)
+    if spec.get("recorded_on_gpu"):
+        case["recorded_on_gpu"] = "numba-cuda 0.30.4 on an NVIDIA H200 (conformance/gpu/record_with_numba_cuda.py)"
     if "expect_error" in spec:
         case["expect_error"] = spec["expect_error"]
     if "numba_sim_difference" in spec:
@@ -343,6 +424,8 @@ def check(names):
             write(name, REGISTRY[name](), tmp)
             fresh = os.path.join(tmp, name)
             for f in sorted(os.listdir(fresh)):
+                if f.startswith("expected_") and REGISTRY[name]().get("recorded_on_gpu"):
+                    continue
                 committed = os.path.join(CASES, name, f)
                 if not os.path.exists(committed) or not filecmp.cmp(os.path.join(fresh, f), committed, shallow=False):
                     print("%s/%s differs from what NumPy computes now" % (name, f))

@@ -475,3 +475,30 @@ def k(out, a):
   mod->kernel("k").launch(1, 1, {out, a});
   EXPECT_EQ(out.toVector<int64_t>(), (std::vector<int64_t>{6, 22, 38}));
 }
+
+TEST(Semantics, MultiplyAddIsContractedLikeNumbaCuda) {
+  // x*y + z becomes one fused multiply-add (rounded once), as NVVM does for numba-cuda;
+  // std::fma is the independent reference. A product that is used again is not fused.
+  const char *fused = R"PY(
+from numba import cuda
+
+@cuda.jit
+def k(out, x, y, z):
+    out[0] = x * y + z
+)PY";
+  const char *reused = R"PY(
+from numba import cuda
+
+@cuda.jit
+def k(out, x, y, z):
+    p = x * y
+    out[0] = p + z
+    out[1] = p
+)PY";
+  double x = 0.1, y = 10.0, z = -1.0;
+  auto v = runOut<double>(fused, "k", 1, {x, y, z});
+  EXPECT_EQ(v[0], std::fma(x, y, z));
+  EXPECT_NE(v[0], x * y + z); // the fused and unfused results differ for these inputs
+  auto w = runOut<double>(reused, "k", 2, {x, y, z});
+  EXPECT_EQ(w[0], x * y + z);
+}
