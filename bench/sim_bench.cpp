@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -139,11 +140,14 @@ int main(int argc, char **argv) {
     double tBase = timeIt([&] { tiledPlain(A.data(), B.data(), C.data(), m, true); }, 3);
     row("tiled matmul 512x512", "TBB, 2 cores", tSim, tBase, double(m) * m,
         bc ? "bounds checks on; 64 barriers per thread" : "bounds checks off; 64 barriers per thread");
+    // The kernel fuses its multiply-adds; the plain loop (compiled without contraction)
+    // does not, so the two agree to rounding only.
     auto got = dC.toVector<float>();
-    if (got != C) {
-      std::fprintf(stderr, "tiled matmul: simulator and C++ results differ\n");
-      return 1;
-    }
+    for (size_t i = 0; i < got.size(); ++i)
+      if (std::fabs(got[i] - C[i]) > 1e-4f * (1 + std::fabs(C[i]))) {
+        std::fprintf(stderr, "tiled matmul: simulator and C++ results differ at %zu\n", i);
+        return 1;
+      }
   }
 
   // Barrier cost: threads that only synchronise.

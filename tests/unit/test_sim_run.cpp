@@ -51,7 +51,8 @@ std::vector<float> randomFloats(size_t n, unsigned seed) {
   return v;
 }
 
-/// C = A (m x k) @ B (k x n), accumulating in float in the kernel's order.
+/// C = A (m x k) @ B (k x n), accumulating in float in the kernel's order; the kernel's
+/// `tmp += a * b` is a fused multiply-add (docs/numerics.md).
 std::vector<float> matmulReference(const std::vector<float> &a, const std::vector<float> &b, int m, int k,
                                    int n) {
   std::vector<float> c(size_t(m) * n);
@@ -59,7 +60,7 @@ std::vector<float> matmulReference(const std::vector<float> &a, const std::vecto
     for (int j = 0; j < n; ++j) {
       float acc = 0;
       for (int p = 0; p < k; ++p)
-        acc += a[size_t(i) * k + p] * b[size_t(p) * n + j];
+        acc = std::fma(a[size_t(i) * k + p], b[size_t(p) * n + j], acc);
       c[size_t(i) * n + j] = acc;
     }
   return c;
