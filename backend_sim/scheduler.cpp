@@ -153,8 +153,8 @@ void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockS
       std::shuffle(ws.order.begin(), ws.order.end(), rng);
     uint32_t waiting = 0, done = 0;
     const Fiber *firstWaiting = nullptr, *firstDone = nullptr, *otherSite = nullptr;
-    for (uint32_t i : ws.order) {
-      Fiber &f = ws.fibers[i];
+    for (uint32_t k = 0; k < n; ++k) {
+      Fiber &f = ws.fibers[opts.seed ? ws.order[k] : k];
       if (f.state != Fiber::State::Done) {
         bctx::transfer_t t = bctx::jump_fcontext(f.ctx, &f);
         f.ctx = t.fctx;
