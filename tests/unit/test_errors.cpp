@@ -212,3 +212,72 @@ def k(out):
     EXPECT_THAT(std::string(e.what()), HasSubstr("56000 bytes of static shared memory"));
   }
 }
+
+TEST(CompileErrors, EveryUnsupportedConstructIsADiagnosticNotACrash) {
+  // Each body is put into a kernel `k(a, n)` with a float32 array and an int64; every one
+  // must produce a CompileError that points into the kernel with file:line:col.
+  const std::vector<std::string> bodies = {
+      "    x = cuda.grid()\n",
+      "    x = cuda.grid(4)\n",
+      "    x = a[]\n",
+      "    x = [i for i in range(3)]\n",
+      "    x = {1: 2}\n",
+      "    x = lambda q: q\n",
+      "    x = a[1:2]\n",
+      "    x = a.T\n",
+      "    with a:\n        pass\n",
+      "    try:\n        pass\n    except Exception:\n        pass\n",
+      "    def inner():\n        pass\n",
+      "    import math\n",
+      "    x = 1j\n",
+      "    x = 'text' + 1\n",
+      "    x = cuda\n",
+      "    if cuda.threadIdx:\n        pass\n",
+      "    x = float32(1, 2)\n",
+      "    x = range(1.5)\n",
+      "    x = math.nosuch(1)\n",
+      "    x = cuda.shared.array((2, 2))\n",
+      "    x = cuda.shared.array((2, 2, 2, 2), float32)\n",
+      "    x = cuda.local.array(-1, float32)\n",
+      "    x = a < a\n",
+      "    x = n is None\n",
+      "    x = 3 in a\n",
+      "    a[0] = a\n",
+      "    a[0][0] = 1\n",
+      "    x = n(1)\n",
+      "    x = abs(a)\n",
+      "    x = min(a, 1)\n",
+      "    x = len(n)\n",
+      "    x = a.shape[5]\n",
+      "    x = (1, 2.0)\n    y = x[n]\n",
+      "    x, y = 1\n",
+      "    x, y = (1, 2, 3)\n",
+      "    x = *a\n",
+      "    global n\n    n = 1\n",
+      "    x = a @ a\n",
+      "    x = not a\n",
+      "    return a\n",
+      "    raise\n",
+      "    assert n, n\n",
+      "    x = cuda.syncthreads(1)\n",
+      "    x = cuda.jit(n)\n",
+      "    continue\n",
+      "    x = unknown_module.thing\n",
+      "    x = a.foo()\n",
+      "    x = 1 if a else 2\n",
+  };
+  std::string hdr = "from numba import cuda, float32\nimport math\n\n@cuda.jit\ndef k(a, n):\n";
+  for (auto &body : bodies) {
+    std::string err;
+    try {
+      auto mod = moduleFrom(hdr + body, "bad.py");
+      mod->kernel("k").ir({sim()->zeros(DType::F32, {4}), int64_t(1)});
+    } catch (const CompileError &e) {
+      err = e.what();
+    } catch (const std::exception &e) {
+      ADD_FAILURE() << "not a CompileError for:\n" << body << "\n" << e.what();
+      continue;
+    }
+    EXPECT_THAT(err, ::testing::MatchesRegex("bad\\.py:[6-9]:[0-9]+: error: .*")) << "for:\n" << body;
+  }
+}
