@@ -98,6 +98,9 @@ void row(const char *what, const char *mode, double tSim, double tBase, double t
 
 int main(int argc, char **argv) {
   std::string dir = argc > 1 ? argv[1] : CUTWIN_BENCH_KERNELS;
+  // vadd and the tiled matmul are the conformance suite's kernels.
+  std::string cases = CUTWIN_CONFORMANCE_CASES;
+  auto caseKernel = [&](const char *name) { return cases + "/" + name + "/kernel.py"; };
   auto dev = Device::open("sim");
   CompileOptions checked, unchecked;
   unchecked.boundscheck = false;
@@ -114,7 +117,7 @@ int main(int argc, char **argv) {
       // The scheduler reads CUTWIN_SIM_SERIAL when a device is opened.
       setenv("CUTWIN_SIM_SERIAL", par ? "0" : "1", 1);
       auto d = Device::open("sim");
-      auto k = Module::fromFile(d, dir + "/vadd.py", bc ? checked : unchecked)->kernel("vadd");
+      auto k = Module::fromFile(d, caseKernel("vadd"), bc ? checked : unchecked)->kernel("vadd");
       auto da = d->toDevice(a), db = d->toDevice(b), dc = d->zeros(DType::F32, {n});
       double tSim = timeIt([&] { k.launch(Dim3(uint32_t(n / 256)), 256, {da, db, dc}); });
       double tBase = timeIt([&] { vaddPlain(a.data(), b.data(), c.data(), n, par); });
@@ -134,7 +137,7 @@ int main(int argc, char **argv) {
   std::vector<float> C(static_cast<size_t>(m) * m);
   auto dA = dev->toDevice(A, {m, m}), dB = dev->toDevice(B, {m, m}), dC = dev->zeros(DType::F32, {m, m});
   for (bool bc : {true, false}) {
-    auto mod = Module::fromFile(dev, dir + "/matmul_tiled.py", bc ? checked : unchecked);
+    auto mod = Module::fromFile(dev, caseKernel("matmul_tiled"), bc ? checked : unchecked);
     auto k = mod->kernel("matmul_tiled");
     double tSim = timeIt([&] { k.launch(Dim3(m / 16, m / 16), Dim3(16, 16), {dA, dB, dC}); }, 3);
     double tBase = timeIt([&] { tiledPlain(A.data(), B.data(), C.data(), m, true); }, 3);
@@ -165,7 +168,8 @@ int main(int argc, char **argv) {
       args = {one, one};
     }
     auto t0 = std::chrono::steady_clock::now();
-    auto m = Module::fromFile(d, dir + "/" + name + ".py");
+    std::string file = std::string(name) == "math_libdevice" ? dir + "/math_libdevice.py" : caseKernel(name);
+    auto m = Module::fromFile(d, file);
     m->kernel(name).launch(1, 16, args);
     auto t1 = std::chrono::steady_clock::now();
     m->kernel(name).launch(1, 16, args);

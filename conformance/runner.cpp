@@ -228,7 +228,9 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
     auto kernelName = c.getString("kernel");
     if (!kernelName)
       throw Error("case: missing 'kernel'");
-    auto mod = Module::fromFile(dev, (fs::path(caseDir) / "kernel.py").string());
+    // "module" names a kernel file shared with another case; by default kernel.py.
+    std::string module = c.getString("module").value_or("kernel.py").str();
+    auto mod = Module::fromFile(dev, (fs::path(caseDir) / module).lexically_normal().string());
     std::vector<Arg> args;
     std::map<std::string, DeviceArray> arrays;
     const llvm::json::Array *argSpecs = c.getArray("args");

@@ -26,7 +26,7 @@ def record(name):
     d = os.path.join(CASES, name)
     with open(os.path.join(d, "case.json")) as fh:
         c = json.load(fh)
-    spec = importlib.util.spec_from_file_location("k_" + name, os.path.join(d, "kernel.py"))
+    spec = importlib.util.spec_from_file_location("k_" + name, os.path.join(d, c.get("module", "kernel.py")))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     kernel = getattr(mod, c["kernel"])

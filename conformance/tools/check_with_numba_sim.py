@@ -37,9 +37,9 @@ def ulp_distance(a, b):
     return np.where(both_nan, 0, d)
 
 
-def load_kernel(case_dir, name):
+def load_kernel(case_dir, name, module):
     spec = importlib.util.spec_from_file_location("case_kernel_" + os.path.basename(case_dir),
-                                                  os.path.join(case_dir, "kernel.py"))
+                                                  os.path.join(case_dir, module))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return getattr(mod, name)
@@ -48,7 +48,7 @@ def load_kernel(case_dir, name):
 def run_case(case_dir):
     with open(os.path.join(case_dir, "case.json")) as fh:
         c = json.load(fh)
-    kernel = load_kernel(case_dir, c["kernel"])
+    kernel = load_kernel(case_dir, c["kernel"], c.get("module", "kernel.py"))
     args, arrays = [], {}
     for a in c["args"]:
         if "scalar" in a:

@@ -380,7 +380,7 @@ def fma_patterns_f32():
 
 @case
 def fma_patterns_f64():
-    return fma_patterns(np.float64)
+    return dict(fma_patterns(np.float64), module="../fma_patterns_f32/kernel.py")
 
 
 def write(name, spec, root=CASES):
@@ -398,6 +398,8 @@ def write(name, spec, root=CASES):
             args.append({"name": arg_name, "npy": f})
     case = {"description": spec["description"], "kernel": spec["kernel"], "grid": spec["grid"],
             "block": spec["block"], "args": args}
+    if "module" in spec:
+        case["module"] = spec["module"]
     if "expect" in spec:
         case["expect"] = {}
         for arg_name, (value, tol) in spec["expect"].items():

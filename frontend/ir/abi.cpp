@@ -14,44 +14,28 @@ void addSlot(ArgLayout &l, ParamSlot s) {
 
 void flatten(ArgLayout &l, const fe::Type &t, unsigned arg, std::vector<unsigned> path) {
   using fe::TypeKind;
-  switch (t.kind) {
-  case TypeKind::Scalar: {
+  auto slot = [&](ParamSlot::Role role, uint32_t size, unsigned dim = 0) {
     ParamSlot s;
-    s.role = ParamSlot::Role::Scalar;
+    s.role = role;
     s.arg = arg;
     s.path = path;
-    s.scalar = t.scalar;
-    s.size = s.align = fe::byteSize(t.scalar);
+    s.dim = dim;
+    s.size = s.align = size;
+    if (role == ParamSlot::Role::Scalar)
+      s.scalar = t.scalar;
     addSlot(l, s);
+  };
+  switch (t.kind) {
+  case TypeKind::Scalar:
+    slot(ParamSlot::Role::Scalar, fe::byteSize(t.scalar));
     return;
-  }
-  case TypeKind::Array: {
-    ParamSlot d;
-    d.role = ParamSlot::Role::Data;
-    d.arg = arg;
-    d.path = path;
-    d.size = d.align = 8;
-    addSlot(l, d);
-    for (unsigned k = 0; k < t.ndim; ++k) {
-      ParamSlot s;
-      s.role = ParamSlot::Role::Shape;
-      s.arg = arg;
-      s.path = path;
-      s.dim = k;
-      s.size = s.align = 8;
-      addSlot(l, s);
-    }
-    for (unsigned k = 0; k < t.ndim; ++k) {
-      ParamSlot s;
-      s.role = ParamSlot::Role::Stride;
-      s.arg = arg;
-      s.path = path;
-      s.dim = k;
-      s.size = s.align = 8;
-      addSlot(l, s);
-    }
+  case TypeKind::Array:
+    slot(ParamSlot::Role::Data, 8);
+    for (unsigned k = 0; k < t.ndim; ++k)
+      slot(ParamSlot::Role::Shape, 8, k);
+    for (unsigned k = 0; k < t.ndim; ++k)
+      slot(ParamSlot::Role::Stride, 8, k);
     return;
-  }
   case TypeKind::Tuple:
     for (unsigned i = 0; i < t.elems.size(); ++i) {
       auto p = path;
@@ -59,7 +43,8 @@ void flatten(ArgLayout &l, const fe::Type &t, unsigned arg, std::vector<unsigned
       flatten(l, t.elems[i], arg, p);
     }
     return;
-  default: throw Error("kernel arguments of type " + t.str() + " are not supported");
+  default:
+    throw Error("kernel arguments of type " + t.str() + " are not supported");
   }
 }
 

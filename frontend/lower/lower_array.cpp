@@ -85,16 +85,21 @@ void Lowerer::storeElement(Value *addr, Value *v, Scalar dtype) {
   b_.CreateStore(v, addr);
 }
 
-Value *Lowerer::subscriptAddress(const fe::SubscriptExpr &s, Type &elemType) {
-  Value *arr = lowerExpr(*s.value);
-  const Type &at = info(*s.value).type;
-  const fe::ExprInfo &si = info(s);
+std::vector<Value *> Lowerer::lowerIndices(const fe::SubscriptExpr &s) {
   std::vector<Value *> idx;
   if (auto *t = fe::dyn<fe::TupleExpr>(s.index.get()))
     for (auto &e : t->elts)
       idx.push_back(lowerExpr(*e));
   else
     idx.push_back(lowerExpr(*s.index));
+  return idx;
+}
+
+Value *Lowerer::subscriptAddress(const fe::SubscriptExpr &s, Type &elemType) {
+  Value *arr = lowerExpr(*s.value);
+  const Type &at = info(*s.value).type;
+  const fe::ExprInfo &si = info(s);
+  std::vector<Value *> idx = lowerIndices(s);
   setLoc(s.loc);
   elemType = Type::scalarOf(at.scalar);
   return elementAddress(arr, at, idx, si.operandTypes, s.loc);
@@ -110,13 +115,7 @@ Value *Lowerer::lowerSubscript(const fe::SubscriptExpr &s) {
       return loadElement(addr, elem.scalar);
     }
     Value *arr = lowerExpr(*s.value);
-    std::vector<Value *> idx;
-    if (auto *t = fe::dyn<fe::TupleExpr>(s.index.get()))
-      for (auto &e : t->elts)
-        idx.push_back(lowerExpr(*e));
-    else
-      idx.push_back(lowerExpr(*s.index));
-    return subArray(arr, bt, idx, si.operandTypes, si.type, s.loc);
+    return subArray(arr, bt, lowerIndices(s), si.operandTypes, si.type, s.loc);
   }
   // Tuples.
   Value *tup = lowerExpr(*s.value);

@@ -382,6 +382,12 @@ void Lowerer::lowerAugAssign(const fe::AugAssignStmt &a) {
   }
 }
 
+void Lowerer::lowerBlockThenBranch(const fe::Block &b, BasicBlock *next) {
+  lowerBlock(b);
+  if (!terminated())
+    b_.CreateBr(next);
+}
+
 void Lowerer::lowerIf(const fe::IfStmt &s) {
   Value *c = truth(lowerExpr(*s.test), info(*s.test).type);
   auto *thenB = BasicBlock::Create(ctx_, "if.then", fn_);
@@ -389,14 +395,10 @@ void Lowerer::lowerIf(const fe::IfStmt &s) {
   auto *merge = BasicBlock::Create(ctx_, "if.end", fn_);
   b_.CreateCondBr(c, thenB, elseB ? elseB : merge);
   b_.SetInsertPoint(thenB);
-  lowerBlock(s.body);
-  if (!terminated())
-    b_.CreateBr(merge);
+  lowerBlockThenBranch(s.body, merge);
   if (elseB) {
     b_.SetInsertPoint(elseB);
-    lowerBlock(s.orelse);
-    if (!terminated())
-      b_.CreateBr(merge);
+    lowerBlockThenBranch(s.orelse, merge);
   }
   b_.SetInsertPoint(merge);
 }
@@ -412,14 +414,10 @@ void Lowerer::lowerWhile(const fe::WhileStmt &s) {
   b_.CreateCondBr(truth(lowerExpr(*s.test), info(*s.test).type), body, elseB);
   b_.SetInsertPoint(body);
   loops_.push_back({exit, header});
-  lowerBlock(s.body);
+  lowerBlockThenBranch(s.body, header);
   loops_.pop_back();
-  if (!terminated())
-    b_.CreateBr(header);
   b_.SetInsertPoint(elseB);
-  lowerBlock(s.orelse);
-  if (!terminated())
-    b_.CreateBr(exit);
+  lowerBlockThenBranch(s.orelse, exit);
   b_.SetInsertPoint(exit);
 }
 
@@ -460,18 +458,14 @@ void Lowerer::lowerFor(const fe::ForStmt &s) {
   b_.SetInsertPoint(body);
   lowerAssign(*s.target, i, Type::scalarOf(t));
   loops_.push_back({exit, latch});
-  lowerBlock(s.body);
+  lowerBlockThenBranch(s.body, latch);
   loops_.pop_back();
-  if (!terminated())
-    b_.CreateBr(latch);
   b_.SetInsertPoint(latch);
   setLoc(s.loc);
   b_.CreateStore(b_.CreateAdd(b_.CreateLoad(lt, iv), step), iv);
   b_.CreateBr(header);
   b_.SetInsertPoint(elseB);
-  lowerBlock(s.orelse);
-  if (!terminated())
-    b_.CreateBr(exit);
+  lowerBlockThenBranch(s.orelse, exit);
   b_.SetInsertPoint(exit);
 }
 

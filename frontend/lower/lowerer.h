@@ -33,6 +33,8 @@ private:
   llvm::Function *declareFunction(const fe::FunctionSpec &spec);
   void lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn);
   void lowerBlock(const fe::Block &b);
+  /// Lowers `b`, then branches to `next` unless the block already ended (break, return).
+  void lowerBlockThenBranch(const fe::Block &b, llvm::BasicBlock *next);
   void lowerStmt(const fe::Stmt &s);
   void lowerAssign(const fe::Expr &target, llvm::Value *v, const Type &vt);
   void lowerAugAssign(const fe::AugAssignStmt &a);
@@ -92,6 +94,8 @@ private:
                           llvm::ArrayRef<llvm::Value *> strides);
   /// Computes element address and the indices of a subscript expression used as a target.
   llvm::Value *subscriptAddress(const fe::SubscriptExpr &s, Type &elemType);
+  /// The index values of `a[i]` or `a[i, j, ...]`.
+  std::vector<llvm::Value *> lowerIndices(const fe::SubscriptExpr &s);
 
   // ---- calls (lower_call.cpp)
   llvm::Value *lowerCall(const fe::CallExpr &c);

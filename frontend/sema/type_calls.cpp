@@ -194,30 +194,16 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
     info.operandTypes = cs->args;
     return info;
   }
-  if (fn == "builtins.int") {
+  if (fn == "builtins.int" || fn == "builtins.float" || fn == "builtins.bool") {
+    // numba: int() keeps integer types and makes floats int64; float() keeps float types
+    // and makes integers float64.
     arity(1, 1);
-    S a = scalarArgs(c, args, "int")[0];
-    S r = isInteger(a) ? a : S::I64;
+    std::string name = fn.substr(9);
+    S a = scalarArgs(c, args, name.c_str())[0];
+    S r = name == "bool" ? S::Bool : name == "int" ? (isInteger(a) ? a : S::I64) : (isFloat(a) ? a : S::F64);
     info.type = Type::scalarOf(r);
     info.builtin = "cast";
     info.operandTypes = {r};
-    return info;
-  }
-  if (fn == "builtins.float") {
-    arity(1, 1);
-    S a = scalarArgs(c, args, "float")[0];
-    S r = isFloat(a) ? a : S::F64;
-    info.type = Type::scalarOf(r);
-    info.builtin = "cast";
-    info.operandTypes = {r};
-    return info;
-  }
-  if (fn == "builtins.bool") {
-    arity(1, 1);
-    scalarArgs(c, args, "bool");
-    info.type = Type::scalarOf(S::Bool);
-    info.builtin = "cast";
-    info.operandTypes = {S::Bool};
     return info;
   }
   if (fn == "builtins.round") {

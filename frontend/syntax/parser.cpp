@@ -67,6 +67,19 @@ private:
   bool atOp(std::string_view s) const { return cur().isOp(s); }
   bool atKw(std::string_view s) const { return cur().isKeyword(s); }
   const Token &take() { return toks_[pos_++]; }
+  /// Consumes the operator or keyword if it is next.
+  bool acceptOp(std::string_view s) {
+    if (!atOp(s))
+      return false;
+    ++pos_;
+    return true;
+  }
+  bool acceptKw(std::string_view s) {
+    if (!atKw(s))
+      return false;
+    ++pos_;
+    return true;
+  }
 
   static std::string describe(const Token &t) {
     switch (t.kind) {
@@ -190,12 +203,10 @@ private:
     SourceLoc l = take().loc; // 'if' or 'elif'
     auto s = std::make_unique<IfStmt>(l, parseNamedExprTest());
     s->body = parseSuite();
-    if (atKw("elif")) {
+    if (atKw("elif"))
       s->orelse.push_back(parseIf());
-    } else if (atKw("else")) {
-      ++pos_;
-      s->orelse = parseSuite();
-    }
+    else
+      s->orelse = parseOptionalElse();
     return s;
   }
 
@@ -203,11 +214,16 @@ private:
     SourceLoc l = take().loc;
     auto s = std::make_unique<WhileStmt>(l, parseNamedExprTest());
     s->body = parseSuite();
-    if (atKw("else")) {
-      ++pos_;
-      s->orelse = parseSuite();
-    }
+    s->orelse = parseOptionalElse();
     return s;
+  }
+
+  /// `else:` suite of a loop or an if, or an empty block.
+  Block parseOptionalElse() {
+    if (!atKw("else"))
+      return {};
+    ++pos_;
+    return parseSuite();
   }
 
   StmtPtr parseFor() {
@@ -217,10 +233,7 @@ private:
     expectKw("in");
     s->iter = parseTestList();
     s->body = parseSuite();
-    if (atKw("else")) {
-      ++pos_;
-      s->orelse = parseSuite();
-    }
+    s->orelse = parseOptionalElse();
     return s;
   }
 
@@ -232,9 +245,8 @@ private:
     while (true) {
       elts.push_back(parseBitOr());
       trailingComma = false;
-      if (!atOp(","))
+      if (!acceptOp(","))
         break;
-      ++pos_;
       trailingComma = true;
       if (atKw("in"))
         break;
@@ -273,22 +285,18 @@ private:
       Param p;
       p.loc = cur().loc;
       p.name = expectName("a parameter name");
-      if (atOp(":")) {
-        ++pos_;
+      if (acceptOp(":")) {
         p.annotation = parseTest();
       }
-      if (atOp("=")) {
-        ++pos_;
+      if (acceptOp("=")) {
         p.defaultValue = parseTest();
       }
       f->params.push_back(std::move(p));
-      if (!atOp(","))
+      if (!acceptOp(","))
         break;
-      ++pos_;
     }
     expectOp(")");
-    if (atOp("->")) {
-      ++pos_;
+    if (acceptOp("->")) {
       f->returns = parseTest();
     }
     f->body = parseSuite();
@@ -349,8 +357,7 @@ private:
         ++pos_;
         auto a = std::make_unique<AssertStmt>(l);
         a->test = parseTest();
-        if (atOp(",")) {
-          ++pos_;
+        if (acceptOp(",")) {
           a->msg = parseTest();
         }
         return a;
@@ -381,14 +388,12 @@ private:
         checkTarget(*tgt);
       return a;
     }
-    if (atOp(":")) {
-      ++pos_;
+    if (acceptOp(":")) {
       auto a = std::make_unique<AnnAssignStmt>(l);
       checkTarget(*first);
       a->target = std::move(first);
       a->annotation = parseTest();
-      if (atOp("=")) {
-        ++pos_;
+      if (acceptOp("=")) {
         a->value = parseTestList();
       }
       return a;
@@ -441,14 +446,12 @@ private:
       ImportAlias a;
       a.loc = cur().loc;
       a.name = parseDottedName();
-      if (atKw("as")) {
-        ++pos_;
+      if (acceptKw("as")) {
         a.asname = expectName();
       }
       s->names.push_back(std::move(a));
-      if (!atOp(","))
+      if (!acceptOp(","))
         break;
-      ++pos_;
     }
     return s;
   }
@@ -476,14 +479,12 @@ private:
       ImportAlias a;
       a.loc = cur().loc;
       a.name = expectName("a name to import");
-      if (atKw("as")) {
-        ++pos_;
+      if (acceptKw("as")) {
         a.asname = expectName();
       }
       s->names.push_back(std::move(a));
-      if (!atOp(","))
+      if (!acceptOp(","))
         break;
-      ++pos_;
       if (paren && atOp(")"))
         break;
     }
@@ -595,8 +596,7 @@ private:
     if (t.isKeyword("is")) {
       ++pos_;
       op = CmpOp::Is;
-      if (atKw("not")) {
-        ++pos_;
+      if (acceptKw("not")) {
         op = CmpOp::IsNot;
       }
       return true;
@@ -688,8 +688,7 @@ private:
         ExprPtr idx = parseSubscriptList();
         expectOp("]");
         e = std::make_unique<SubscriptExpr>(l, std::move(e), std::move(idx));
-      } else if (atOp(".")) {
-        ++pos_;
+      } else if (acceptOp(".")) {
         SourceLoc l = cur().loc;
         std::string attr = expectName("an attribute name");
         e = std::make_unique<AttributeExpr>(l, std::move(e), std::move(attr));
@@ -717,9 +716,8 @@ private:
         if (atKw("for"))
           error(cur().loc, "generator expressions are not supported in kernels");
       }
-      if (!atOp(","))
+      if (!acceptOp(","))
         break;
-      ++pos_;
     }
     expectOp(")");
   }
@@ -752,8 +750,7 @@ private:
     ++pos_;
     if (!atOp(":") && !atOp("]") && !atOp(","))
       s->upper = parseTest();
-    if (atOp(":")) {
-      ++pos_;
+    if (acceptOp(":")) {
       if (!atOp("]") && !atOp(","))
         s->step = parseTest();
     }
@@ -802,15 +799,13 @@ private:
     case Tok::Op:
       if (t.text == "(") {
         ++pos_;
-        if (atOp(")")) {
-          ++pos_;
+        if (acceptOp(")")) {
           return std::make_unique<TupleExpr>(l);
         }
         ExprPtr first = atOp("*") ? parseStarred() : parseNamedExprTest();
         if (atKw("for"))
           error(cur().loc, "generator expressions are not supported in kernels");
-        if (atOp(")")) {
-          ++pos_;
+        if (acceptOp(")")) {
           return first;
         }
         auto tup = std::make_unique<TupleExpr>(l);
@@ -831,9 +826,8 @@ private:
           list->elts.push_back(parseTest());
           if (atKw("for"))
             error(cur().loc, "list comprehensions are not supported in kernels");
-          if (!atOp(","))
+          if (!acceptOp(","))
             break;
-          ++pos_;
         }
         expectOp("]");
         return list;
