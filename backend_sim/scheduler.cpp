@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <atomic>
 #include <csetjmp>
+#include <csignal>
 #include <cstring>
+#include <mutex>
 #include <numeric>
 #include <random>
 #include <sys/mman.h>
@@ -30,13 +32,14 @@ struct Fiber {
   uint32_t site = 0;
   EntryFn entry = nullptr;
   const void *args = nullptr;
+  const char *stackLow = nullptr; ///< lowest usable byte; the guard page is below it
 };
 
 /// Per-launch state every thread of a block can reach through its context.
 struct BlockState {
   ir::ErrorRecord *err = nullptr;
   std::atomic<bool> *abort = nullptr;
-  std::jmp_buf *jmp = nullptr; ///< loop mode: where a fault unwinds to
+  sigjmp_buf *jmp = nullptr; ///< loop mode: where a raised error unwinds to
 };
 
 namespace {
@@ -55,6 +58,62 @@ void recordError(ir::ErrorRecord *rec, const uint32_t tid[3], const uint32_t cta
   rec->payload[1] = b;
   rec->payload[2] = c;
   flag.store(2, std::memory_order_release);
+}
+
+/// What this OS thread is running, for the fault handler: set while JIT code runs.
+struct ActiveKernel {
+  const ThreadContext *tc = nullptr;
+  BlockState *block = nullptr;
+  sigjmp_buf *escape = nullptr;   ///< where a fault unwinds to (the block runner's frame)
+  const char *stackLow = nullptr; ///< fiber mode: lowest usable byte of the fiber's stack
+  size_t stackBytes = 0;
+};
+thread_local ActiveKernel active;
+
+struct sigaction previousSegv, previousBus;
+
+/// Turns a memory fault inside a kernel into a recorded error and unwinds to the block
+/// runner; faults anywhere else go to the previous handler.
+void onFault(int sig, siginfo_t *info, void *) {
+  ActiveKernel a = active;
+  if (!a.tc) {
+    sigaction(sig, sig == SIGBUS ? &previousBus : &previousSegv, nullptr);
+    return; // re-executes the faulting instruction under the previous handler
+  }
+  active = ActiveKernel{};
+  auto addr = reinterpret_cast<const char *>(info->si_addr);
+  size_t page = size_t(sysconf(_SC_PAGESIZE));
+  bool overflow = a.stackLow && addr < a.stackLow && addr >= a.stackLow - page;
+  if (overflow)
+    recordError(a.block->err, a.tc->tid, a.tc->ctaid, uint32_t(KernelErrorKind::StackOverflow), UINT32_MAX,
+                int64_t(a.stackBytes), 0, 0);
+  else
+    recordError(a.block->err, a.tc->tid, a.tc->ctaid, uint32_t(KernelErrorKind::IllegalAddress), UINT32_MAX,
+                int64_t(reinterpret_cast<uintptr_t>(addr)), sig, 0);
+  a.block->abort->store(true, std::memory_order_relaxed);
+  siglongjmp(*a.escape, 1);
+}
+
+/// Installs the fault handler once per process, and an alternate signal stack once per
+/// thread (a fiber that overflowed its stack cannot run the handler on it).
+void prepareFaultHandling() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = onFault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &previousSegv);
+    sigaction(SIGBUS, &sa, &previousBus);
+  });
+  thread_local std::vector<char> altStack;
+  if (altStack.empty()) {
+    altStack.resize(64 * 1024);
+    stack_t ss{};
+    ss.ss_sp = altStack.data();
+    ss.ss_size = altStack.size();
+    sigaltstack(&ss, nullptr);
+  }
 }
 
 /// Stacks for one worker thread's fibers, reused from block to block. Each stack has a
@@ -119,11 +178,14 @@ void linearToTid(uint32_t i, Dim3 block, uint32_t tid[3]) {
 }
 
 void runBlockAsLoop(const SimKernel &k, ThreadContext base, BlockState &bs, const void *args) {
-  std::jmp_buf jb;
+  sigjmp_buf jb;
   bs.jmp = &jb;
   ThreadContext tc = base;
-  if (setjmp(jb) == 0)
+  if (sigsetjmp(jb, 1) == 0) {
+    active = ActiveKernel{&tc, &bs, &jb, nullptr, 0};
     k.blockEntry(&tc, args);
+  }
+  active = ActiveKernel{};
 }
 
 void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockState &bs, const void *args,
@@ -142,8 +204,13 @@ void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockS
     f.state = Fiber::State::Ready;
     f.entry = k.threadEntry;
     f.args = args;
-    f.ctx = bctx::make_fcontext(ws.stacks.top(i, k.stackBytes), k.stackBytes, fiberMain);
+    char *top = ws.stacks.top(i, k.stackBytes);
+    f.stackLow = top - k.stackBytes;
+    f.ctx = bctx::make_fcontext(top, k.stackBytes, fiberMain);
   }
+  sigjmp_buf escape;
+  if (sigsetjmp(escape, 1) != 0)
+    return; // a fault in one of the fibers: recorded, the block is abandoned
   std::mt19937 rng(opts.seed ^ uint32_t(blockLinear * 2654435761u));
   // One pass per barrier round: resume every unfinished thread until it waits at a barrier
   // or finishes, counting as we go. A thread waiting at the barrier is simply resumed in
@@ -153,10 +220,12 @@ void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockS
       std::shuffle(ws.order.begin(), ws.order.end(), rng);
     uint32_t waiting = 0, done = 0;
     const Fiber *firstWaiting = nullptr, *firstDone = nullptr, *otherSite = nullptr;
-    for (uint32_t k = 0; k < n; ++k) {
-      Fiber &f = ws.fibers[opts.seed ? ws.order[k] : k];
+    for (uint32_t j = 0; j < n; ++j) {
+      Fiber &f = ws.fibers[opts.seed ? ws.order[j] : j];
       if (f.state != Fiber::State::Done) {
+        active = ActiveKernel{&f.tc, &bs, &escape, f.stackLow, k.stackBytes};
         bctx::transfer_t t = bctx::jump_fcontext(f.ctx, &f);
+        active = ActiveKernel{};
         f.ctx = t.fctx;
         if (f.state == Fiber::State::Faulted)
           return; // the other fibers are abandoned; their stacks are reused
@@ -216,7 +285,7 @@ extern "C" [[noreturn]] void cutwin_sim_raise(ThreadContext *tc, cutwin::ir::Err
     boost::context::detail::jump_fcontext(f->sched, nullptr);
     __builtin_unreachable();
   }
-  std::longjmp(*tc->block->jmp, 1);
+  siglongjmp(*tc->block->jmp, 1);
 }
 
 namespace cutwin::sim {
@@ -285,6 +354,7 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
     base.nctaid[2] = grid.z;
     base.shared = ws.shared.data();
     base.block = &bs;
+    prepareFaultHandling();
     if (fibers)
       runBlockAsFibers(k, base, block, bs, args, opts, b);
     else

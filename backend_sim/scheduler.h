@@ -30,8 +30,9 @@ struct Dim3 {
 };
 
 struct SchedulerOptions {
-  unsigned seed = 0;    ///< non-zero: shuffle the order fibers run in each round
-  bool parallel = true; ///< spread blocks over TBB workers
+  unsigned seed = 0;     ///< non-zero: shuffle the order fibers run in each round
+  bool parallel = true;  ///< spread blocks over TBB workers
+  size_t stackBytes = 0; ///< fiber stack size; 0: what the kernel needs (CUTWIN_SIM_STACK_KB)
 };
 
 /// Checks the configuration against `limits`; throws LaunchError as the GPU would refuse it.

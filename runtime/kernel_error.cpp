@@ -35,13 +35,27 @@ void throwKernelError(const ir::ErrorRecord &rec, const ir::KernelInfo &info) {
              (rec.payload[2] < 0 ? std::string("exited without reaching it")
                                  : "waits at the barrier at " + siteText(info, rec.payload[2]));
     break;
+  case KernelErrorKind::IllegalAddress: {
+    std::ostringstream a;
+    a << "illegal memory access at address 0x" << std::hex << uint64_t(rec.payload[0])
+      << " (an index outside its array with bounds checks off?)";
+    detail = a.str();
+    break;
+  }
+  case KernelErrorKind::StackOverflow:
+    detail = "stack overflow: the simulated thread used more than its " +
+             std::to_string(rec.payload[0] / 1024) + " KiB stack";
+    break;
   case KernelErrorKind::Deadlock: detail = "grid synchronisation can never complete"; break;
   default: detail = "kernel fault (kind " + std::to_string(rec.kind) + ")"; break;
   }
   SourceLoc loc = site ? site->loc : SourceLoc{};
   std::string fn = site ? site->function : info.name;
   std::ostringstream os;
-  os << info.file << ":" << loc.line << " in " << fn;
+  os << info.file;
+  if (site)
+    os << ":" << loc.line;
+  os << " in " << fn;
   if (fn != info.name)
     os << " (called from kernel " << info.name << ")";
   os << ", thread " << triple(rec.thread) << " block " << triple(rec.block) << ": " << detail;

@@ -20,9 +20,9 @@
 namespace cutwin::rt {
 
 const std::vector<std::string> &pipelineSteps() {
-  static const std::vector<std::string> steps = {"parse",        "resolve", "type",      "lower",
-                                                 "verify",       "cleanup", "contract", "sim-lower", "sim-libdevice",
-                                                 "sim-optimize", "sim-jit"};
+  static const std::vector<std::string> steps = {"parse",         "resolve",      "type",     "lower",
+                                                 "verify",        "cleanup",      "contract", "sim-lower",
+                                                 "sim-libdevice", "sim-optimize", "sim-jit"};
   return steps;
 }
 
@@ -136,6 +136,11 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   sim::linkLibdeviceForCpu(m, ld);
   verify(m, "sim-libdevice");
   dumpIR(opts, "sim-libdevice", m);
+  // Frames larger than a page touch each page in order, so a fiber that outgrows its
+  // stack hits the guard page below it instead of another fiber's stack.
+  for (llvm::Function &f : m)
+    if (!f.isDeclaration())
+      f.addFnAttr("probe-stack", "inline-asm");
   // sim-optimize
   ir::runOptimization(m, &jit.targetMachine(), std::min(opts.optLevel, ir.info.opt));
   dumpIR(opts, "sim-optimize", m);

@@ -19,7 +19,7 @@ public:
     k_.threadEntry = reinterpret_cast<sim::EntryFn>(c.threadEntry);
     k_.blockEntry = reinterpret_cast<sim::EntryFn>(c.blockEntry);
     k_.staticSharedBytes = c.staticSharedBytes;
-    k_.stackBytes = c.stackBytes;
+    k_.stackBytes = opts.stackBytes ? opts.stackBytes : c.stackBytes;
     if (c.serial)
       opts_.parallel = false;
   }
@@ -43,6 +43,8 @@ public:
       opts_.seed = unsigned(std::strtoul(seed, nullptr, 0));
     if (const char *serial = std::getenv("CUTWIN_SIM_SERIAL"); serial && *serial == '1')
       opts_.parallel = false;
+    if (const char *kb = std::getenv("CUTWIN_SIM_STACK_KB"))
+      opts_.stackBytes = std::max<size_t>(8, std::strtoul(kb, nullptr, 0)) * 1024;
   }
   std::string name() const override { return limits_.name; }
   bool isSimulator() const override { return true; }

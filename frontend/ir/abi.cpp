@@ -26,9 +26,7 @@ void flatten(ArgLayout &l, const fe::Type &t, unsigned arg, std::vector<unsigned
     addSlot(l, s);
   };
   switch (t.kind) {
-  case TypeKind::Scalar:
-    slot(ParamSlot::Role::Scalar, fe::byteSize(t.scalar));
-    return;
+  case TypeKind::Scalar: slot(ParamSlot::Role::Scalar, fe::byteSize(t.scalar)); return;
   case TypeKind::Array:
     slot(ParamSlot::Role::Data, 8);
     for (unsigned k = 0; k < t.ndim; ++k)
@@ -43,8 +41,7 @@ void flatten(ArgLayout &l, const fe::Type &t, unsigned arg, std::vector<unsigned
       flatten(l, t.elems[i], arg, p);
     }
     return;
-  default:
-    throw Error("kernel arguments of type " + t.str() + " are not supported");
+  default: throw Error("kernel arguments of type " + t.str() + " are not supported");
   }
 }
 

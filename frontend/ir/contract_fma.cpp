@@ -59,8 +59,9 @@ unsigned contractMultiplyAdds(Module &m) {
           continue;
         if (isAddOrSub(bo))
           adds.push_back(bo);
-        if (bo->getOpcode() == Instruction::FMul &&
-            llvm::all_of(bo->users(), [](User *u) { return isa<Instruction>(u) && isAddOrSub(cast<Instruction>(u)); }))
+        if (bo->getOpcode() == Instruction::FMul && llvm::all_of(bo->users(), [](User *u) {
+              return isa<Instruction>(u) && isAddOrSub(cast<Instruction>(u));
+            }))
           candidates.insert(bo);
       }
     // Each addition picks a candidate operand (left first); a candidate that some user

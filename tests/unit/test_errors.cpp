@@ -281,3 +281,65 @@ TEST(CompileErrors, EveryUnsupportedConstructIsADiagnosticNotACrash) {
     EXPECT_THAT(err, ::testing::MatchesRegex("bad\\.py:[6-9]:[0-9]+: error: .*")) << "for:\n" << body;
   }
 }
+
+TEST(KernelErrors, WildAccessWithBoundsChecksOffIsReportedNotACrash) {
+  // With bounds checks off an index far outside the array reaches unmapped memory; the
+  // simulator turns the fault into a KernelError (as the GPU reports an illegal address)
+  // and keeps working, in loop mode and in fiber mode.
+  const char *src = R"PY(from numba import cuda
+
+@cuda.jit
+def wild(a, far):
+    i = cuda.grid(1)
+    a[i * far] = 1.0
+
+@cuda.jit
+def wild_sync(a, far):
+    i = cuda.grid(1)
+    cuda.syncthreads()
+    a[i * far] = 1.0
+)PY";
+  CompileOptions o;
+  o.boundscheck = false;
+  auto mod = Module::fromString(sim(), src, "wild.py", o);
+  auto a = sim()->zeros(DType::F32, {16});
+  for (const char *k : {"wild", "wild_sync"}) {
+    KernelError e = expectKernelError([&] { mod->kernel(k).launch(2, 32, {a, int64_t(1) << 40}); });
+    EXPECT_EQ(e.kind(), KernelErrorKind::IllegalAddress);
+    EXPECT_THAT(std::string(e.what()), HasSubstr(std::string("wild.py in ") + k + ", thread ("));
+    EXPECT_THAT(std::string(e.what()), HasSubstr("illegal memory access at address 0x"));
+    mod->kernel(k).launch(1, 16, {a, int64_t(1)}); // and the next launch works
+  }
+  EXPECT_EQ(a.toVector<float>()[15], 1.0f);
+}
+
+TEST(KernelErrors, FiberStackOverflowIsReported) {
+  // A fiber stack forced too small (CUTWIN_SIM_STACK_KB) for a kernel's local array: the
+  // stack probes hit the guard page, which is reported, and the process keeps working.
+  const char *src = R"PY(from numba import cuda, float64
+
+@cuda.jit
+def big(out):
+    buf = cuda.local.array(4096, float64)
+    t = cuda.threadIdx.x
+    for i in range(4096):
+        buf[i] = t
+    cuda.syncthreads()
+    out[t] = buf[4095]
+)PY";
+  setenv("CUTWIN_SIM_STACK_KB", "16", 1);
+  auto small = Device::open("sim");
+  unsetenv("CUTWIN_SIM_STACK_KB");
+  auto out = small->zeros(DType::F64, {32});
+  try {
+    Module::fromString(small, src, "big.py")->kernel("big").launch(1, 32, {out});
+    FAIL() << "no error";
+  } catch (const KernelError &e) {
+    EXPECT_EQ(e.kind(), KernelErrorKind::StackOverflow);
+    EXPECT_THAT(std::string(e.what()),
+                HasSubstr("stack overflow: the simulated thread used more than its 16 KiB"));
+  }
+  auto out2 = sim()->zeros(DType::F64, {32});
+  Module::fromString(sim(), src, "big.py")->kernel("big").launch(1, 32, {out2});
+  EXPECT_EQ(out2.toVector<double>()[31], 31.0);
+}

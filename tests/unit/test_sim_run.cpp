@@ -67,7 +67,9 @@ std::vector<float> matmulReference(const std::vector<float> &a, const std::vecto
 }
 
 /// The conformance suite's tiled matmul kernel (any shapes).
-std::string tiledKernelFile() { return std::string(CUTWIN_SOURCE_DIR) + "/conformance/cases/matmul_tiled/kernel.py"; }
+std::string tiledKernelFile() {
+  return std::string(CUTWIN_SOURCE_DIR) + "/conformance/cases/matmul_tiled/kernel.py";
+}
 
 } // namespace
 
@@ -79,7 +81,9 @@ TEST(SimRun, TiledMatmulWithBarriersMatchesReference) {
   auto dev = sim();
   auto da = dev->toDevice(a, {n, n}), db = dev->toDevice(b, {n, n});
   auto dc = dev->zeros(DType::F32, {n, n});
-  Module::fromFile(dev, tiledKernelFile())->kernel("matmul_tiled").launch(Dim3(3, 3), Dim3(16, 16), {da, db, dc});
+  Module::fromFile(dev, tiledKernelFile())
+      ->kernel("matmul_tiled")
+      .launch(Dim3(3, 3), Dim3(16, 16), {da, db, dc});
   auto got = dc.toVector<float>();
   auto want = matmulReference(a, b, n, n, n);
   for (size_t i = 0; i < got.size(); ++i)
