@@ -22,7 +22,7 @@ const char *kUsage = R"USAGE(usage:
   cutwin --version
 
 SIGNATURE is numba's, e.g. "void(float32[:], float32[:], int64)"; a kernel with a declared
-signature needs none. Steps: parse resolve type lower cleanup sim-lower sim-libdevice
+signature needs none. Steps: parse resolve type lower cleanup contract sim-lower sim-libdevice
 sim-optimize sim-jit.
 )USAGE";
 
