@@ -102,7 +102,8 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
   }
   // lower
   ir::LowerOptions lo;
-  lo.boundscheck = opts.boundscheck;
+  // @cuda.jit(boundscheck=...) overrides the device's default for this kernel.
+  lo.boundscheck = spec.options().boundscheck.value_or(opts.boundscheck);
   lo.debugInfo = opts.debugInfo;
   ir::KernelIR ir = ir::lowerKernel(typer, spec, lo);
   dumpIR(opts, "lower", *ir.module);

@@ -243,7 +243,6 @@ ExprInfo FunctionTyper::typeArrayAlloc(const CallExpr &c, MemSpace space) {
 
   ConstValue dims;
   dims.kind = ConstValue::Kind::Tuple;
-  std::function<bool(const Expr &)> usesLocal;
   auto shapeVal = [&]() -> std::optional<ConstValue> {
     // Locals are never compile-time constants: numba requires literals or globals.
     if (auto n = constInt(*shape))

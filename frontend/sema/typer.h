@@ -47,10 +47,6 @@ struct FunctionSpec {
   const JitOptions &options() const { return symbol->options; }
 };
 
-struct TypingOptions {
-  bool boundscheck = true; ///< recorded for lowering; does not change types
-};
-
 /// Owns the specialisations made while typing one kernel and what it calls.
 class Typer {
 public:

@@ -11,14 +11,4 @@ std::shared_ptr<Module> moduleFrom(const std::string &source, const std::string 
   return Module::fromString(sim(), source, name);
 }
 
-std::string compileError(const std::string &source, const std::string &kernel, const std::vector<Arg> &args) {
-  try {
-    auto mod = moduleFrom(source);
-    mod->kernel(kernel).ir(args);
-  } catch (const CompileError &e) {
-    return e.what();
-  }
-  return "";
-}
-
 } // namespace cutwin::test

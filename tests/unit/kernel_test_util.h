@@ -17,9 +17,6 @@ std::shared_ptr<Device> sim();
 /// A module from source text; `name` shows up in diagnostics.
 std::shared_ptr<Module> moduleFrom(const std::string &source, const std::string &name = "kernel.py");
 
-/// Compile-error message for `source` (kernel `kernel` with `args`), or "" if it compiles.
-std::string compileError(const std::string &source, const std::string &kernel, const std::vector<Arg> &args);
-
 /// Runs a one-thread kernel `k(out, ...)` and returns out[0] (an array of `T` of length n).
 template <class T>
 std::vector<T> runOut(const std::string &source, const std::string &kernel, size_t n,

@@ -156,6 +156,20 @@ def k(a, out):
   EXPECT_EQ(mod->kernel("k").ir({a, out}).find("cutwin.error.raise"), std::string::npos);
 }
 
+TEST(KernelErrors, BoundscheckOptionOverridesTheDevicesDefault) {
+  const char *src = R"PY(from numba import cuda
+
+@cuda.jit(boundscheck=False)
+def k(a):
+    a[0] = 1.0
+)PY";
+  auto a = sim()->zeros(DType::F32, {1});
+  EXPECT_EQ(moduleFrom(src)->kernel("k").ir({a}).find("cutwin.error.raise"), std::string::npos);
+  std::string checked = src;
+  checked.replace(checked.find("False"), 5, "True");
+  EXPECT_NE(moduleFrom(checked)->kernel("k").ir({a}).find("cutwin.error.raise"), std::string::npos);
+}
+
 TEST(KernelErrors, AssertAndRaiseReportedWithDebug) {
   const char *src = R"PY(from numba import cuda
 
