@@ -1,26 +1,19 @@
 #include "backend_sim/libdevice_cpu.h"
 
 #include "cutwin/errors.h"
+#include "frontend/ir/libdevice_link.h"
 #include "frontend/ir/passes.h"
 
-#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Linker/Linker.h>
-#include <llvm/Support/MemoryBuffer.h>
 
 #include <cfloat>
-#include <cstdlib>
-#include <mutex>
 #include <set>
 
-#ifndef CUTWIN_LIBDEVICE_PATH
-#define CUTWIN_LIBDEVICE_PATH "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
-#endif
 
 extern "C" float cutwin_sim_f32op(int, int, float, float, float);
 extern "C" double cutwin_sim_f64op(int, int, double, double, double);
@@ -32,12 +25,6 @@ extern "C" double cutwin_sim_approx_f64(int, double);
 namespace cutwin::sim {
 
 using namespace llvm;
-
-std::string libdevicePath() {
-  if (const char *p = std::getenv("CUTWIN_LIBDEVICE"))
-    return p;
-  return CUTWIN_LIBDEVICE_PATH;
-}
 
 std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
   return {
@@ -51,23 +38,6 @@ std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
 }
 
 namespace {
-
-const MemoryBuffer &libdeviceBitcode() {
-  static std::once_flag once;
-  static std::unique_ptr<MemoryBuffer> buf;
-  static std::string error;
-  std::call_once(once, [] {
-    auto b = MemoryBuffer::getFile(libdevicePath());
-    if (b)
-      buf = std::move(*b);
-    else
-      error = b.getError().message();
-  });
-  if (!buf)
-    throw Error("cannot read libdevice from '" + libdevicePath() + "' (" + error +
-                "); set CUTWIN_LIBDEVICE to the CUDA toolkit's nvvm/libdevice/libdevice.10.bc");
-  return *buf;
-}
 
 /// Rewrites one function's NVVM intrinsics and inline PTX for the CPU.
 class CpuRewriter {
@@ -389,41 +359,18 @@ void resolveReflect(Function &f, const LibdeviceOptions &o) {
 } // namespace
 
 void linkLibdeviceForCpu(Module &m, const LibdeviceOptions &opts) {
-  bool needed = false;
-  std::set<std::string> before;
-  for (Function &f : m) {
-    if (f.isDeclaration() && f.getName().startswith("__nv_"))
-      needed = true;
-    if (!f.isDeclaration())
-      before.insert(f.getName().str());
-  }
-  if (!needed)
+  std::set<std::string> added = ir::linkLibdevice(m);
+  if (added.empty())
     return;
-  auto lib = getLazyBitcodeModule(libdeviceBitcode().getMemBufferRef(), m.getContext());
-  if (!lib) {
-    std::string msg;
-    raw_string_ostream os(msg);
-    os << lib.takeError();
-    throw Error("cannot read libdevice: " + os.str());
-  }
-  (*lib)->setDataLayout(m.getDataLayout());
-  (*lib)->setTargetTriple(m.getTargetTriple());
-  if (Linker::linkModules(m, std::move(*lib), Linker::Flags::LinkOnlyNeeded))
-    throw Error("linking libdevice failed");
   CpuRewriter rewriter(m, opts);
-  for (Function &f : m) {
-    if (f.isDeclaration() || before.count(f.getName().str()))
-      continue;
-    f.setLinkage(GlobalValue::InternalLinkage);
+  for (const std::string &name : added) {
+    Function &f = *m.getFunction(name);
     f.removeFnAttr("target-cpu");
     f.removeFnAttr("target-features");
     resolveReflect(f, opts);
     ir::simplifyFunction(f);
     rewriter.run(f);
   }
-  for (GlobalVariable &g : m.globals())
-    if (!g.isDeclaration() && g.hasExternalLinkage() && g.getName().startswith("__cudart"))
-      g.setLinkage(GlobalValue::InternalLinkage);
   std::vector<Function *> dead;
   for (Function &f : m)
     if (f.isDeclaration() && f.use_empty() &&

@@ -31,7 +31,4 @@ void linkLibdeviceForCpu(llvm::Module &m, const LibdeviceOptions &opts);
 /// Host functions the rewritten libdevice code calls (name, address).
 std::vector<std::pair<std::string, void *>> libdeviceHostSymbols();
 
-/// Where libdevice.10.bc is read from: $CUTWIN_LIBDEVICE, else the toolkit found at build time.
-std::string libdevicePath();
-
 } // namespace cutwin::sim

@@ -1,0 +1,126 @@
+#include "backend_gpu/lower_intrinsics.h"
+
+#include "frontend/ir/error_record.h"
+#include "frontend/ir/intrinsics.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include <cstddef>
+
+namespace cutwin::gpu {
+
+using namespace llvm;
+
+namespace {
+
+Intrinsic::ID specialRegister(ir::Intrinsic id) {
+  static const Intrinsic::ID ids[] = {
+      Intrinsic::nvvm_read_ptx_sreg_tid_x,    Intrinsic::nvvm_read_ptx_sreg_tid_y,
+      Intrinsic::nvvm_read_ptx_sreg_tid_z,    Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+      Intrinsic::nvvm_read_ptx_sreg_ctaid_y,  Intrinsic::nvvm_read_ptx_sreg_ctaid_z,
+      Intrinsic::nvvm_read_ptx_sreg_ntid_x,   Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+      Intrinsic::nvvm_read_ptx_sreg_ntid_z,   Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+      Intrinsic::nvvm_read_ptx_sreg_nctaid_y, Intrinsic::nvvm_read_ptx_sreg_nctaid_z,
+  };
+  return ids[unsigned(id) - unsigned(ir::Intrinsic::TidX)];
+}
+
+/// The error channel on the GPU: claim the record (CAS 0 -> 1), fill it, publish (2),
+/// then end the thread with PTX `exit`.
+Function *buildRaise(Module &m) {
+  LLVMContext &c = m.getContext();
+  auto *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c);
+  auto *rec = PointerType::get(c, 1);
+  auto *fn = Function::Create(FunctionType::get(Type::getVoidTy(c), {rec, i32, i32, i64, i64, i64}, false),
+                              GlobalValue::InternalLinkage, "cutwin.gpu.raise", m);
+  fn->addFnAttr(Attribute::NoReturn);
+  fn->addFnAttr(Attribute::NoInline);
+  fn->addFnAttr(Attribute::Cold);
+  auto *entry = BasicBlock::Create(c, "entry", fn);
+  auto *fill = BasicBlock::Create(c, "fill", fn);
+  auto *done = BasicBlock::Create(c, "done", fn);
+  IRBuilder<> b(entry);
+  Value *r = fn->getArg(0);
+  auto field = [&](size_t offset) { return b.CreateInBoundsGEP(b.getInt8Ty(), r, b.getInt64(offset)); };
+  Value *claim = b.CreateAtomicCmpXchg(field(offsetof(ir::ErrorRecord, flag)), b.getInt32(0), b.getInt32(1),
+                                       MaybeAlign(4), AtomicOrdering::Monotonic, AtomicOrdering::Monotonic);
+  b.CreateCondBr(b.CreateExtractValue(claim, {1}), fill, done);
+  b.SetInsertPoint(fill);
+  b.CreateStore(fn->getArg(1), field(offsetof(ir::ErrorRecord, kind)));
+  b.CreateStore(fn->getArg(2), field(offsetof(ir::ErrorRecord, site)));
+  for (unsigned d = 0; d < 3; ++d) {
+    b.CreateStore(b.CreateIntrinsic(specialRegister(ir::threadIdxIntrinsic(d)), {}, {}),
+                  field(offsetof(ir::ErrorRecord, thread) + 4 * d));
+    b.CreateStore(b.CreateIntrinsic(specialRegister(ir::blockIdxIntrinsic(d)), {}, {}),
+                  field(offsetof(ir::ErrorRecord, block) + 4 * d));
+  }
+  for (unsigned p = 0; p < 3; ++p)
+    b.CreateStore(fn->getArg(3 + p), field(offsetof(ir::ErrorRecord, payload) + 8 * p));
+  b.CreateFence(AtomicOrdering::Release); // the fields before the flag
+  b.CreateStore(b.getInt32(2), field(offsetof(ir::ErrorRecord, flag)))->setVolatile(true);
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  auto *exitAsm = InlineAsm::get(FunctionType::get(Type::getVoidTy(c), false), "exit;", "", true);
+  b.CreateCall(exitAsm);
+  b.CreateUnreachable();
+  return fn;
+}
+
+} // namespace
+
+GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
+  GpuLoweringResult result;
+  std::vector<CallInst *> calls;
+  for (Function &f : m)
+    for (BasicBlock &bb : f)
+      for (Instruction &i : bb)
+        if (auto *ci = dyn_cast<CallInst>(&i))
+          if (Function *callee = ci->getCalledFunction(); callee && callee->getName().startswith("cutwin."))
+            calls.push_back(ci);
+  Function *raise = nullptr;
+  for (CallInst *ci : calls) {
+    auto id = ir::lookupIntrinsic(ci->getCalledFunction()->getName());
+    if (!id)
+      throw Error("GPU backend: unknown intrinsic " + ci->getCalledFunction()->getName().str());
+    IRBuilder<> b(ci);
+    switch (*id) {
+    case ir::Intrinsic::Barrier:
+      result.usesBarrier = true;
+      b.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {})->setDebugLoc(ci->getDebugLoc());
+      break;
+    case ir::Intrinsic::RaiseError: {
+      if (!raise)
+        raise = buildRaise(m);
+      std::vector<Value *> args(ci->arg_begin(), ci->arg_end());
+      CallInst *call = b.CreateCall(raise, args);
+      call->setDoesNotReturn();
+      call->setDebugLoc(ci->getDebugLoc());
+      break;
+    }
+    default: {
+      CallInst *sreg = b.CreateIntrinsic(specialRegister(*id), {}, {});
+      sreg->setDebugLoc(ci->getDebugLoc());
+      ci->replaceAllUsesWith(sreg);
+      break;
+    }
+    }
+    ci->eraseFromParent();
+  }
+  for (unsigned i = 0; i <= unsigned(ir::Intrinsic::RaiseError); ++i)
+    if (Function *f = m.getFunction(ir::intrinsicName(ir::Intrinsic(i))); f && f->use_empty())
+      f->eraseFromParent();
+
+  Function *kernel = m.getFunction(info.irName);
+  if (!kernel)
+    throw Error("GPU backend: kernel function " + info.irName + " missing from module");
+  LLVMContext &c = m.getContext();
+  m.getOrInsertNamedMetadata("nvvm.annotations")
+      ->addOperand(MDNode::get(c, {ValueAsMetadata::get(kernel), MDString::get(c, "kernel"),
+                                   ValueAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), 1))}));
+  return result;
+}
+
+} // namespace cutwin::gpu
