@@ -59,7 +59,7 @@ Function *buildRaise(Module &m) {
   }
   for (unsigned p = 0; p < 3; ++p)
     b.CreateStore(fn->getArg(3 + p), field(offsetof(ir::ErrorRecord, payload) + 8 * p));
-  b.CreateFence(AtomicOrdering::Release); // the fields before the flag
+  b.CreateIntrinsic(Intrinsic::nvvm_membar_gl, {}, {}); // the fields before the flag
   b.CreateStore(b.getInt32(2), field(offsetof(ir::ErrorRecord, flag)))->setVolatile(true);
   b.CreateBr(done);
   b.SetInsertPoint(done);

@@ -15,15 +15,15 @@
 namespace {
 
 const char *kUsage = R"USAGE(usage:
-  cutwin compile FILE --kernel NAME [--sig SIGNATURE] [--emit=ir|sim-ir]
+  cutwin compile FILE --kernel NAME [--sig SIGNATURE] [--emit=ir|sim-ir|ptx] [--arch sm_XY]
                  [--dump-after=STEP[,STEP...]|all] [--no-boundscheck]
   cutwin kernels FILE
-  cutwin conformance [DIR] [--backend sim] [--filter TEXT] [--verbose]
+  cutwin conformance [DIR] [--backend sim|gpu|both|ptx] [--arch sm_XY] [--filter TEXT] [--verbose]
   cutwin --version
 
 SIGNATURE is numba's, e.g. "void(float32[:], float32[:], int64)"; a kernel with a declared
 signature needs none. Steps: parse resolve type lower cleanup contract sim-lower sim-libdevice
-sim-optimize sim-jit.
+sim-optimize sim-jit gpu-lower gpu-libdevice gpu-optimize gpu-ptx.
 )USAGE";
 
 struct Args {
@@ -92,11 +92,23 @@ int cmdCompile(const Args &a) {
   else
     throw Error("kernel '" + kernel + "' declares no signature: pass --sig \"void(...)\"");
   auto types = fe::kernelArgTypesFromSignature(*pm->scope, *sym, sig);
-  ir::KernelIR kir = rt::buildKernelIR(*pm, kernel, types, po);
   std::string emit = a.get("emit", po.dumpAfter.empty() ? "ir" : "");
+  bool gpuSteps = emit == "ptx";
+  for (auto &s : po.dumpAfter)
+    gpuSteps = gpuSteps || s.rfind("gpu-", 0) == 0;
+  po.lineDirectivesOnly = gpuSteps;
+  ir::KernelIR kir = rt::buildKernelIR(*pm, kernel, types, po);
   if (emit == "ir") {
     llvm::raw_os_ostream os(std::cout);
     kir.module->print(os, nullptr);
+    return 0;
+  }
+  if (emit == "ptx") {
+    std::cout << rt::compileForGpu(std::move(kir), po, a.get("arch", "sm_90")).ptx;
+    return 0;
+  }
+  if (gpuSteps) {
+    rt::compileForGpu(std::move(kir), po, a.get("arch", "sm_90"));
     return 0;
   }
   bool simSteps = emit == "sim-ir";
@@ -107,7 +119,7 @@ int cmdCompile(const Args &a) {
   if (simSteps)
     rt::compileForSim(std::move(kir), po);
   else if (!emit.empty())
-    throw Error("unknown --emit '" + emit + "' (expected ir or sim-ir)");
+    throw Error("unknown --emit '" + emit + "' (expected ir, sim-ir or ptx)");
   return 0;
 }
 
@@ -127,6 +139,7 @@ int cmdConformance(const Args &a) {
   cutwin::conformance::RunOptions o;
   o.dir = a.positional.empty() ? CUTWIN_CONFORMANCE_DIR : a.positional[0];
   o.backend = a.get("backend", "sim");
+  o.arch = a.get("arch", "sm_90");
   o.filter = a.get("filter");
   o.verbose = a.has("verbose");
   return cutwin::conformance::runSuite(o, std::cout) ? 0 : 1;

@@ -10,9 +10,11 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <map>
 #include <ostream>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -205,18 +207,53 @@ std::string compare(const std::string &name, const NpyArray &want, const std::ve
   return "";
 }
 
-} // namespace
+/// A case read from its folder, with its arguments on a device.
+struct LoadedCase {
+  llvm::json::Object spec;
+  std::shared_ptr<Module> module;
+  std::string kernel;
+  std::vector<Arg> args;
+  std::map<std::string, DeviceArray> arrays;
+};
 
-std::vector<std::string> listCases(const std::string &dir) {
-  std::vector<std::string> out;
-  if (!fs::is_directory(dir))
-    throw Error("conformance: '" + dir + "' is not a directory");
-  for (auto &e : fs::directory_iterator(dir))
-    if (e.is_directory() && fs::exists(e.path() / "case.json"))
-      out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
+LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &dev) {
+  LoadedCase lc;
+  lc.spec = loadJson((fs::path(caseDir) / "case.json").string());
+  const llvm::json::Object &c = lc.spec;
+  auto kernelName = c.getString("kernel");
+  if (!kernelName)
+    throw Error("case: missing 'kernel'");
+  lc.kernel = kernelName->str();
+  // "module" names a kernel file shared with another case; by default kernel.py.
+  std::string module = c.getString("module").value_or("kernel.py").str();
+  lc.module = Module::fromFile(dev, (fs::path(caseDir) / module).lexically_normal().string());
+  const llvm::json::Array *argSpecs = c.getArray("args");
+  if (!argSpecs)
+    throw Error("case: missing 'args'");
+  for (const llvm::json::Value &v : *argSpecs) {
+    const llvm::json::Object *o = v.getAsObject();
+    std::string name = o->getString("name").value_or("").str();
+    if (o->get("scalar")) {
+      lc.args.push_back(scalarArg(*o));
+      continue;
+    }
+    DeviceArray a;
+    if (auto file = o->getString("npy")) {
+      NpyArray host = readNpy((fs::path(caseDir) / file->str()).string());
+      a = dev->empty(host.dtype, host.shape);
+      a.copyFromHost(host.data.data(), host.data.size());
+    } else if (o->get("zeros")) {
+      a = dev->zeros(dtypeField(*o, "zeros"), shapeOf(*o));
+    } else {
+      throw Error("case: argument '" + name + "' needs 'scalar', 'npy' or 'zeros'");
+    }
+    lc.arrays[name] = a;
+    lc.args.push_back(a);
+  }
+  return lc;
 }
+
+} // namespace
 
 CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &dev) {
   CaseResult r;
@@ -224,42 +261,15 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
   r.backend = dev->isSimulator() ? "sim" : "gpu";
   auto start = std::chrono::steady_clock::now();
   try {
-    llvm::json::Object c = loadJson((fs::path(caseDir) / "case.json").string());
-    auto kernelName = c.getString("kernel");
-    if (!kernelName)
-      throw Error("case: missing 'kernel'");
-    // "module" names a kernel file shared with another case; by default kernel.py.
-    std::string module = c.getString("module").value_or("kernel.py").str();
-    auto mod = Module::fromFile(dev, (fs::path(caseDir) / module).lexically_normal().string());
-    std::vector<Arg> args;
-    std::map<std::string, DeviceArray> arrays;
-    const llvm::json::Array *argSpecs = c.getArray("args");
-    if (!argSpecs)
-      throw Error("case: missing 'args'");
-    for (const llvm::json::Value &v : *argSpecs) {
-      const llvm::json::Object *o = v.getAsObject();
-      std::string name = o->getString("name").value_or("").str();
-      if (o->get("scalar")) {
-        args.push_back(scalarArg(*o));
-        continue;
-      }
-      DeviceArray a;
-      if (auto file = o->getString("npy")) {
-        NpyArray host = readNpy((fs::path(caseDir) / file->str()).string());
-        a = dev->empty(host.dtype, host.shape);
-        a.copyFromHost(host.data.data(), host.data.size());
-      } else if (o->get("zeros")) {
-        a = dev->zeros(dtypeField(*o, "zeros"), shapeOf(*o));
-      } else {
-        throw Error("case: argument '" + name + "' needs 'scalar', 'npy' or 'zeros'");
-      }
-      arrays[name] = a;
-      args.push_back(a);
-    }
+    LoadedCase lc = loadCase(caseDir, dev);
+    const llvm::json::Object &c = lc.spec;
+    auto &args = lc.args;
+    auto &arrays = lc.arrays;
+    auto &mod = lc.module;
     uint64_t shared = uint64_t(c.getInteger("shared_bytes").value_or(0));
     const llvm::json::Object *expectError = c.getObject("expect_error");
     try {
-      mod->kernel(kernelName->str()).launch(dims(c, "grid"), dims(c, "block"), args, shared);
+      mod->kernel(lc.kernel).launch(dims(c, "grid"), dims(c, "block"), args, shared);
     } catch (const KernelError &e) {
       if (!expectError)
         throw;
@@ -315,14 +325,65 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
   return r;
 }
 
+std::vector<std::string> listCases(const std::string &dir) {
+  std::vector<std::string> out;
+  if (!fs::is_directory(dir))
+    throw Error("conformance: '" + dir + "' is not a directory");
+  for (auto &e : fs::directory_iterator(dir))
+    if (e.is_directory() && fs::exists(e.path() / "case.json"))
+      out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+CaseResult checkCasePtx(const std::string &caseDir, const std::string &arch) {
+  CaseResult r;
+  r.name = fs::path(caseDir).filename().string();
+  r.backend = "ptx";
+  auto start = std::chrono::steady_clock::now();
+  try {
+    // Argument types come from the case's inputs, placed on the simulator.
+    LoadedCase lc = loadCase(caseDir, Device::open("sim"));
+    std::string ptx = lc.module->kernel(lc.kernel).ptx(lc.args, arch);
+    const char *env = std::getenv("CUTWIN_PTXAS");
+    std::string ptxas = env ? env : CUTWIN_PTXAS;
+    fs::path file =
+        fs::temp_directory_path() / ("cutwin-" + r.name + "-" + std::to_string(::getpid()) + ".ptx");
+    std::ofstream(file) << ptx;
+    std::string cmd = ptxas + " -arch=" + arch + " -v -o /dev/null " + file.string() + " 2>&1";
+    std::string output;
+    FILE *p = popen(cmd.c_str(), "r");
+    if (!p)
+      throw Error("cannot run " + ptxas);
+    char buf[512];
+    while (fgets(buf, sizeof buf, p))
+      output += buf;
+    int rc = pclose(p);
+    fs::remove(file);
+    if (rc != 0)
+      throw Error("ptxas -arch=" + arch + " rejected the PTX: " + output);
+    auto regs = output.find("Used ");
+    r.passed = true;
+    r.detail = "ptxas " + arch + " ok" +
+               (regs == std::string::npos ? std::string()
+                                          : ", " + output.substr(regs, output.find(',', regs) - regs));
+  } catch (const std::exception &e) {
+    r.detail = e.what();
+  }
+  r.milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
 bool runSuite(const RunOptions &opts, std::ostream &out) {
   std::vector<std::shared_ptr<Device>> devices;
+  bool ptx = opts.backend == "ptx";
   if (opts.backend == "sim" || opts.backend == "both")
     devices.push_back(Device::open("sim"));
   if (opts.backend == "gpu" || opts.backend == "both")
     devices.push_back(Device::open("gpu"));
-  if (devices.empty())
-    throw Error("unknown backend '" + opts.backend + "' (expected sim, gpu or both)");
+  if (devices.empty() && !ptx)
+    throw Error("unknown backend '" + opts.backend + "' (expected sim, gpu, both or ptx)");
   size_t passed = 0, failed = 0;
   out << std::left << std::setw(28) << "case" << std::setw(8) << "backend" << std::setw(7) << "result"
       << std::setw(10) << "ms"
@@ -331,8 +392,12 @@ bool runSuite(const RunOptions &opts, std::ostream &out) {
     std::string name = fs::path(dir).filename().string();
     if (!opts.filter.empty() && name.find(opts.filter) == std::string::npos)
       continue;
-    for (auto &dev : devices) {
-      CaseResult r = runCase(dir, dev);
+    std::vector<CaseResult> results;
+    if (ptx)
+      results.push_back(checkCasePtx(dir, opts.arch));
+    for (auto &dev : devices)
+      results.push_back(runCase(dir, dev));
+    for (CaseResult &r : results) {
       (r.passed ? passed : failed)++;
       std::string detail = r.detail;
       if (!opts.verbose && detail.size() > 160)

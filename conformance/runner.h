@@ -12,8 +12,11 @@ namespace cutwin::conformance {
 
 struct RunOptions {
   std::string dir; ///< folder holding one sub-folder per case
+  /// sim, gpu, both; or ptx: compile every case for the GPU and check it with ptxas
+  /// (`ptxas` on PATH, or $CUTWIN_PTXAS), for machines without a GPU.
   std::string backend = "sim";
-  std::string filter; ///< run only cases whose name contains this
+  std::string arch = "sm_90"; ///< GPU architecture for ptx
+  std::string filter;         ///< run only cases whose name contains this
   bool verbose = false;
 };
 
@@ -27,6 +30,8 @@ struct CaseResult {
 
 /// Runs one case folder on `dev`.
 CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &dev);
+/// Compiles one case for the GPU architecture `arch` and assembles the PTX with ptxas.
+CaseResult checkCasePtx(const std::string &caseDir, const std::string &arch);
 /// The case folders under `dir`, sorted by name.
 std::vector<std::string> listCases(const std::string &dir);
 /// Runs the suite and prints a table; true if every case passed.

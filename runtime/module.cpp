@@ -35,6 +35,10 @@ void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_
 
 std::string Kernel::ir(const std::vector<Arg> &args) { return module_->ir(name_, args); }
 
+std::string Kernel::ptx(const std::vector<Arg> &args, const std::string &arch) {
+  return module_->ptx(name_, args, arch);
+}
+
 namespace rt {
 
 ModuleImpl::ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::SourceFile> file,
@@ -131,6 +135,14 @@ std::string ModuleImpl::ir(const std::string &kernel, const std::vector<Arg> &ar
   llvm::raw_string_ostream os(s);
   kir.module->print(os, nullptr);
   return os.str();
+}
+
+std::string ModuleImpl::ptx(const std::string &kernel, const std::vector<Arg> &args,
+                            const std::string &arch) {
+  PipelineOptions po = pipelineOptions();
+  po.boundscheck = opts_.boundscheck.value_or(false); // numba-cuda's GPU default
+  po.lineDirectivesOnly = true;
+  return compileForGpu(buildKernelIR(*parsed_, kernel, formalTypes(kernel, args), po), po, arch).ptx;
 }
 
 } // namespace rt

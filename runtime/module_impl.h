@@ -19,6 +19,7 @@ public:
   void launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
               uint64_t sharedBytes);
   std::string ir(const std::string &kernel, const std::vector<Arg> &args);
+  std::string ptx(const std::string &kernel, const std::vector<Arg> &args, const std::string &arch);
   std::vector<std::string> kernelNames() const { return parsed_->scope->kernelNames(); }
   const fe::ModuleScope &scope() const { return *parsed_->scope; }
 

@@ -2,11 +2,14 @@
 // functions -> kernel IR -> (simulator) lowered IR -> native code.
 #include "runtime/pipeline.h"
 
+#include "backend_gpu/lower_intrinsics.h"
+#include "backend_gpu/nvptx.h"
 #include "backend_sim/jit.h"
 #include "backend_sim/libdevice_cpu.h"
 #include "backend_sim/lower_intrinsics.h"
 #include "backend_sim/thread_context.h"
 #include "frontend/ir/contract_fma.h"
+#include "frontend/ir/libdevice_link.h"
 #include "frontend/ir/passes.h"
 #include "frontend/syntax/parser.h"
 
@@ -22,7 +25,8 @@ namespace cutwin::rt {
 const std::vector<std::string> &pipelineSteps() {
   static const std::vector<std::string> steps = {"parse",         "resolve",      "type",     "lower",
                                                  "verify",        "cleanup",      "contract", "sim-lower",
-                                                 "sim-libdevice", "sim-optimize", "sim-jit"};
+                                                 "sim-libdevice", "sim-optimize", "sim-jit",  "gpu-lower",
+                                                 "gpu-libdevice", "gpu-optimize", "gpu-ptx"};
   return steps;
 }
 
@@ -105,6 +109,7 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
   // @cuda.jit(boundscheck=...) overrides the device's default for this kernel.
   lo.boundscheck = spec.options().boundscheck.value_or(opts.boundscheck);
   lo.debugInfo = opts.debugInfo;
+  lo.lineDirectivesOnly = opts.lineDirectivesOnly;
   ir::KernelIR ir = ir::lowerKernel(typer, spec, lo);
   dumpIR(opts, "lower", *ir.module);
   // verify
@@ -160,6 +165,33 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
     *opts.dump << "# *** sim-jit: " << out.name << " loaded, entry at 0x" << std::hex << addrs[0] << std::dec
                << ", " << out.staticSharedBytes << " bytes static shared, "
                << (lowered.usesBarrier ? "fibers" : "thread loop") << " ***\n";
+  return out;
+}
+
+GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const std::string &arch) {
+  llvm::Module &m = *ir.module;
+  gpu::GpuTarget target;
+  target.arch = arch;
+  target.ftz = ir.info.fastmath;
+  GpuCompiled out;
+  out.name = ir.info.name;
+  out.entry = ir.info.irName;
+  // gpu-lower
+  out.usesBarrier = gpu::lowerIntrinsicsForGpu(m, ir.info).usesBarrier;
+  gpu::prepareModuleForNvptx(m, target);
+  verify(m, "gpu-lower");
+  dumpIR(opts, "gpu-lower", m);
+  // gpu-libdevice
+  ir::linkLibdevice(m);
+  verify(m, "gpu-libdevice");
+  dumpIR(opts, "gpu-libdevice", m);
+  // gpu-optimize (NVVM reflection resolves libdevice's __nvvm_reflect first)
+  gpu::optimizeForNvptx(m, target, std::min(opts.optLevel + 1, ir.info.opt));
+  dumpIR(opts, "gpu-optimize", m);
+  // gpu-ptx
+  out.ptx = gpu::emitPtx(m, target);
+  if (opts.shouldDump("gpu-ptx"))
+    *opts.dump << "// *** PTX after gpu-ptx ***\n" << out.ptx;
   return out;
 }
 

@@ -21,12 +21,14 @@ struct PipelineOptions {
   std::ostream *dump = nullptr;       ///< where dumps go
   bool boundscheck = true;
   bool debugInfo = true;
+  bool lineDirectivesOnly = false; ///< GPU: line directives, no full debug info
   int optLevel = 2;
   bool shouldDump(const std::string &step) const;
 };
 
-/// The steps, in order: parse resolve type lower verify cleanup, then per backend
-/// (simulator: sim-lower sim-libdevice sim-optimize sim-jit).
+/// The steps, in order: parse resolve type lower verify cleanup contract, then per
+/// backend (simulator: sim-lower sim-libdevice sim-optimize sim-jit; GPU: gpu-lower
+/// gpu-libdevice gpu-optimize gpu-ptx).
 const std::vector<std::string> &pipelineSteps();
 
 /// A parsed kernel file with its module scope; shared by every kernel compiled from it.
@@ -55,5 +57,17 @@ struct SimCompiled {
 
 /// Simulator steps: sim-lower, sim-libdevice, sim-optimize, sim-jit.
 SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts);
+
+/// A kernel compiled for the GPU.
+struct GpuCompiled {
+  std::string name;
+  std::string entry; ///< PTX entry name (the kernel IR function name)
+  std::string ptx;
+  bool usesBarrier = false;
+};
+
+/// GPU steps through LLVM's NVPTX backend: gpu-lower, gpu-libdevice, gpu-optimize, gpu-ptx.
+/// `arch` is "sm_XY".
+GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const std::string &arch = "sm_90");
 
 } // namespace cutwin::rt

@@ -47,6 +47,9 @@ struct KernelIR {
 struct LowerOptions {
   bool boundscheck = true; ///< emit index checks (simulator default; GPU only with debug)
   bool debugInfo = true;   ///< DWARF line tables (and locals) for the .py source
+  /// Only line directives (numba's lineinfo): what the GPU gets, since full debug info
+  /// makes PTX `.target sm_XY, debug`, which the driver compiles unoptimised.
+  bool lineDirectivesOnly = false;
 };
 
 /// Lowers `kernel` and every device function it reaches into a fresh module.

@@ -54,7 +54,9 @@ Lowerer::Lowerer(const fe::Typer &typer, const LowerOptions &opts, KernelIR &out
       name = path.substr(slash + 1);
     }
     diFile_ = dib_->createFile(name, dir);
-    diCU_ = dib_->createCompileUnit(dwarf::DW_LANG_C99, diFile_, "cutwin", /*isOptimized=*/false, "", 0);
+    diCU_ = dib_->createCompileUnit(dwarf::DW_LANG_C99, diFile_, "cutwin", /*isOptimized=*/false, "", 0, "",
+                                    opts_.lineDirectivesOnly ? DICompileUnit::DebugDirectivesOnly
+                                                             : DICompileUnit::FullDebug);
   }
 }
 

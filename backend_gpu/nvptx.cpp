@@ -1,0 +1,94 @@
+#include "backend_gpu/nvptx.h"
+
+#include "cutwin/errors.h"
+
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTarget();
+extern "C" void LLVMInitializeNVPTXTargetMC();
+extern "C" void LLVMInitializeNVPTXAsmPrinter();
+
+namespace cutwin::gpu {
+
+namespace {
+constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+}
+
+llvm::TargetMachine &nvptxTargetMachine(const GpuTarget &t) {
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<llvm::TargetMachine>> machines;
+  std::lock_guard<std::mutex> lock(mu);
+  static std::once_flag init;
+  std::call_once(init, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  std::string key = t.arch + t.features;
+  auto &tm = machines[key];
+  if (!tm) {
+    std::string err;
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(kTriple, err);
+    if (!target)
+      throw Error("NVPTX target unavailable in this LLVM: " + err);
+    llvm::TargetOptions opts;
+    opts.AllowFPOpFusion = llvm::FPOpFusion::Strict; // contraction is the frontend's decision
+    tm.reset(target->createTargetMachine(kTriple, t.arch, t.features, opts, llvm::Reloc::PIC_, std::nullopt,
+                                         llvm::CodeGenOpt::Aggressive));
+  }
+  return *tm;
+}
+
+void prepareModuleForNvptx(llvm::Module &m, const GpuTarget &t) {
+  llvm::TargetMachine &tm = nvptxTargetMachine(t);
+  m.setTargetTriple(kTriple);
+  m.setDataLayout(tm.createDataLayout());
+  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", t.ftz ? 1 : 0);
+}
+
+void optimizeForNvptx(llvm::Module &m, const GpuTarget &t, int level) {
+  llvm::TargetMachine &tm = nvptxTargetMachine(t);
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  tm.registerPassBuilderCallbacks(pb); // NVVMReflect and NVPTX's IR passes
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel ol = level <= 0   ? llvm::OptimizationLevel::O0
+                               : level == 1 ? llvm::OptimizationLevel::O1
+                               : level == 2 ? llvm::OptimizationLevel::O2
+                                            : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager mpm =
+      level <= 0 ? pb.buildO0DefaultPipeline(ol) : pb.buildPerModuleDefaultPipeline(ol);
+  mpm.run(m, mam);
+}
+
+std::string emitPtx(llvm::Module &m, const GpuTarget &t) {
+  llvm::TargetMachine &tm = nvptxTargetMachine(t);
+  llvm::SmallString<0> buf;
+  llvm::raw_svector_ostream os(buf);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_AssemblyFile))
+    throw Error("NVPTX backend cannot emit PTX");
+  pm.run(m);
+  return std::string(buf.str());
+}
+
+} // namespace cutwin::gpu
