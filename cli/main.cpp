@@ -18,7 +18,7 @@ const char *kUsage = R"USAGE(usage:
   cutwin compile FILE --kernel NAME [--sig SIGNATURE] [--emit=ir|sim-ir|ptx] [--arch sm_XY]
                  [--dump-after=STEP[,STEP...]|all] [--no-boundscheck]
   cutwin kernels FILE
-  cutwin conformance [DIR] [--backend sim|gpu|both|ptx] [--arch sm_XY] [--filter TEXT] [--verbose]
+  cutwin conformance [DIR] [--backend sim|gpu|both|available|ptx] [--arch sm_XY] [--filter TEXT] [--verbose]
   cutwin --version
 
 SIGNATURE is numba's, e.g. "void(float32[:], float32[:], int64)"; a kernel with a declared

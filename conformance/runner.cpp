@@ -378,12 +378,19 @@ CaseResult checkCasePtx(const std::string &caseDir, const std::string &arch) {
 bool runSuite(const RunOptions &opts, std::ostream &out) {
   std::vector<std::shared_ptr<Device>> devices;
   bool ptx = opts.backend == "ptx";
-  if (opts.backend == "sim" || opts.backend == "both")
+  if (opts.backend == "sim" || opts.backend == "both" || opts.backend == "available")
     devices.push_back(Device::open("sim"));
   if (opts.backend == "gpu" || opts.backend == "both")
     devices.push_back(Device::open("gpu"));
+  if (opts.backend == "available") {
+    try {
+      devices.push_back(Device::open("gpu"));
+    } catch (const DeviceError &e) {
+      out << "no GPU backend available (" << e.what() << "): simulator only\n";
+    }
+  }
   if (devices.empty() && !ptx)
-    throw Error("unknown backend '" + opts.backend + "' (expected sim, gpu, both or ptx)");
+    throw Error("unknown backend '" + opts.backend + "' (expected sim, gpu, both, available or ptx)");
   size_t passed = 0, failed = 0;
   out << std::left << std::setw(28) << "case" << std::setw(8) << "backend" << std::setw(7) << "result"
       << std::setw(10) << "ms"

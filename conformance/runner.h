@@ -12,7 +12,8 @@ namespace cutwin::conformance {
 
 struct RunOptions {
   std::string dir; ///< folder holding one sub-folder per case
-  /// sim, gpu, both; or ptx: compile every case for the GPU and check it with ptxas
+  /// sim, gpu, both, available (sim and, if present, the GPU); or ptx: compile every case
+  /// for the GPU and check it with ptxas
   /// (`ptxas` on PATH, or $CUTWIN_PTXAS), for machines without a GPU.
   std::string backend = "sim";
   std::string arch = "sm_90"; ///< GPU architecture for ptx

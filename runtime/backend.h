@@ -41,5 +41,7 @@ public:
 };
 
 std::unique_ptr<Backend> createSimBackend();
+/// The CUDA device `index`; throws DeviceError if there is no driver or no such GPU.
+std::unique_ptr<Backend> createGpuBackend(int index);
 
 } // namespace cutwin::rt

@@ -109,13 +109,19 @@ Device::Device(std::unique_ptr<rt::Backend> b) : backend_(std::move(b)) {}
 Device::~Device() = default;
 
 std::shared_ptr<Device> Device::open(const std::string &spec) {
-  std::string s = spec;
-  if (s == "auto")
-    s = "sim"; // the GPU backend is not part of this build yet
-  if (s == "sim")
+  if (spec == "sim")
     return std::shared_ptr<Device>(new Device(rt::createSimBackend()));
-  if (s == "gpu" || s.rfind("gpu:", 0) == 0)
-    throw DeviceError("no GPU device: this build of cutwin has no GPU backend yet");
+  if (spec == "auto") {
+    try {
+      return std::shared_ptr<Device>(new Device(rt::createGpuBackend(0)));
+    } catch (const DeviceError &) {
+      return std::shared_ptr<Device>(new Device(rt::createSimBackend()));
+    }
+  }
+  if (spec == "gpu" || spec.rfind("gpu:", 0) == 0) {
+    int index = spec == "gpu" ? 0 : std::atoi(spec.c_str() + 4);
+    return std::shared_ptr<Device>(new Device(rt::createGpuBackend(index)));
+  }
   throw DeviceError("unknown device '" + spec + "' (expected sim, gpu, gpu:N or auto)");
 }
 

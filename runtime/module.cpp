@@ -55,6 +55,7 @@ ModuleImpl::~ModuleImpl() {
 PipelineOptions ModuleImpl::pipelineOptions() const {
   PipelineOptions p;
   p.boundscheck = opts_.boundscheck.value_or(device_->backend().defaultBoundscheck());
+  p.lineDirectivesOnly = !device_->backend().isSimulator();
   p.optLevel = opts_.optLevel;
   return p;
 }

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds here what the GPU machine cannot build (it has no LLVM headers and no TBB) and
+# packs it into dist/: the cutwin command and the benchmarks with rpath $ORIGIN/../lib,
+# and the shared libraries that machine lacks (oneTBB, Boost.Context). libLLVM-16.so.1
+# is present there and is not carried.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build_dir="${BUILD_DIR:-build}"
+cmake --build "$build_dir"
+rm -rf dist
+cmake --install "$build_dir" --prefix dist --component cutwin_bundle >/dev/null
+mkdir -p dist/lib
+for lib in libtbb.so.12 libboost_context.so.1.74.0; do
+  cp -L "$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')" dist/lib/
+done
+strip --strip-debug dist/bin/* dist/lib/*
+du -sh dist

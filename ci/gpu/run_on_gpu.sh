@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repository root, with dist/ from ci/gpu/bundle.sh:
+# the conformance suite on both backends (compared with the goldens), the cross-check of
+# the goldens with numba-cuda on the GPU, and the GPU facts. Results go to $OUT (or
+# ./gpu-results).
+set -uo pipefail
+out="${OUT:-gpu-results}"
+mkdir -p "$out"
+if [ -z "${CUTWIN_LIBDEVICE:-}" ]; then
+  CUTWIN_LIBDEVICE="$(ls /usr/local/cuda*/nvvm/libdevice/libdevice.10.bc 2>/dev/null | head -n 1)"
+  export CUTWIN_LIBDEVICE
+fi
+{
+  date -u +%Y-%m-%dT%H:%MZ
+  nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
+} | tee "$out/gpu.txt"
+status=0
+dist/bin/cutwin conformance conformance/cases --backend both | tee "$out/conformance_both.txt" || status=1
+PYTHONUNBUFFERED=1 python3 -W ignore conformance/tools/check_with_numba_sim.py | tee "$out/numba_cuda_gpu.txt" || status=1
+exit $status

@@ -1,0 +1,140 @@
+// The "gpu:N" device (runtime adapter of backend_gpu): device memory and kernels through
+// the CUDA driver API; kernels compiled by the GPU pipeline to PTX and JIT-linked by the
+// driver.
+#include "backend_gpu/cuda_driver.h"
+#include "runtime/backend.h"
+#include "runtime/pipeline.h"
+
+#include <vector>
+
+namespace cutwin::rt {
+
+namespace {
+
+using gpu::CudaDriver;
+
+class GpuCompiledKernel : public CompiledKernel {
+public:
+  GpuCompiledKernel(const CudaDriver &d, const GpuCompiled &c, size_t argBytes)
+      : d_(d), name_(c.name), argBytes_(argBytes) {
+    char info[8192] = {}, err[8192] = {};
+    CUjit_option opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+                           CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {info, reinterpret_cast<void *>(sizeof info), err, reinterpret_cast<void *>(sizeof err)};
+    CUresult r = d_.cuModuleLoadDataEx(&module_, c.ptx.c_str(), 4, opts, values);
+    if (r != CUDA_SUCCESS)
+      throw CompileError("", {}, "", "the CUDA driver rejected the PTX of kernel '" + name_ + "': " +
+                                         d_.describe(r) + "\n" + err);
+    d_.check(d_.cuModuleGetFunction(&function_, module_, c.entry.c_str()),
+             "kernel '" + name_ + "': cuModuleGetFunction");
+  }
+  ~GpuCompiledKernel() override {
+    if (module_)
+      d_.cuModuleUnload(module_);
+  }
+
+  void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *) override {
+    size_t size = argBytes_;
+    void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, const_cast<void *>(args), CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                     CU_LAUNCH_PARAM_END};
+    CUresult r = d_.cuLaunchKernel(function_, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                   unsigned(sharedBytes), nullptr, nullptr, extra);
+    auto dims = [](Dim3 v) {
+      return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
+    };
+    if (r != CUDA_SUCCESS)
+      throw LaunchError("invalid launch of '" + name_ + "' with grid " + dims(grid) + ", block " + dims(block) +
+                        ": " + d_.describe(r));
+    r = d_.cuCtxSynchronize();
+    if (r != CUDA_SUCCESS)
+      throw DeviceError("kernel '" + name_ + "' failed on the GPU: " + d_.describe(r) +
+                        (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED
+                             ? " (the CUDA context is now unusable; run with bounds checks to locate the access)"
+                             : ""));
+  }
+
+private:
+  const CudaDriver &d_;
+  std::string name_;
+  size_t argBytes_;
+  CUmodule module_ = nullptr;
+  CUfunction function_ = nullptr;
+};
+
+class GpuBackend : public Backend {
+public:
+  explicit GpuBackend(int index) {
+    d_ = CudaDriver::get();
+    if (!d_)
+      throw DeviceError("no GPU: " + CudaDriver::loadError());
+    int count = 0;
+    d_->check(d_->cuDeviceGetCount(&count), "cuDeviceGetCount");
+    if (index < 0 || index >= count)
+      throw DeviceError("no GPU " + std::to_string(index) + ": " + std::to_string(count) + " CUDA device(s) present");
+    d_->check(d_->cuDeviceGet(&dev_, index), "cuDeviceGet");
+    d_->check(d_->cuDevicePrimaryCtxRetain(&ctx_, dev_), "cuDevicePrimaryCtxRetain");
+    d_->check(d_->cuCtxSetCurrent(ctx_), "cuCtxSetCurrent");
+    char name[256] = {};
+    d_->cuDeviceGetName(name, sizeof name, dev_);
+    int major = 0, minor = 0;
+    d_->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev_);
+    d_->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev_);
+    arch_ = "sm_" + std::to_string(major) + std::to_string(minor);
+    name_ = std::string(name) + " (" + arch_ + ")";
+  }
+  ~GpuBackend() override {
+    if (ctx_)
+      d_->cuDevicePrimaryCtxRelease(dev_);
+  }
+
+  std::string name() const override { return name_; }
+  bool isSimulator() const override { return false; }
+  bool defaultBoundscheck() const override { return false; }
+
+  void *allocate(size_t bytes) override {
+    current();
+    CUdeviceptr p = 0;
+    d_->check(d_->cuMemAlloc(&p, std::max<size_t>(bytes, 1)), "cuMemAlloc of " + std::to_string(bytes) + " bytes");
+    return reinterpret_cast<void *>(p);
+  }
+  void release(void *p) override {
+    current();
+    d_->cuMemFree(reinterpret_cast<CUdeviceptr>(p));
+  }
+  void copyToDevice(void *dst, const void *src, size_t n) override {
+    current();
+    d_->check(d_->cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst), src, n), "cuMemcpyHtoD");
+  }
+  void copyToHost(void *dst, const void *src, size_t n) override {
+    current();
+    d_->check(d_->cuMemcpyDtoH(dst, reinterpret_cast<CUdeviceptr>(src), n), "cuMemcpyDtoH");
+  }
+  void fill(void *dst, int byte, size_t n) override {
+    current();
+    d_->check(d_->cuMemsetD8(reinterpret_cast<CUdeviceptr>(dst), (unsigned char)byte, n), "cuMemsetD8");
+  }
+  void synchronize() override {
+    current();
+    d_->check(d_->cuCtxSynchronize(), "cuCtxSynchronize");
+  }
+
+  std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
+    current();
+    size_t argBytes = ir.info.layout.size;
+    GpuCompiled c = compileForGpu(std::move(ir), opts, arch_);
+    return std::make_unique<GpuCompiledKernel>(*d_, c, argBytes);
+  }
+
+private:
+  void current() { d_->cuCtxSetCurrent(ctx_); } // host threads each need the context
+  const CudaDriver *d_ = nullptr;
+  CUdevice dev_ = 0;
+  CUcontext ctx_ = nullptr;
+  std::string name_, arch_;
+};
+
+} // namespace
+
+std::unique_ptr<Backend> createGpuBackend(int index) { return std::make_unique<GpuBackend>(index); }
+
+} // namespace cutwin::rt
