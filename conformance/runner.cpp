@@ -226,7 +226,12 @@ LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &d
   lc.kernel = kernelName->str();
   // "module" names a kernel file shared with another case; by default kernel.py.
   std::string module = c.getString("module").value_or("kernel.py").str();
-  lc.module = Module::fromFile(dev, (fs::path(caseDir) / module).lexically_normal().string());
+  // "compile": {"boundscheck": true} asks for bounds checks on every backend.
+  CompileOptions co;
+  if (const llvm::json::Object *compile = c.getObject("compile"))
+    if (auto bc = compile->getBoolean("boundscheck"))
+      co.boundscheck = *bc;
+  lc.module = Module::fromFile(dev, (fs::path(caseDir) / module).lexically_normal().string(), co);
   const llvm::json::Array *argSpecs = c.getArray("args");
   if (!argSpecs)
     throw Error("case: missing 'args'");
@@ -391,7 +396,7 @@ bool runSuite(const RunOptions &opts, std::ostream &out) {
   }
   if (devices.empty() && !ptx)
     throw Error("unknown backend '" + opts.backend + "' (expected sim, gpu, both, available or ptx)");
-  size_t passed = 0, failed = 0;
+  size_t passed = 0, failed = 0, notApplicable = 0;
   out << std::left << std::setw(28) << "case" << std::setw(8) << "backend" << std::setw(7) << "result"
       << std::setw(10) << "ms"
       << "detail\n";
@@ -402,8 +407,21 @@ bool runSuite(const RunOptions &opts, std::ostream &out) {
     std::vector<CaseResult> results;
     if (ptx)
       results.push_back(checkCasePtx(dir, opts.arch));
-    for (auto &dev : devices)
+    for (auto &dev : devices) {
+      // "backends": the case applies only to these (e.g. what only the simulator detects).
+      std::string backend = dev->isSimulator() ? "sim" : "gpu";
+      llvm::json::Object spec = loadJson((fs::path(dir) / "case.json").string());
+      if (const llvm::json::Array *only = spec.getArray("backends");
+          only && std::none_of(only->begin(), only->end(), [&](const llvm::json::Value &v) {
+            return v.getAsString() && *v.getAsString() == backend;
+          })) {
+        out << std::left << std::setw(28) << name << std::setw(8) << backend << std::setw(7) << "n/a"
+            << std::setw(10) << "-" << spec.getString("backends_reason").value_or("").str() << "\n";
+        ++notApplicable;
+        continue;
+      }
       results.push_back(runCase(dir, dev));
+    }
     for (CaseResult &r : results) {
       (r.passed ? passed : failed)++;
       std::string detail = r.detail;
@@ -415,7 +433,10 @@ bool runSuite(const RunOptions &opts, std::ostream &out) {
           << r.milliseconds << detail << "\n";
     }
   }
-  out << passed << " passed, " << failed << " failed\n";
+  out << passed << " passed, " << failed << " failed";
+  if (notApplicable)
+    out << ", " << notApplicable << " not applicable";
+  out << "\n";
   return failed == 0 && passed > 0;
 }
 

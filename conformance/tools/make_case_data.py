@@ -274,6 +274,7 @@ def out_of_bounds():
     n = 100
     return dict(kernel="out_of_bounds", grid=[1], block=[128],
                 args=[("x", np.ones(n, np.float32)), ("out", np.zeros(n, np.float32))],
+                compile={"boundscheck": True},
                 expect_error={"kind": "IndexOutOfBounds",
                               "contains": "kernel.py:9 in out_of_bounds, thread (99,0,0) block (0,0,0): "
                                           "index 100 out of bounds for axis 0 with size 100"},
@@ -285,6 +286,8 @@ def barrier_divergence():
     return dict(kernel="barrier_divergence", grid=[2], block=[64],
                 args=[("x", np.ones(64, np.float32)), ("out", np.zeros(64, np.float32))],
                 expect_error={"kind": "BarrierDivergence", "contains": "32 of 64 threads of the block wait"},
+                backends=["sim"],
+                backends_reason="GPUs do not report barrier divergence; the simulator's detection is the point",
                 description="a barrier reached by half of the block is reported, never merged or hung")
 
 
@@ -409,8 +412,13 @@ def write(name, spec, root=CASES):
             case["expect"][arg_name] = dict(npy=f, **tol)
     if spec.get("recorded_on_gpu"):
         case["recorded_on_gpu"] = "numba-cuda 0.30.4 on an NVIDIA H200 (conformance/gpu/record_with_numba_cuda.py)"
+    if "compile" in spec:
+        case["compile"] = spec["compile"]
     if "expect_error" in spec:
         case["expect_error"] = spec["expect_error"]
+    if "backends" in spec:
+        case["backends"] = spec["backends"]
+        case["backends_reason"] = spec["backends_reason"]
     if "numba_sim_difference" in spec:
         case["numba_sim_difference"] = spec["numba_sim_difference"]
     with open(os.path.join(d, "case.json"), "w") as fh:
