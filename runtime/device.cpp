@@ -1,6 +1,7 @@
 // Devices, device arrays and dtypes.
 #include "cutwin/cutwin.h"
 #include "runtime/backend.h"
+#include "runtime/launch_tracker.h"
 
 #include <cstdlib>
 
@@ -100,13 +101,17 @@ void DeviceArray::copyToHost(void *dst, size_t bytes) const {
   if (!isCContiguous() || bytes != nbytes())
     throw Error("copyToHost: expected " + std::to_string(nbytes()) + " bytes from a contiguous array, got " +
                 std::to_string(bytes));
+  device_->synchronize();
   device_->backend().copyToHost(dst, data(), bytes);
 }
 
 // ---- Device ----------------------------------------------------------------------------------
 
-Device::Device(std::unique_ptr<rt::Backend> b) : backend_(std::move(b)) {}
-Device::~Device() = default;
+Device::Device(std::unique_ptr<rt::Backend> b)
+    : backend_(std::move(b)), launches_(std::make_unique<rt::LaunchTracker>(*backend_)) {}
+Device::~Device() {
+  launches_.reset(); // releases its device memory through the backend
+}
 
 std::shared_ptr<Device> Device::open(const std::string &spec) {
   if (spec == "sim")
@@ -127,7 +132,7 @@ std::shared_ptr<Device> Device::open(const std::string &spec) {
 
 std::string Device::name() const { return backend_->name(); }
 bool Device::isSimulator() const { return backend_->isSimulator(); }
-void Device::synchronize() { backend_->synchronize(); }
+void Device::synchronize() { launches_->check(); }
 
 DeviceArray Device::empty(DType dtype, std::vector<int64_t> shape) {
   DeviceArray a;

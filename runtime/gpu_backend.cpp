@@ -45,12 +45,6 @@ public:
     if (r != CUDA_SUCCESS)
       throw LaunchError("invalid launch of '" + name_ + "' with grid " + dims(grid) + ", block " + dims(block) +
                         ": " + d_.describe(r));
-    r = d_.cuCtxSynchronize();
-    if (r != CUDA_SUCCESS)
-      throw DeviceError("kernel '" + name_ + "' failed on the GPU: " + d_.describe(r) +
-                        (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED
-                             ? " (the CUDA context is now unusable; run with bounds checks to locate the access)"
-                             : ""));
   }
 
 private:
@@ -115,7 +109,12 @@ public:
   }
   void synchronize() override {
     current();
-    d_->check(d_->cuCtxSynchronize(), "cuCtxSynchronize");
+    CUresult r = d_->cuCtxSynchronize();
+    if (r != CUDA_SUCCESS)
+      throw DeviceError("a kernel failed on the GPU: " + d_->describe(r) +
+                        (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED
+                             ? " (the CUDA context is now unusable; run with bounds checks to locate the access)"
+                             : ""));
   }
 
   std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {

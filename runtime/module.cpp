@@ -1,7 +1,7 @@
 // Modules, kernels and the dispatcher: argument types -> compiled kernel -> launch.
 #include "runtime/module_impl.h"
 
-#include "runtime/kernel_error.h"
+#include "runtime/launch_tracker.h"
 #include "runtime/marshal.h"
 
 #include <llvm/Support/raw_ostream.h>
@@ -45,11 +45,6 @@ ModuleImpl::ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::So
                        CompileOptions opts)
     : device_(std::move(dev)), opts_(opts) {
   parsed_ = parseKernelModule(std::move(file), pipelineOptions());
-}
-
-ModuleImpl::~ModuleImpl() {
-  if (errorRecord_)
-    device_->backend().release(errorRecord_);
 }
 
 PipelineOptions ModuleImpl::pipelineOptions() const {
@@ -109,7 +104,7 @@ ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std:
   PipelineOptions po = pipelineOptions();
   ir::KernelIR kir = buildKernelIR(*parsed_, kernel, types, po);
   auto c = std::make_unique<Compiled>();
-  c->info = kir.info;
+  c->info = std::make_shared<const ir::KernelInfo>(kir.info);
   c->kernel = device_->backend().compile(std::move(kir), po);
   return *cache_.emplace(key, std::move(c)).first->second;
 }
@@ -117,17 +112,11 @@ ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std:
 void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
                         uint64_t sharedBytes) {
   Compiled &c = compiled(kernel, formalTypes(kernel, args));
-  Backend &b = device_->backend();
-  std::lock_guard<std::mutex> lock(mu_); // one error record per module: launches serialise
-  if (!errorRecord_)
-    errorRecord_ = b.allocate(sizeof(ir::ErrorRecord));
-  b.fill(errorRecord_, 0, sizeof(ir::ErrorRecord));
-  auto buffer = packArguments(c.info.layout, args, errorRecord_);
-  c.kernel->launch(grid, block, sharedBytes, buffer.data(), static_cast<ir::ErrorRecord *>(errorRecord_));
-  ir::ErrorRecord rec;
-  b.copyToHost(&rec, errorRecord_, sizeof rec);
-  if (rec.flag != 0)
-    throwKernelError(rec, c.info);
+  ir::ErrorRecord *rec = device_->launches().acquire(c.info);
+  auto buffer = packArguments(c.info->layout, args, rec);
+  c.kernel->launch(grid, block, sharedBytes, buffer.data(), rec);
+  if (device_->backend().isSimulator())
+    device_->launches().check(); // the simulator has finished: report faults at the launch
 }
 
 std::string ModuleImpl::ir(const std::string &kernel, const std::vector<Arg> &args) {

@@ -14,7 +14,6 @@ namespace cutwin::rt {
 class ModuleImpl {
 public:
   ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::SourceFile> file, CompileOptions opts);
-  ~ModuleImpl();
 
   void launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
               uint64_t sharedBytes);
@@ -25,7 +24,7 @@ public:
 
 private:
   struct Compiled {
-    ir::KernelInfo info;
+    std::shared_ptr<const ir::KernelInfo> info;
     std::unique_ptr<CompiledKernel> kernel;
   };
   /// The argument types the kernel is compiled for: the launch's, or the matching
@@ -39,7 +38,6 @@ private:
   CompileOptions opts_;
   std::mutex mu_;
   std::map<std::string, std::unique_ptr<Compiled>> cache_;
-  void *errorRecord_ = nullptr;
 };
 
 } // namespace cutwin::rt

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the repository root, with dist/ from ci/gpu/bundle.sh:
 # the conformance suite on both backends (compared with the goldens), the cross-check of
-# the goldens with numba-cuda on the GPU, and the GPU facts. Results go to $OUT (or
+# the goldens with numba-cuda on the GPU, the GPU benchmarks beside numba-cuda's, and the
+# GPU facts. Results go to $OUT (or
 # ./gpu-results).
 set -uo pipefail
 out="${OUT:-gpu-results}"
@@ -17,4 +18,10 @@ fi
 status=0
 dist/bin/cutwin conformance conformance/cases --backend both | tee "$out/conformance_both.txt" || status=1
 PYTHONUNBUFFERED=1 python3 -W ignore conformance/tools/check_with_numba_sim.py | tee "$out/numba_cuda_gpu.txt" || status=1
+{
+  echo "| benchmark | implementation | kernel ms | compile + first launch ms | note |"
+  echo "|---|---|---|---|---|"
+  dist/bin/cutwin_gpu_bench . | tail -n +3
+  PYTHONUNBUFFERED=1 python3 -W ignore bench/numba_bench.py .
+} | tee "$out/gpu_bench.md" || status=1
 exit $status

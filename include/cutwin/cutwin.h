@@ -26,6 +26,7 @@ namespace cutwin {
 
 namespace rt {
 class Backend;
+class LaunchTracker;
 class ModuleImpl;
 } // namespace rt
 
@@ -66,6 +67,7 @@ public:
   Device &device() const { return *device_; }
 
   /// Whole-array copies; the array must be C-contiguous and `bytes == nbytes()`.
+  /// copyToHost first synchronises the device (and reports kernel faults).
   void copyFromHost(const void *src, size_t bytes);
   void copyToHost(void *dst, size_t bytes) const;
   template <class T> std::vector<T> toVector() const {
@@ -111,14 +113,17 @@ public:
     a.copyFromHost(host.data(), host.size() * sizeof(T));
     return a;
   }
-  /// Waits for all work on the device.
+  /// Waits for all work on the device; throws the KernelError of the first launch since
+  /// the last synchronisation that faulted (GPU launches are asynchronous).
   void synchronize();
 
   rt::Backend &backend() { return *backend_; }
+  rt::LaunchTracker &launches() { return *launches_; }
 
 private:
   explicit Device(std::unique_ptr<rt::Backend> b);
   std::unique_ptr<rt::Backend> backend_;
+  std::unique_ptr<rt::LaunchTracker> launches_;
 };
 
 /// One kernel argument: a scalar of a given type, or a device array.
@@ -160,6 +165,8 @@ class Module;
 /// A kernel of a module; each distinct tuple of argument types compiles once.
 class Kernel {
 public:
+  /// Launches the kernel. On the simulator it runs to completion and faults are thrown
+  /// here; on the GPU it is asynchronous and faults surface at the next synchronisation.
   void launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_t sharedBytes = 0);
   /// The kernel IR for these argument types (as `cutwin compile --emit=ir` prints it).
   std::string ir(const std::vector<Arg> &args);

@@ -1,0 +1,105 @@
+// GPU benchmarks of cutwin's generated code, run on the GPU machine beside
+// bench/numba_bench.py (the same kernel files with numba-cuda), with the same method:
+// the time per kernel is the wall time of N back-to-back launches followed by one
+// synchronisation, divided by N; compile + first launch is the wall time of loading the
+// module, launching once and synchronising. Prints Markdown rows.
+#include "cutwin/cutwin.h"
+
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace cutwin;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+std::vector<float> randomFloats(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> v(n);
+  for (auto &x : v)
+    x = d(rng);
+  return v;
+}
+
+struct Result {
+  double firstMs, kernelMs;
+};
+
+Result measure(const std::shared_ptr<Device> &dev, const std::string &file, const std::string &kernel, Dim3 grid,
+               Dim3 block, const std::vector<Arg> &args, int reps) {
+  auto t0 = Clock::now();
+  auto k = Module::fromFile(dev, file)->kernel(kernel);
+  k.launch(grid, block, args);
+  dev->synchronize();
+  auto t1 = Clock::now();
+  for (int i = 0; i < 3; ++i)
+    k.launch(grid, block, args);
+  dev->synchronize();
+  auto t2 = Clock::now();
+  for (int i = 0; i < reps; ++i)
+    k.launch(grid, block, args);
+  dev->synchronize();
+  auto t3 = Clock::now();
+  return {seconds(t0, t1) * 1e3, seconds(t2, t3) * 1e3 / reps};
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string root = argc > 1 ? argv[1] : ".";
+  std::string cases = root + "/conformance/cases", kernels = root + "/bench/kernels";
+  auto dev = Device::open("gpu");
+  std::printf("| benchmark | implementation | kernel ms | compile + first launch ms | note |\n|---|---|---|---|---|\n");
+  auto row = [](const char *what, const Result &r, const std::string &note) {
+    std::printf("| %s | cutwin (NVPTX) | %.4f | %.1f | %s |\n", what, r.kernelMs, r.firstMs, note.c_str());
+  };
+
+  { // vector add, 64 M float32
+    const int64_t n = 64ll << 20;
+    auto a = dev->toDevice(randomFloats(size_t(n), 1)), b = dev->toDevice(randomFloats(size_t(n), 2));
+    auto c = dev->zeros(DType::F32, {n});
+    Result r = measure(dev, cases + "/vadd/kernel.py", "vadd", Dim3(uint32_t(n / 256)), 256, {a, b, c}, 50);
+    double gbps = 3.0 * 4 * double(n) / (r.kernelMs * 1e-3) / 1e9;
+    char note[128];
+    std::snprintf(note, sizeof note, "%.0f GB/s", gbps);
+    row("vadd 64M float32", r, note);
+  }
+  const int m = 2048;
+  auto A = dev->toDevice(randomFloats(size_t(m) * m, 3), {m, m}), B = dev->toDevice(randomFloats(size_t(m) * m, 4), {m, m});
+  auto C = dev->zeros(DType::F32, {m, m});
+  { // naive matmul 2048^2
+    Result r = measure(dev, cases + "/matmul_naive/kernel.py", "matmul", Dim3(m / 16, m / 16), Dim3(16, 16), {A, B, C}, 10);
+    char note[128];
+    std::snprintf(note, sizeof note, "%.0f GFLOP/s", 2.0 * m * m * m / (r.kernelMs * 1e-3) / 1e9);
+    row("naive matmul 2048x2048 float32", r, note);
+  }
+  { // tiled matmul 2048^2
+    Result r = measure(dev, cases + "/matmul_tiled/kernel.py", "matmul_tiled", Dim3(m / 16, m / 16), Dim3(16, 16), {A, B, C}, 20);
+    char note[128];
+    std::snprintf(note, sizeof note, "%.0f GFLOP/s", 2.0 * m * m * m / (r.kernelMs * 1e-3) / 1e9);
+    row("16x16 tiled matmul 2048x2048 float32", r, note);
+  }
+  { // block sum 16 M float32
+    const int64_t n = 16ll << 20;
+    auto x = dev->toDevice(randomFloats(size_t(n), 5));
+    auto partial = dev->zeros(DType::F32, {n / 256});
+    Result r = measure(dev, cases + "/block_sum/kernel.py", "block_sum", Dim3(uint32_t(n / 256)), 256, {x, partial}, 50);
+    char note[128];
+    std::snprintf(note, sizeof note, "%.0f GB/s", 4.0 * double(n) / (r.kernelMs * 1e-3) / 1e9);
+    row("shared-memory block sum 16M float32", r, note);
+  }
+  { // launch overhead: empty kernel, one array argument
+    auto a = dev->zeros(DType::F32, {16});
+    Result r = measure(dev, kernels + "/empty.py", "empty", 1, 32, {a}, 2000);
+    std::printf("| empty kernel, 1 array argument | cutwin C++ launch | %.4f | %.1f | %.1f us per launch |\n",
+                r.kernelMs, r.firstMs, r.kernelMs * 1e3);
+  }
+  return 0;
+}

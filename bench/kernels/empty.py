@@ -1,0 +1,6 @@
+from numba import cuda
+
+
+@cuda.jit
+def empty(a):
+    pass

@@ -1,0 +1,43 @@
+#include "runtime/launch_tracker.h"
+
+#include "runtime/kernel_error.h"
+
+namespace cutwin::rt {
+
+LaunchTracker::LaunchTracker(Backend &b) : b_(b) {}
+
+LaunchTracker::~LaunchTracker() {
+  if (records_)
+    b_.release(records_);
+}
+
+ir::ErrorRecord *LaunchTracker::acquire(std::shared_ptr<const ir::KernelInfo> info) {
+  if (pending_.size() == kSlots)
+    check();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!records_) {
+    records_ = static_cast<ir::ErrorRecord *>(b_.allocate(kSlots * sizeof(ir::ErrorRecord)));
+    b_.fill(records_, 0, kSlots * sizeof(ir::ErrorRecord));
+  }
+  pending_.push_back(std::move(info));
+  return records_ + (pending_.size() - 1);
+}
+
+void LaunchTracker::check() {
+  std::vector<std::shared_ptr<const ir::KernelInfo>> launched;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    launched.swap(pending_);
+  }
+  b_.synchronize();
+  if (launched.empty())
+    return;
+  std::vector<ir::ErrorRecord> host(launched.size());
+  b_.copyToHost(host.data(), records_, host.size() * sizeof(ir::ErrorRecord));
+  b_.fill(records_, 0, host.size() * sizeof(ir::ErrorRecord));
+  for (size_t i = 0; i < host.size(); ++i)
+    if (host[i].flag != 0)
+      throwKernelError(host[i], *launched[i]);
+}
+
+} // namespace cutwin::rt
