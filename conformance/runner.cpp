@@ -275,6 +275,7 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
     const llvm::json::Object *expectError = c.getObject("expect_error");
     try {
       mod->kernel(lc.kernel).launch(dims(c, "grid"), dims(c, "block"), args, shared);
+      dev->synchronize(); // GPU launches are asynchronous: faults surface here
     } catch (const KernelError &e) {
       if (!expectError)
         throw;

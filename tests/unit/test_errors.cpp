@@ -357,3 +357,12 @@ def big(out):
   Module::fromString(sim(), src, "big.py")->kernel("big").launch(1, 32, {out2});
   EXPECT_EQ(out2.toVector<double>()[31], 31.0);
 }
+
+TEST(KernelErrors, ReportedAtLaunchOnTheSimulatorAndOnlyOnce) {
+  // The simulator finishes a launch before returning, so its faults are thrown by launch;
+  // a later synchronize has nothing left to report.
+  auto mod = moduleFrom(kOob, "oob.py");
+  auto small = sim()->zeros(DType::I64, {10});
+  EXPECT_THROW(mod->kernel("fill").launch(1, 32, {small}), KernelError);
+  EXPECT_NO_THROW(sim()->synchronize());
+}
