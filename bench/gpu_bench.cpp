@@ -34,6 +34,12 @@ struct Result {
 
 Result measure(const std::shared_ptr<Device> &dev, const std::string &file, const std::string &kernel, Dim3 grid,
                Dim3 block, const std::vector<Arg> &args, int reps) {
+  { // compile to PTX alone, for the breakdown of the first launch
+    auto p0 = Clock::now();
+    Module::fromFile(dev, file)->kernel(kernel).ptx(args);
+    std::printf("| (compile to PTX: %s) | cutwin | - | %.1f | frontend + NVPTX, without the driver's PTX JIT |\n",
+                kernel.c_str(), seconds(p0, Clock::now()) * 1e3);
+  }
   auto t0 = Clock::now();
   auto k = Module::fromFile(dev, file)->kernel(kernel);
   k.launch(grid, block, args);
@@ -61,14 +67,25 @@ int main(int argc, char **argv) {
     std::printf("| %s | cutwin (NVPTX) | %.4f | %.1f | %s |\n", what, r.kernelMs, r.firstMs, note.c_str());
   };
 
-  { // vector add, 64 M float32
+  { // vector add, 64 M float32, against a device-to-device copy of the same bytes
     const int64_t n = 64ll << 20;
     auto a = dev->toDevice(randomFloats(size_t(n), 1)), b = dev->toDevice(randomFloats(size_t(n), 2));
     auto c = dev->zeros(DType::F32, {n});
+    auto big = dev->zeros(DType::F32, {3 * n / 2}), big2 = dev->zeros(DType::F32, {3 * n / 2});
+    big.copyFrom(big2);
+    dev->synchronize();
+    auto c0 = Clock::now();
+    for (int i = 0; i < 20; ++i)
+      big.copyFrom(big2);
+    dev->synchronize();
+    double copyMs = seconds(c0, Clock::now()) * 1e3 / 20; // reads and writes 12 bytes per vadd element
+    std::printf("| device-to-device copy of 768 MB | cuMemcpyDtoD | %.4f | - | %.0f GB/s (read + write), the baseline "
+                "for vadd |\n",
+                copyMs, 2.0 * 6 * double(n) / (copyMs * 1e-3) / 1e9);
     Result r = measure(dev, cases + "/vadd/kernel.py", "vadd", Dim3(uint32_t(n / 256)), 256, {a, b, c}, 50);
     double gbps = 3.0 * 4 * double(n) / (r.kernelMs * 1e-3) / 1e9;
     char note[128];
-    std::snprintf(note, sizeof note, "%.0f GB/s", gbps);
+    std::snprintf(note, sizeof note, "%.0f GB/s, %.0f %% of the copy", gbps, 100.0 * copyMs / r.kernelMs);
     row("vadd 64M float32", r, note);
   }
   const int m = 2048;

@@ -312,6 +312,7 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
         NpyArray want = readNpy((fs::path(caseDir) / spec->getString("npy").value_or("").str()).string());
         std::vector<uint8_t> got(it->second.nbytes());
         it->second.copyToHost(got.data(), got.size());
+        r.outputs[name] = {got, it->second.dtype()};
         std::string summary;
         std::string diff = compare(name, want, got, it->second.dtype(), *spec, summary);
         if (!diff.empty())
@@ -381,6 +382,48 @@ CaseResult checkCasePtx(const std::string &caseDir, const std::string &arch) {
   return r;
 }
 
+Agreement compareBackends(const CaseResult &a, const CaseResult &b, const std::string &caseDir) {
+  Agreement g;
+  if (a.outputs.empty() || b.outputs.empty()) {
+    g.detail = a.passed && b.passed ? "both raised the expected error" : "not comparable";
+    g.agree = a.passed && b.passed;
+    return g;
+  }
+  llvm::json::Object c = loadJson((fs::path(caseDir) / "case.json").string());
+  const llvm::json::Object *expect = c.getObject("expect");
+  size_t values = 0;
+  uint64_t worst = 0;
+  for (auto &[name, out] : a.outputs) {
+    auto it = b.outputs.find(name);
+    if (it == b.outputs.end() || it->second.first.size() != out.first.size()) {
+      g.agree = false;
+      g.detail = name + " missing or of another size";
+      return g;
+    }
+    DType t = out.second;
+    size_t es = dtypeSize(t);
+    uint64_t allowed = 0;
+    if (const llvm::json::Object *spec = expect ? expect->getObject(name) : nullptr)
+      allowed = uint64_t(spec->getInteger("max_ulp").value_or(0));
+    for (size_t i = 0; i < out.first.size() / es; ++i) {
+      const uint8_t *x = out.first.data() + i * es, *y = it->second.first.data() + i * es;
+      if (std::memcmp(x, y, es) == 0)
+        continue;
+      uint64_t d = (t == DType::F32 || t == DType::F64) ? ulpDistance(x, y, t) : UINT64_MAX;
+      worst = std::max(worst, d);
+      if (d > allowed) {
+        g.agree = false;
+        g.detail = name + "[" + std::to_string(i) + "]: " + formatValue(x, t) + " vs " + formatValue(y, t);
+        return g;
+      }
+    }
+    values += out.first.size() / es;
+  }
+  g.detail = (worst == 0 ? std::string("bit-exact") : "within " + std::to_string(worst) + " ulp") + " (" +
+             std::to_string(values) + " values)";
+  return g;
+}
+
 bool runSuite(const RunOptions &opts, std::ostream &out) {
   std::vector<std::shared_ptr<Device>> devices;
   bool ptx = opts.backend == "ptx";
@@ -422,6 +465,15 @@ bool runSuite(const RunOptions &opts, std::ostream &out) {
         continue;
       }
       results.push_back(runCase(dir, dev));
+    }
+    if (results.size() == 2 && results[0].backend == "sim" && results[1].backend == "gpu") {
+      Agreement g = compareBackends(results[0], results[1], dir);
+      CaseResult row;
+      row.name = name;
+      row.backend = "sim=gpu";
+      row.passed = g.agree;
+      row.detail = g.detail;
+      results.push_back(row);
     }
     for (CaseResult &r : results) {
       (r.passed ? passed : failed)++;

@@ -5,6 +5,7 @@
 #include "cutwin/cutwin.h"
 
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,17 @@ struct CaseResult {
   bool passed = false;
   std::string detail;
   double milliseconds = 0;
+  /// The compared output arrays as the backend produced them (name -> bytes, dtype).
+  std::map<std::string, std::pair<std::vector<uint8_t>, DType>> outputs;
 };
+
+/// How two backends' outputs of one case compare: "bit-exact (N values)", or the
+/// largest ulp distance; `agree` if within the case's tolerance.
+struct Agreement {
+  bool agree = true;
+  std::string detail;
+};
+Agreement compareBackends(const CaseResult &a, const CaseResult &b, const std::string &caseDir);
 
 /// Runs one case folder on `dev`.
 CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &dev);

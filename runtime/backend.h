@@ -35,6 +35,7 @@ public:
   virtual void copyToDevice(void *dst, const void *src, size_t bytes) = 0;
   virtual void copyToHost(void *dst, const void *src, size_t bytes) = 0;
   virtual void fill(void *dst, int byte, size_t bytes) = 0;
+  virtual void copyOnDevice(void *dst, const void *src, size_t bytes) = 0;
   virtual void synchronize() = 0;
 
   virtual std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) = 0;

@@ -105,6 +105,12 @@ void DeviceArray::copyToHost(void *dst, size_t bytes) const {
   device_->backend().copyToHost(dst, data(), bytes);
 }
 
+void DeviceArray::copyFrom(const DeviceArray &src) {
+  if (!isCContiguous() || !src.isCContiguous() || src.dtype_ != dtype_ || src.nbytes() != nbytes())
+    throw Error("copyFrom: arrays must be contiguous, of the same dtype and size");
+  device_->backend().copyOnDevice(data(), src.data(), nbytes());
+}
+
 // ---- Device ----------------------------------------------------------------------------------
 
 Device::Device(std::unique_ptr<rt::Backend> b)

@@ -107,6 +107,11 @@ public:
     current();
     d_->check(d_->cuMemsetD8(reinterpret_cast<CUdeviceptr>(dst), (unsigned char)byte, n), "cuMemsetD8");
   }
+  void copyOnDevice(void *dst, const void *src, size_t n) override {
+    current();
+    d_->check(d_->cuMemcpyDtoD(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), n),
+              "cuMemcpyDtoD");
+  }
   void synchronize() override {
     current();
     CUresult r = d_->cuCtxSynchronize();

@@ -2,6 +2,8 @@
 
 #include "runtime/kernel_error.h"
 
+#include <string>
+
 namespace cutwin::rt {
 
 LaunchTracker::LaunchTracker(Backend &b) : b_(b) {}
@@ -29,7 +31,17 @@ void LaunchTracker::check() {
     std::lock_guard<std::mutex> lock(mu_);
     launched.swap(pending_);
   }
-  b_.synchronize();
+  try {
+    b_.synchronize();
+  } catch (const DeviceError &e) {
+    // An asynchronous fault: name the kernels that were in flight.
+    std::string names;
+    for (auto &info : launched)
+      if (names.find("'" + info->name + "'") == std::string::npos)
+        names += (names.empty() ? "'" : ", '") + info->name + "'";
+    throw DeviceError(std::string(e.what()) + (names.empty() ? "" : "; kernels launched since the last "
+                                                                     "synchronisation: " + names));
+  }
   if (launched.empty())
     return;
   std::vector<ir::ErrorRecord> host(launched.size());

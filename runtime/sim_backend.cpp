@@ -60,6 +60,7 @@ public:
   void copyToDevice(void *dst, const void *src, size_t n) override { std::memcpy(dst, src, n); }
   void copyToHost(void *dst, const void *src, size_t n) override { std::memcpy(dst, src, n); }
   void fill(void *dst, int byte, size_t n) override { std::memset(dst, byte, n); }
+  void copyOnDevice(void *dst, const void *src, size_t n) override { std::memmove(dst, src, n); }
   void synchronize() override {}
 
   std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {

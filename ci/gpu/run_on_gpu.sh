@@ -16,6 +16,9 @@ fi
   nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
 } | tee "$out/gpu.txt"
 status=0
+# GPU tests; the fatal one last, in its own process (it leaves the CUDA context unusable).
+dist/bin/cutwin_gpu_tests --gtest_filter='Gpu.*' 2>&1 | tee "$out/gpu_tests.txt" || status=1
+dist/bin/cutwin_gpu_tests --gtest_filter='GpuFatal.*' 2>&1 | tee -a "$out/gpu_tests.txt" || status=1
 dist/bin/cutwin conformance conformance/cases --backend both | tee "$out/conformance_both.txt" || status=1
 PYTHONUNBUFFERED=1 python3 -W ignore conformance/tools/check_with_numba_sim.py | tee "$out/numba_cuda_gpu.txt" || status=1
 {

@@ -70,6 +70,8 @@ public:
   /// copyToHost first synchronises the device (and reports kernel faults).
   void copyFromHost(const void *src, size_t bytes);
   void copyToHost(void *dst, size_t bytes) const;
+  /// Device-to-device copy from an array of the same dtype and size (both contiguous).
+  void copyFrom(const DeviceArray &src);
   template <class T> std::vector<T> toVector() const {
     if (dtypeOf<T>() != dtype_)
       throw Error(std::string("toVector: array holds ") + dtypeName(dtype_));

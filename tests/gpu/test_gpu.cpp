@@ -1,0 +1,101 @@
+// Tests that need a GPU; built always, registered in CTest only when a GPU is present at
+// configure time, and run on the GPU machine by ci/gpu/run_on_gpu.sh.
+#include "cutwin/cutwin.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace cutwin;
+using ::testing::HasSubstr;
+
+namespace {
+std::shared_ptr<Device> gpu() {
+  static std::shared_ptr<Device> dev = Device::open("gpu");
+  return dev;
+}
+
+const char *kFill = R"PY(from numba import cuda, float64
+
+@cuda.jit
+def fill(a, v):
+    i = cuda.grid(1)
+    a[i] = v
+
+@cuda.jit
+def big_shared(a):
+    s = cuda.shared.array(7000, float64)
+    s[cuda.threadIdx.x] = 1.0
+    a[0] = s[0]
+)PY";
+} // namespace
+
+TEST(Gpu, DeviceNameAndArchitecture) {
+  EXPECT_THAT(gpu()->name(), HasSubstr("(sm_"));
+  EXPECT_FALSE(gpu()->isSimulator());
+}
+
+TEST(Gpu, BoundsErrorThroughTheErrorChannelAndTheContextSurvives) {
+  CompileOptions o;
+  o.boundscheck = true;
+  auto mod = Module::fromString(gpu(), kFill, "fill.py", o);
+  auto a = gpu()->zeros(DType::F32, {1000});
+  mod->kernel("fill").launch(4, 256, {a, 2.0f});
+  try {
+    gpu()->synchronize();
+    FAIL() << "no error";
+  } catch (const KernelError &e) {
+    EXPECT_EQ(e.kind(), KernelErrorKind::IndexOutOfBounds);
+    EXPECT_THAT(std::string(e.what()), HasSubstr("fill.py:6 in fill, thread ("));
+    EXPECT_THAT(std::string(e.what()), HasSubstr("block (3,0,0): index 10"));
+    EXPECT_THAT(std::string(e.what()), HasSubstr("out of bounds for axis 0 with size 1000"));
+  }
+  auto b = gpu()->zeros(DType::F32, {1024});
+  mod->kernel("fill").launch(4, 256, {b, 3.0f});
+  EXPECT_EQ(b.toVector<float>()[1023], 3.0f);
+}
+
+TEST(Gpu, InvalidConfigurationNamesTheKernel) {
+  auto mod = Module::fromString(gpu(), kFill, "fill.py");
+  auto a = gpu()->zeros(DType::F32, {4096});
+  try {
+    mod->kernel("fill").launch(1, 2048, {a, 1.0f});
+    FAIL() << "launch accepted";
+  } catch (const LaunchError &e) {
+    EXPECT_THAT(std::string(e.what()), HasSubstr("invalid launch of 'fill'"));
+    EXPECT_THAT(std::string(e.what()), HasSubstr("CUDA_ERROR_INVALID_VALUE"));
+  }
+  gpu()->synchronize();
+}
+
+TEST(Gpu, TooMuchSharedMemoryIsRejectedWithTheJitLog) {
+  auto mod = Module::fromString(gpu(), kFill, "fill.py");
+  auto a = gpu()->zeros(DType::F64, {1});
+  try {
+    mod->kernel("big_shared").launch(1, 32, {a});
+    gpu()->synchronize();
+    FAIL() << "accepted";
+  } catch (const Error &e) {
+    EXPECT_THAT(std::string(e.what()), HasSubstr("big_shared"));
+  }
+}
+
+// Last: an illegal address makes the CUDA context unusable for the rest of the process.
+TEST(GpuFatal, IllegalAddressIsReportedNamingTheKernel) {
+  CompileOptions o;
+  o.boundscheck = false;
+  auto mod = Module::fromString(gpu(), kFill, "fill.py", o);
+  auto a = gpu()->zeros(DType::F32, {16});
+  mod->kernel("fill").launch(4, 256, {a, 1.0f}); // without checks: writes far past the array
+  auto wild = gpu()->zeros(DType::F32, {1});
+  try {
+    // An index of 2^40 elements is far outside any allocation.
+    auto m2 = Module::fromString(gpu(), "from numba import cuda\n\n@cuda.jit\ndef wild(a, far):\n    a[far] = 1.0\n",
+                                 "wild.py", o);
+    m2->kernel("wild").launch(1, 1, {wild, int64_t(1) << 40});
+    gpu()->synchronize();
+    FAIL() << "no error";
+  } catch (const DeviceError &e) {
+    EXPECT_THAT(std::string(e.what()), HasSubstr("CUDA_ERROR_ILLEGAL_ADDRESS"));
+    EXPECT_THAT(std::string(e.what()), HasSubstr("'wild'"));
+  }
+}
