@@ -24,8 +24,10 @@ def fill(a, v):
 @cuda.jit
 def big_shared(a):
     s = cuda.shared.array(7000, float64)
-    s[cuda.threadIdx.x] = 1.0
-    a[0] = s[0]
+    t = cuda.threadIdx.x
+    s[t * 200] = a[t]
+    cuda.syncthreads()
+    a[t] = s[(t + 1) % 32 * 200]
 )PY";
 } // namespace
 
@@ -69,7 +71,7 @@ TEST(Gpu, InvalidConfigurationNamesTheKernel) {
 
 TEST(Gpu, TooMuchSharedMemoryIsRejectedWithTheJitLog) {
   auto mod = Module::fromString(gpu(), kFill, "fill.py");
-  auto a = gpu()->zeros(DType::F64, {1});
+  auto a = gpu()->zeros(DType::F64, {32});
   try {
     mod->kernel("big_shared").launch(1, 32, {a});
     gpu()->synchronize();
