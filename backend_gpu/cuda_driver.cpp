@@ -18,10 +18,14 @@ std::string &error() {
 /// Versioned entry points the header maps the plain names to (cuda.h's #defines).
 const char *symbolName(const char *name) {
   static const std::pair<const char *, const char *> v2[] = {
-      {"cuMemAlloc", "cuMemAlloc_v2"},       {"cuMemFree", "cuMemFree_v2"},
-      {"cuMemcpyHtoD", "cuMemcpyHtoD_v2"},   {"cuMemcpyDtoH", "cuMemcpyDtoH_v2"},
-      {"cuMemcpyDtoD", "cuMemcpyDtoD_v2"},   {"cuMemsetD8", "cuMemsetD8_v2"},
-      {"cuStreamDestroy", "cuStreamDestroy_v2"}, {"cuEventDestroy", "cuEventDestroy_v2"},
+      {"cuMemAlloc", "cuMemAlloc_v2"},
+      {"cuMemFree", "cuMemFree_v2"},
+      {"cuMemcpyHtoD", "cuMemcpyHtoD_v2"},
+      {"cuMemcpyDtoH", "cuMemcpyDtoH_v2"},
+      {"cuMemcpyDtoD", "cuMemcpyDtoD_v2"},
+      {"cuMemsetD8", "cuMemsetD8_v2"},
+      {"cuStreamDestroy", "cuStreamDestroy_v2"},
+      {"cuEventDestroy", "cuEventDestroy_v2"},
       {"cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2"},
   };
   for (auto &[plain, versioned] : v2)
@@ -37,12 +41,12 @@ CudaDriver *load() {
     return nullptr;
   }
   auto *d = new CudaDriver();
-#define CUTWIN_LOAD(name, type)                                                                                   \
-  d->name = reinterpret_cast<type>(dlsym(lib, symbolName(#name)));                                               \
-  if (!d->name) {                                                                                                 \
-    error() = std::string("the CUDA driver lacks ") + symbolName(#name);                                          \
-    delete d;                                                                                                     \
-    return nullptr;                                                                                               \
+#define CUTWIN_LOAD(name, type)                                                                              \
+  d->name = reinterpret_cast<type>(dlsym(lib, symbolName(#name)));                                           \
+  if (!d->name) {                                                                                            \
+    error() = std::string("the CUDA driver lacks ") + symbolName(#name);                                     \
+    delete d;                                                                                                \
+    return nullptr;                                                                                          \
   }
   CUTWIN_CUDA_FUNCTIONS(CUTWIN_LOAD)
 #undef CUTWIN_LOAD

@@ -18,42 +18,42 @@ struct CudaDriver {
   void check(CUresult r, const std::string &what) const;
   std::string describe(CUresult r) const;
 
-#define CUTWIN_CUDA_FUNCTIONS(X)                                                                                  \
-  X(cuInit, CUresult (*)(unsigned))                                                                              \
-  X(cuDriverGetVersion, CUresult (*)(int *))                                                                     \
-  X(cuDeviceGetCount, CUresult (*)(int *))                                                                       \
-  X(cuDeviceGet, CUresult (*)(CUdevice *, int))                                                                  \
-  X(cuDeviceGetName, CUresult (*)(char *, int, CUdevice))                                                        \
-  X(cuDeviceGetAttribute, CUresult (*)(int *, CUdevice_attribute, CUdevice))                                     \
-  X(cuDevicePrimaryCtxRetain, CUresult (*)(CUcontext *, CUdevice))                                               \
-  X(cuDevicePrimaryCtxRelease, CUresult (*)(CUdevice))                                                           \
-  X(cuCtxSetCurrent, CUresult (*)(CUcontext))                                                                    \
-  X(cuCtxSynchronize, CUresult (*)())                                                                            \
-  X(cuMemAlloc, CUresult (*)(CUdeviceptr *, size_t))                                                             \
-  X(cuMemFree, CUresult (*)(CUdeviceptr))                                                                        \
-  X(cuMemcpyHtoD, CUresult (*)(CUdeviceptr, const void *, size_t))                                               \
-  X(cuMemcpyDtoH, CUresult (*)(void *, CUdeviceptr, size_t))                                                     \
-  X(cuMemcpyDtoD, CUresult (*)(CUdeviceptr, CUdeviceptr, size_t))                                                \
-  X(cuMemsetD8, CUresult (*)(CUdeviceptr, unsigned char, size_t))                                                \
-  X(cuModuleLoadDataEx, CUresult (*)(CUmodule *, const void *, unsigned, CUjit_option *, void **))              \
-  X(cuModuleUnload, CUresult (*)(CUmodule))                                                                      \
-  X(cuModuleGetFunction, CUresult (*)(CUfunction *, CUmodule, const char *))                                     \
-  X(cuFuncGetAttribute, CUresult (*)(int *, CUfunction_attribute, CUfunction))                                   \
-  X(cuLaunchKernel, CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,         \
-                                 unsigned, CUstream, void **, void **))                                          \
-  X(cuStreamCreate, CUresult (*)(CUstream *, unsigned))                                                          \
-  X(cuStreamDestroy, CUresult (*)(CUstream))                                                                     \
-  X(cuStreamSynchronize, CUresult (*)(CUstream))                                                                 \
-  X(cuEventCreate, CUresult (*)(CUevent *, unsigned))                                                            \
-  X(cuEventDestroy, CUresult (*)(CUevent))                                                                       \
-  X(cuEventRecord, CUresult (*)(CUevent, CUstream))                                                              \
-  X(cuEventSynchronize, CUresult (*)(CUevent))                                                                   \
-  X(cuEventElapsedTime, CUresult (*)(float *, CUevent, CUevent))                                                 \
-  X(cuGetErrorName, CUresult (*)(CUresult, const char **))                                                       \
+#define CUTWIN_CUDA_FUNCTIONS(X)                                                                             \
+  X(cuInit, CUresult (*)(unsigned))                                                                          \
+  X(cuDriverGetVersion, CUresult (*)(int *))                                                                 \
+  X(cuDeviceGetCount, CUresult (*)(int *))                                                                   \
+  X(cuDeviceGet, CUresult (*)(CUdevice *, int))                                                              \
+  X(cuDeviceGetName, CUresult (*)(char *, int, CUdevice))                                                    \
+  X(cuDeviceGetAttribute, CUresult (*)(int *, CUdevice_attribute, CUdevice))                                 \
+  X(cuDevicePrimaryCtxRetain, CUresult (*)(CUcontext *, CUdevice))                                           \
+  X(cuDevicePrimaryCtxRelease, CUresult (*)(CUdevice))                                                       \
+  X(cuCtxSetCurrent, CUresult (*)(CUcontext))                                                                \
+  X(cuCtxSynchronize, CUresult (*)())                                                                        \
+  X(cuMemAlloc, CUresult (*)(CUdeviceptr *, size_t))                                                         \
+  X(cuMemFree, CUresult (*)(CUdeviceptr))                                                                    \
+  X(cuMemcpyHtoD, CUresult (*)(CUdeviceptr, const void *, size_t))                                           \
+  X(cuMemcpyDtoH, CUresult (*)(void *, CUdeviceptr, size_t))                                                 \
+  X(cuMemcpyDtoD, CUresult (*)(CUdeviceptr, CUdeviceptr, size_t))                                            \
+  X(cuMemsetD8, CUresult (*)(CUdeviceptr, unsigned char, size_t))                                            \
+  X(cuModuleLoadDataEx, CUresult (*)(CUmodule *, const void *, unsigned, CUjit_option *, void **))           \
+  X(cuModuleUnload, CUresult (*)(CUmodule))                                                                  \
+  X(cuModuleGetFunction, CUresult (*)(CUfunction *, CUmodule, const char *))                                 \
+  X(cuFuncGetAttribute, CUresult (*)(int *, CUfunction_attribute, CUfunction))                               \
+  X(cuLaunchKernel, CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,     \
+                                 unsigned, CUstream, void **, void **))                                      \
+  X(cuStreamCreate, CUresult (*)(CUstream *, unsigned))                                                      \
+  X(cuStreamDestroy, CUresult (*)(CUstream))                                                                 \
+  X(cuStreamSynchronize, CUresult (*)(CUstream))                                                             \
+  X(cuEventCreate, CUresult (*)(CUevent *, unsigned))                                                        \
+  X(cuEventDestroy, CUresult (*)(CUevent))                                                                   \
+  X(cuEventRecord, CUresult (*)(CUevent, CUstream))                                                          \
+  X(cuEventSynchronize, CUresult (*)(CUevent))                                                               \
+  X(cuEventElapsedTime, CUresult (*)(float *, CUevent, CUevent))                                             \
+  X(cuGetErrorName, CUresult (*)(CUresult, const char **))                                                   \
   X(cuGetErrorString, CUresult (*)(CUresult, const char **))
 
-#define CUTWIN_DECLARE(name, type)                                                                                \
-  using name##_fn = type;                                                                                        \
+#define CUTWIN_DECLARE(name, type)                                                                           \
+  using name##_fn = type;                                                                                    \
   name##_fn name = nullptr;
   CUTWIN_CUDA_FUNCTIONS(CUTWIN_DECLARE)
 #undef CUTWIN_DECLARE

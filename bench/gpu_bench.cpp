@@ -17,7 +17,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
 
 std::vector<float> randomFloats(size_t n, unsigned seed) {
   std::mt19937 rng(seed);
@@ -32,16 +34,24 @@ struct Result {
   double firstMs, kernelMs;
 };
 
-Result measure(const std::shared_ptr<Device> &dev, const std::string &file, const std::string &kernel, Dim3 grid,
-               Dim3 block, const std::vector<Arg> &args, int reps) {
+std::string codegen = "nvptx";
+
+std::shared_ptr<Module> load(const std::shared_ptr<Device> &dev, const std::string &file) {
+  CompileOptions o;
+  o.codegen = codegen;
+  return Module::fromFile(dev, file, o);
+}
+
+Result measure(const std::shared_ptr<Device> &dev, const std::string &file, const std::string &kernel,
+               Dim3 grid, Dim3 block, const std::vector<Arg> &args, int reps) {
   { // compile to PTX alone, for the breakdown of the first launch
     auto p0 = Clock::now();
-    Module::fromFile(dev, file)->kernel(kernel).ptx(args);
-    std::printf("| (compile to PTX: %s) | cutwin | - | %.1f | frontend + NVPTX, without the driver's PTX JIT |\n",
-                kernel.c_str(), seconds(p0, Clock::now()) * 1e3);
+    load(dev, file)->kernel(kernel).ptx(args);
+    std::printf("| (compile to PTX: %s) | cutwin (%s) | - | %.1f | without the driver's PTX JIT |\n",
+                kernel.c_str(), codegen.c_str(), seconds(p0, Clock::now()) * 1e3);
   }
   auto t0 = Clock::now();
-  auto k = Module::fromFile(dev, file)->kernel(kernel);
+  auto k = load(dev, file)->kernel(kernel);
   k.launch(grid, block, args);
   dev->synchronize();
   auto t1 = Clock::now();
@@ -60,11 +70,15 @@ Result measure(const std::shared_ptr<Device> &dev, const std::string &file, cons
 
 int main(int argc, char **argv) {
   std::string root = argc > 1 ? argv[1] : ".";
+  if (argc > 2)
+    codegen = argv[2];
+  std::string impl = "cutwin (" + std::string(codegen == "nvvm" ? "NVVM" : "NVPTX") + ")";
   std::string cases = root + "/conformance/cases", kernels = root + "/bench/kernels";
   auto dev = Device::open("gpu");
-  std::printf("| benchmark | implementation | kernel ms | compile + first launch ms | note |\n|---|---|---|---|---|\n");
-  auto row = [](const char *what, const Result &r, const std::string &note) {
-    std::printf("| %s | cutwin (NVPTX) | %.4f | %.1f | %s |\n", what, r.kernelMs, r.firstMs, note.c_str());
+  std::printf("| benchmark | implementation | kernel ms | compile + first launch ms | note "
+              "|\n|---|---|---|---|---|\n");
+  auto row = [&](const char *what, const Result &r, const std::string &note) {
+    std::printf("| %s | %s | %.4f | %.1f | %s |\n", what, impl.c_str(), r.kernelMs, r.firstMs, note.c_str());
   };
 
   { // vector add, 64 M float32, against a device-to-device copy of the same bytes
@@ -79,7 +93,8 @@ int main(int argc, char **argv) {
       big.copyFrom(big2);
     dev->synchronize();
     double copyMs = seconds(c0, Clock::now()) * 1e3 / 20; // reads and writes 12 bytes per vadd element
-    std::printf("| device-to-device copy of 768 MB | cuMemcpyDtoD | %.4f | - | %.0f GB/s (read + write), the baseline "
+    std::printf("| device-to-device copy of 768 MB | cuMemcpyDtoD | %.4f | - | %.0f GB/s (read + write), the "
+                "baseline "
                 "for vadd |\n",
                 copyMs, 2.0 * 6 * double(n) / (copyMs * 1e-3) / 1e9);
     Result r = measure(dev, cases + "/vadd/kernel.py", "vadd", Dim3(uint32_t(n / 256)), 256, {a, b, c}, 50);
@@ -89,16 +104,19 @@ int main(int argc, char **argv) {
     row("vadd 64M float32", r, note);
   }
   const int m = 2048;
-  auto A = dev->toDevice(randomFloats(size_t(m) * m, 3), {m, m}), B = dev->toDevice(randomFloats(size_t(m) * m, 4), {m, m});
+  auto A = dev->toDevice(randomFloats(size_t(m) * m, 3), {m, m}),
+       B = dev->toDevice(randomFloats(size_t(m) * m, 4), {m, m});
   auto C = dev->zeros(DType::F32, {m, m});
   { // naive matmul 2048^2
-    Result r = measure(dev, cases + "/matmul_naive/kernel.py", "matmul", Dim3(m / 16, m / 16), Dim3(16, 16), {A, B, C}, 10);
+    Result r = measure(dev, cases + "/matmul_naive/kernel.py", "matmul", Dim3(m / 16, m / 16), Dim3(16, 16),
+                       {A, B, C}, 10);
     char note[128];
     std::snprintf(note, sizeof note, "%.0f GFLOP/s", 2.0 * m * m * m / (r.kernelMs * 1e-3) / 1e9);
     row("naive matmul 2048x2048 float32", r, note);
   }
   { // tiled matmul 2048^2
-    Result r = measure(dev, cases + "/matmul_tiled/kernel.py", "matmul_tiled", Dim3(m / 16, m / 16), Dim3(16, 16), {A, B, C}, 20);
+    Result r = measure(dev, cases + "/matmul_tiled/kernel.py", "matmul_tiled", Dim3(m / 16, m / 16),
+                       Dim3(16, 16), {A, B, C}, 20);
     char note[128];
     std::snprintf(note, sizeof note, "%.0f GFLOP/s", 2.0 * m * m * m / (r.kernelMs * 1e-3) / 1e9);
     row("16x16 tiled matmul 2048x2048 float32", r, note);
@@ -107,7 +125,8 @@ int main(int argc, char **argv) {
     const int64_t n = 16ll << 20;
     auto x = dev->toDevice(randomFloats(size_t(n), 5));
     auto partial = dev->zeros(DType::F32, {n / 256});
-    Result r = measure(dev, cases + "/block_sum/kernel.py", "block_sum", Dim3(uint32_t(n / 256)), 256, {x, partial}, 50);
+    Result r = measure(dev, cases + "/block_sum/kernel.py", "block_sum", Dim3(uint32_t(n / 256)), 256,
+                       {x, partial}, 50);
     char note[128];
     std::snprintf(note, sizeof note, "%.0f GB/s", 4.0 * double(n) / (r.kernelMs * 1e-3) / 1e9);
     row("shared-memory block sum 16M float32", r, note);
@@ -115,8 +134,8 @@ int main(int argc, char **argv) {
   { // launch overhead: empty kernel, one array argument
     auto a = dev->zeros(DType::F32, {16});
     Result r = measure(dev, kernels + "/empty.py", "empty", 1, 32, {a}, 2000);
-    std::printf("| empty kernel, 1 array argument | cutwin C++ launch | %.4f | %.1f | %.1f us per launch |\n",
-                r.kernelMs, r.firstMs, r.kernelMs * 1e3);
+    std::printf("| empty kernel, 1 array argument | %s, C++ launch | %.4f | %.1f | %.1f us per launch |\n",
+                impl.c_str(), r.kernelMs, r.firstMs, r.kernelMs * 1e3);
   }
   return 0;
 }

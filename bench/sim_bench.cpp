@@ -176,7 +176,8 @@ int main(int argc, char **argv) {
     auto t2 = std::chrono::steady_clock::now();
     double first = std::chrono::duration<double, std::milli>(t1 - t0).count();
     double again = std::chrono::duration<double, std::milli>(t2 - t1).count();
-    std::printf("| compile + first launch: %s | - | %.1f | - | - | - | second launch %.3f ms |\n", name, first, again);
+    std::printf("| compile + first launch: %s | - | %.1f | - | - | - | second launch %.3f ms |\n", name,
+                first, again);
   }
 
   // Barrier cost: threads that only synchronise.

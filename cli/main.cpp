@@ -16,9 +16,11 @@ namespace {
 
 const char *kUsage = R"USAGE(usage:
   cutwin compile FILE --kernel NAME [--sig SIGNATURE] [--emit=ir|sim-ir|ptx] [--arch sm_XY]
+                 [--codegen=nvptx|nvvm]
                  [--dump-after=STEP[,STEP...]|all] [--no-boundscheck]
   cutwin kernels FILE
-  cutwin conformance [DIR] [--backend sim|gpu|both|available|ptx] [--arch sm_XY] [--filter TEXT] [--verbose]
+  cutwin conformance [DIR] [--backend sim|gpu|both|available|ptx] [--codegen nvptx|nvvm] [--arch sm_XY]
+                     [--filter TEXT] [--verbose]
   cutwin --version
 
 SIGNATURE is numba's, e.g. "void(float32[:], float32[:], int64)"; a kernel with a declared
@@ -78,6 +80,7 @@ int cmdCompile(const Args &a) {
   po.dump = &std::cout;
   po.dumpAfter = splitComma(a.get("dump-after"));
   po.boundscheck = !a.has("no-boundscheck");
+  po.codegen = a.get("codegen", "nvptx");
   auto file = fe::SourceFile::fromFile(a.positional[0]);
   auto pm = rt::parseKernelModule(file, po);
   std::string kernel = a.get("kernel");
@@ -140,6 +143,7 @@ int cmdConformance(const Args &a) {
   o.dir = a.positional.empty() ? CUTWIN_CONFORMANCE_DIR : a.positional[0];
   o.backend = a.get("backend", "sim");
   o.arch = a.get("arch", "sm_90");
+  o.codegen = a.get("codegen", "nvptx");
   o.filter = a.get("filter");
   o.verbose = a.has("verbose");
   return cutwin::conformance::runSuite(o, std::cout) ? 0 : 1;

@@ -216,7 +216,8 @@ struct LoadedCase {
   std::map<std::string, DeviceArray> arrays;
 };
 
-LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &dev) {
+LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &dev,
+                    const std::string &codegen) {
   LoadedCase lc;
   lc.spec = loadJson((fs::path(caseDir) / "case.json").string());
   const llvm::json::Object &c = lc.spec;
@@ -228,6 +229,7 @@ LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &d
   std::string module = c.getString("module").value_or("kernel.py").str();
   // "compile": {"boundscheck": true} asks for bounds checks on every backend.
   CompileOptions co;
+  co.codegen = codegen;
   if (const llvm::json::Object *compile = c.getObject("compile"))
     if (auto bc = compile->getBoolean("boundscheck"))
       co.boundscheck = *bc;
@@ -260,13 +262,14 @@ LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &d
 
 } // namespace
 
-CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &dev) {
+CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &dev,
+                   const std::string &codegen) {
   CaseResult r;
   r.name = fs::path(caseDir).filename().string();
-  r.backend = dev->isSimulator() ? "sim" : "gpu";
+  r.backend = dev->isSimulator() ? "sim" : codegen == "nvvm" ? "gpu-nvvm" : "gpu";
   auto start = std::chrono::steady_clock::now();
   try {
-    LoadedCase lc = loadCase(caseDir, dev);
+    LoadedCase lc = loadCase(caseDir, dev, codegen);
     const llvm::json::Object &c = lc.spec;
     auto &args = lc.args;
     auto &arrays = lc.arrays;
@@ -343,14 +346,14 @@ std::vector<std::string> listCases(const std::string &dir) {
   return out;
 }
 
-CaseResult checkCasePtx(const std::string &caseDir, const std::string &arch) {
+CaseResult checkCasePtx(const std::string &caseDir, const std::string &arch, const std::string &codegen) {
   CaseResult r;
   r.name = fs::path(caseDir).filename().string();
-  r.backend = "ptx";
+  r.backend = codegen;
   auto start = std::chrono::steady_clock::now();
   try {
     // Argument types come from the case's inputs, placed on the simulator.
-    LoadedCase lc = loadCase(caseDir, Device::open("sim"));
+    LoadedCase lc = loadCase(caseDir, Device::open("sim"), codegen);
     std::string ptx = lc.module->kernel(lc.kernel).ptx(lc.args, arch);
     const char *env = std::getenv("CUTWIN_PTXAS");
     std::string ptxas = env ? env : CUTWIN_PTXAS;
@@ -450,7 +453,7 @@ bool runSuite(const RunOptions &opts, std::ostream &out) {
       continue;
     std::vector<CaseResult> results;
     if (ptx)
-      results.push_back(checkCasePtx(dir, opts.arch));
+      results.push_back(checkCasePtx(dir, opts.arch, opts.codegen));
     for (auto &dev : devices) {
       // "backends": the case applies only to these (e.g. what only the simulator detects).
       std::string backend = dev->isSimulator() ? "sim" : "gpu";
@@ -464,13 +467,13 @@ bool runSuite(const RunOptions &opts, std::ostream &out) {
         ++notApplicable;
         continue;
       }
-      results.push_back(runCase(dir, dev));
+      results.push_back(runCase(dir, dev, opts.codegen));
     }
-    if (results.size() == 2 && results[0].backend == "sim" && results[1].backend == "gpu") {
+    if (results.size() == 2 && results[0].backend == "sim" && results[1].backend.rfind("gpu", 0) == 0) {
       Agreement g = compareBackends(results[0], results[1], dir);
       CaseResult row;
       row.name = name;
-      row.backend = "sim=gpu";
+      row.backend = "sim=" + results[1].backend;
       row.passed = g.agree;
       row.detail = g.detail;
       results.push_back(row);

@@ -17,8 +17,9 @@ struct RunOptions {
   /// for the GPU and check it with ptxas
   /// (`ptxas` on PATH, or $CUTWIN_PTXAS), for machines without a GPU.
   std::string backend = "sim";
-  std::string arch = "sm_90"; ///< GPU architecture for ptx
-  std::string filter;         ///< run only cases whose name contains this
+  std::string arch = "sm_90";    ///< GPU architecture for ptx
+  std::string codegen = "nvptx"; ///< GPU code generator: nvptx or nvvm
+  std::string filter;            ///< run only cases whose name contains this
   bool verbose = false;
 };
 
@@ -41,9 +42,11 @@ struct Agreement {
 Agreement compareBackends(const CaseResult &a, const CaseResult &b, const std::string &caseDir);
 
 /// Runs one case folder on `dev`.
-CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &dev);
+CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &dev,
+                   const std::string &codegen = "nvptx");
 /// Compiles one case for the GPU architecture `arch` and assembles the PTX with ptxas.
-CaseResult checkCasePtx(const std::string &caseDir, const std::string &arch);
+CaseResult checkCasePtx(const std::string &caseDir, const std::string &arch,
+                        const std::string &codegen = "nvptx");
 /// The case folders under `dir`, sorted by name.
 std::vector<std::string> listCases(const std::string &dir);
 /// Runs the suite and prints a table; true if every case passed.

@@ -23,8 +23,9 @@ public:
     void *values[] = {info, reinterpret_cast<void *>(sizeof info), err, reinterpret_cast<void *>(sizeof err)};
     CUresult r = d_.cuModuleLoadDataEx(&module_, c.ptx.c_str(), 4, opts, values);
     if (r != CUDA_SUCCESS)
-      throw CompileError("", {}, "", "the CUDA driver rejected the PTX of kernel '" + name_ + "': " +
-                                         d_.describe(r) + "\n" + err);
+      throw CompileError("", {}, "",
+                         "the CUDA driver rejected the PTX of kernel '" + name_ + "': " + d_.describe(r) +
+                             "\n" + err);
     d_.check(d_.cuModuleGetFunction(&function_, module_, c.entry.c_str()),
              "kernel '" + name_ + "': cuModuleGetFunction");
   }
@@ -35,16 +36,16 @@ public:
 
   void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *) override {
     size_t size = argBytes_;
-    void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, const_cast<void *>(args), CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
-                     CU_LAUNCH_PARAM_END};
+    void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, const_cast<void *>(args), CU_LAUNCH_PARAM_BUFFER_SIZE,
+                     &size, CU_LAUNCH_PARAM_END};
     CUresult r = d_.cuLaunchKernel(function_, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                    unsigned(sharedBytes), nullptr, nullptr, extra);
     auto dims = [](Dim3 v) {
       return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
     };
     if (r != CUDA_SUCCESS)
-      throw LaunchError("invalid launch of '" + name_ + "' with grid " + dims(grid) + ", block " + dims(block) +
-                        ": " + d_.describe(r));
+      throw LaunchError("invalid launch of '" + name_ + "' with grid " + dims(grid) + ", block " +
+                        dims(block) + ": " + d_.describe(r));
   }
 
 private:
@@ -64,7 +65,8 @@ public:
     int count = 0;
     d_->check(d_->cuDeviceGetCount(&count), "cuDeviceGetCount");
     if (index < 0 || index >= count)
-      throw DeviceError("no GPU " + std::to_string(index) + ": " + std::to_string(count) + " CUDA device(s) present");
+      throw DeviceError("no GPU " + std::to_string(index) + ": " + std::to_string(count) +
+                        " CUDA device(s) present");
     d_->check(d_->cuDeviceGet(&dev_, index), "cuDeviceGet");
     d_->check(d_->cuDevicePrimaryCtxRetain(&ctx_, dev_), "cuDevicePrimaryCtxRetain");
     d_->check(d_->cuCtxSetCurrent(ctx_), "cuCtxSetCurrent");
@@ -88,7 +90,8 @@ public:
   void *allocate(size_t bytes) override {
     current();
     CUdeviceptr p = 0;
-    d_->check(d_->cuMemAlloc(&p, std::max<size_t>(bytes, 1)), "cuMemAlloc of " + std::to_string(bytes) + " bytes");
+    d_->check(d_->cuMemAlloc(&p, std::max<size_t>(bytes, 1)),
+              "cuMemAlloc of " + std::to_string(bytes) + " bytes");
     return reinterpret_cast<void *>(p);
   }
   void release(void *p) override {
@@ -116,10 +119,11 @@ public:
     current();
     CUresult r = d_->cuCtxSynchronize();
     if (r != CUDA_SUCCESS)
-      throw DeviceError("a kernel failed on the GPU: " + d_->describe(r) +
-                        (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED
-                             ? " (the CUDA context is now unusable; run with bounds checks to locate the access)"
-                             : ""));
+      throw DeviceError(
+          "a kernel failed on the GPU: " + d_->describe(r) +
+          (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED
+               ? " (the CUDA context is now unusable; run with bounds checks to locate the access)"
+               : ""));
   }
 
   std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {

@@ -39,8 +39,10 @@ void LaunchTracker::check() {
     for (auto &info : launched)
       if (names.find("'" + info->name + "'") == std::string::npos)
         names += (names.empty() ? "'" : ", '") + info->name + "'";
-    throw DeviceError(std::string(e.what()) + (names.empty() ? "" : "; kernels launched since the last "
-                                                                     "synchronisation: " + names));
+    throw DeviceError(std::string(e.what()) + (names.empty() ? ""
+                                                             : "; kernels launched since the last "
+                                                               "synchronisation: " +
+                                                                   names));
   }
   if (launched.empty())
     return;

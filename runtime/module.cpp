@@ -52,6 +52,7 @@ PipelineOptions ModuleImpl::pipelineOptions() const {
   p.boundscheck = opts_.boundscheck.value_or(device_->backend().defaultBoundscheck());
   p.lineDirectivesOnly = !device_->backend().isSimulator();
   p.optLevel = opts_.optLevel;
+  p.codegen = opts_.codegen;
   return p;
 }
 

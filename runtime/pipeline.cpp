@@ -2,8 +2,10 @@
 // functions -> kernel IR -> (simulator) lowered IR -> native code.
 #include "runtime/pipeline.h"
 
+#include "backend_gpu/libnvvm.h"
 #include "backend_gpu/lower_intrinsics.h"
 #include "backend_gpu/nvptx.h"
+#include "backend_gpu/nvvm_printer.h"
 #include "backend_sim/jit.h"
 #include "backend_sim/libdevice_cpu.h"
 #include "backend_sim/lower_intrinsics.h"
@@ -181,6 +183,25 @@ GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const st
   gpu::prepareModuleForNvptx(m, target);
   verify(m, "gpu-lower");
   dumpIR(opts, "gpu-lower", m);
+  if (opts.codegen == "nvvm") {
+    // gpu-nvvm-ir: the LLVM 7 dialect libNVVM reads; libNVVM adds libdevice and optimises
+    gpu::prepareForNvvm(m);
+    verify(m, "gpu-nvvm-ir");
+    std::string text = gpu::printNvvmIR(m);
+    if (opts.shouldDump("gpu-nvvm-ir"))
+      *opts.dump << "; *** NVVM IR after gpu-nvvm-ir ***\n" << text;
+    // gpu-ptx
+    gpu::NvvmOptions no;
+    no.arch = arch;
+    no.ftz = target.ftz;
+    no.opt = std::min(3, ir.info.opt);
+    out.ptx = gpu::compileWithLibnvvm(text, out.name, no);
+    if (opts.shouldDump("gpu-ptx"))
+      *opts.dump << "// *** PTX after gpu-ptx ***\n" << out.ptx;
+    return out;
+  }
+  if (opts.codegen != "nvptx")
+    throw Error("unknown GPU code generator '" + opts.codegen + "' (expected nvptx or nvvm)");
   // gpu-libdevice
   ir::linkLibdevice(m);
   verify(m, "gpu-libdevice");

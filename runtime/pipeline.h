@@ -22,6 +22,7 @@ struct PipelineOptions {
   bool boundscheck = true;
   bool debugInfo = true;
   bool lineDirectivesOnly = false; ///< GPU: line directives, no full debug info
+  std::string codegen = "nvptx";   ///< GPU code generator: nvptx (LLVM) or nvvm (libNVVM)
   int optLevel = 2;
   bool shouldDump(const std::string &step) const;
 };
@@ -66,8 +67,9 @@ struct GpuCompiled {
   bool usesBarrier = false;
 };
 
-/// GPU steps through LLVM's NVPTX backend: gpu-lower, gpu-libdevice, gpu-optimize, gpu-ptx.
-/// `arch` is "sm_XY".
+/// GPU steps: gpu-lower, then with LLVM's NVPTX backend gpu-libdevice, gpu-optimize,
+/// gpu-ptx; with libNVVM gpu-nvvm-ir (the printed LLVM 7 dialect) and gpu-ptx.
+/// `arch` is "sm_XY"; opts.codegen chooses the code generator.
 GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const std::string &arch = "sm_90");
 
 } // namespace cutwin::rt

@@ -20,11 +20,13 @@ status=0
 dist/bin/cutwin_gpu_tests --gtest_filter='Gpu.*' 2>&1 | tee "$out/gpu_tests.txt" || status=1
 dist/bin/cutwin_gpu_tests --gtest_filter='GpuFatal.*' 2>&1 | tee -a "$out/gpu_tests.txt" || status=1
 dist/bin/cutwin conformance conformance/cases --backend both | tee "$out/conformance_both.txt" || status=1
+dist/bin/cutwin conformance conformance/cases --backend both --codegen nvvm | tee "$out/conformance_both_nvvm.txt" || status=1
 PYTHONUNBUFFERED=1 python3 -W ignore conformance/tools/check_with_numba_sim.py | tee "$out/numba_cuda_gpu.txt" || status=1
 {
   echo "| benchmark | implementation | kernel ms | compile + first launch ms | note |"
   echo "|---|---|---|---|---|"
-  dist/bin/cutwin_gpu_bench . | tail -n +3
+  dist/bin/cutwin_gpu_bench . nvptx | tail -n +3
+  dist/bin/cutwin_gpu_bench . nvvm | tail -n +3
   PYTHONUNBUFFERED=1 python3 -W ignore bench/numba_bench.py .
 } | tee "$out/gpu_bench.md" || status=1
 exit $status

@@ -160,6 +160,7 @@ private:
 struct CompileOptions {
   std::optional<bool> boundscheck; ///< default: on for the simulator, off on the GPU
   int optLevel = 2;                ///< simulator code generation
+  std::string codegen = "nvptx";   ///< GPU code generator: "nvptx" (LLVM) or "nvvm" (libNVVM)
 };
 
 class Module;
@@ -172,8 +173,8 @@ public:
   void launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_t sharedBytes = 0);
   /// The kernel IR for these argument types (as `cutwin compile --emit=ir` prints it).
   std::string ir(const std::vector<Arg> &args);
-  /// PTX for these argument types and GPU architecture ("sm_90"), from LLVM's NVPTX
-  /// backend, whatever the module's device (works without a GPU).
+  /// PTX for these argument types and GPU architecture ("sm_90"), from the module's GPU
+  /// code generator (CompileOptions::codegen), whatever its device (works without a GPU).
   std::string ptx(const std::vector<Arg> &args, const std::string &arch = "sm_90");
   const std::string &name() const { return name_; }
 

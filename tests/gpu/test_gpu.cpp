@@ -91,8 +91,8 @@ TEST(GpuFatal, IllegalAddressIsReportedNamingTheKernel) {
   auto wild = gpu()->zeros(DType::F32, {1});
   try {
     // An index of 2^40 elements is far outside any allocation.
-    auto m2 = Module::fromString(gpu(), "from numba import cuda\n\n@cuda.jit\ndef wild(a, far):\n    a[far] = 1.0\n",
-                                 "wild.py", o);
+    auto m2 = Module::fromString(
+        gpu(), "from numba import cuda\n\n@cuda.jit\ndef wild(a, far):\n    a[far] = 1.0\n", "wild.py", o);
     m2->kernel("wild").launch(1, 1, {wild, int64_t(1) << 40});
     gpu()->synchronize();
     FAIL() << "no error";

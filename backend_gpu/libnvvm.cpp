@@ -1,0 +1,136 @@
+#include "backend_gpu/libnvvm.h"
+
+#include "cutwin/errors.h"
+#include "frontend/ir/libdevice_link.h"
+
+#include <nvvm.h>
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <vector>
+
+#ifndef CUTWIN_CUDA_HOME_DIR
+#define CUTWIN_CUDA_HOME_DIR "/usr/local/cuda"
+#endif
+
+namespace cutwin::gpu {
+
+namespace {
+
+struct Libnvvm {
+  decltype(&nvvmCreateProgram) create = nullptr;
+  decltype(&nvvmDestroyProgram) destroy = nullptr;
+  decltype(&nvvmAddModuleToProgram) add = nullptr;
+  decltype(&nvvmLazyAddModuleToProgram) addLazy = nullptr;
+  decltype(&nvvmCompileProgram) compile = nullptr;
+  decltype(&nvvmGetCompiledResultSize) resultSize = nullptr;
+  decltype(&nvvmGetCompiledResult) result = nullptr;
+  decltype(&nvvmGetProgramLogSize) logSize = nullptr;
+  decltype(&nvvmGetProgramLog) log = nullptr;
+  decltype(&nvvmGetErrorString) errorString = nullptr;
+  std::string error;
+  std::string libdevice; ///< bitcode bytes
+};
+
+const Libnvvm &lib() {
+  static std::once_flag once;
+  static Libnvvm l;
+  std::call_once(once, [] {
+    std::vector<std::string> candidates;
+    if (const char *p = std::getenv("CUTWIN_LIBNVVM"))
+      candidates.push_back(p);
+    for (const char *home :
+         {static_cast<const char *>(std::getenv("CUDA_HOME")), CUTWIN_CUDA_HOME_DIR, "/usr/local/cuda"})
+      if (home)
+        for (const char *sub : {"/nvvm/lib64/libnvvm.so", "/lib64/libnvvm.so", "/lib/libnvvm.so"})
+          candidates.push_back(std::string(home) + sub);
+    candidates.push_back("libnvvm.so");
+    void *h = nullptr;
+    for (auto &c : candidates)
+      if ((h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL)))
+        break;
+    if (!h) {
+      l.error = "libNVVM not found (set CUTWIN_LIBNVVM to the toolkit's libnvvm.so)";
+      return;
+    }
+#define CUTWIN_SYM(field, name)                                                                              \
+  l.field = reinterpret_cast<decltype(l.field)>(dlsym(h, #name));                                            \
+  if (!l.field) {                                                                                            \
+    l.error = "libNVVM lacks " #name;                                                                        \
+    return;                                                                                                  \
+  }
+    CUTWIN_SYM(create, nvvmCreateProgram)
+    CUTWIN_SYM(destroy, nvvmDestroyProgram)
+    CUTWIN_SYM(add, nvvmAddModuleToProgram)
+    CUTWIN_SYM(addLazy, nvvmLazyAddModuleToProgram)
+    CUTWIN_SYM(compile, nvvmCompileProgram)
+    CUTWIN_SYM(resultSize, nvvmGetCompiledResultSize)
+    CUTWIN_SYM(result, nvvmGetCompiledResult)
+    CUTWIN_SYM(logSize, nvvmGetProgramLogSize)
+    CUTWIN_SYM(log, nvvmGetProgramLog)
+    CUTWIN_SYM(errorString, nvvmGetErrorString)
+#undef CUTWIN_SYM
+    std::ifstream in(ir::libdevicePath(), std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    l.libdevice = ss.str();
+    if (l.libdevice.empty())
+      l.error = "cannot read libdevice from " + ir::libdevicePath();
+  });
+  return l;
+}
+
+} // namespace
+
+bool libnvvmAvailable(std::string *whyNot) {
+  const Libnvvm &l = lib();
+  if (whyNot)
+    *whyNot = l.error;
+  return l.error.empty();
+}
+
+std::string compileWithLibnvvm(const std::string &nvvmIR, const std::string &name, const NvvmOptions &o) {
+  const Libnvvm &l = lib();
+  if (!l.error.empty())
+    throw Error(l.error);
+  nvvmProgram prog = nullptr;
+  if (l.create(&prog) != NVVM_SUCCESS)
+    throw Error("nvvmCreateProgram failed");
+  struct Destroy {
+    const Libnvvm &l;
+    nvvmProgram &p;
+    ~Destroy() { l.destroy(&p); }
+  } destroy{l, prog};
+  auto fail = [&](nvvmResult r, const std::string &what) {
+    size_t n = 0;
+    l.logSize(prog, &n);
+    std::string log(n, '\0');
+    if (n)
+      l.log(prog, log.data());
+    std::string msg = "libNVVM " + what + " of kernel '" + name + "': " + l.errorString(r) + "\n" + log;
+    throw CompileError("", {}, msg, msg);
+  };
+  if (nvvmResult r = l.add(prog, nvvmIR.data(), nvvmIR.size(), name.c_str()); r != NVVM_SUCCESS)
+    fail(r, "reading the IR");
+  if (nvvmResult r = l.addLazy(prog, l.libdevice.data(), l.libdevice.size(), "libdevice"); r != NVVM_SUCCESS)
+    fail(r, "adding libdevice");
+  std::string arch = "-arch=compute_" + o.arch.substr(3);
+  std::string opt = "-opt=" + std::to_string(o.opt);
+  std::string ftz = o.ftz ? "-ftz=1" : "-ftz=0";
+  const char *opts[] = {arch.c_str(), opt.c_str(), "-fma=0", ftz.c_str(), "-prec-div=1", "-prec-sqrt=1"};
+  if (nvvmResult r = l.compile(prog, 6, opts); r != NVVM_SUCCESS)
+    fail(r, "compilation");
+  size_t size = 0;
+  l.resultSize(prog, &size);
+  std::string ptx(size, '\0');
+  l.result(prog, ptx.data());
+  while (!ptx.empty() && ptx.back() == '\0')
+    ptx.pop_back();
+  return ptx;
+}
+
+} // namespace cutwin::gpu

@@ -1,0 +1,23 @@
+/// The CUDA toolkit's libNVVM, loaded at run time: NVVM IR text (nvvm_printer.h) plus
+/// libdevice in, PTX out.
+#pragma once
+
+#include <string>
+
+namespace cutwin::gpu {
+
+struct NvvmOptions {
+  std::string arch = "sm_90"; ///< becomes -arch=compute_90
+  bool ftz = false;
+  int opt = 3;
+};
+
+/// True if libNVVM can be loaded ($CUTWIN_LIBNVVM, else the toolkit's nvvm/lib64, lib64, lib).
+bool libnvvmAvailable(std::string *whyNot = nullptr);
+
+/// Compiles one NVVM IR module (with libdevice added lazily) to PTX. FMA contraction is
+/// off (-fma=0): the frontend already decided every FMA. Throws CompileError with
+/// libNVVM's log on failure.
+std::string compileWithLibnvvm(const std::string &nvvmIR, const std::string &name, const NvvmOptions &opts);
+
+} // namespace cutwin::gpu
