@@ -18,8 +18,8 @@ public:
   virtual ~CompiledKernel() = default;
   /// Runs the kernel to completion. `args` is the packed argument buffer (docs/abi.md);
   /// faults are reported in `err` (device memory, zeroed by the caller).
-  virtual void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args,
-                      ir::ErrorRecord *err) = 0;
+  virtual void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *err,
+                      void *stream) = 0;
 };
 
 class Backend {
@@ -39,6 +39,18 @@ public:
   virtual void synchronize() = 0;
 
   virtual std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) = 0;
+
+  /// Streams and events (opaque handles; null is the default stream). The simulator runs
+  /// every launch to completion, so its streams are ordered trivially and its events read
+  /// the host clock.
+  virtual void *createStream() = 0;
+  virtual void destroyStream(void *s) = 0;
+  virtual void synchronizeStream(void *s) = 0;
+  virtual void *createEvent() = 0;
+  virtual void destroyEvent(void *e) = 0;
+  virtual void recordEvent(void *e, void *stream) = 0;
+  virtual void synchronizeEvent(void *e) = 0;
+  virtual float elapsedMilliseconds(void *start, void *end) = 0;
 };
 
 std::unique_ptr<Backend> createSimBackend();

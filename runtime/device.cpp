@@ -140,6 +140,39 @@ std::string Device::name() const { return backend_->name(); }
 bool Device::isSimulator() const { return backend_->isSimulator(); }
 void Device::synchronize() { launches_->check(); }
 
+Stream Device::createStream() {
+  Stream s;
+  s.device_ = shared_from_this();
+  auto self = shared_from_this();
+  s.handle_ =
+      std::shared_ptr<void>(backend_->createStream(), [self](void *h) { self->backend().destroyStream(h); });
+  return s;
+}
+
+Event Device::createEvent() {
+  Event e;
+  e.device_ = shared_from_this();
+  auto self = shared_from_this();
+  e.handle_ =
+      std::shared_ptr<void>(backend_->createEvent(), [self](void *h) { self->backend().destroyEvent(h); });
+  return e;
+}
+
+void Stream::synchronize() {
+  device_->backend().synchronizeStream(handle_.get());
+  device_->synchronize(); // reports faults of launches since the last synchronisation
+}
+
+void Event::record(const Stream *stream) {
+  device_->backend().recordEvent(handle_.get(), stream ? stream->handle() : nullptr);
+}
+
+void Event::synchronize() { device_->backend().synchronizeEvent(handle_.get()); }
+
+float Event::elapsedMilliseconds(const Event &start) const {
+  return device_->backend().elapsedMilliseconds(start.handle_.get(), handle_.get());
+}
+
 DeviceArray Device::empty(DType dtype, std::vector<int64_t> shape) {
   DeviceArray a;
   a.device_ = shared_from_this();

@@ -34,12 +34,13 @@ public:
       d_.cuModuleUnload(module_);
   }
 
-  void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *) override {
+  void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *,
+              void *stream) override {
     size_t size = argBytes_;
     void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, const_cast<void *>(args), CU_LAUNCH_PARAM_BUFFER_SIZE,
                      &size, CU_LAUNCH_PARAM_END};
     CUresult r = d_.cuLaunchKernel(function_, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                                   unsigned(sharedBytes), nullptr, nullptr, extra);
+                                   unsigned(sharedBytes), static_cast<CUstream>(stream), nullptr, extra);
     auto dims = [](Dim3 v) {
       return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
     };
@@ -131,6 +132,41 @@ public:
     size_t argBytes = ir.info.layout.size;
     GpuCompiled c = compileForGpu(std::move(ir), opts, arch_);
     return std::make_unique<GpuCompiledKernel>(*d_, c, argBytes);
+  }
+
+  void *createStream() override {
+    current();
+    CUstream s = nullptr;
+    d_->check(d_->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    return s;
+  }
+  void destroyStream(void *s) override {
+    if (s)
+      d_->cuStreamDestroy(static_cast<CUstream>(s));
+  }
+  void synchronizeStream(void *s) override {
+    current();
+    d_->check(d_->cuStreamSynchronize(static_cast<CUstream>(s)), "cuStreamSynchronize");
+  }
+  void *createEvent() override {
+    current();
+    CUevent e = nullptr;
+    d_->check(d_->cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate");
+    return e;
+  }
+  void destroyEvent(void *e) override { d_->cuEventDestroy(static_cast<CUevent>(e)); }
+  void recordEvent(void *e, void *stream) override {
+    current();
+    d_->check(d_->cuEventRecord(static_cast<CUevent>(e), static_cast<CUstream>(stream)), "cuEventRecord");
+  }
+  void synchronizeEvent(void *e) override {
+    d_->check(d_->cuEventSynchronize(static_cast<CUevent>(e)), "cuEventSynchronize");
+  }
+  float elapsedMilliseconds(void *a, void *b) override {
+    float ms = 0;
+    d_->check(d_->cuEventElapsedTime(&ms, static_cast<CUevent>(a), static_cast<CUevent>(b)),
+              "cuEventElapsedTime");
+    return ms;
   }
 
 private:

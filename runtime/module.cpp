@@ -29,8 +29,9 @@ Kernel Module::kernel(const std::string &name) {
 
 std::vector<std::string> Module::kernelNames() const { return impl_->kernelNames(); }
 
-void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_t sharedBytes) {
-  module_->launch(name_, grid, block, args, sharedBytes);
+void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_t sharedBytes,
+                    const Stream *stream) {
+  module_->launch(name_, grid, block, args, sharedBytes, stream ? stream->handle() : nullptr);
 }
 
 std::string Kernel::ir(const std::vector<Arg> &args) { return module_->ir(name_, args); }
@@ -111,11 +112,11 @@ ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std:
 }
 
 void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
-                        uint64_t sharedBytes) {
+                        uint64_t sharedBytes, void *stream) {
   Compiled &c = compiled(kernel, formalTypes(kernel, args));
   ir::ErrorRecord *rec = device_->launches().acquire(c.info);
   auto buffer = packArguments(c.info->layout, args, rec);
-  c.kernel->launch(grid, block, sharedBytes, buffer.data(), rec);
+  c.kernel->launch(grid, block, sharedBytes, buffer.data(), rec, stream);
   if (device_->backend().isSimulator())
     device_->launches().check(); // the simulator has finished: report faults at the launch
 }

@@ -16,7 +16,7 @@ public:
   ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::SourceFile> file, CompileOptions opts);
 
   void launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
-              uint64_t sharedBytes);
+              uint64_t sharedBytes, void *stream);
   std::string ir(const std::string &kernel, const std::vector<Arg> &args);
   std::string ptx(const std::string &kernel, const std::vector<Arg> &args, const std::string &arch);
   std::vector<std::string> kernelNames() const { return parsed_->scope->kernelNames(); }

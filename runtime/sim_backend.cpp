@@ -4,6 +4,7 @@
 #include "runtime/backend.h"
 #include "runtime/pipeline.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -24,7 +25,8 @@ public:
       opts_.parallel = false;
   }
 
-  void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *err) override {
+  void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *err,
+              void *) override {
     sim::Dim3 g{grid.x, grid.y, grid.z}, b{block.x, block.y, block.z};
     sim::checkLaunch(k_, g, b, sharedBytes, limits_);
     sim::runGrid(k_, g, b, sharedBytes, args, err, opts_);
@@ -65,6 +67,21 @@ public:
 
   std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
     return std::make_unique<SimCompiledKernel>(compileForSim(std::move(ir), opts), limits_, opts_);
+  }
+
+  void *createStream() override { return nullptr; }
+  void destroyStream(void *) override {}
+  void synchronizeStream(void *) override {}
+  void *createEvent() override { return new std::chrono::steady_clock::time_point(); }
+  void destroyEvent(void *e) override { delete static_cast<std::chrono::steady_clock::time_point *>(e); }
+  void recordEvent(void *e, void *) override {
+    *static_cast<std::chrono::steady_clock::time_point *>(e) = std::chrono::steady_clock::now();
+  }
+  void synchronizeEvent(void *) override {}
+  float elapsedMilliseconds(void *a, void *b) override {
+    return std::chrono::duration<float, std::milli>(*static_cast<std::chrono::steady_clock::time_point *>(b) -
+                                                    *static_cast<std::chrono::steady_clock::time_point *>(a))
+        .count();
   }
 
 private:

@@ -44,6 +44,34 @@ struct Dim3 {
 
 class Device;
 
+/// A queue of work on a device; launches on one stream run in order. On the simulator
+/// every launch completes before it returns.
+class Stream {
+public:
+  void synchronize();
+  void *handle() const { return handle_.get(); }
+
+private:
+  friend class Device;
+  std::shared_ptr<Device> device_;
+  std::shared_ptr<void> handle_;
+};
+
+/// A point in a stream, for timing: `start.record(); ...; end.record();
+/// end.synchronize(); end.elapsedMilliseconds(start)`.
+class Event {
+public:
+  void record(const Stream *stream = nullptr);
+  void synchronize();
+  /// Milliseconds from `start` to this event.
+  float elapsedMilliseconds(const Event &start) const;
+
+private:
+  friend class Device;
+  std::shared_ptr<Device> device_;
+  std::shared_ptr<void> handle_;
+};
+
 /// An n-dimensional array in a device's memory (a view: strides in bytes).
 class DeviceArray {
 public:
@@ -115,6 +143,9 @@ public:
     a.copyFromHost(host.data(), host.size() * sizeof(T));
     return a;
   }
+  Stream createStream();
+  Event createEvent();
+
   /// Waits for all work on the device; throws the KernelError of the first launch since
   /// the last synchronisation that faulted (GPU launches are asynchronous).
   void synchronize();
@@ -170,7 +201,8 @@ class Kernel {
 public:
   /// Launches the kernel. On the simulator it runs to completion and faults are thrown
   /// here; on the GPU it is asynchronous and faults surface at the next synchronisation.
-  void launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_t sharedBytes = 0);
+  void launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_t sharedBytes = 0,
+              const Stream *stream = nullptr);
   /// The kernel IR for these argument types (as `cutwin compile --emit=ir` prints it).
   std::string ir(const std::vector<Arg> &args);
   /// PTX for these argument types and GPU architecture ("sm_90"), from the module's GPU

@@ -60,8 +60,8 @@ enum class KernelErrorKind : uint32_t {
   BarrierDivergence = 4, ///< payload: threads waiting, threads in block, other site
   Deadlock = 5,          ///< a grid sync that cannot complete
   Trap = 6,
-  IllegalAddress = 7,    ///< payload: the address (an access the bounds checks did not cover)
-  StackOverflow = 8,     ///< simulator: a thread overflowed its fiber stack; payload: stack bytes
+  IllegalAddress = 7, ///< payload: the address (an access the bounds checks did not cover)
+  StackOverflow = 8,  ///< simulator: a thread overflowed its fiber stack; payload: stack bytes
 };
 
 /// A fault inside a kernel, reported by the host after the launch:

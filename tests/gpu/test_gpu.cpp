@@ -103,3 +103,27 @@ TEST(GpuFatal, IllegalAddressIsReportedNamingTheKernel) {
     EXPECT_THAT(std::string(e.what()), HasSubstr("'wild'"));
   }
 }
+
+TEST(Gpu, StreamsOrderLaunchesAndEventsTimeThem) {
+  const char *src = R"PY(from numba import cuda
+
+@cuda.jit
+def inc(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] += 1
+)PY";
+  auto k = Module::fromString(gpu(), src, "inc.py")->kernel("inc");
+  auto a = gpu()->zeros(DType::I32, {1 << 20});
+  Stream s = gpu()->createStream();
+  Event start = gpu()->createEvent(), end = gpu()->createEvent();
+  start.record(&s);
+  for (int i = 0; i < 10; ++i)
+    k.launch((1 << 20) / 256, 256, {a}, 0, &s);
+  end.record(&s);
+  s.synchronize();
+  EXPECT_GT(end.elapsedMilliseconds(start), 0.0f);
+  auto v = a.toVector<int32_t>();
+  EXPECT_EQ(v.front(), 10);
+  EXPECT_EQ(v.back(), 10);
+}

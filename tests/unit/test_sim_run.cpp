@@ -126,3 +126,31 @@ def copy2d(src, dst):
   EXPECT_NE(mod->kernel("copy2d").ir({t, out}).find("copy2d__a2Ai32_a2Ci32"), std::string::npos);
   EXPECT_THROW(base.view({6, 9}, {32, 4}), Error);
 }
+
+TEST(SimRun, StreamsAndEvents) {
+  // On the simulator a launch completes before it returns: work on a stream is done at
+  // once, and events measure host time between records.
+  const char *src = R"PY(
+from numba import cuda
+
+@cuda.jit
+def inc(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] += 1
+)PY";
+  auto dev = sim();
+  auto k = moduleFrom(src)->kernel("inc");
+  auto a = dev->zeros(DType::I32, {1000});
+  Stream s = dev->createStream();
+  Event start = dev->createEvent(), end = dev->createEvent();
+  start.record(&s);
+  for (int i = 0; i < 5; ++i)
+    k.launch(4, 256, {a}, 0, &s);
+  end.record(&s);
+  s.synchronize();
+  end.synchronize();
+  EXPECT_GT(end.elapsedMilliseconds(start), 0.0f);
+  for (int32_t v : a.toVector<int32_t>())
+    ASSERT_EQ(v, 5);
+}
