@@ -102,6 +102,12 @@ int main(int argc, char **argv) {
     char note[128];
     std::snprintf(note, sizeof note, "%.0f GB/s, %.0f %% of the copy", gbps, 100.0 * copyMs / r.kernelMs);
     row("vadd 64M float32", r, note);
+    for (uint32_t tpb : {128u, 512u, 1024u}) { // how the block size moves the bandwidth
+      Result rb = measure(dev, cases + "/vadd/kernel.py", "vadd", Dim3(uint32_t(n / tpb)), tpb, {a, b, c}, 50);
+      std::snprintf(note, sizeof note, "%u threads per block: %.0f GB/s, %.0f %% of the copy", tpb,
+                    3.0 * 4 * double(n) / (rb.kernelMs * 1e-3) / 1e9, 100.0 * copyMs / rb.kernelMs);
+      row("vadd 64M float32 (block size)", rb, note);
+    }
   }
   const int m = 2048;
   auto A = dev->toDevice(randomFloats(size_t(m) * m, 3), {m, m}),
