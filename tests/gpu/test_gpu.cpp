@@ -83,6 +83,31 @@ TEST(Gpu, TooMuchSharedMemoryIsRejectedWithTheJitLog) {
   }
 }
 
+TEST(Gpu, TooManyResourcesNamesTheKernel) {
+  // 48 float64 values live at once need far more than the 64 registers a thread may use
+  // in a 1024-thread block.
+  std::string src = "from numba import cuda\n\n@cuda.jit\ndef heavy(a, out):\n    i = cuda.grid(1)\n";
+  for (int k = 0; k < 48; ++k)
+    src += "    v" + std::to_string(k) + " = a[(i + " + std::to_string(k) + ") % a.size]\n";
+  src += "    acc = 0.0\n";
+  for (int k = 0; k < 48; ++k)
+    src += "    acc = acc * v" + std::to_string(k) + " + v" + std::to_string(47 - k) + "\n";
+  src += "    out[i % out.size] = acc\n";
+  auto mod = Module::fromString(gpu(), src, "heavy.py");
+  auto a = gpu()->zeros(DType::F64, {1024});
+  auto out = gpu()->zeros(DType::F64, {1024});
+  try {
+    mod->kernel("heavy").launch(1, 1024, {a, out});
+    gpu()->synchronize();
+    FAIL() << "launch accepted";
+  } catch (const LaunchError &e) {
+    EXPECT_THAT(std::string(e.what()), HasSubstr("invalid launch of 'heavy'"));
+    EXPECT_THAT(std::string(e.what()), HasSubstr("CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"));
+  }
+  mod->kernel("heavy").launch(1, 128, {a, out}); // fewer threads fit
+  gpu()->synchronize();
+}
+
 // Last: an illegal address makes the CUDA context unusable for the rest of the process.
 TEST(GpuFatal, IllegalAddressIsReportedNamingTheKernel) {
   CompileOptions o;
