@@ -1,11 +1,11 @@
 #include "backend_gpu/nvptx.h"
 
 #include "cutwin/errors.h"
+#include "frontend/ir/passes.h"
 
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
@@ -59,25 +59,7 @@ void prepareModuleForNvptx(llvm::Module &m, const GpuTarget &t) {
 }
 
 void optimizeForNvptx(llvm::Module &m, const GpuTarget &t, int level) {
-  llvm::TargetMachine &tm = nvptxTargetMachine(t);
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&tm);
-  tm.registerPassBuilderCallbacks(pb); // NVVMReflect and NVPTX's IR passes
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::OptimizationLevel ol = level <= 0   ? llvm::OptimizationLevel::O0
-                               : level == 1 ? llvm::OptimizationLevel::O1
-                               : level == 2 ? llvm::OptimizationLevel::O2
-                                            : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager mpm =
-      level <= 0 ? pb.buildO0DefaultPipeline(ol) : pb.buildPerModuleDefaultPipeline(ol);
-  mpm.run(m, mam);
+  ir::runOptimization(m, &nvptxTargetMachine(t), level);
 }
 
 std::string emitPtx(llvm::Module &m, const GpuTarget &t) {

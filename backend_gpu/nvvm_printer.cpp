@@ -1,6 +1,7 @@
 #include "backend_gpu/nvvm_printer.h"
 
 #include "cutwin/errors.h"
+#include "frontend/ir/passes.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -21,31 +22,6 @@ using namespace llvm;
 // ---- preparation -------------------------------------------------------------------------------
 
 namespace {
-
-/// Turns constant-expression users of a global into instructions, so that only plain
-/// globals appear as operands.
-void expandConstantUsers(Constant *v) {
-  std::vector<User *> users(v->user_begin(), v->user_end());
-  for (User *u : users) {
-    auto *ce = dyn_cast<ConstantExpr>(u);
-    if (!ce)
-      continue;
-    expandConstantUsers(ce);
-    std::vector<User *> ceUsers(ce->user_begin(), ce->user_end());
-    for (User *cu : ceUsers) {
-      auto *inst = dyn_cast<Instruction>(cu);
-      if (!inst)
-        continue;
-      if (auto *phi = dyn_cast<PHINode>(inst)) {
-        for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
-          if (phi->getIncomingValue(i) == ce)
-            phi->setIncomingValue(i, ce->getAsInstruction(phi->getIncomingBlock(i)->getTerminator()));
-        continue;
-      }
-      inst->replaceUsesOfWith(ce, ce->getAsInstruction(inst));
-    }
-  }
-}
 
 Value *expandIntrinsic(IntrinsicInst *ii) {
   IRBuilder<> b(ii);
@@ -89,9 +65,9 @@ Value *expandIntrinsic(IntrinsicInst *ii) {
 
 void prepareForNvvm(Module &m) {
   for (GlobalVariable &g : m.globals())
-    expandConstantUsers(&g);
+    ir::expandConstantUsers(&g);
   for (Function &f : m)
-    expandConstantUsers(&f);
+    ir::expandConstantUsers(&f);
   std::vector<Instruction *> dead;
   for (Function &f : m) {
     f.setAttributes(AttributeList());

@@ -14,7 +14,6 @@
 #include <cfloat>
 #include <set>
 
-
 extern "C" float cutwin_sim_f32op(int, int, float, float, float);
 extern "C" double cutwin_sim_f64op(int, int, double, double, double);
 extern "C" float cutwin_sim_tof32(int, int, int64_t);

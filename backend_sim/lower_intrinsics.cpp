@@ -2,6 +2,7 @@
 
 #include "backend_sim/thread_context.h"
 #include "frontend/ir/intrinsics.h"
+#include "frontend/ir/passes.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DIBuilder.h>
@@ -74,35 +75,6 @@ void addContextParameter(Module &m) {
   }
 }
 
-/// Turns constant-expression users of `v` (GEPs of a shared global, say) into
-/// instructions, so that each use sits in a function.
-void expandConstantUsers(Constant *v) {
-  std::vector<User *> users(v->user_begin(), v->user_end());
-  for (User *u : users) {
-    auto *ce = dyn_cast<ConstantExpr>(u);
-    if (!ce)
-      continue;
-    expandConstantUsers(ce);
-    std::vector<User *> ceUsers(ce->user_begin(), ce->user_end());
-    for (User *cu : ceUsers) {
-      auto *inst = dyn_cast<Instruction>(cu);
-      if (!inst)
-        continue;
-      Instruction *insertBefore = inst;
-      if (auto *phi = dyn_cast<PHINode>(inst)) {
-        for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
-          if (phi->getIncomingValue(i) == ce) {
-            Instruction *ni = ce->getAsInstruction(phi->getIncomingBlock(i)->getTerminator());
-            phi->setIncomingValue(i, ni);
-          }
-        continue;
-      }
-      Instruction *ni = ce->getAsInstruction(insertBefore);
-      inst->replaceUsesOfWith(ce, ni);
-    }
-  }
-}
-
 /// Places shared-memory globals at offsets in the block's shared buffer.
 uint64_t lowerSharedMemory(Module &m, StructType *ctxTy) {
   LLVMContext &c = m.getContext();
@@ -117,7 +89,7 @@ uint64_t lowerSharedMemory(Module &m, StructType *ctxTy) {
     offset = (offset + align - 1) / align * align;
     uint64_t myOffset = offset;
     offset += dl.getTypeAllocSize(g->getValueType());
-    expandConstantUsers(g);
+    ir::expandConstantUsers(g);
     std::map<Function *, Value *> ptrIn;
     std::vector<Instruction *> uses;
     for (User *u : g->users())

@@ -4,6 +4,7 @@
 // synchronisation, divided by N; compile + first launch is the wall time of loading the
 // module, launching once and synchronising. Prints Markdown rows.
 #include "cutwin/cutwin.h"
+#include "tests/support/random_data.h"
 
 #include <chrono>
 #include <cstdio>
@@ -13,21 +14,13 @@
 #include <vector>
 
 using namespace cutwin;
+using cutwin::test::randomFloats;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
 double seconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
-}
-
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1, 1);
-  std::vector<float> v(n);
-  for (auto &x : v)
-    x = d(rng);
-  return v;
 }
 
 struct Result {
@@ -103,7 +96,8 @@ int main(int argc, char **argv) {
     std::snprintf(note, sizeof note, "%.0f GB/s, %.0f %% of the copy", gbps, 100.0 * copyMs / r.kernelMs);
     row("vadd 64M float32", r, note);
     for (uint32_t tpb : {128u, 512u, 1024u}) { // how the block size moves the bandwidth
-      Result rb = measure(dev, cases + "/vadd/kernel.py", "vadd", Dim3(uint32_t(n / tpb)), tpb, {a, b, c}, 50);
+      Result rb =
+          measure(dev, cases + "/vadd/kernel.py", "vadd", Dim3(uint32_t(n / tpb)), tpb, {a, b, c}, 50);
       std::snprintf(note, sizeof note, "%u threads per block: %.0f GB/s, %.0f %% of the copy", tpb,
                     3.0 * 4 * double(n) / (rb.kernelMs * 1e-3) / 1e9, 100.0 * copyMs / rb.kernelMs);
       row("vadd 64M float32 (block size)", rb, note);

@@ -2,6 +2,7 @@
 // same process: vector add (no barrier), 16x16 shared-memory tiled matmul (barriers), and
 // the cost of one barrier per thread. Prints a Markdown table (docs/performance.md).
 #include "cutwin/cutwin.h"
+#include "tests/support/random_data.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -17,6 +18,7 @@
 #include <vector>
 
 using namespace cutwin;
+using cutwin::test::randomFloats;
 
 namespace {
 
@@ -77,15 +79,6 @@ void tiledPlain(const float *A, const float *B, float *C, int n, bool parallel) 
     return;
   }
   tbb::parallel_for(0, nb * nb, block);
-}
-
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1, 1);
-  std::vector<float> v(n);
-  for (auto &x : v)
-    x = d(rng);
-  return v;
 }
 
 void row(const char *what, const char *mode, double tSim, double tBase, double threads,

@@ -1,12 +1,17 @@
 #include "frontend/ir/passes.h"
 
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/ADCE.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
+
+#include <vector>
 
 namespace cutwin::ir {
 
@@ -39,6 +44,29 @@ void runCleanup(llvm::Module &m) {
   mpm.run(m, a.mam);
 }
 
+void expandConstantUsers(llvm::Constant *c) {
+  std::vector<llvm::User *> users(c->user_begin(), c->user_end());
+  for (llvm::User *u : users) {
+    auto *ce = llvm::dyn_cast<llvm::ConstantExpr>(u);
+    if (!ce)
+      continue;
+    expandConstantUsers(ce);
+    std::vector<llvm::User *> ceUsers(ce->user_begin(), ce->user_end());
+    for (llvm::User *cu : ceUsers) {
+      auto *inst = llvm::dyn_cast<llvm::Instruction>(cu);
+      if (!inst)
+        continue;
+      if (auto *phi = llvm::dyn_cast<llvm::PHINode>(inst)) {
+        for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
+          if (phi->getIncomingValue(i) == ce)
+            phi->setIncomingValue(i, ce->getAsInstruction(phi->getIncomingBlock(i)->getTerminator()));
+        continue;
+      }
+      inst->replaceUsesOfWith(ce, ce->getAsInstruction(inst));
+    }
+  }
+}
+
 void simplifyFunction(llvm::Function &f) {
   llvm::PassBuilder pb;
   Analyses a(pb);
@@ -51,6 +79,8 @@ void simplifyFunction(llvm::Function &f) {
 
 void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level) {
   llvm::PassBuilder pb(tm);
+  if (tm)
+    tm->registerPassBuilderCallbacks(pb); // the target's own IR passes (NVPTX: NVVM reflection)
   Analyses a(pb);
   llvm::OptimizationLevel ol = level <= 0   ? llvm::OptimizationLevel::O0
                                : level == 1 ? llvm::OptimizationLevel::O1

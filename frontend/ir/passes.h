@@ -2,6 +2,7 @@
 #pragma once
 
 namespace llvm {
+class Constant;
 class Function;
 class Module;
 class TargetMachine;
@@ -13,11 +14,16 @@ namespace cutwin::ir {
 /// folding, dead blocks removed. The IR stays readable and keeps its intrinsic calls.
 void runCleanup(llvm::Module &m);
 
+/// Turns constant-expression users of `c` (a GEP of a global, say) into instructions, so
+/// that every use of it sits in a function.
+void expandConstantUsers(llvm::Constant *c);
+
 /// Folds and removes dead code in one function (instcombine, simplifycfg, adce), e.g.
 /// after constants were substituted into it.
 void simplifyFunction(llvm::Function &f);
 
-/// The standard LLVM pipeline at `level` (0-3) for `tm` (may be null).
+/// The standard LLVM pipeline at `level` (0-3) for `tm` (may be null), with the target's
+/// own passes.
 void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level);
 
 } // namespace cutwin::ir

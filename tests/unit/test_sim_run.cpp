@@ -1,5 +1,6 @@
 // End-to-end runs on the simulator against C++ references.
 #include "kernel_test_util.h"
+#include "tests/support/random_data.h"
 
 #include <cmath>
 #include <numeric>
@@ -41,15 +42,6 @@ TEST(SimRun, VectorAddMatchesReference) {
 }
 
 namespace {
-
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> d(-1, 1);
-  std::vector<float> v(n);
-  for (auto &x : v)
-    x = d(rng);
-  return v;
-}
 
 /// C = A (m x k) @ B (k x n), accumulating in float in the kernel's order; the kernel's
 /// `tmp += a * b` is a fused multiply-add (docs/numerics.md).
