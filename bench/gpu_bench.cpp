@@ -1,8 +1,9 @@
 // GPU benchmarks of cutwin's generated code, run on the GPU machine beside
 // bench/numba_bench.py (the same kernel files with numba-cuda), with the same method:
 // the time per kernel is the wall time of N back-to-back launches followed by one
-// synchronisation, divided by N; compile + first launch is the wall time of loading the
-// module, launching once and synchronising. Prints Markdown rows.
+// synchronisation, divided by N; compile + first launch is the wall time of compiling and
+// loading the module, launching once and synchronising, less the kernel's own run time
+// (the time per kernel). Prints Markdown rows.
 #include "cutwin/cutwin.h"
 #include "tests/support/random_data.h"
 
@@ -56,7 +57,8 @@ Result measure(const std::shared_ptr<Device> &dev, const std::string &file, cons
     k.launch(grid, block, args);
   dev->synchronize();
   auto t3 = Clock::now();
-  return {seconds(t0, t1) * 1e3, seconds(t2, t3) * 1e3 / reps};
+  double kernelMs = seconds(t2, t3) * 1e3 / reps;
+  return {seconds(t0, t1) * 1e3 - kernelMs, kernelMs};
 }
 
 } // namespace
@@ -95,6 +97,19 @@ int main(int argc, char **argv) {
     char note[128];
     std::snprintf(note, sizeof note, "%.0f GB/s, %.0f %% of the copy", gbps, 100.0 * copyMs / r.kernelMs);
     row("vadd 64M float32", r, note);
+    { // the same sum with two elements per thread
+      auto c2 = dev->zeros(DType::F32, {n}); // fresh, so a kernel that writes nothing is caught
+      Result r2 = measure(dev, cases + "/vadd_two/kernel.py", "vadd_two", Dim3(uint32_t(n / 512)), 256,
+                          {a, b, c2}, 50);
+      std::vector<float> got = c2.toVector<float>(), x = randomFloats(size_t(n), 1), y = randomFloats(size_t(n), 2);
+      size_t wrong = 0;
+      for (size_t i = 0; i < got.size(); ++i)
+        wrong += got[i] != x[i] + y[i];
+      std::snprintf(note, sizeof note, "two elements per thread: %.0f GB/s, %.0f %% of the copy%s",
+                    3.0 * 4 * double(n) / (r2.kernelMs * 1e-3) / 1e9, 100.0 * copyMs / r2.kernelMs,
+                    wrong ? " (WRONG RESULT)" : "");
+      row("vadd 64M float32 (vadd_two)", r2, note);
+    }
     for (uint32_t tpb : {128u, 512u, 1024u}) { // how the block size moves the bandwidth
       Result rb =
           measure(dev, cases + "/vadd/kernel.py", "vadd", Dim3(uint32_t(n / tpb)), tpb, {a, b, c}, 50);

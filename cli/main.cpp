@@ -17,15 +17,16 @@ namespace {
 const char *kUsage = R"USAGE(usage:
   cutwin compile FILE --kernel NAME [--sig SIGNATURE] [--emit=ir|sim-ir|ptx] [--arch sm_XY]
                  [--codegen=nvptx|nvvm]
-                 [--dump-after=STEP[,STEP...]|all] [--no-boundscheck]
+                 [--dump-after=STEP[,STEP...]|all] [--no-boundscheck] [--time]
   cutwin kernels FILE
   cutwin conformance [DIR] [--backend sim|gpu|both|available|ptx] [--codegen nvptx|nvvm] [--arch sm_XY]
                      [--filter TEXT] [--verbose]
   cutwin --version
 
 SIGNATURE is numba's, e.g. "void(float32[:], float32[:], int64)"; a kernel with a declared
-signature needs none. Steps: parse resolve type lower cleanup contract sim-lower sim-libdevice
-sim-optimize sim-jit gpu-lower gpu-libdevice gpu-optimize gpu-ptx.
+signature needs none. Steps: parse resolve type lower verify cleanup contract, then sim-lower
+sim-libdevice sim-optimize sim-jit, or gpu-lower gpu-libdevice gpu-optimize gpu-ptx (NVPTX),
+or gpu-lower gpu-nvvm-ir gpu-ptx (NVVM). --time prints each step's wall time to stderr.
 )USAGE";
 
 struct Args {
@@ -46,7 +47,7 @@ Args parseArgs(int argc, char **argv, int first) {
       auto eq = s.find('=');
       if (eq != std::string::npos) {
         a.options[s.substr(2, eq - 2)] = s.substr(eq + 1);
-      } else if (s == "--no-boundscheck" || s == "--verbose") {
+      } else if (s == "--no-boundscheck" || s == "--verbose" || s == "--time") {
         a.options[s.substr(2)] = "1";
       } else if (i + 1 < argc) {
         a.options[s.substr(2)] = argv[++i];
@@ -81,6 +82,8 @@ int cmdCompile(const Args &a) {
   po.dumpAfter = splitComma(a.get("dump-after"));
   po.boundscheck = !a.has("no-boundscheck");
   po.codegen = a.get("codegen", "nvptx");
+  if (a.has("time"))
+    po.timing = &std::cerr;
   auto file = fe::SourceFile::fromFile(a.positional[0]);
   auto pm = rt::parseKernelModule(file, po);
   std::string kernel = a.get("kernel");

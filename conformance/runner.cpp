@@ -444,7 +444,7 @@ bool runSuite(const RunOptions &opts, std::ostream &out) {
   if (devices.empty() && !ptx)
     throw Error("unknown backend '" + opts.backend + "' (expected sim, gpu, both, available or ptx)");
   size_t passed = 0, failed = 0, notApplicable = 0;
-  out << std::left << std::setw(28) << "case" << std::setw(8) << "backend" << std::setw(7) << "result"
+  out << std::left << std::setw(28) << "case" << std::setw(14) << "backend" << std::setw(7) << "result"
       << std::setw(10) << "ms"
       << "detail\n";
   for (auto &dir : listCases(opts.dir)) {
@@ -462,7 +462,7 @@ bool runSuite(const RunOptions &opts, std::ostream &out) {
           only && std::none_of(only->begin(), only->end(), [&](const llvm::json::Value &v) {
             return v.getAsString() && *v.getAsString() == backend;
           })) {
-        out << std::left << std::setw(28) << name << std::setw(8) << backend << std::setw(7) << "n/a"
+        out << std::left << std::setw(28) << name << std::setw(14) << backend << std::setw(7) << "n/a"
             << std::setw(10) << "-" << spec.getString("backends_reason").value_or("").str() << "\n";
         ++notApplicable;
         continue;
@@ -484,7 +484,7 @@ bool runSuite(const RunOptions &opts, std::ostream &out) {
       if (!opts.verbose && detail.size() > 160)
         detail = detail.substr(0, 157) + "...";
       std::replace(detail.begin(), detail.end(), '\n', ' ');
-      out << std::left << std::setw(28) << r.name << std::setw(8) << r.backend << std::setw(7)
+      out << std::left << std::setw(28) << r.name << std::setw(14) << r.backend << std::setw(7)
           << (r.passed ? "PASS" : "FAIL") << std::setw(10) << std::fixed << std::setprecision(1)
           << r.milliseconds << detail << "\n";
     }

@@ -20,6 +20,8 @@
 #include <llvm/Support/raw_os_ostream.h>
 
 #include <algorithm>
+#include <chrono>
+#include <iomanip>
 #include <ostream>
 
 namespace cutwin::rt {
@@ -49,6 +51,23 @@ void dumpIR(const PipelineOptions &o, const std::string &step, const llvm::Modul
   m.print(os, nullptr);
 }
 
+/// Reports the wall time of each step when asked (PipelineOptions::timing).
+class StepClock {
+public:
+  explicit StepClock(const PipelineOptions &o) : o_(o) {}
+  void done(const char *step) {
+    auto now = std::chrono::steady_clock::now();
+    if (o_.timing)
+      *o_.timing << "# time " << step << ": " << std::fixed << std::setprecision(2)
+                 << std::chrono::duration<double, std::milli>(now - last_).count() << " ms\n";
+    last_ = now;
+  }
+
+private:
+  const PipelineOptions &o_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 void verify(const llvm::Module &m, const std::string &step) {
   std::string err;
   llvm::raw_string_ostream os(err);
@@ -76,12 +95,14 @@ std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::Source
                                                 const PipelineOptions &opts) {
   auto pm = std::make_shared<ParsedModule>();
   pm->file = file;
+  StepClock clock(opts);
   // parse
   pm->ast = std::make_shared<fe::Module>(fe::parseModule(*file));
   if (opts.shouldDump("parse")) {
     *opts.dump << "# *** syntax tree after parse ***\n";
     fe::dumpModule(*pm->ast, *opts.dump);
   }
+  clock.done("parse");
   // resolve
   pm->scope = std::make_unique<fe::ModuleScope>(file, pm->ast);
   if (opts.shouldDump("resolve")) {
@@ -89,11 +110,13 @@ std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::Source
     for (auto &k : pm->scope->kernelNames())
       *opts.dump << "kernel " << k << "\n";
   }
+  clock.done("resolve");
   return pm;
 }
 
 ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
                            const std::vector<fe::Type> &argTypes, const PipelineOptions &opts) {
+  StepClock clock(opts);
   // type
   fe::Typer typer(*pm.scope);
   const fe::FunctionSpec &spec = typer.typeKernel(kernel, argTypes);
@@ -106,6 +129,7 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
         *opts.dump << "  " << name << ": " << t.str() << "\n";
     }
   }
+  clock.done("type");
   // lower
   ir::LowerOptions lo;
   // @cuda.jit(boundscheck=...) overrides the device's default for this kernel.
@@ -114,29 +138,35 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
   lo.lineDirectivesOnly = opts.lineDirectivesOnly;
   ir::KernelIR ir = ir::lowerKernel(typer, spec, lo);
   dumpIR(opts, "lower", *ir.module);
+  clock.done("lower");
   // verify
   verify(*ir.module, "lower");
+  clock.done("verify");
   // cleanup (skipped for debug kernels: variables stay in memory, visible to a debugger)
   if (ir.info.opt > 0)
     ir::runCleanup(*ir.module);
   verify(*ir.module, "cleanup");
   dumpIR(opts, "cleanup", *ir.module);
+  clock.done("cleanup");
   // contract
   ir::contractMultiplyAdds(*ir.module);
   verify(*ir.module, "contract");
   dumpIR(opts, "contract", *ir.module);
+  clock.done("contract");
   return ir;
 }
 
 SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   llvm::Module &m = *ir.module;
   sim::Jit &jit = sim::Jit::get();
+  StepClock clock(opts);
   // sim-lower
   sim::SimLoweringResult lowered = sim::lowerIntrinsicsForSim(m, ir.info);
   m.setDataLayout(jit.dataLayout());
   m.setTargetTriple(jit.triple());
   verify(m, "sim-lower");
   dumpIR(opts, "sim-lower", m);
+  clock.done("sim-lower");
   // sim-libdevice
   sim::LibdeviceOptions ld;
   ld.ftz = ir.info.fastmath;
@@ -144,6 +174,7 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   sim::linkLibdeviceForCpu(m, ld);
   verify(m, "sim-libdevice");
   dumpIR(opts, "sim-libdevice", m);
+  clock.done("sim-libdevice");
   // Frames larger than a page touch each page in order, so a fiber that outgrows its
   // stack hits the guard page below it instead of another fiber's stack.
   for (llvm::Function &f : m)
@@ -152,6 +183,7 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   // sim-optimize
   ir::runOptimization(m, &jit.targetMachine(), std::min(opts.optLevel, ir.info.opt));
   dumpIR(opts, "sim-optimize", m);
+  clock.done("sim-optimize");
   // sim-jit
   SimCompiled out;
   out.name = ir.info.name;
@@ -167,6 +199,7 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
     *opts.dump << "# *** sim-jit: " << out.name << " loaded, entry at 0x" << std::hex << addrs[0] << std::dec
                << ", " << out.staticSharedBytes << " bytes static shared, "
                << (lowered.usesBarrier ? "fibers" : "thread loop") << " ***\n";
+  clock.done("sim-jit");
   return out;
 }
 
@@ -178,18 +211,25 @@ GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const st
   GpuCompiled out;
   out.name = ir.info.name;
   out.entry = ir.info.irName;
+  StepClock clock(opts);
   // gpu-lower
   out.usesBarrier = gpu::lowerIntrinsicsForGpu(m, ir.info).usesBarrier;
   gpu::prepareModuleForNvptx(m, target);
   verify(m, "gpu-lower");
   dumpIR(opts, "gpu-lower", m);
+  clock.done("gpu-lower");
   if (opts.codegen == "nvvm") {
     // gpu-nvvm-ir: the LLVM 7 dialect libNVVM reads; libNVVM adds libdevice and optimises
+    // libNVVM leaves loop-invariant index arithmetic in conditional blocks inside loops
+    // (e.g. a row offset under a bounds test); hoisting it first saves a 64-bit multiply
+    // per iteration.
+    ir::hoistLoopInvariants(m);
     gpu::prepareForNvvm(m);
     verify(m, "gpu-nvvm-ir");
     std::string text = gpu::printNvvmIR(m);
     if (opts.shouldDump("gpu-nvvm-ir"))
       *opts.dump << "; *** NVVM IR after gpu-nvvm-ir ***\n" << text;
+    clock.done("gpu-nvvm-ir");
     // gpu-ptx
     gpu::NvvmOptions no;
     no.arch = arch;
@@ -198,6 +238,7 @@ GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const st
     out.ptx = gpu::compileWithLibnvvm(text, out.name, no);
     if (opts.shouldDump("gpu-ptx"))
       *opts.dump << "// *** PTX after gpu-ptx ***\n" << out.ptx;
+    clock.done("gpu-ptx");
     return out;
   }
   if (opts.codegen != "nvptx")
@@ -206,13 +247,16 @@ GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const st
   ir::linkLibdevice(m);
   verify(m, "gpu-libdevice");
   dumpIR(opts, "gpu-libdevice", m);
+  clock.done("gpu-libdevice");
   // gpu-optimize (NVVM reflection resolves libdevice's __nvvm_reflect first)
   gpu::optimizeForNvptx(m, target, std::min(opts.optLevel + 1, ir.info.opt));
   dumpIR(opts, "gpu-optimize", m);
+  clock.done("gpu-optimize");
   // gpu-ptx
   out.ptx = gpu::emitPtx(m, target);
   if (opts.shouldDump("gpu-ptx"))
     *opts.dump << "// *** PTX after gpu-ptx ***\n" << out.ptx;
+  clock.done("gpu-ptx");
   return out;
 }
 

@@ -19,6 +19,7 @@ namespace cutwin::rt {
 struct PipelineOptions {
   std::vector<std::string> dumpAfter; ///< step names, or "all"
   std::ostream *dump = nullptr;       ///< where dumps go
+  std::ostream *timing = nullptr;     ///< where each step's wall time goes (`cutwin compile --time`)
   bool boundscheck = true;
   bool debugInfo = true;
   bool lineDirectivesOnly = false; ///< GPU: line directives, no full debug info

@@ -89,6 +89,18 @@ def vadd():
 
 
 @case
+def vadd_two():
+    r = rng(19)
+    n = 1000  # the last block's second half is partly out of range: the single-element path
+    a = r.uniform(-1, 1, n).astype(np.float32)
+    b = r.uniform(-1, 1, n).astype(np.float32)
+    return dict(kernel="vadd_two", grid=[blocks(n, 2 * 128)], block=[128],
+                args=[("a", a), ("b", b), ("out", np.zeros(n, np.float32))],
+                expect={"out": (a + b, {})},
+                description="float32 vector add, two elements per thread (the bandwidth benchmark's kernel)")
+
+
+@case
 def matmul_naive():
     r = rng(2)
     m, k, n = 37, 23, 41

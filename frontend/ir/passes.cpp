@@ -8,6 +8,7 @@
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/ADCE.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/LICM.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 
@@ -39,6 +40,16 @@ void runCleanup(llvm::Module &m) {
   fpm.addPass(llvm::EarlyCSEPass());
   fpm.addPass(llvm::InstCombinePass());
   fpm.addPass(llvm::SimplifyCFGPass());
+  llvm::ModulePassManager mpm;
+  mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+  mpm.run(m, a.mam);
+}
+
+void hoistLoopInvariants(llvm::Module &m) {
+  llvm::PassBuilder pb;
+  Analyses a(pb);
+  llvm::FunctionPassManager fpm;
+  fpm.addPass(llvm::createFunctionToLoopPassAdaptor(llvm::LICMPass(llvm::LICMOptions()), true));
   llvm::ModulePassManager mpm;
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(m, a.mam);

@@ -14,6 +14,10 @@ namespace cutwin::ir {
 /// folding, dead blocks removed. The IR stays readable and keeps its intrinsic calls.
 void runCleanup(llvm::Module &m);
 
+/// Loop-invariant code motion alone (LICM, with loop-simplify and LCSSA): moves invariant
+/// arithmetic out of loops, including out of conditional blocks inside them.
+void hoistLoopInvariants(llvm::Module &m);
+
 /// Turns constant-expression users of `c` (a GEP of a global, say) into instructions, so
 /// that every use of it sits in a function.
 void expandConstantUsers(llvm::Constant *c);
