@@ -4,6 +4,7 @@
 // synchronisation, divided by N; compile + first launch is the wall time of compiling and
 // loading the module, launching once and synchronising, less the kernel's own run time
 // (the time per kernel). Prints Markdown rows.
+#include "backend_gpu/cuda_driver.h"
 #include "cutwin/cutwin.h"
 #include "tests/support/random_data.h"
 
@@ -61,6 +62,40 @@ Result measure(const std::shared_ptr<Device> &dev, const std::string &file, cons
   return {seconds(t0, t1) * 1e3 - kernelMs, kernelMs};
 }
 
+/// The floor for launch overhead: the same PTX loaded and launched with the driver API
+/// directly (a zeroed parameter buffer of the right size; the kernel reads nothing), in
+/// the device's context, timed like measure().
+double rawDriverLaunchUs(const std::string &ptx, int reps) {
+  const gpu::CudaDriver &d = *gpu::CudaDriver::get();
+  size_t at = ptx.find(".entry ") + 7;
+  std::string entry = ptx.substr(at, ptx.find('(', at) - at);
+  size_t params = 0;
+  for (size_t p = ptx.find(".param", at); p != std::string::npos && p < ptx.find(')', at);
+       p = ptx.find(".param", p + 1))
+    ++params;
+  CUmodule mod = nullptr;
+  CUfunction fn = nullptr;
+  d.check(d.cuModuleLoadDataEx(&mod, ptx.c_str(), 0, nullptr, nullptr), "cuModuleLoadDataEx");
+  d.check(d.cuModuleGetFunction(&fn, mod, entry.c_str()), "cuModuleGetFunction");
+  std::vector<uint64_t> buffer(params, 0);
+  size_t size = buffer.size() * sizeof(uint64_t);
+  void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, buffer.data(), CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                   CU_LAUNCH_PARAM_END};
+  auto launch = [&] {
+    d.check(d.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, extra), "launch");
+  };
+  for (int i = 0; i < 3; ++i)
+    launch();
+  d.check(d.cuCtxSynchronize(), "cuCtxSynchronize");
+  auto t0 = Clock::now();
+  for (int i = 0; i < reps; ++i)
+    launch();
+  d.check(d.cuCtxSynchronize(), "cuCtxSynchronize");
+  double us = seconds(t0, Clock::now()) * 1e6 / reps;
+  d.cuModuleUnload(mod);
+  return us;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -97,11 +132,12 @@ int main(int argc, char **argv) {
     char note[128];
     std::snprintf(note, sizeof note, "%.0f GB/s, %.0f %% of the copy", gbps, 100.0 * copyMs / r.kernelMs);
     row("vadd 64M float32", r, note);
-    { // the same sum with two elements per thread
+    {                                        // the same sum with two elements per thread
       auto c2 = dev->zeros(DType::F32, {n}); // fresh, so a kernel that writes nothing is caught
       Result r2 = measure(dev, cases + "/vadd_two/kernel.py", "vadd_two", Dim3(uint32_t(n / 512)), 256,
                           {a, b, c2}, 50);
-      std::vector<float> got = c2.toVector<float>(), x = randomFloats(size_t(n), 1), y = randomFloats(size_t(n), 2);
+      std::vector<float> got = c2.toVector<float>(), x = randomFloats(size_t(n), 1),
+                         y = randomFloats(size_t(n), 2);
       size_t wrong = 0;
       for (size_t i = 0; i < got.size(); ++i)
         wrong += got[i] != x[i] + y[i];
@@ -151,6 +187,10 @@ int main(int argc, char **argv) {
     Result r = measure(dev, kernels + "/empty.py", "empty", 1, 32, {a}, 2000);
     std::printf("| empty kernel, 1 array argument | %s, C++ launch | %.4f | %.1f | %.1f us per launch |\n",
                 impl.c_str(), r.kernelMs, r.firstMs, r.kernelMs * 1e3);
+    double rawUs = rawDriverLaunchUs(load(dev, kernels + "/empty.py")->kernel("empty").ptx({a}), 2000);
+    std::printf("| empty kernel, 1 array argument | cuLaunchKernel alone (same PTX) | %.4f | - | %.1f us per "
+                "launch; cutwin's dispatch adds %.1f us |\n",
+                rawUs * 1e-3, rawUs, r.kernelMs * 1e3 - rawUs);
   }
   return 0;
 }
