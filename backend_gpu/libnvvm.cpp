@@ -121,8 +121,10 @@ std::string compileWithLibnvvm(const std::string &nvvmIR, const std::string &nam
   std::string arch = "-arch=compute_" + o.arch.substr(3);
   std::string opt = "-opt=" + std::to_string(o.opt);
   std::string ftz = o.ftz ? "-ftz=1" : "-ftz=0";
-  const char *opts[] = {arch.c_str(), opt.c_str(), "-fma=0", ftz.c_str(), "-prec-div=1", "-prec-sqrt=1"};
-  if (nvvmResult r = l.compile(prog, 6, opts); r != NVVM_SUCCESS)
+  std::vector<const char *> opts = {arch.c_str(), opt.c_str(), "-fma=0", ftz.c_str(), "-prec-div=1", "-prec-sqrt=1"};
+  if (o.lineInfo)
+    opts.push_back("-generate-line-info");
+  if (nvvmResult r = l.compile(prog, int(opts.size()), opts.data()); r != NVVM_SUCCESS)
     fail(r, "compilation");
   size_t size = 0;
   l.resultSize(prog, &size);

@@ -10,6 +10,7 @@ struct NvvmOptions {
   std::string arch = "sm_90"; ///< becomes -arch=compute_90
   bool ftz = false;
   int opt = 3;
+  bool lineInfo = false; ///< -generate-line-info: `.loc` directives from the IR's !dbg locations
 };
 
 /// True if libNVVM can be loaded ($CUTWIN_LIBNVVM, else the toolkit's nvvm/lib64, lib64, lib).

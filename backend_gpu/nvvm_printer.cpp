@@ -4,13 +4,16 @@
 #include "frontend/ir/passes.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 
+#include <cctype>
 #include <cinttypes>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -249,7 +252,7 @@ private:
     return t;
   }
 
-  void line(const std::string &s) { os_ << "  " << s << "\n"; }
+  void line(const std::string &s) { os_ << "  " << s << dbg_ << "\n"; }
 
   // -- module parts
   void printGlobal(const GlobalVariable &g) {
@@ -291,7 +294,10 @@ private:
       const Argument *a = f.getArg(i);
       os_ << (i ? ", " : "") << type(a->getType()) << " " << nameOf(a);
     }
-    os_ << ") {\n";
+    os_ << ")";
+    if (const DISubprogram *sp = f.getSubprogram(); sp && hasLineInfo())
+      os_ << " !dbg !" << md(sp);
+    os_ << " {\n";
     unsigned bb = 0;
     for (const BasicBlock &b : f)
       blocks_[&b] = "bb" + std::to_string(bb++);
@@ -302,9 +308,13 @@ private:
           nameOf(&i);
     for (const BasicBlock &b : f) {
       os_ << blocks_[&b] << ":\n";
-      for (const Instruction &i : b)
+      for (const Instruction &i : b) {
+        const DILocation *loc = hasLineInfo() && f.getSubprogram() ? i.getDebugLoc().get() : nullptr;
+        dbg_ = loc ? ", !dbg !" + std::to_string(md(loc)) : "";
         instruction(i);
+      }
     }
+    dbg_.clear();
     os_ << "}\n";
   }
 
@@ -480,24 +490,93 @@ private:
     throw Error(std::string("NVVM printer: unsupported instruction '") + i.getOpcodeName() + "'");
   }
 
+  // -- line information: the DWARF scopes and locations in LLVM 7's syntax (no spFlags,
+  // no DebugDirectivesOnly), numbered as they are first used
+
+  bool hasLineInfo() const { return m_.getNamedMetadata("llvm.dbg.cu") != nullptr; }
+
+  static std::string escape(StringRef text) {
+    std::string out;
+    for (char c : text)
+      if (c == '"' || c == '\\' || !isprint(static_cast<unsigned char>(c))) {
+        char buf[4];
+        std::snprintf(buf, sizeof buf, "\\%02X", static_cast<unsigned char>(c));
+        out += buf;
+      } else {
+        out += c;
+      }
+    return out;
+  }
+
+  unsigned md(const MDNode *n) {
+    if (auto it = mdIds_.find(n); it != mdIds_.end())
+      return it->second;
+    unsigned id = unsigned(mdNodes_.size());
+    mdIds_[n] = id;
+    mdNodes_.emplace_back();
+    mdNodes_[id] = mdText(n);
+    return id;
+  }
+  std::string ref(const MDNode *n) { return "!" + std::to_string(md(n)); }
+
+  std::string mdText(const MDNode *n) {
+    if (auto *l = dyn_cast<DILocation>(n))
+      return "!DILocation(line: " + std::to_string(l->getLine()) + ", column: " + std::to_string(l->getColumn()) +
+             ", scope: " + ref(l->getScope()) + (l->getInlinedAt() ? ", inlinedAt: " + ref(l->getInlinedAt()) : "") +
+             ")";
+    if (auto *sp = dyn_cast<DISubprogram>(n)) {
+      std::string empty = "!" + std::to_string(md(MDTuple::get(m_.getContext(), {})));
+      std::string type = "!" + std::to_string(mdNodes_.size());
+      mdNodes_.push_back("!DISubroutineType(types: " + empty + ")");
+      return "distinct !DISubprogram(name: \"" + escape(sp->getName()) + "\", linkageName: \"" +
+             escape(sp->getLinkageName()) + "\", scope: " + ref(sp->getFile()) + ", file: " + ref(sp->getFile()) +
+             ", line: " + std::to_string(sp->getLine()) + ", type: " + type +
+             ", isLocal: false, isDefinition: true, scopeLine: " + std::to_string(sp->getScopeLine()) +
+             ", isOptimized: true, unit: " + ref(sp->getUnit()) + ")";
+    }
+    if (auto *f = dyn_cast<DIFile>(n))
+      return "!DIFile(filename: \"" + escape(f->getFilename()) + "\", directory: \"" + escape(f->getDirectory()) +
+             "\")";
+    if (auto *cu = dyn_cast<DICompileUnit>(n))
+      return "distinct !DICompileUnit(language: DW_LANG_C99, file: " + ref(cu->getFile()) +
+             ", producer: \"cutwin\", isOptimized: true, runtimeVersion: 0, emissionKind: LineTablesOnly)";
+    if (auto *b = dyn_cast<DILexicalBlock>(n))
+      return "distinct !DILexicalBlock(scope: " + ref(b->getScope()) + ", file: " + ref(b->getFile()) +
+             ", line: " + std::to_string(b->getLine()) + ", column: " + std::to_string(b->getColumn()) + ")";
+    if (auto *bf = dyn_cast<DILexicalBlockFile>(n))
+      return "!DILexicalBlockFile(scope: " + ref(bf->getScope()) + ", file: " + ref(bf->getFile()) +
+             ", discriminator: " + std::to_string(bf->getDiscriminator()) + ")";
+    if (auto *t = dyn_cast<MDTuple>(n); t && t->getNumOperands() == 0)
+      return "!{}";
+    throw Error("NVVM printer: unsupported debug metadata");
+  }
+
   void printMetadata() {
-    std::vector<std::string> nodes;
+    std::string units; // every compile unit gets its number before the other nodes are added
+    if (hasLineInfo())
+      for (const MDNode *cu : m_.getNamedMetadata("llvm.dbg.cu")->operands())
+        units += (units.empty() ? "" : ", ") + ref(cu);
+    std::vector<std::string> nodes = mdNodes_;
     std::string annotations;
     if (const NamedMDNode *md = m_.getNamedMetadata("nvvm.annotations")) {
       for (const MDNode *n : md->operands()) {
         auto *fn = mdconst::dyn_extract<Function>(n->getOperand(0));
         if (!fn)
           continue;
-        std::string ref = "!" + std::to_string(nodes.size());
+        annotations += (annotations.empty() ? "!" : ", !") + std::to_string(nodes.size());
         nodes.push_back("!{" + type(fn->getFunctionType()) + "* @" + quote(fn->getName()) +
                         ", !\"kernel\", i32 1}");
-        annotations += (annotations.empty() ? "" : ", ") + ref;
       }
     }
-    std::string version = "!" + std::to_string(nodes.size());
-    nodes.push_back("!{i32 2, i32 0}");
     os_ << "\n!nvvm.annotations = !{" << annotations << "}\n";
-    os_ << "!nvvmir.version = !{" << version << "}\n";
+    os_ << "!nvvmir.version = !{!" << nodes.size() << "}\n";
+    // NVVM IR 2.0; with line information also the debug metadata version, 3.1
+    nodes.push_back(hasLineInfo() ? "!{i32 2, i32 0, i32 3, i32 1}" : "!{i32 2, i32 0}");
+    if (hasLineInfo()) {
+      os_ << "!llvm.dbg.cu = !{" << units << "}\n";
+      os_ << "!llvm.module.flags = !{!" << nodes.size() << "}\n";
+      nodes.push_back("!{i32 2, !\"Debug Info Version\", i32 3}");
+    }
     for (size_t k = 0; k < nodes.size(); ++k)
       os_ << "!" << k << " = " << nodes[k] << "\n";
   }
@@ -506,6 +585,9 @@ private:
   std::ostringstream os_;
   std::map<const Value *, std::string> names_;
   std::map<const BasicBlock *, std::string> blocks_;
+  std::map<const MDNode *, unsigned> mdIds_;
+  std::vector<std::string> mdNodes_; ///< debug metadata, printed first (ids 0..)
+  std::string dbg_;                  ///< ", !dbg !N" for the instruction being printed
   unsigned counter_ = 0, temp_ = 0;
 };
 

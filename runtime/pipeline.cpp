@@ -235,6 +235,7 @@ GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const st
     no.arch = arch;
     no.ftz = target.ftz;
     no.opt = std::min(3, ir.info.opt);
+    no.lineInfo = m.getNamedMetadata("llvm.dbg.cu") != nullptr;
     out.ptx = gpu::compileWithLibnvvm(text, out.name, no);
     if (opts.shouldDump("gpu-ptx"))
       *opts.dump << "// *** PTX after gpu-ptx ***\n" << out.ptx;
