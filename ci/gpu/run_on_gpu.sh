@@ -19,8 +19,10 @@ status=0
 # GPU tests; the fatal one last, in its own process (it leaves the CUDA context unusable).
 dist/bin/cutwin_gpu_tests --gtest_filter='Gpu.*' 2>&1 | tee "$out/gpu_tests.txt" || status=1
 dist/bin/cutwin_gpu_tests --gtest_filter='GpuFatal.*' 2>&1 | tee -a "$out/gpu_tests.txt" || status=1
-dist/bin/cutwin conformance conformance/cases --backend both | tee "$out/conformance_both.txt" || status=1
-dist/bin/cutwin conformance conformance/cases --backend both --codegen nvvm | tee "$out/conformance_both_nvvm.txt" || status=1
+header() { sed 's/^/# /' "$out/gpu.txt"; } # date, GPU name, driver, compute capability
+{ header; dist/bin/cutwin conformance conformance/cases --backend both; } | tee "$out/conformance_both.txt" || status=1
+{ header; dist/bin/cutwin conformance conformance/cases --backend both --codegen nvvm; } |
+  tee "$out/conformance_both_nvvm.txt" || status=1
 PYTHONUNBUFFERED=1 python3 -W ignore conformance/tools/check_with_numba_sim.py | tee "$out/numba_cuda_gpu.txt" || status=1
 # Benchmarks start cold: no driver JIT cache from the runs above (or earlier ones).
 export CUDA_CACHE_DISABLE=1
