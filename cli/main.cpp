@@ -94,7 +94,7 @@ int cmdCompile(const Args &a) {
   if (a.has("sig"))
     sig = pm->scope->parseSignatureText(a.get("sig"), sym->loc);
   else if (!sym->options.signatures.empty())
-    sig = pm->scope->parseSignature(*sym->options.signatures.front());
+    sig = pm->scope->parseSignature(sym->options.signatures.front());
   else
     throw Error("kernel '" + kernel + "' declares no signature: pass --sig \"void(...)\"");
   auto types = fe::kernelArgTypesFromSignature(*pm->scope, *sym, sig);

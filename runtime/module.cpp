@@ -8,16 +8,60 @@
 
 namespace cutwin {
 
+namespace {
+
+fe::ConstValue constValue(const HostValue &v) {
+  switch (v.kind) {
+  case HostValue::Kind::Bool: return fe::ConstValue::ofBool(v.b);
+  case HostValue::Kind::Int: return fe::ConstValue::ofInt(v.i);
+  case HostValue::Kind::Float: return fe::ConstValue::ofFloat(v.f);
+  case HostValue::Kind::Tuple: break;
+  }
+  fe::ConstValue t;
+  t.kind = fe::ConstValue::Kind::Tuple;
+  for (auto &e : v.elems)
+    t.elems.push_back(constValue(e));
+  return t;
+}
+
+fe::HostBindings hostBindings(const ModuleBindings &b) {
+  fe::HostBindings h;
+  for (auto &[name, v] : b.constants)
+    h.constants[name] = constValue(v);
+  for (auto &[name, d] : b.functions) {
+    fe::JitOptions o;
+    o.device = d.device;
+    o.debug = d.debug;
+    o.fastmath = d.fastmath;
+    o.lineinfo = d.lineinfo;
+    o.boundscheck = d.boundscheck;
+    o.opt = d.opt;
+    for (auto &s : d.signatures)
+      o.signatures.push_back({nullptr, s, {}});
+    h.functions[name] = o;
+  }
+  return h;
+}
+
+} // namespace
+
 std::shared_ptr<Module> Module::fromFile(std::shared_ptr<Device> dev, const std::string &path,
                                          CompileOptions opts) {
   auto file = fe::SourceFile::fromFile(path);
-  return std::shared_ptr<Module>(new Module(std::make_shared<rt::ModuleImpl>(std::move(dev), file, opts)));
+  return std::shared_ptr<Module>(
+      new Module(std::make_shared<rt::ModuleImpl>(std::move(dev), file, opts, fe::HostBindings{})));
 }
 
 std::shared_ptr<Module> Module::fromString(std::shared_ptr<Device> dev, const std::string &source,
-                                           const std::string &name, CompileOptions opts) {
+                                           const std::string &name, CompileOptions opts,
+                                           const ModuleBindings &bindings) {
   auto file = std::make_shared<fe::SourceFile>(name, source);
-  return std::shared_ptr<Module>(new Module(std::make_shared<rt::ModuleImpl>(std::move(dev), file, opts)));
+  return std::shared_ptr<Module>(
+      new Module(std::make_shared<rt::ModuleImpl>(std::move(dev), file, opts, hostBindings(bindings))));
+}
+
+bool Module::hasFunction(const std::string &name) const {
+  return impl_->scope().jitFunction(name) != nullptr;
 }
 
 Kernel Module::kernel(const std::string &name) {
@@ -43,9 +87,9 @@ std::string Kernel::ptx(const std::vector<Arg> &args, const std::string &arch) {
 namespace rt {
 
 ModuleImpl::ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::SourceFile> file,
-                       CompileOptions opts)
+                       CompileOptions opts, const fe::HostBindings &host)
     : device_(std::move(dev)), opts_(opts) {
-  parsed_ = parseKernelModule(std::move(file), pipelineOptions());
+  parsed_ = parseKernelModule(std::move(file), pipelineOptions(), host);
 }
 
 PipelineOptions ModuleImpl::pipelineOptions() const {
@@ -67,8 +111,8 @@ std::vector<fe::Type> ModuleImpl::formalTypes(const std::string &kernel, const s
   // Explicit signatures: the first one the arguments fit (arrays must match dtype and
   // ndim, and C layout if declared; scalars convert).
   std::string declared;
-  for (const fe::Expr *s : sym->options.signatures) {
-    fe::Signature sig = parsed_->scope->parseSignature(*s);
+  for (const fe::SignatureDecl &s : sym->options.signatures) {
+    fe::Signature sig = parsed_->scope->parseSignature(s);
     auto formal = fe::kernelArgTypesFromSignature(*parsed_->scope, *sym, sig);
     declared += "\n  void(";
     for (size_t i = 0; i < formal.size(); ++i)

@@ -13,7 +13,8 @@ namespace cutwin::rt {
 
 class ModuleImpl {
 public:
-  ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::SourceFile> file, CompileOptions opts);
+  ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::SourceFile> file, CompileOptions opts,
+             const fe::HostBindings &host);
 
   void launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
               uint64_t sharedBytes, void *stream);

@@ -92,7 +92,7 @@ size_t fiberStackBytes(const llvm::Module &m) {
 } // namespace
 
 std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::SourceFile> file,
-                                                const PipelineOptions &opts) {
+                                                const PipelineOptions &opts, const fe::HostBindings &host) {
   auto pm = std::make_shared<ParsedModule>();
   pm->file = file;
   StepClock clock(opts);
@@ -104,7 +104,7 @@ std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::Source
   }
   clock.done("parse");
   // resolve
-  pm->scope = std::make_unique<fe::ModuleScope>(file, pm->ast);
+  pm->scope = std::make_unique<fe::ModuleScope>(file, pm->ast, host);
   if (opts.shouldDump("resolve")) {
     *opts.dump << "# *** module scope after resolve ***\n";
     for (auto &k : pm->scope->kernelNames())

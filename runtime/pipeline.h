@@ -42,7 +42,8 @@ struct ParsedModule {
 
 /// Steps parse and resolve.
 std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::SourceFile> file,
-                                                const PipelineOptions &opts);
+                                                const PipelineOptions &opts,
+                                                const fe::HostBindings &host = {});
 
 /// Steps type, lower, verify, cleanup: the target-neutral kernel IR for `argTypes`.
 ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,

@@ -4,8 +4,15 @@
 
 namespace cutwin::fe {
 
-ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr<const Module> module)
-    : file_(std::move(file)), module_(std::move(module)) {
+ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr<const Module> module,
+                         const HostBindings &host)
+    : file_(std::move(file)), module_(std::move(module)), host_(host) {
+  for (auto &[name, value] : host_.constants) {
+    Symbol s;
+    s.kind = Symbol::Kind::Constant;
+    s.value = value;
+    symbols_[name] = s;
+  }
   for (auto &stmt : module_->body) {
     switch (stmt->kind) {
     case StmtKind::Import: readImport(static_cast<const ImportStmt &>(*stmt)); break;
@@ -25,6 +32,9 @@ ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr
     default: break; // host statements (if __name__ == ..., prints, loops) are not evaluated
     }
   }
+  for (auto &[name, opts] : host_.functions)
+    if (!jitFunction(name))
+      throw Error("'" + name + "' is not a function defined at the top level of " + file_->path());
 }
 
 const Symbol *ModuleScope::lookup(const std::string &name) const {
@@ -129,7 +139,15 @@ void ModuleScope::readFunction(const FunctionDefStmt &f) {
   Symbol sym;
   sym.loc = f.nameLoc;
   sym.def = &f;
+  if (auto h = host_.functions.find(f.name); h != host_.functions.end()) {
+    sym.kind = Symbol::Kind::JitFunction;
+    sym.options = h->second;
+    for (SignatureDecl &s : sym.options.signatures)
+      s.loc = f.nameLoc;
+  }
   for (auto &d : f.decorators) {
+    if (sym.kind == Symbol::Kind::JitFunction)
+      break;
     if (auto opts = jitDecorator(*d)) {
       sym.kind = Symbol::Kind::JitFunction;
       sym.options = *opts;
@@ -163,9 +181,9 @@ std::optional<JitOptions> ModuleScope::jitDecorator(const Expr &d) const {
     const Expr *sig = call->args[0].get();
     if (auto *list = asTupleLike(sig); list && !dyn<CallExpr>(sig)) {
       for (auto &s : list->elts)
-        o.signatures.push_back(s.get());
+        o.signatures.push_back({s.get(), "", s->loc});
     } else {
-      o.signatures.push_back(sig);
+      o.signatures.push_back({sig, "", sig->loc});
     }
   }
   auto boolOpt = [&](const Keyword &k) {

@@ -15,6 +15,14 @@
 
 namespace cutwin::fe {
 
+/// One declared signature: an expression of the decorator, or text the host program
+/// passed (reported at `loc` on error).
+struct SignatureDecl {
+  const Expr *expr = nullptr;
+  std::string text;
+  SourceLoc loc;
+};
+
 /// `@cuda.jit(...)` options.
 struct JitOptions {
   bool device = false;
@@ -26,7 +34,7 @@ struct JitOptions {
   int opt = 3;
   std::optional<bool> boundscheck;
   /// Explicit signatures (string or type-object form), in the decorator's order.
-  std::vector<const Expr *> signatures;
+  std::vector<SignatureDecl> signatures;
 };
 
 /// A signature `ret(args...)`; `ret` is None for kernels and `void`.
@@ -34,6 +42,15 @@ struct Signature {
   Type ret;
   std::vector<Type> args;
   bool hasReturn = false; ///< false for a bare argument tuple ("(float32[:], int32)")
+};
+
+/// What the host program knows of a module's top-level names (the Python package passes
+/// the live values of the globals kernels use and the functions it compiled). Host values
+/// win over what the source says.
+struct HostBindings {
+  std::map<std::string, ConstValue> constants;
+  /// Functions compiled with jit, with their options; signatures as numba signature text.
+  std::map<std::string, JitOptions> functions;
 };
 
 struct Symbol {
@@ -55,7 +72,8 @@ struct Symbol {
 class ModuleScope {
 public:
   /// Reads the top level of `module`; throws CompileError for malformed jit decorators.
-  ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr<const Module> module);
+  ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr<const Module> module,
+              const HostBindings &host = {});
 
   const SourceFile &file() const { return *file_; }
   std::shared_ptr<const SourceFile> fileRef() const { return file_; }
@@ -69,6 +87,9 @@ public:
 
   /// Resolves a signature expression (string literal or type-object form).
   Signature parseSignature(const Expr &sig) const;
+  Signature parseSignature(const SignatureDecl &d) const {
+    return d.expr ? parseSignature(*d.expr) : parseSignatureText(d.text, d.loc);
+  }
   /// Resolves a signature given as text, reported at `loc` of this file on error.
   Signature parseSignatureText(const std::string &text, SourceLoc loc) const;
   /// A type expression in a signature or a dtype argument: `float32`, `float32[:, ::1]`,
@@ -80,7 +101,10 @@ public:
   std::optional<Entity> resolveEntity(const Expr &e) const;
 
 private:
-  void bind(const std::string &name, Symbol s) { symbols_[name] = std::move(s); }
+  void bind(const std::string &name, Symbol s) {
+    if (!host_.constants.count(name)) // the host's value wins
+      symbols_[name] = std::move(s);
+  }
   void readImport(const ImportStmt &s);
   void readImportFrom(const ImportFromStmt &s);
   void readAssign(const AssignStmt &s);
@@ -90,6 +114,7 @@ private:
 
   std::shared_ptr<const SourceFile> file_;
   std::shared_ptr<const Module> module_;
+  HostBindings host_;
   std::map<std::string, Symbol> symbols_;
   std::vector<std::string> jitOrder_;
 };

@@ -85,8 +85,8 @@ const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const std::vecto
     // Pick the declared signature the arguments convert to best (numba's overload rating).
     std::optional<Signature> best;
     std::tuple<int, int, int> bestRate{};
-    for (const Expr *s : fn.options.signatures) {
-      Signature sig = scope_.parseSignature(*s);
+    for (const SignatureDecl &s : fn.options.signatures) {
+      Signature sig = scope_.parseSignature(s);
       if (sig.args.size() != argTypes.size())
         continue;
       int unsafe = 0, safe = 0, promote = 0;
@@ -158,8 +158,8 @@ void FunctionTyper::run() {
     localNames_.insert(def.params[i].name);
   }
   if (!spec_.isKernel && !spec_.options().signatures.empty()) {
-    for (const Expr *s : spec_.options().signatures) {
-      Signature sig = scope_.parseSignature(*s);
+    for (const SignatureDecl &s : spec_.options().signatures) {
+      Signature sig = scope_.parseSignature(s);
       if (sig.args == spec_.argTypes) {
         declared_ = sig;
         break;

@@ -194,8 +194,35 @@ struct CompileOptions {
   std::string codegen = "nvptx";   ///< GPU code generator: "nvptx" (LLVM) or "nvvm" (libNVVM)
 };
 
-class Module;
+/// A value the host program gives a module-level name: a bool, an integer, a float or a
+/// tuple of them (as `N = 256`, `SHAPE = (16, 16)` would in the source).
+struct HostValue {
+  enum class Kind { Bool, Int, Float, Tuple };
+  Kind kind = Kind::Int;
+  bool b = false;
+  int64_t i = 0;
+  double f = 0;
+  std::vector<HostValue> elems;
+};
 
+/// A function the host program compiles with `jit` (it need not carry a decorator in the
+/// source): what `@cuda.jit(...)` would say.
+struct JitDeclaration {
+  bool device = false;
+  std::vector<std::string> signatures; ///< numba signature text, e.g. "void(float32[:], int64)"
+  bool debug = false, fastmath = false, lineinfo = false;
+  std::optional<bool> boundscheck;
+  int opt = 3;
+};
+
+/// What the host program knows of a module's top-level names; it wins over the source.
+/// The Python package passes the live values of the globals its kernels use.
+struct ModuleBindings {
+  std::map<std::string, HostValue> constants;
+  std::map<std::string, JitDeclaration> functions;
+};
+
+class Module;
 /// A kernel of a module; each distinct tuple of argument types compiles once.
 class Kernel {
 public:
@@ -224,7 +251,10 @@ public:
   static std::shared_ptr<Module> fromFile(std::shared_ptr<Device> dev, const std::string &path,
                                           CompileOptions opts = {});
   static std::shared_ptr<Module> fromString(std::shared_ptr<Device> dev, const std::string &source,
-                                            const std::string &name = "<string>", CompileOptions opts = {});
+                                            const std::string &name = "<string>", CompileOptions opts = {},
+                                            const ModuleBindings &bindings = {});
+  /// A kernel or device function of the module (kernels also through kernel()).
+  bool hasFunction(const std::string &name) const;
   Kernel kernel(const std::string &name);
   std::vector<std::string> kernelNames() const;
 

@@ -190,10 +190,10 @@ def k(out):
   auto file = std::make_shared<SourceFile>("t.py", src);
   auto ast = std::make_shared<fe::Module>(parseModule(*file));
   ModuleScope scope(file, ast);
-  Signature s1 = scope.parseSignature(*scope.jitFunction("k1")->options.signatures[0]);
+  Signature s1 = scope.parseSignature(scope.jitFunction("k1")->options.signatures[0]);
   EXPECT_EQ(s1.args[0].str(), "array(float32, 2d, C)");
   EXPECT_EQ(s1.args[1].str(), "int32");
-  Signature s2 = scope.parseSignature(*scope.jitFunction("k2")->options.signatures[0]);
+  Signature s2 = scope.parseSignature(scope.jitFunction("k2")->options.signatures[0]);
   EXPECT_EQ(s2.args[0].str(), "array(float32, 1d, A)");
   auto t = typeKernel(src, {Type::array(Scalar::F64, 1, Layout::C)});
   for (auto &s : t->typer->specs()) {
