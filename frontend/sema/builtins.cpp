@@ -48,6 +48,7 @@ std::optional<Type> knownModule(const std::string &p) {
       {"numba.cuda", "cuda"},
       {"cutwin", "cutwin"},
       {"cutwin.cuda", "cuda"},
+      {"cutwin.types", "numba.types"},
       {"numpy", "numpy"},
       {"math", "math"},
       {"numba.types", "numba.types"},
@@ -62,7 +63,7 @@ std::optional<Type> knownModule(const std::string &p) {
 
 std::optional<Entity> moduleMember(const Type &module, const std::string &attr) {
   const std::string &m = module.path;
-  if (m == "numba" || m == "numba.types" || m == "numpy") {
+  if (m == "numba" || m == "numba.types" || m == "numpy" || m == "cutwin") {
     if (auto s = scalarFromName(attr)) {
       // NumPy has no `numpy.int` / `numpy.float` scalar types; numba's names are richer.
       if (m != "numpy" || attr.find('_') != std::string::npos || std::isdigit(attr.back()) ||
@@ -81,9 +82,11 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
       return moduleEntity("numba.types");
     return std::nullopt;
   }
-  if (m == "cutwin") {
+  if (m == "cutwin") { // cutwin exports numba's type names too
     if (attr == "cuda")
       return moduleEntity("cuda");
+    if (attr == "types")
+      return moduleEntity("numba.types");
     return std::nullopt;
   }
   if (m == "numpy") {

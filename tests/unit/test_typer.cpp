@@ -203,6 +203,27 @@ def k(out):
   }
 }
 
+TEST(Typer, CutwinExportsNumbaTypeNames) {
+  const char *src = R"PY(
+from cutwin import cuda, float32, int16, void, types
+import cutwin.types as ct
+@cuda.jit(void(float32[:], types.int64, ct.uint8))
+def k(a, n, m):
+    x = int16(n)
+    a[0] = x + m
+)PY";
+  auto file = std::make_shared<SourceFile>("t.py", src);
+  auto ast = std::make_shared<fe::Module>(parseModule(*file));
+  ModuleScope scope(file, ast);
+  Signature sig = scope.parseSignature(scope.jitFunction("k")->options.signatures[0]);
+  ASSERT_EQ(sig.args.size(), 3u);
+  EXPECT_EQ(sig.args[0].str(), "array(float32, 1d, A)");
+  EXPECT_EQ(sig.args[1].str(), "int64");
+  EXPECT_EQ(sig.args[2].str(), "uint8");
+  auto t = typeKernel(src, sig.args);
+  EXPECT_EQ(t->spec->locals.at("x").str(), "int16");
+}
+
 TEST(Typer, ModuleConstantsFold) {
   auto t = typeKernel(R"PY(
 from numba import cuda, float32
