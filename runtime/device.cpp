@@ -105,6 +105,32 @@ void DeviceArray::copyToHost(void *dst, size_t bytes) const {
   device_->backend().copyToHost(dst, data(), bytes);
 }
 
+DeviceArray::Span DeviceArray::span() const {
+  Span s;
+  int64_t hi = 0;
+  for (size_t k = 0; k < shape_.size(); ++k) {
+    if (shape_[k] == 0)
+      return {};
+    int64_t extent = (shape_[k] - 1) * strides_[k];
+    (extent < 0 ? s.begin : hi) += extent;
+  }
+  s.bytes = size_t(hi - s.begin) + dtypeSize(dtype_);
+  return s;
+}
+
+void DeviceArray::copySpanToHost(void *dst) const {
+  Span s = span();
+  device_->synchronize();
+  if (s.bytes)
+    device_->backend().copyToHost(dst, static_cast<char *>(data()) + s.begin, s.bytes);
+}
+
+void DeviceArray::copySpanFromHost(const void *src) {
+  Span s = span();
+  if (s.bytes)
+    device_->backend().copyToDevice(static_cast<char *>(data()) + s.begin, src, s.bytes);
+}
+
 void DeviceArray::copyFrom(const DeviceArray &src) {
   if (!isCContiguous() || !src.isCContiguous() || src.dtype_ != dtype_ || src.nbytes() != nbytes())
     throw Error("copyFrom: arrays must be contiguous, of the same dtype and size");

@@ -98,6 +98,17 @@ public:
   /// copyToHost first synchronises the device (and reports kernel faults).
   void copyFromHost(const void *src, size_t bytes);
   void copyToHost(void *dst, size_t bytes) const;
+  /// The bytes this view's elements lie in, from `begin` bytes relative to element 0
+  /// (negative with negative strides), `bytes` long; empty arrays span nothing.
+  struct Span {
+    int64_t begin = 0;
+    size_t bytes = 0;
+  };
+  Span span() const;
+  /// Copies of the whole span, for strided views (a host array with the same strides
+  /// over the buffer, offset by -span().begin, sees the elements).
+  void copySpanToHost(void *dst) const;
+  void copySpanFromHost(const void *src);
   /// Device-to-device copy from an array of the same dtype and size (both contiguous).
   void copyFrom(const DeviceArray &src);
   template <class T> std::vector<T> toVector() const {

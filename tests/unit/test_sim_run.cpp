@@ -119,6 +119,33 @@ def copy2d(src, dst):
   EXPECT_THROW(base.view({6, 9}, {32, 4}), Error);
 }
 
+TEST(SimRun, SpanCopiesOfStridedViews) {
+  auto dev = sim();
+  std::vector<int32_t> host(6 * 8);
+  for (int i = 0; i < 48; ++i)
+    host[size_t(i)] = i;
+  auto base = dev->toDevice(host, {6, 8});
+  // Rows 1..4 reversed, every other column from column 1: strides (-32, 8).
+  auto v = base.view({4, 4}, {-32, 8}, 4 * 32 + 4);
+  DeviceArray::Span s = v.span();
+  EXPECT_EQ(s.begin, -3 * 32);
+  EXPECT_EQ(s.bytes, size_t(3 * 32 + 3 * 8 + 4));
+  std::vector<int32_t> bytes(s.bytes / 4);
+  v.copySpanToHost(bytes.data());
+  const int32_t *e0 = bytes.data() - s.begin / 4; // element (0, 0) inside the span
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      ASSERT_EQ(e0[-i * 8 + 2 * j], host[size_t((4 - i) * 8 + 2 * j + 1)]);
+  // Writing the span back changes exactly what was written into it.
+  bytes[0] = -1;
+  v.copySpanFromHost(bytes.data());
+  auto after = base.toVector<int32_t>();
+  EXPECT_EQ(after[1 * 8 + 1], -1);
+  after[1 * 8 + 1] = 1 * 8 + 1;
+  EXPECT_EQ(after, host);
+  EXPECT_EQ(base.view({0, 4}, {32, 4}).span().bytes, 0u);
+}
+
 TEST(SimRun, StreamsAndEvents) {
   // On the simulator a launch completes before it returns: work on a stream is done at
   // once, and events measure host time between records.
