@@ -11,7 +11,10 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
+#include <llvm/ExecutionEngine/Orc/TargetProcess/JITLoaderGDB.h>
 #include <llvm/Support/TargetSelect.h>
+
+#include <dlfcn.h>
 
 extern "C" void cutwin_sim_barrier(cutwin::sim::ThreadContext *, uint32_t);
 extern "C" void cutwin_sim_raise(cutwin::sim::ThreadContext *, void *, uint32_t, uint32_t, int64_t, int64_t,
@@ -56,7 +59,17 @@ Jit::Jit() {
       [](ExecutionSession &es, const Triple &) -> Expected<std::unique_ptr<ObjectLayer>> {
         auto layer = std::make_unique<ObjectLinkingLayer>(es);
         // Debug objects go to GDB's JIT interface; without it breakpoints are never hit.
-        if (auto reg = createJITLoaderGDBRegistrar(es))
+        // The registration function is looked up in the library that defines it: inside
+        // a Python extension (loaded RTLD_LOCAL) the process-wide lookup cannot see it.
+        std::optional<ExecutorAddr> gdbDylib;
+        Dl_info info;
+        if (dladdr(reinterpret_cast<void *>(&llvm_orc_registerJITLoaderGDBWrapper), &info) && info.dli_fname) {
+          if (auto h = es.getExecutorProcessControl().loadDylib(info.dli_fname))
+            gdbDylib = *h;
+          else
+            consumeError(h.takeError());
+        }
+        if (auto reg = createJITLoaderGDBRegistrar(es, gdbDylib))
           layer->addPlugin(std::make_unique<DebugObjectManagerPlugin>(es, std::move(*reg)));
         else
           llvm::errs() << "cutwin: kernels cannot be debugged with gdb: " << llvm::toString(reg.takeError())

@@ -173,7 +173,13 @@ private:
 /// One kernel argument: a scalar of a given type, or a device array.
 class Arg {
 public:
+  struct Scalar {
+    DType dtype;
+    uint64_t bits; ///< integers sign-extended to 64 bits; floats as double bits
+  };
   Arg(const DeviceArray &a) : value_(a) {}
+  /// A scalar of any dtype (e.g. an int8 or a float32 from a NumPy scalar).
+  explicit Arg(const Scalar &s) : value_(s) {}
   Arg(bool v) : value_(Scalar{DType::Bool, uint64_t(v)}) {}
   Arg(int32_t v) : value_(Scalar{DType::I32, uint64_t(int64_t(v))}) {}
   Arg(int64_t v) : value_(Scalar{DType::I64, uint64_t(v)}) {}
@@ -182,10 +188,6 @@ public:
   Arg(float v) : value_(Scalar{DType::F32, bitsOf(double(v))}) {}
   Arg(double v) : value_(Scalar{DType::F64, bitsOf(v)}) {}
 
-  struct Scalar {
-    DType dtype;
-    uint64_t bits; ///< integers sign-extended to 64 bits; floats as double bits
-  };
   bool isArray() const { return std::holds_alternative<DeviceArray>(value_); }
   const DeviceArray &array() const { return std::get<DeviceArray>(value_); }
   const Scalar &scalar() const { return std::get<Scalar>(value_); }

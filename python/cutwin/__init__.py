@@ -1,0 +1,10 @@
+"""cutwin: kernels written in the Numba CUDA dialect, compiled by one C++ compiler and run on
+a CPU simulator (no GPU needed) or an NVIDIA GPU.
+
+    from cutwin import cuda        # in place of: from numba import cuda
+"""
+from . import errors, types  # noqa: F401
+from .types import *  # noqa: F401,F403  (from cutwin import float32, void, ...)
+from . import cuda  # noqa: F401,E402
+
+__version__ = "0.1.0"

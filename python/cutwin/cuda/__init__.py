@@ -1,0 +1,18 @@
+"""`from cutwin import cuda`: numba.cuda's API on cutwin. Kernels written for numba-cuda
+run unchanged on the simulator (no GPU needed) or on an NVIDIA GPU; see docs/python.md
+for the backend choice and the differences from numba-cuda."""
+from ..errors import (CompileError, CutwinError, DeviceError, KernelAssertionError, KernelError,  # noqa: F401
+                      KernelIndexError, LaunchError, TypingError)
+from ..types import *  # noqa: F401,F403  numba exposes its types through numba.cuda too
+from .devicearray import (DeviceNDArray, as_cuda_array, device_array, device_array_like,  # noqa: F401
+                          is_cuda_array, mapped_array, pinned, pinned_array, to_device)
+from .dispatcher import DeviceFunction, Dispatcher, jit  # noqa: F401
+from .intrinsics import *  # noqa: F401,F403
+from .runtime import (Event, Stream, close, current_backend, default_stream, detect, event,  # noqa: F401
+                      event_elapsed_time, get_current_device, gpu_available, gpus, is_available,
+                      legacy_default_stream, per_thread_default_stream, select_device, stream, synchronize,
+                      use_backend)
+
+
+def is_supported_version():
+    return True

@@ -1,0 +1,260 @@
+"""Device arrays with numba's interface: `to_device`, `device_array(_like)`,
+`copy_to_host`, slicing and views, `pinned_array`. A DeviceNDArray wraps the C++
+DeviceArray (a view: shape, byte strides, an offset into a shared allocation)."""
+import contextlib
+
+import numpy as np
+
+from .. import _cutwin
+from . import runtime
+
+
+def _strides_for(shape, itemsize, order):
+    strides, step = [0] * len(shape), itemsize
+    axes = range(len(shape) - 1, -1, -1) if order == "C" else range(len(shape))
+    for k in axes:
+        strides[k] = step
+        step *= max(shape[k], 1)
+    return tuple(strides)
+
+
+def _normalize_shape(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
+
+
+class DeviceNDArray:
+    """An array in the current device's memory (numba's DeviceNDArray)."""
+
+    __slots__ = ("_arr", "dtype", "stream")
+
+    def __init__(self, native, dtype, stream=0):
+        self._arr = native
+        self.dtype = np.dtype(dtype)
+        self.stream = stream
+
+    # -- properties
+    @property
+    def shape(self):
+        return self._arr.shape
+
+    @property
+    def strides(self):
+        return self._arr.strides
+
+    @property
+    def ndim(self):
+        return self._arr.ndim
+
+    @property
+    def size(self):
+        return self._arr.size
+
+    @property
+    def nbytes(self):
+        return self._arr.nbytes
+
+    @property
+    def alloc_size(self):
+        return self._arr.span[1]
+
+    @property
+    def device_ctypes_pointer(self):
+        return self._arr.device_pointer
+
+    @property
+    def __cuda_array_interface__(self):
+        """The CUDA Array Interface (version 3), for CuPy, PyTorch and friends; GPU only."""
+        if self._arr.device.is_simulator:
+            raise AttributeError("arrays on the cutwin simulator live in host memory: no CUDA array interface")
+        return {"shape": self.shape, "strides": None if self.is_c_contiguous() else self.strides,
+                "typestr": self.dtype.str, "data": (self._arr.device_pointer, False), "version": 3,
+                "stream": None}
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d device array")
+        return self.shape[0]
+
+    def __repr__(self):
+        return "<cutwin DeviceNDArray shape=%s dtype=%s>" % (self.shape, self.dtype)
+
+    def is_c_contiguous(self):
+        return self._arr.is_c_contiguous
+
+    def is_f_contiguous(self):
+        return self.strides == _strides_for(self.shape, self.dtype.itemsize, "F") or self.size <= 1
+
+    # -- copies
+    def copy_to_host(self, ary=None, stream=0):
+        """The array's contents as a NumPy array (into `ary` if given)."""
+        if self.is_c_contiguous():
+            if ary is not None and ary.flags.c_contiguous and ary.dtype == self.dtype and ary.shape == self.shape:
+                self._arr.copy_to_host(ary)
+                return ary
+            host = np.empty(self.shape, self.dtype)
+            self._arr.copy_to_host(host)
+        else:
+            begin, nbytes = self._arr.span
+            buf = np.empty(nbytes, np.uint8)
+            self._arr.copy_span_to_host(buf)
+            host = np.ndarray(self.shape, self.dtype, buffer=buf, offset=-begin, strides=self.strides)
+        if ary is None:
+            return host
+        np.copyto(ary, host.reshape(ary.shape) if host.size == ary.size else host)
+        return ary
+
+    def copy_to_device(self, ary, stream=0):
+        """Copies a host array (or another device array) of the same shape into this one."""
+        if isinstance(ary, DeviceNDArray):
+            if ary.is_c_contiguous() and self.is_c_contiguous():
+                self._arr.copy_from(ary._arr)
+                return
+            ary = ary.copy_to_host()
+        ary = np.asarray(ary)
+        if ary.shape != self.shape:
+            ary = np.broadcast_to(ary, self.shape)
+        if self.is_c_contiguous():
+            self._arr.copy_from_host(np.ascontiguousarray(ary, dtype=self.dtype))
+            return
+        begin, nbytes = self._arr.span
+        buf = np.empty(nbytes, np.uint8)
+        self._arr.copy_span_to_host(buf)  # keep the bytes between the view's elements
+        view = np.ndarray(self.shape, self.dtype, buffer=buf, offset=-begin, strides=self.strides)
+        view[...] = ary
+        self._arr.copy_span_from_host(buf)
+
+    # -- views
+    def _view(self, shape, strides, offset=0):
+        return DeviceNDArray(self._arr.view(list(shape), list(strides), offset), self.dtype, self.stream)
+
+    def _select(self, index):
+        """The view `self[index]` selects (0-d for an element), computed by NumPy on a
+        stand-in array with this array's layout."""
+        _check_basic(index)
+        standin = np.lib.stride_tricks.as_strided(np.zeros(1, self.dtype), self.shape, self.strides)
+        result = standin[index]
+        if not isinstance(result, np.ndarray):  # an element: NumPy returned a scalar
+            result = standin[index + (Ellipsis,) if isinstance(index, tuple) else (index, Ellipsis)]
+        offset = result.__array_interface__["data"][0] - standin.__array_interface__["data"][0]
+        return self._view(result.shape, result.strides, offset)
+
+    def __getitem__(self, index):
+        view = self._select(index)
+        if view.ndim == 0:  # an element is copied to the host, as numba does
+            return view.copy_to_host()[()]
+        return view
+
+    def __setitem__(self, index, value):
+        self._select(index).copy_to_device(np.asarray(value, dtype=self.dtype))
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def transpose(self, axes=None):
+        axes = tuple(reversed(range(self.ndim))) if axes is None else tuple(axes)
+        return self._view([self.shape[a] for a in axes], [self.strides[a] for a in axes])
+
+    def reshape(self, *newshape, order="C"):
+        if len(newshape) == 1 and not isinstance(newshape[0], (int, np.integer)):
+            newshape = newshape[0]
+        newshape = list(_normalize_shape(newshape))
+        if -1 in newshape:
+            known = int(np.prod([s for s in newshape if s != -1]))
+            newshape[newshape.index(-1)] = self.size // known if known else 0
+        if int(np.prod(newshape)) != self.size:
+            raise ValueError("cannot reshape a device array of size %d into %s" % (self.size, tuple(newshape)))
+        layout = "C" if self.is_c_contiguous() else "F" if self.is_f_contiguous() else None
+        if layout is None or (order != layout and self.ndim > 1 and len(newshape) > 1):
+            raise NotImplementedError("device arrays reshape only in their own contiguous order")
+        return self._view(newshape, _strides_for(newshape, self.dtype.itemsize, order))
+
+    def ravel(self, order="C"):
+        return self.reshape(self.size, order=order)
+
+    def view(self, dtype):
+        dtype = np.dtype(dtype)
+        if dtype.itemsize != self.dtype.itemsize:
+            raise NotImplementedError("view() keeps the item size")
+        return DeviceNDArray(self._arr, dtype, self.stream)
+
+
+def _check_basic(index):
+    for i in index if isinstance(index, tuple) else (index,):
+        if not (i is None or i is Ellipsis or isinstance(i, (slice, int, np.integer))):
+            raise IndexError("device arrays take basic indexing only (integers, slices, ..., None), not %s"
+                             % type(i).__name__)
+
+
+# -- creation ------------------------------------------------------------------------------------
+
+
+def _empty(shape, dtype, order="C", strides=None):
+    dtype = np.dtype(dtype)
+    shape = _normalize_shape(shape)
+    dev = runtime._device()
+    if strides is None and order == "C":
+        return DeviceNDArray(_cutwin.empty(dev, dtype.name, list(shape)), dtype)
+    strides = tuple(strides) if strides is not None else _strides_for(shape, dtype.itemsize, order)
+    span = max([0] + [(s - 1) * st for s, st in zip(shape, strides) if st > 0]) + dtype.itemsize
+    low = sum((s - 1) * st for s, st in zip(shape, strides) if st < 0)
+    raw = _cutwin.empty(dev, "uint8", [span - low])
+    return DeviceNDArray(raw.view(list(shape), list(strides), -low), dtype)
+
+
+def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
+    """An uninitialised array on the current device."""
+    return _empty(shape, dtype, order, strides)
+
+
+def device_array_like(ary, stream=0):
+    order = "F" if (not ary.flags.c_contiguous if hasattr(ary, "flags") else not ary.is_c_contiguous()) \
+        and _is_f(ary) else "C"
+    return _empty(ary.shape, ary.dtype, order)
+
+
+def _is_f(ary):
+    return ary.flags.f_contiguous if hasattr(ary, "flags") else ary.is_f_contiguous()
+
+
+def to_device(obj, stream=0, copy=True, to=None):
+    """A copy of a host array on the current device (into `to` if given)."""
+    if to is not None:
+        to.copy_to_device(obj, stream)
+        return to
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    ary = np.asarray(obj)
+    if ary.dtype.hasobject or ary.dtype.names:
+        raise TypeError("cutwin device arrays hold numbers only, not %s" % ary.dtype)
+    order = "F" if not ary.flags.c_contiguous and ary.flags.f_contiguous else "C"
+    dev = _empty(ary.shape, ary.dtype, order)
+    if copy:
+        dev.copy_to_device(ary)
+    return dev
+
+
+def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
+    """A host array for fast copies (cutwin: an ordinary NumPy array)."""
+    return np.empty(shape, dtype, order=order)
+
+
+mapped_array = pinned_array
+
+
+@contextlib.contextmanager
+def pinned(*arrays):
+    """numba's page-locking context manager; host memory needs no pinning here."""
+    yield
+
+
+def is_cuda_array(obj):
+    return isinstance(obj, DeviceNDArray) or hasattr(obj, "__cuda_array_interface__")
+
+
+def as_cuda_array(obj):
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    raise TypeError("cutwin takes its own device arrays (from cuda.to_device / device_array)")

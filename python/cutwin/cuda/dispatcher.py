@@ -1,0 +1,327 @@
+"""`cuda.jit`: kernels and device functions. A Dispatcher compiles its function lazily,
+once per device and argument-type tuple (the C++ module caches the specialisations), from
+the function's Python source: the whole file for a top-level function (diagnostics name
+its real lines), with the live values of the globals it uses passed along."""
+import inspect
+import linecache
+import os
+import textwrap
+import types as pytypes
+
+import numpy as np
+
+from .. import _cutwin
+from .. import types as ct
+from ..errors import CompileError
+from . import runtime
+from .devicearray import DeviceNDArray, to_device
+
+_ENTITY_MODULES = {"math", "numpy", "numba", "numba.cuda", "numba.types", "numba.core.types", "cutwin",
+                   "cutwin.cuda", "cutwin.types"}
+
+
+def _codegen():
+    return os.environ.get("CUTWIN_CODEGEN", "nvptx")
+
+
+def _dim3(d, what):
+    if isinstance(d, (int, np.integer)):
+        return (int(d),)
+    try:
+        d = tuple(int(x) for x in d)
+    except TypeError:
+        raise ValueError("%s must be an int or a tuple of 1 to 3 ints, not %r" % (what, d)) from None
+    if not 1 <= len(d) <= 3:
+        raise ValueError("%s must have 1 to 3 dimensions, got %r" % (what, d))
+    return d
+
+
+def _host_constant(v):
+    """A global's value as the compiler takes it, or None if it is not a constant."""
+    if isinstance(v, (bool, int, float)):
+        return v
+    if isinstance(v, (np.bool_, np.integer, np.floating)):
+        return v.item()
+    if isinstance(v, tuple):
+        items = [_host_constant(x) for x in v]
+        return None if any(x is None for x in items) else tuple(items)
+    return None
+
+
+def _code_names(code):
+    names = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, pytypes.CodeType):
+            names |= _code_names(c)
+    return names
+
+
+def _is_top_level(fn):
+    return fn.__qualname__ == fn.__name__
+
+
+class _Compiled:
+    """A function's C++ module on one device, and the kernel in it."""
+
+    __slots__ = ("module", "kernel")
+
+    def __init__(self, module, kernel):
+        self.module, self.kernel = module, kernel
+
+
+class _JitFunction:
+    """What kernels and device functions share: the Python function, its options and
+    how its source and globals reach the compiler."""
+
+    def __init__(self, py_func, signatures, options):
+        self.py_func = py_func
+        self.signatures = list(signatures or [])
+        self.targetoptions = options
+        self.__name__ = py_func.__name__
+        self.__qualname__ = py_func.__qualname__
+        self.__doc__ = py_func.__doc__
+        self.__module__ = py_func.__module__
+        self.__wrapped__ = py_func
+
+    @property
+    def _filename(self):
+        return self.py_func.__code__.co_filename
+
+    def _declaration(self):
+        o = self.targetoptions
+        return {"device": o["device"], "signatures": [str(s) for s in self.signatures], "debug": o["debug"],
+                "fastmath": o["fastmath"], "lineinfo": o["lineinfo"], "boundscheck": o["boundscheck"],
+                "opt": o["opt"]}
+
+    def _bindings(self, constants, functions):
+        """Adds this function's declaration, the constants among the globals (and closure
+        variables) it uses, and recursively the device functions it calls."""
+        if self.__name__ in functions:
+            return
+        functions[self.__name__] = self._declaration()
+        fn = self.py_func
+        values = {}
+        for name in _code_names(fn.__code__):
+            if name in fn.__globals__:
+                values[name] = fn.__globals__[name]
+        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+            values[name] = cell.cell_contents
+        for name, v in values.items():
+            if isinstance(v, _JitFunction):
+                if v._filename != self._filename:
+                    raise CompileError(
+                        "%s: '%s' calls device function '%s' from %s; cutwin compiles a kernel together "
+                        "with the device functions of its own file" % (self._filename, self.__name__, name,
+                                                                        v._filename))
+                v._bindings(constants, functions)
+                continue
+            c = _host_constant(v)
+            if c is not None:
+                constants[name] = c
+
+    def _source(self):
+        """The text the compiler reads and the file name its diagnostics show."""
+        fn = self.py_func
+        filename = fn.__code__.co_filename
+        lines = linecache.getlines(filename, fn.__globals__)
+        if not lines:
+            raise CompileError("cannot read the source of '%s' (%s): cutwin compiles kernels from their "
+                               "Python source" % (self.__qualname__, filename))
+        if _is_top_level(fn):
+            return "".join(lines), filename
+        # A nested function: its own lines at their line numbers, after one line of
+        # imports for the modules and types it names.
+        start = fn.__code__.co_firstlineno
+        block = textwrap.dedent("".join(inspect.getblock(lines[start - 1:])))
+        return self._preamble() + "\n" * (start - 2) + block, filename
+
+    def _preamble(self):
+        fn = self.py_func
+        imports = ["pass"]
+        for name in sorted(_code_names(fn.__code__)):
+            v = fn.__globals__.get(name)
+            if isinstance(v, pytypes.ModuleType) and v.__name__ in _ENTITY_MODULES:
+                imports.append("import %s as %s" % (v.__name__, name))
+            elif isinstance(v, ct.Type):
+                imports.append("from cutwin.types import %s as %s" % (v, name))
+        return "; ".join(imports) + "\n"
+
+    def _compiled(self, spec):
+        """This function's module and kernel on device `spec`, compiled on first use."""
+        constants, functions = {}, {}
+        self._bindings(constants, functions)
+        text, filename = self._source()
+        module = _cutwin.Module.from_string(runtime._open(spec), text, filename, codegen=_codegen(),
+                                            constants=constants, functions=functions)
+        kernel = None if self.targetoptions["device"] else module.kernel(self.__name__)
+        return _Compiled(module, kernel)
+
+
+class _LaunchConfig:
+    """`kernel[griddim, blockdim, stream, sharedmem]`: call it with the arguments."""
+
+    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem")
+
+    def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
+        self.dispatcher, self.griddim, self.blockdim = dispatcher, griddim, blockdim
+        self.stream, self.sharedmem = stream, sharedmem
+
+    def __call__(self, *args):
+        self.dispatcher._launch(self.griddim, self.blockdim, self.stream, self.sharedmem, args)
+
+
+class Dispatcher(_JitFunction):
+    """A kernel: `kernel[griddim, blockdim](*args)`, `kernel[griddim, blockdim, stream,
+    sharedmem](*args)`, `kernel.forall(n)(*args)`."""
+
+    def __init__(self, py_func, signatures, options):
+        super().__init__(py_func, signatures, options)
+        self._per_device = {}
+
+    def _kernel(self, spec):
+        c = self._per_device.get(spec)
+        if c is None:
+            c = self._per_device[spec] = self._compiled(spec)
+        return c.kernel
+
+    def __getitem__(self, config):
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise ValueError("a launch takes [griddim, blockdim] or [griddim, blockdim, stream, sharedmem]")
+        return _LaunchConfig(self, _dim3(config[0], "griddim"), _dim3(config[1], "blockdim"),
+                             config[2] if len(config) > 2 else 0, int(config[3]) if len(config) > 3 else 0)
+
+    def __call__(self, *args, **kwargs):
+        raise ValueError("kernel launch configuration was not specified; launch with "
+                         "%s[blockspergrid, threadsperblock](arg0, ...)" % self.__name__)
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A 1-D launch of `ntasks` threads (blocks of `tpb`, 256 if 0)."""
+        tpb = int(tpb) or 256
+        return self[max(1, (int(ntasks) + tpb - 1) // tpb), tpb, stream, sharedmem]
+
+    def _launch(self, griddim, blockdim, stream, sharedmem, args):
+        spec = runtime._selected_spec()
+        c = self._per_device.get(spec)
+        kernel = c.kernel if c is not None else self._kernel(spec)
+        native = []
+        copy_back = None
+        for a in args:
+            t = type(a)
+            if t is DeviceNDArray:
+                native.append(a._arr)
+            elif t is int or t is float or t is bool:
+                native.append(a)
+            elif t is np.ndarray:
+                d = to_device(a)
+                native.append(d._arr)
+                if a.flags.writeable:
+                    copy_back = copy_back or []
+                    copy_back.append((d, a))
+            elif isinstance(a, np.generic):
+                native.append((a.dtype.name, a.item()))
+            elif isinstance(a, DeviceNDArray):
+                native.append(a._arr)
+            else:
+                raise TypeError("cutwin cannot pass a %s to kernel '%s'" % (t.__name__, self.__name__))
+        kernel.launch(griddim, blockdim, native, sharedmem, runtime._native_stream(stream))
+        if copy_back:  # NumPy arguments come back after the kernel, as in numba
+            for d, a in copy_back:
+                d.copy_to_host(a)
+
+    # -- compilation and inspection
+    def compile(self, sig):
+        """Compiles for a signature ahead of the first launch."""
+        self._native_args(sig, "ir")
+        return self
+
+    def _native_args(self, sig, what, arch="sm_90"):
+        args = _dummy_args(sig)
+        kernel = self._kernel(runtime._selected_spec())
+        return kernel.ir(args) if what == "ir" else kernel.ptx(args, arch)
+
+    def _inspect(self, signature, what):
+        if signature is not None:
+            return self._native_args(signature, what)
+        return {str(s): self._native_args(s, what) for s in self.signatures}
+
+    def inspect_llvm(self, signature=None):
+        """The kernel IR (LLVM 16) for a signature, or a dict for the declared ones."""
+        return self._inspect(signature, "ir")
+
+    def inspect_asm(self, signature=None):
+        """PTX for a signature (the GPU code generator's, whatever the backend)."""
+        return self._inspect(signature, "ptx")
+
+    @property
+    def overloads(self):
+        return {str(s): s for s in self.signatures}
+
+    def __repr__(self):
+        return "<cutwin kernel %s>" % self.__qualname__
+
+
+class DeviceFunction(_JitFunction):
+    """A `@cuda.jit(device=True)` function: callable from kernels only."""
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError("'%s' is a device function: call it from a kernel" % self.__name__)
+
+    def __repr__(self):
+        return "<cutwin device function %s>" % self.__qualname__
+
+
+def _dummy_args(sig):
+    """Arguments of a signature's types, for compiling without data."""
+    if isinstance(sig, str):
+        raise TypeError("give the signature as type objects here (void(float32[:], ...))")
+    types_ = sig.args if isinstance(sig, ct.Signature) else tuple(sig)
+    out = []
+    dev = runtime._device()
+    for t in types_:
+        if isinstance(t, ct.Array):
+            item = t.dtype.dtype.itemsize
+            shape = [2] * t.ndim
+            base = _cutwin.zeros(dev, t.dtype.dtype.name, [4] * t.ndim)
+            strides = _c_strides(shape, item) if t.layout == "C" else [2 * s for s in base.strides]
+            out.append(base.view(shape, strides))
+        else:
+            out.append((t.dtype.name, 0))
+    return out
+
+
+def _c_strides(shape, itemsize):
+    strides, step = [], itemsize
+    for s in reversed(shape):
+        strides.insert(0, step)
+        step *= s
+    return strides
+
+
+def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt=True, lineinfo=False,
+        cache=False, fastmath=False, boundscheck=None, max_registers=None, **kws):
+    """numba's `cuda.jit`: as a decorator with or without options and signatures."""
+    if link:
+        raise NotImplementedError("cuda.jit(link=...): cutwin compiles kernels from Python source only")
+    options = {"device": bool(device), "debug": bool(debug), "opt": (3 if opt is True else 0 if opt is False
+                                                                      else int(opt)),
+               "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": boundscheck,
+               "cache": bool(cache), "inline": inline}
+
+    def wrap(fn, sigs):
+        if isinstance(fn, _JitFunction):
+            fn = fn.py_func
+        if not callable(fn) or not hasattr(fn, "__code__"):
+            raise TypeError("cuda.jit takes a Python function, not %r" % (fn,))
+        cls = DeviceFunction if options["device"] else Dispatcher
+        return cls(fn, sigs, options)
+
+    if func_or_sig is None:
+        return lambda fn: wrap(fn, None)
+    if isinstance(func_or_sig, (str, ct.Signature)):
+        return lambda fn: wrap(fn, [func_or_sig])
+    if isinstance(func_or_sig, (list, tuple)) and not callable(func_or_sig):
+        sigs = list(func_or_sig)
+        if sigs and all(isinstance(s, ct.Type) for s in sigs):  # one bare argument tuple
+            sigs = [tuple(sigs)]
+        return lambda fn: wrap(fn, sigs)
+    return wrap(func_or_sig, None)

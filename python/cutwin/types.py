@@ -1,0 +1,129 @@
+"""numba's type objects, as far as kernels and signatures use them: scalar types
+(`float32`, `int64`, ...), array types (`float32[:, ::1]`), signatures
+(`void(float32[:], int32)`) and `void`. `str()` gives numba's signature text, which is
+what the C++ frontend reads. Called with a value in host code, a scalar type converts it
+like the NumPy scalar type of the same name (`float32(1.5)`)."""
+import numpy as np
+
+__all__ = []  # filled below: every type name
+
+
+class Type:
+    """A numba type, known by its canonical name."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return self.name
+
+    def __repr__(self):
+        return self.name
+
+    def __eq__(self, other):
+        return isinstance(other, Type) and str(self) == str(other)
+
+    def __hash__(self):
+        return hash(str(self))
+
+    def __call__(self, *args):
+        if args and all(isinstance(a, (Type, str)) for a in args) or not args:
+            return Signature(self, args)
+        raise TypeError("%s(...) takes types (a signature) or one value to convert" % self.name)
+
+
+class Scalar(Type):
+    """int8 ... uint64, float32, float64, boolean."""
+
+    @property
+    def dtype(self):
+        return np.dtype("bool" if self.name == "boolean" else self.name)
+
+    def __call__(self, *args):
+        if len(args) == 1 and not isinstance(args[0], (Type, str)):
+            return self.dtype.type(args[0])
+        return Type.__call__(self, *args)
+
+    def __getitem__(self, index):
+        index = index if isinstance(index, tuple) else (index,)
+        if not all(isinstance(s, slice) and s.start is None and s.stop is None for s in index):
+            raise TypeError("array types are written with slices only: float32[:], float32[:, ::1]")
+        steps = [s.step for s in index]
+        if any(step not in (None, 1) for step in steps):
+            raise TypeError("an array type's slice step must be empty or 1 (C layout)")
+        layout = "C" if steps[-1] == 1 and all(s is None for s in steps[:-1]) else "A"
+        if layout == "A" and any(s == 1 for s in steps):
+            raise TypeError("only the last dimension can be marked contiguous (::1)")
+        return Array(self, len(index), layout)
+
+
+class Array(Type):
+    """An array type: element type, dimensions, layout 'C' (contiguous) or 'A' (any)."""
+
+    def __init__(self, dtype, ndim, layout="A"):
+        self.dtype, self.ndim, self.layout = dtype, ndim, layout
+        dims = [":"] * ndim
+        if layout == "C":
+            dims[-1] = "::1"
+        Type.__init__(self, "%s[%s]" % (dtype, ", ".join(dims)))
+
+
+class Signature:
+    """`ret(args...)`: numba's signature object; str() is its text."""
+
+    def __init__(self, return_type, args):
+        self.return_type, self.args = return_type, tuple(args)
+
+    def __str__(self):
+        return "%s(%s)" % (self.return_type, ", ".join(str(a) for a in self.args))
+
+    __repr__ = __str__
+
+
+void = Type("void")
+none = void
+boolean = Scalar("boolean")
+bool_ = b1 = boolean
+int8, int16, int32, int64 = (Scalar("int%d" % b) for b in (8, 16, 32, 64))
+uint8, uint16, uint32, uint64 = (Scalar("uint%d" % b) for b in (8, 16, 32, 64))
+float32, float64 = Scalar("float32"), Scalar("float64")
+i1, i2, i4, i8 = int8, int16, int32, int64
+u1, u2, u4, u8 = uint8, uint16, uint32, uint64
+f4, f8 = float32, float64
+byte, short, intc, intp, int_, long_ = int8, int16, int32, int64, int64, int64
+uintc, uintp, uint = uint32, uint64, uint64
+single, double = float32, float64
+float_ = float32  # numba's alias (NumPy's float_ is float64)
+
+__all__ = [n for n, v in list(globals().items()) if isinstance(v, Type)]
+
+
+def from_dtype(dtype):
+    """The scalar type of a NumPy dtype."""
+    dtype = np.dtype(dtype)
+    return boolean if dtype == np.bool_ else globals()[dtype.name]
+
+
+def typeof(value):
+    """The type numba gives a kernel argument: arrays by dtype, dimensions and layout,
+    Python ints int64, floats float64, bools boolean, NumPy scalars their dtype."""
+    if isinstance(value, bool):
+        return boolean
+    if isinstance(value, int):
+        return int64
+    if isinstance(value, float):
+        return float64
+    if isinstance(value, np.generic):
+        return from_dtype(value.dtype)
+    shape = getattr(value, "shape", None)
+    if shape is not None:
+        layout = "C" if _is_c_contiguous(value) else "A"
+        return Array(from_dtype(value.dtype), len(shape), layout)
+    raise TypeError("cutwin cannot pass a %s to a kernel" % type(value).__name__)
+
+
+def _is_c_contiguous(a):
+    flags = getattr(a, "flags", None)
+    if flags is not None and hasattr(flags, "c_contiguous"):
+        return flags.c_contiguous
+    return a.is_c_contiguous()

@@ -1,0 +1,67 @@
+// C++ errors -> Python exceptions. The classes live in cutwin/errors.py (so that they
+// subclass the builtin exceptions numba raises, e.g. IndexError); this file fills in
+// their attributes from the C++ error.
+#include "bindings.h"
+
+#include "cutwin/errors.h"
+
+#include <nanobind/stl/string.h>
+
+namespace nb = nanobind;
+
+namespace cutwin::py {
+
+namespace {
+
+const char *kernelErrorClass(KernelErrorKind k) {
+  switch (k) {
+  case KernelErrorKind::IndexOutOfBounds: return "KernelIndexError";
+  case KernelErrorKind::Assertion: return "KernelAssertionError";
+  default: return "KernelError";
+  }
+}
+
+/// Raises cutwin.errors.<cls>(message) with `attrs` set on the instance.
+void raise(const char *cls, const std::string &message, const nb::dict &attrs = {}) {
+  nb::object type = nb::module_::import_("cutwin.errors").attr(cls);
+  nb::object exc = type(message);
+  for (auto [k, v] : attrs)
+    nb::setattr(exc, k, v);
+  PyErr_SetObject(type.ptr(), exc.ptr());
+}
+
+nb::tuple dims(const std::array<uint32_t, 3> &d) { return nb::make_tuple(d[0], d[1], d[2]); }
+
+} // namespace
+
+void bindErrors(nb::module_ &) {
+  nb::register_exception_translator([](const std::exception_ptr &p, void *) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const KernelError &e) {
+      nb::dict a;
+      a["kernel"] = e.kernel();
+      a["file"] = e.file();
+      a["line"] = e.loc().line;
+      a["thread"] = dims(e.thread());
+      a["block"] = dims(e.block());
+      a["detail"] = e.detail();
+      raise(kernelErrorClass(e.kind()), e.what(), a);
+    } catch (const CompileError &e) {
+      nb::dict a;
+      a["file"] = e.file();
+      a["line"] = e.loc().line;
+      a["col"] = e.loc().col;
+      a["msg"] = e.message();
+      raise("CompileError", e.what(), a);
+    } catch (const LaunchError &e) {
+      raise("LaunchError", e.what());
+    } catch (const DeviceError &e) {
+      raise("DeviceError", e.what());
+    } catch (const Error &e) {
+      raise("CutwinError", e.what());
+    }
+  });
+}
+
+} // namespace cutwin::py

@@ -1,0 +1,162 @@
+// Kernel modules and launches: Python values -> kernel arguments, the host's knowledge of
+// module names (constants, jitted functions) -> ModuleBindings.
+#include "bindings.h"
+
+#include "cutwin/cutwin.h"
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+
+namespace nb = nanobind;
+
+namespace cutwin::py {
+
+namespace {
+
+/// A kernel argument from a Python value: a DeviceArray, a bool, an int (int64, or uint64
+/// beyond its range, as numba types them), a float (float64), or a (dtype name, value)
+/// pair for a scalar of a given dtype (NumPy scalars).
+Arg toArg(nb::handle h) {
+  if (nb::isinstance<DeviceArray>(h))
+    return Arg(nb::cast<const DeviceArray &>(h));
+  PyObject *o = h.ptr();
+  if (PyBool_Check(o))
+    return Arg(o == Py_True);
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (!overflow)
+      return Arg(int64_t(v));
+    unsigned long long u = PyLong_AsUnsignedLongLong(o);
+    if (PyErr_Occurred())
+      throw nb::python_error();
+    return Arg(uint64_t(u));
+  }
+  if (PyFloat_Check(o))
+    return Arg(PyFloat_AS_DOUBLE(o));
+  if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 2) {
+    auto dtype = dtypeFromName(nb::cast<std::string>(nb::handle(PyTuple_GET_ITEM(o, 0))));
+    nb::handle v(PyTuple_GET_ITEM(o, 1));
+    if (dtype) {
+      Arg::Scalar s{*dtype, 0};
+      if (*dtype == DType::F32 || *dtype == DType::F64) {
+        double d = nb::cast<double>(v);
+        std::memcpy(&s.bits, &d, 8);
+      } else if (*dtype == DType::U64) {
+        s.bits = nb::cast<uint64_t>(v);
+      } else {
+        s.bits = uint64_t(nb::cast<int64_t>(v));
+      }
+      return Arg(s);
+    }
+  }
+  throw nb::type_error(
+      (std::string("cannot pass a value of type '") + nb::type_name(h.type()).c_str() + "' to a kernel").c_str());
+}
+
+std::vector<Arg> toArgs(nb::handle seq) {
+  std::vector<Arg> args;
+  for (nb::handle h : seq)
+    args.push_back(toArg(h));
+  return args;
+}
+
+Dim3 toDim3(nb::handle t) {
+  auto v = nb::cast<std::vector<uint32_t>>(t);
+  v.resize(3, 1);
+  return Dim3(v[0], v[1], v[2]);
+}
+
+HostValue hostValue(nb::handle h) {
+  HostValue v;
+  PyObject *o = h.ptr();
+  if (PyBool_Check(o)) {
+    v.kind = HostValue::Kind::Bool;
+    v.b = o == Py_True;
+  } else if (PyLong_Check(o)) {
+    v.kind = HostValue::Kind::Int;
+    v.i = nb::cast<int64_t>(h);
+  } else if (PyFloat_Check(o)) {
+    v.kind = HostValue::Kind::Float;
+    v.f = PyFloat_AS_DOUBLE(o);
+  } else if (PyTuple_Check(o)) {
+    v.kind = HostValue::Kind::Tuple;
+    for (nb::handle e : nb::borrow<nb::tuple>(h))
+      v.elems.push_back(hostValue(e));
+  } else {
+    throw nb::type_error("host constants must be bools, ints, floats or tuples of them");
+  }
+  return v;
+}
+
+JitDeclaration jitDeclaration(nb::dict d) {
+  JitDeclaration j;
+  auto get = [&](const char *k) { return d.contains(k) ? nb::handle(d[k]) : nb::handle(); };
+  if (auto v = get("device"))
+    j.device = nb::cast<bool>(v);
+  if (auto v = get("signatures"))
+    j.signatures = nb::cast<std::vector<std::string>>(v);
+  if (auto v = get("debug"))
+    j.debug = nb::cast<bool>(v);
+  if (auto v = get("fastmath"))
+    j.fastmath = nb::cast<bool>(v);
+  if (auto v = get("lineinfo"))
+    j.lineinfo = nb::cast<bool>(v);
+  if (auto v = get("boundscheck"); v && !v.is_none())
+    j.boundscheck = nb::cast<bool>(v);
+  if (auto v = get("opt"))
+    j.opt = nb::cast<int>(v);
+  return j;
+}
+
+} // namespace
+
+void bindKernel(nb::module_ &m) {
+  nb::class_<Kernel>(m, "Kernel")
+      .def_prop_ro("name", &Kernel::name)
+      .def(
+          "launch",
+          [](Kernel &k, nb::handle grid, nb::handle block, nb::handle args, uint64_t shared, const Stream *stream) {
+            Dim3 g = toDim3(grid), b = toDim3(block);
+            std::vector<Arg> a = toArgs(args);
+            nb::gil_scoped_release release;
+            k.launch(g, b, a, shared, stream);
+          },
+          nb::arg("grid"), nb::arg("block"), nb::arg("args"), nb::arg("shared") = 0,
+          nb::arg("stream").none() = nb::none())
+      .def(
+          "ir", [](Kernel &k, nb::handle args) { return k.ir(toArgs(args)); }, nb::arg("args"))
+      .def(
+          "ptx", [](Kernel &k, nb::handle args, const std::string &arch) { return k.ptx(toArgs(args), arch); },
+          nb::arg("args"), nb::arg("arch") = "sm_90");
+
+  nb::class_<Module>(m, "Module")
+      .def_static(
+          "from_string",
+          [](std::shared_ptr<Device> dev, const std::string &source, const std::string &filename,
+             std::optional<bool> boundscheck, int opt, const std::string &codegen, nb::dict constants,
+             nb::dict functions) {
+            CompileOptions o;
+            o.boundscheck = boundscheck;
+            o.optLevel = opt;
+            o.codegen = codegen;
+            ModuleBindings b;
+            for (auto [name, value] : constants)
+              b.constants[nb::cast<std::string>(name)] = hostValue(value);
+            for (auto [name, decl] : functions)
+              b.functions[nb::cast<std::string>(name)] = jitDeclaration(nb::borrow<nb::dict>(decl));
+            return Module::fromString(std::move(dev), source, filename, o, b);
+          },
+          nb::arg("device"), nb::arg("source"), nb::arg("filename"), nb::arg("boundscheck").none() = nb::none(),
+          nb::arg("opt") = 2, nb::arg("codegen") = "nvptx", nb::arg("constants") = nb::dict(),
+          nb::arg("functions") = nb::dict())
+      .def("kernel", &Module::kernel, nb::arg("name"))
+      .def("has_function", &Module::hasFunction, nb::arg("name"))
+      .def_prop_ro("kernel_names", &Module::kernelNames);
+}
+
+} // namespace cutwin::py

@@ -1,0 +1,66 @@
+"""Kernels from Python: compile, launch, arguments, results against NumPy."""
+import numpy as np
+import pytest
+
+from cutwin import cuda, float32, int32, void
+
+N = 1000
+SCALE = float(np.float32(0.5)) * 2  # computed by host code
+
+
+@cuda.jit
+def vadd(a, b, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a[i] + b[i]
+
+
+@cuda.jit
+def scale(a, factor):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = a[i] * factor * SCALE
+
+
+@cuda.jit(void(float32[:], int32))
+def fill_index(a, offset):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = i + offset
+
+
+def test_vadd_with_device_arrays(cutwin_backend):
+    rng = np.random.default_rng(1)
+    a = rng.random(N, dtype=np.float32)
+    b = rng.random(N, dtype=np.float32)
+    d_out = cuda.device_array(N, np.float32)
+    vadd[(N + 127) // 128, 128](cuda.to_device(a), cuda.to_device(b), d_out)
+    np.testing.assert_array_equal(d_out.copy_to_host(), a + b)
+
+
+def test_numpy_arguments_are_copied_back(cutwin_backend):
+    a = np.arange(N, dtype=np.float64)
+    scale[4, 256](a, 3.0)
+    np.testing.assert_array_equal(a, np.arange(N) * 3.0)
+
+
+def test_numpy_scalar_argument_keeps_its_type(cutwin_backend):
+    a = np.ones(8, np.float32)
+    scale[1, 8](a, np.float32(1.5))
+    np.testing.assert_array_equal(a, np.full(8, 1.5, np.float32))
+
+
+def test_explicit_signature_and_forall(cutwin_backend):
+    a = cuda.device_array(300, np.float32)
+    fill_index.forall(300)(a, 7)
+    np.testing.assert_array_equal(a.copy_to_host(), np.arange(300, dtype=np.float32) + 7)
+
+
+def test_launch_without_configuration_is_refused():
+    with pytest.raises(ValueError, match="launch configuration"):
+        vadd(1, 2, 3)
+
+
+def test_bad_argument_type_is_a_type_error(cutwin_backend):
+    with pytest.raises(TypeError, match="cannot pass a str"):
+        vadd[1, 1]("a", "b", "c")
