@@ -75,7 +75,8 @@ class Signature:
         self.return_type, self.args = return_type, tuple(args)
 
     def __str__(self):
-        return "%s(%s)" % (self.return_type, ", ".join(str(a) for a in self.args))
+        args = ", ".join(str(a) for a in self.args)
+        return "(%s)" % args if self.return_type is None else "%s(%s)" % (self.return_type, args)
 
     __repr__ = __str__
 
@@ -96,6 +97,22 @@ single, double = float32, float64
 float_ = float32  # numba's alias (NumPy's float_ is float64)
 
 __all__ = [n for n, v in list(globals().items()) if isinstance(v, Type)]
+
+
+def parse_signature(text):
+    """A signature from numba's text form ("void(float32[:], int32)", or a bare argument
+    tuple "(float32[:], int32)"): the text is a Python expression over the type names."""
+    names = {n: globals()[n] for n in __all__}
+    names["__builtins__"] = {}
+    try:
+        sig = eval(text, names)  # noqa: S307 - only type names are in scope
+    except Exception as e:
+        raise TypeError("invalid signature %r: %s" % (text, e)) from None
+    if isinstance(sig, tuple):
+        return Signature(None, sig)
+    if isinstance(sig, Signature):
+        return sig
+    raise TypeError("invalid signature %r" % text)
 
 
 def from_dtype(dtype):

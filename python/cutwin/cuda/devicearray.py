@@ -198,9 +198,11 @@ def _empty(shape, dtype, order="C", strides=None):
     if strides is None and order == "C":
         return DeviceNDArray(_cutwin.empty(dev, dtype.name, list(shape)), dtype)
     strides = tuple(strides) if strides is not None else _strides_for(shape, dtype.itemsize, order)
-    span = max([0] + [(s - 1) * st for s, st in zip(shape, strides) if st > 0]) + dtype.itemsize
+    if 0 in shape:
+        return DeviceNDArray(_cutwin.empty(dev, dtype.name, list(shape)), dtype)
+    high = sum((s - 1) * st for s, st in zip(shape, strides) if st > 0) + dtype.itemsize
     low = sum((s - 1) * st for s, st in zip(shape, strides) if st < 0)
-    raw = _cutwin.empty(dev, "uint8", [span - low])
+    raw = _cutwin.empty(dev, dtype.name, [-(-(high - low) // dtype.itemsize)])
     return DeviceNDArray(raw.view(list(shape), list(strides), -low), dtype)
 
 

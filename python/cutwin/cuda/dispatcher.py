@@ -273,7 +273,7 @@ class DeviceFunction(_JitFunction):
 def _dummy_args(sig):
     """Arguments of a signature's types, for compiling without data."""
     if isinstance(sig, str):
-        raise TypeError("give the signature as type objects here (void(float32[:], ...))")
+        sig = ct.parse_signature(sig)
     types_ = sig.args if isinstance(sig, ct.Signature) else tuple(sig)
     out = []
     dev = runtime._device()

@@ -1,0 +1,81 @@
+"""Device arrays: creation, copies, slicing and views, against NumPy."""
+import numpy as np
+import pytest
+
+from cutwin import cuda
+
+
+@cuda.jit
+def add_one_2d(a):
+    i, j = cuda.grid(2)
+    if i < a.shape[0] and j < a.shape[1]:
+        a[i, j] += 1
+
+
+def test_round_trip_and_properties(cutwin_backend):
+    h = np.arange(24, dtype=np.int16).reshape(4, 6)
+    d = cuda.to_device(h)
+    assert d.shape == (4, 6) and d.dtype == np.int16 and d.size == 24 and d.ndim == 2
+    assert d.strides == h.strides and d.nbytes == h.nbytes and len(d) == 4
+    np.testing.assert_array_equal(d.copy_to_host(), h)
+    out = np.empty_like(h)
+    assert d.copy_to_host(out) is out
+    np.testing.assert_array_equal(out, h)
+
+
+def test_device_array_like_and_copy_to_device(cutwin_backend):
+    h = np.linspace(0, 1, 50)
+    d = cuda.device_array_like(h)
+    assert d.shape == h.shape and d.dtype == h.dtype
+    d.copy_to_device(h)
+    np.testing.assert_array_equal(d.copy_to_host(), h)
+    e = cuda.device_array_like(d)
+    e.copy_to_device(d)  # device to device
+    np.testing.assert_array_equal(e.copy_to_host(), h)
+
+
+def test_slices_are_views_kernels_can_write(cutwin_backend):
+    h = np.arange(8 * 10, dtype=np.float32).reshape(8, 10)
+    d = cuda.to_device(h)
+    sub = d[2:6, 1::3]  # strided view
+    assert sub.shape == (4, 3) and not sub.is_c_contiguous()
+    np.testing.assert_array_equal(sub.copy_to_host(), h[2:6, 1::3])
+    add_one_2d[(1, 1), (8, 8)](sub)
+    expect = h.copy()
+    expect[2:6, 1::3] += 1
+    np.testing.assert_array_equal(d.copy_to_host(), expect)
+    np.testing.assert_array_equal(d.T.copy_to_host(), expect.T)
+    np.testing.assert_array_equal(d[::-1, 3].copy_to_host(), expect[::-1, 3])
+
+
+def test_element_access_and_assignment(cutwin_backend):
+    d = cuda.to_device(np.arange(12, dtype=np.int64).reshape(3, 4))
+    assert d[1, 2] == 6 and d[-1, -1] == 11
+    d[0, 0] = 100
+    d[2, :] = 7
+    d[1] = np.arange(4) * 10
+    np.testing.assert_array_equal(d.copy_to_host(), [[100, 1, 2, 3], [0, 10, 20, 30], [7, 7, 7, 7]])
+    with pytest.raises(IndexError):
+        d[3, 0]
+    with pytest.raises(IndexError):
+        d[[0, 1]]
+
+
+def test_reshape_ravel_and_orders(cutwin_backend):
+    h = np.arange(12, dtype=np.float64)
+    d = cuda.to_device(h)
+    np.testing.assert_array_equal(d.reshape(3, 4).copy_to_host(), h.reshape(3, 4))
+    np.testing.assert_array_equal(d.reshape((2, -1)).ravel().copy_to_host(), h)
+    f = np.asfortranarray(h.reshape(3, 4))
+    df = cuda.to_device(f)
+    assert df.is_f_contiguous() and not df.is_c_contiguous()
+    np.testing.assert_array_equal(df.copy_to_host(), f)
+    df2 = cuda.device_array((3, 4), order="F")
+    assert df2.strides == (8, 24)
+
+
+def test_pinned_and_mapped_arrays_are_host_arrays():
+    p = cuda.pinned_array((4, 4), np.float32)
+    assert isinstance(p, np.ndarray) and p.shape == (4, 4)
+    with cuda.pinned(p):
+        p[:] = 1

@@ -1,0 +1,116 @@
+"""numba.cuda's runtime functions and how kernels find their globals and device functions."""
+import numpy as np
+import pytest
+
+from cutwin import cuda
+
+TPB = 16
+OFFSETS = (3, 5)
+
+
+@cuda.jit(device=True)
+def clamp(x, lo, hi):
+    return min(max(x, lo), hi)
+
+
+@cuda.jit
+def clamped(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = clamp(a[i], OFFSETS[0], OFFSETS[1]) + TPB
+
+
+def test_globals_and_device_functions(cutwin_backend):
+    a = np.arange(10, dtype=np.int64)
+    out = np.zeros(10, np.int64)
+    clamped[1, 16](a, out)
+    np.testing.assert_array_equal(out, np.clip(a, 3, 5) + 16)
+
+
+def test_device_function_called_from_host_is_refused():
+    with pytest.raises(TypeError, match="device function"):
+        clamp(1, 2, 3)
+
+
+def test_nested_kernel_with_closure_constants(cutwin_backend):
+    width = 3
+
+    @cuda.jit
+    def fill(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] = i * width
+
+    a = np.zeros(7, np.int64)
+    fill[1, 8](a)
+    np.testing.assert_array_equal(a, np.arange(7) * 3)
+
+
+def test_jit_without_decorator_syntax(cutwin_backend):
+    def double(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] *= 2
+
+    k = cuda.jit(double)
+    a = np.arange(5, dtype=np.float32)
+    k[1, 32](a)
+    np.testing.assert_array_equal(a, np.arange(5) * 2)
+
+
+def test_streams_events_and_synchronize(cutwin_backend):
+    s = cuda.stream()
+    start, end = cuda.event(), cuda.event()
+    start.record(s)
+    d = cuda.to_device(np.zeros(4, np.int64), stream=s)
+    clamped[1, 4, s](d, d)
+    end.record(s)
+    end.synchronize()
+    assert start.elapsed_time(end) >= 0
+    assert cuda.event_elapsed_time(start, end) >= 0
+    s.synchronize()
+    cuda.synchronize()
+    np.testing.assert_array_equal(d.copy_to_host(), [19, 19, 19, 19])
+    with s.auto_synchronize():
+        pass
+    assert cuda.default_stream() is not None
+
+
+def test_devices_and_backends():
+    assert cuda.is_available()
+    with cuda.use_backend("sim") as name:
+        assert name == "sim" and cuda.current_backend() == "sim"
+        dev = cuda.get_current_device()
+        assert "simulator" in dev.name and dev.compute_capability == (9, 0) and dev.id == 0
+        assert len(cuda.gpus) == 1
+        assert cuda.select_device(0).id == 0
+    with pytest.raises(ValueError):
+        cuda.use_backend("tpu")
+
+
+def test_detect_prints_the_devices(capsys):
+    assert cuda.detect()
+    assert "simulator" in capsys.readouterr().out
+
+
+def test_inspect_llvm_and_asm():
+    k = cuda.jit("void(float32[:], float32)")(_scale)
+    sig = cuda.void(cuda.float32[:], cuda.float32)
+    ir = k.inspect_llvm(sig)
+    assert "define" in ir and "fmul float" in ir
+    ptx = k.inspect_asm(sig)
+    assert ".entry" in ptx and "mul.rn.f32" in ptx
+    assert list(k.inspect_llvm()) == ["void(float32[:], float32)"]
+
+
+def _scale(a, f):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = a[i] * f
+
+
+def test_kernel_only_names_raise_on_the_host():
+    with pytest.raises(RuntimeError, match="inside a kernel"):
+        cuda.syncthreads()
+    with pytest.raises(RuntimeError):
+        cuda.grid(1)
