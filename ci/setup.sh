@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 need_pkgs=()
 for p in cmake ninja-build g++ ccache gdb llvm-16-dev llvm-16-tools libtbb-dev libboost-context-dev \
-         libzstd-dev googletest libgtest-dev libgmock-dev python3-venv python3-pip; do
+         libzstd-dev googletest libgtest-dev libgmock-dev python3-venv python3-pip python3-dev; do
   dpkg -s "$p" >/dev/null 2>&1 || need_pkgs+=("$p")
 done
 if [ ${#need_pkgs[@]} -gt 0 ]; then
@@ -29,14 +29,15 @@ if [ ! -f "$cuda_home/nvvm/libdevice/libdevice.10.bc" ]; then
   exit 1
 fi
 
-# Python for the oracles (NumPy for goldens, numba-cuda's simulator for cross-checks).
+# Python for the package (nanobind, pytest) and the oracles (NumPy for goldens,
+# numba-cuda's simulator for cross-checks).
 if [ ! -x .venv/bin/python ]; then
   /usr/bin/python3 -m venv .venv
 fi
-.venv/bin/python -c "import numpy, numba" >/dev/null 2>&1 ||
+.venv/bin/python -c "import numpy, numba, nanobind, pytest, scikit_build_core" >/dev/null 2>&1 ||
   .venv/bin/pip install -q --disable-pip-version-check -r ci/requirements.txt
 
 build_dir="${BUILD_DIR:-build}"
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" \
-  -DCUTWIN_CUDA_HOME="$cuda_home" -DCUTWIN_PYTHON="$PWD/.venv/bin/python" >/dev/null
+  -DCUTWIN_CUDA_HOME="$cuda_home" -DCUTWIN_PYTHON="$PWD/.venv/bin/python" -DCUTWIN_BUILD_PYTHON=ON >/dev/null
 cmake --build "$build_dir"
