@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the repository root, with dist/ from ci/gpu/bundle.sh:
-# the conformance suite on both backends (compared with the goldens), the cross-check of
-# the goldens with numba-cuda on the GPU, the GPU benchmarks beside numba-cuda's, and the
-# GPU facts. Results go to $OUT (or
-# ./gpu-results).
+# the GPU tests, the conformance suite on both backends (compared with the goldens), the
+# cross-check of the goldens with numba-cuda on the GPU, the Python package (built there
+# for its Python) with its tests on both backends, and the benchmarks beside numba-cuda's.
+# Results go to $OUT (or ./gpu-results).
 set -uo pipefail
 out="${OUT:-gpu-results}"
 mkdir -p "$out"
@@ -24,8 +24,14 @@ header() { sed 's/^/# /' "$out/gpu.txt"; } # date, GPU name, driver, compute cap
 { header; dist/bin/cutwin conformance conformance/cases --backend both --codegen nvvm; } |
   tee "$out/conformance_both_nvvm.txt" || status=1
 PYTHONUNBUFFERED=1 python3 -W ignore conformance/tools/check_with_numba_sim.py | tee "$out/numba_cuda_gpu.txt" || status=1
+# The Python package, built here for this machine's Python: its tests on both backends.
+ci/gpu/build_python.sh >"$out/python_build.txt" 2>&1 || status=1
+{ header; PYTHONPATH=build-python/python python3 -m pytest -q -p no:cacheprovider tests/python \
+    --cutwin-backend=both 2>&1; } | tee "$out/python_tests.txt" || status=1
 # Benchmarks start cold: no driver JIT cache from the runs above (or earlier ones).
 export CUDA_CACHE_DISABLE=1
+{ header; PYTHONPATH=build-python/python python3 bench/python_launch.py --backend gpu --numba gpu; } |
+  tee "$out/python_bench.md" || status=1
 {
   echo "| benchmark | implementation | kernel ms | compile + first launch ms | note |"
   echo "|---|---|---|---|---|"

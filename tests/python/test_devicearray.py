@@ -79,3 +79,15 @@ def test_pinned_and_mapped_arrays_are_host_arrays():
     assert isinstance(p, np.ndarray) and p.shape == (4, 4)
     with cuda.pinned(p):
         p[:] = 1
+
+
+def test_cuda_array_interface(cutwin_backend):
+    d = cuda.to_device(np.arange(10, dtype=np.float32))
+    if cutwin_backend == "sim":
+        assert not hasattr(d, "__cuda_array_interface__")  # simulator memory is host memory
+        return
+    import cupy  # present on the GPU machine: the interface lets it share the memory
+
+    c = cupy.asarray(d)
+    assert int(c.data.ptr) == d.device_ctypes_pointer
+    np.testing.assert_array_equal(cupy.asnumpy(c), np.arange(10, dtype=np.float32))

@@ -71,3 +71,20 @@ def test_launch_configuration_errors():
         ok[(1, 2, 3, 4), 1](np.zeros(1))
     with pytest.raises(cuda.LaunchError):
         ok[1, 2048](np.zeros(1, np.int32))  # more threads per block than the device allows
+
+
+@cuda.jit(boundscheck=True)
+def checked(a):
+    i = cuda.grid(1)
+    a[i] = i
+
+
+def test_bounds_checked_kernel_raises_on_every_backend(cutwin_backend):
+    a = cuda.device_array(10, np.int32)
+    with pytest.raises(IndexError) as info:
+        checked[1, 32](a)
+        cuda.synchronize()  # GPU launches are asynchronous: the fault surfaces here
+    assert info.value.kernel == "checked" and info.value.thread[0] >= 10
+    b = cuda.device_array(1, np.int32)
+    ok[1, 1](b)
+    assert b.copy_to_host()[0] == 42
