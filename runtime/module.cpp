@@ -157,6 +157,10 @@ ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std:
 
 void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
                         uint64_t sharedBytes, void *stream) {
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].isArray() && &args[i].array().device() != device_.get())
+      throw LaunchError("argument " + std::to_string(i + 1) + " of kernel '" + kernel + "' is an array on " +
+                        args[i].array().device().name() + ", but the kernel runs on " + device_->name());
   Compiled &c = compiled(kernel, formalTypes(kernel, args));
   ir::ErrorRecord *rec = device_->launches().acquire(c.info);
   auto buffer = packArguments(c.info->layout, args, rec);

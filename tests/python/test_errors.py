@@ -31,8 +31,8 @@ def line_of(fn, text):
 
 
 def test_out_of_bounds_is_an_index_error_naming_kernel_line_thread_block():
-    a = cuda.device_array(100, np.int32)
     with cuda.use_backend("sim"), pytest.raises(IndexError) as info:
+        a = cuda.device_array(100, np.int32)
         out_of_bounds[2, 64](a)
     e = info.value
     assert isinstance(e, KernelIndexError) and isinstance(e, KernelError)
@@ -42,9 +42,10 @@ def test_out_of_bounds_is_an_index_error_naming_kernel_line_thread_block():
     assert e.block == (1, 0, 0) and 36 <= e.thread[0] < 64
     assert "out_of_bounds" in str(e) and "test_errors.py:%d" % e.line in str(e)
     # The process keeps working: the next launch runs.
-    b = cuda.device_array(1, np.int32)
-    ok[1, 1](b)
-    assert b.copy_to_host()[0] == 42
+    with cuda.use_backend("sim"):
+        b = cuda.device_array(1, np.int32)
+        ok[1, 1](b)
+        assert b.copy_to_host()[0] == 42
 
 
 def test_compile_error_names_file_line_column():
@@ -88,3 +89,4 @@ def test_bounds_checked_kernel_raises_on_every_backend(cutwin_backend):
     b = cuda.device_array(1, np.int32)
     ok[1, 1](b)
     assert b.copy_to_host()[0] == 42
+

@@ -146,6 +146,23 @@ TEST(SimRun, SpanCopiesOfStridedViews) {
   EXPECT_EQ(base.view({0, 4}, {32, 4}).span().bytes, 0u);
 }
 
+TEST(SimRun, ArraysOfAnotherDeviceAreRefused) {
+  auto other = Device::open("sim"); // a second device: its memory is not this module's
+  auto a = other->zeros(DType::F32, {4});
+  auto mod = moduleFrom(R"PY(
+from numba import cuda
+@cuda.jit
+def k(a):
+    a[0] = 1
+)PY");
+  try {
+    mod->kernel("k").launch(1, 1, {a});
+    FAIL() << "expected a LaunchError";
+  } catch (const LaunchError &e) {
+    EXPECT_THAT(e.what(), testing::HasSubstr("argument 1 of kernel 'k' is an array on"));
+  }
+}
+
 TEST(SimRun, StreamsAndEvents) {
   // On the simulator a launch completes before it returns: work on a stream is done at
   // once, and events measure host time between records.
