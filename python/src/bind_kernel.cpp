@@ -65,10 +65,14 @@ std::vector<Arg> toArgs(nb::handle seq) {
   return args;
 }
 
+/// A 1-3 tuple of ints (the package has normalised it) as Dim3.
 Dim3 toDim3(nb::handle t) {
-  auto v = nb::cast<std::vector<uint32_t>>(t);
-  v.resize(3, 1);
-  return Dim3(v[0], v[1], v[2]);
+  uint32_t d[3] = {1, 1, 1};
+  if (!PyTuple_Check(t.ptr()) || PyTuple_GET_SIZE(t.ptr()) < 1 || PyTuple_GET_SIZE(t.ptr()) > 3)
+    throw nb::type_error("grid and block dimensions must be tuples of 1 to 3 ints");
+  for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(t.ptr()); ++k)
+    d[k] = nb::cast<uint32_t>(nb::handle(PyTuple_GET_ITEM(t.ptr(), k)));
+  return Dim3(d[0], d[1], d[2]);
 }
 
 HostValue hostValue(nb::handle h) {

@@ -160,14 +160,15 @@ class _JitFunction:
 class _LaunchConfig:
     """`kernel[griddim, blockdim, stream, sharedmem]`: call it with the arguments."""
 
-    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem")
+    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem", "_native_stream")
 
     def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
         self.dispatcher, self.griddim, self.blockdim = dispatcher, griddim, blockdim
         self.stream, self.sharedmem = stream, sharedmem
+        self._native_stream = runtime._native_stream(stream)
 
     def __call__(self, *args):
-        self.dispatcher._launch(self.griddim, self.blockdim, self.stream, self.sharedmem, args)
+        self.dispatcher._launch(self.griddim, self.blockdim, self._native_stream, self.sharedmem, args)
 
 
 class Dispatcher(_JitFunction):
@@ -177,6 +178,7 @@ class Dispatcher(_JitFunction):
     def __init__(self, py_func, signatures, options):
         super().__init__(py_func, signatures, options)
         self._per_device = {}
+        self._configs = {}  # launch configurations seen, by their [...] key
 
     def _kernel(self, spec):
         c = self._per_device.get(spec)
@@ -185,10 +187,20 @@ class Dispatcher(_JitFunction):
         return c.kernel
 
     def __getitem__(self, config):
+        try:
+            return self._configs[config]
+        except (KeyError, TypeError):  # new, or unhashable (lists)
+            pass
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
             raise ValueError("a launch takes [griddim, blockdim] or [griddim, blockdim, stream, sharedmem]")
-        return _LaunchConfig(self, _dim3(config[0], "griddim"), _dim3(config[1], "blockdim"),
-                             config[2] if len(config) > 2 else 0, int(config[3]) if len(config) > 3 else 0)
+        c = _LaunchConfig(self, _dim3(config[0], "griddim"), _dim3(config[1], "blockdim"),
+                          config[2] if len(config) > 2 else 0, int(config[3]) if len(config) > 3 else 0)
+        try:
+            if len(self._configs) < 256:
+                self._configs[config] = c
+        except TypeError:
+            pass
+        return c
 
     def __call__(self, *args, **kwargs):
         raise ValueError("kernel launch configuration was not specified; launch with "
@@ -200,6 +212,7 @@ class Dispatcher(_JitFunction):
         return self[max(1, (int(ntasks) + tpb - 1) // tpb), tpb, stream, sharedmem]
 
     def _launch(self, griddim, blockdim, stream, sharedmem, args):
+        """Launches on the current backend; `stream` is the native stream or None."""
         spec = runtime._selected_spec()
         c = self._per_device.get(spec)
         kernel = c.kernel if c is not None else self._kernel(spec)
@@ -223,7 +236,7 @@ class Dispatcher(_JitFunction):
                 native.append(a._arr)
             else:
                 raise TypeError("cutwin cannot pass a %s to kernel '%s'" % (t.__name__, self.__name__))
-        kernel.launch(griddim, blockdim, native, sharedmem, runtime._native_stream(stream))
+        kernel.launch(griddim, blockdim, native, sharedmem, stream)
         if copy_back:  # NumPy arguments come back after the kernel, as in numba
             for d, a in copy_back:
                 d.copy_to_host(a)

@@ -48,11 +48,11 @@ def _open(spec):
 
 
 def _selected_spec():
-    spec = getattr(_state, "spec", None)
-    if spec is None:
-        spec = _canonical(os.environ.get("CUTWIN_BACKEND", "auto"))
-        _state.spec = spec
-    return spec
+    try:
+        return _state.spec  # every launch asks: the fast path is one attribute read
+    except AttributeError:
+        _state.spec = _canonical(os.environ.get("CUTWIN_BACKEND", "auto"))
+        return _state.spec
 
 
 def current_backend():
@@ -73,7 +73,10 @@ class _BackendScope:
         return current_backend()
 
     def __exit__(self, *exc):
-        _state.spec = self._previous
+        if self._previous is None:
+            del _state.spec  # back to $CUTWIN_BACKEND on the next launch
+        else:
+            _state.spec = self._previous
         return False
 
 
