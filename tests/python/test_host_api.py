@@ -114,3 +114,25 @@ def test_kernel_only_names_raise_on_the_host():
         cuda.syncthreads()
     with pytest.raises(RuntimeError):
         cuda.grid(1)
+
+
+ACC = np.dtype("f" + str(8))  # a dtype computed by host code
+LANES = int("4")
+
+
+@cuda.jit
+def partial_sums(x, out):
+    acc = cuda.local.array(LANES, ACC)
+    for k in range(LANES):
+        acc[k] = 0
+    for i in range(x.size):
+        acc[i % LANES] += x[i]
+    out[0] = acc[0] + acc[1] + acc[2] + acc[3]
+
+
+def test_host_computed_dtype_and_size_globals(cutwin_backend):
+    # float32 inputs summed in a float64 local array: 1 + 2**-30 survives only in float64.
+    x = np.array([1.0, 2.0 ** -30, 0, 0], np.float32)
+    out = np.zeros(1, np.float64)
+    partial_sums[1, 1](x, out)
+    assert out[0] == 1.0 + 2.0 ** -30

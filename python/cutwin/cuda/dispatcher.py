@@ -48,6 +48,19 @@ def _host_constant(v):
     return None
 
 
+def _host_type(v):
+    """The numba type name of a global that is a type (np.float32, np.dtype('f8'),
+    cutwin's float32), or None."""
+    if isinstance(v, ct.Scalar):
+        return str(v)
+    try:
+        if isinstance(v, np.dtype) or (isinstance(v, type) and issubclass(v, np.generic)):
+            return str(ct.from_dtype(v))
+    except (KeyError, TypeError):
+        pass
+    return None
+
+
 def _code_names(code):
     names = set(code.co_names)
     for c in code.co_consts:
@@ -93,9 +106,9 @@ class _JitFunction:
                 "fastmath": o["fastmath"], "lineinfo": o["lineinfo"], "boundscheck": o["boundscheck"],
                 "opt": o["opt"]}
 
-    def _bindings(self, constants, functions):
-        """Adds this function's declaration, the constants among the globals (and closure
-        variables) it uses, and recursively the device functions it calls."""
+    def _bindings(self, constants, functions, type_names):
+        """Adds this function's declaration, the constants and types among the globals
+        (and closure variables) it uses, and recursively the device functions it calls."""
         if self.__name__ in functions:
             return
         functions[self.__name__] = self._declaration()
@@ -113,14 +126,26 @@ class _JitFunction:
                         "%s: '%s' calls device function '%s' from %s; cutwin compiles a kernel together "
                         "with the device functions of its own file" % (self._filename, self.__name__, name,
                                                                         v._filename))
-                v._bindings(constants, functions)
+                v._bindings(constants, functions, type_names)
                 continue
             c = _host_constant(v)
             if c is not None:
                 constants[name] = c
+            elif _host_type(v) is not None:
+                type_names[name] = _host_type(v)
 
-    def _source(self):
-        """The text the compiler reads and the file name its diagnostics show."""
+    def _source(self, type_names):
+        """The text the compiler reads and the file name its diagnostics show. Globals
+        that are types are rebound after the file's last line (so no line moves): the
+        running program's values win, e.g. `DT = np.dtype(config)`."""
+        text, filename = self._text()
+        if type_names:
+            tail = ["from cutwin import types as _cutwin_host_types_"]
+            tail += ["%s = _cutwin_host_types_.%s" % (n, t) for n, t in sorted(type_names.items())]
+            text = text + ("" if text.endswith("\n") else "\n") + "\n".join(tail) + "\n"
+        return text, filename
+
+    def _text(self):
         fn = self.py_func
         filename = fn.__code__.co_filename
         lines = linecache.getlines(filename, fn.__globals__)
@@ -130,7 +155,7 @@ class _JitFunction:
         if _is_top_level(fn):
             return "".join(lines), filename
         # A nested function: its own lines at their line numbers, after one line of
-        # imports for the modules and types it names.
+        # imports for the modules it names.
         start = fn.__code__.co_firstlineno
         block = textwrap.dedent("".join(inspect.getblock(lines[start - 1:])))
         return self._preamble() + "\n" * (start - 2) + block, filename
@@ -142,15 +167,13 @@ class _JitFunction:
             v = fn.__globals__.get(name)
             if isinstance(v, pytypes.ModuleType) and v.__name__ in _ENTITY_MODULES:
                 imports.append("import %s as %s" % (v.__name__, name))
-            elif isinstance(v, ct.Type):
-                imports.append("from cutwin.types import %s as %s" % (v, name))
         return "; ".join(imports) + "\n"
 
     def _compiled(self, spec):
         """This function's module and kernel on device `spec`, compiled on first use."""
-        constants, functions = {}, {}
-        self._bindings(constants, functions)
-        text, filename = self._source()
+        constants, functions, type_names = {}, {}, {}
+        self._bindings(constants, functions, type_names)
+        text, filename = self._source(type_names)
         module = _cutwin.Module.from_string(runtime._open(spec), text, filename, codegen=_codegen(),
                                             constants=constants, functions=functions)
         kernel = None if self.targetoptions["device"] else module.kernel(self.__name__)
