@@ -90,3 +90,21 @@ def test_bounds_checked_kernel_raises_on_every_backend(cutwin_backend):
     ok[1, 1](b)
     assert b.copy_to_host()[0] == 42
 
+
+
+@cuda.jit(debug=True, opt=False)
+def positive(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        assert a[i] > 0, "values must be positive"
+
+
+def test_assert_in_a_debug_kernel(cutwin_backend):
+    positive[1, 8](np.ones(8, np.float32))  # passes
+    bad = np.ones(8, np.float32)
+    bad[5] = -1
+    with pytest.raises(AssertionError) as info:
+        positive[1, 8](bad)
+        cuda.synchronize()
+    assert info.value.kernel == "positive" and info.value.thread == (5, 0, 0)
+    assert "values must be positive" in str(info.value)
