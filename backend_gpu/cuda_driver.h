@@ -39,6 +39,7 @@ struct CudaDriver {
   X(cuModuleUnload, CUresult (*)(CUmodule))                                                                  \
   X(cuModuleGetFunction, CUresult (*)(CUfunction *, CUmodule, const char *))                                 \
   X(cuFuncGetAttribute, CUresult (*)(int *, CUfunction_attribute, CUfunction))                               \
+  X(cuFuncSetAttribute, CUresult (*)(CUfunction, CUfunction_attribute, int))                                 \
   X(cuLaunchKernel, CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,     \
                                  unsigned, CUstream, void **, void **))                                      \
   X(cuStreamCreate, CUresult (*)(CUstream *, unsigned))                                                      \

@@ -91,6 +91,13 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
       result.usesBarrier = true;
       b.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {})->setDebugLoc(ci->getDebugLoc());
       break;
+    case ir::Intrinsic::DynamicSharedSize: {
+      auto *ty = FunctionType::get(Type::getInt32Ty(m.getContext()), false);
+      CallInst *size = b.CreateCall(InlineAsm::get(ty, "mov.u32 $0, %dynamic_smem_size;", "=r", false));
+      size->setDebugLoc(ci->getDebugLoc());
+      ci->replaceAllUsesWith(size);
+      break;
+    }
     case ir::Intrinsic::RaiseError: {
       if (!raise)
         raise = buildRaise(m);
@@ -109,7 +116,7 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
     }
     ci->eraseFromParent();
   }
-  for (unsigned i = 0; i <= unsigned(ir::Intrinsic::RaiseError); ++i)
+  for (unsigned i = 0; i < ir::kIntrinsicCount; ++i)
     if (Function *f = m.getFunction(ir::intrinsicName(ir::Intrinsic(i))); f && f->use_empty())
       f->eraseFromParent();
 

@@ -257,11 +257,14 @@ private:
   // -- module parts
   void printGlobal(const GlobalVariable &g) {
     os_ << "@" << quote(g.getName()) << " = ";
-    os_ << (g.hasInternalLinkage() || g.hasPrivateLinkage() ? "internal " : "");
+    os_ << (g.isDeclaration()                                  ? "external "
+            : g.hasInternalLinkage() || g.hasPrivateLinkage() ? "internal "
+                                                               : "");
     if (g.getAddressSpace())
       os_ << "addrspace(" << g.getAddressSpace() << ") ";
-    os_ << (g.isConstant() ? "constant " : "global ") << type(g.getValueType()) << " ";
-    os_ << (g.hasInitializer() ? constant(g.getInitializer()) : "undef");
+    os_ << (g.isConstant() ? "constant " : "global ") << type(g.getValueType());
+    if (!g.isDeclaration())
+      os_ << " " << (g.hasInitializer() ? constant(g.getInitializer()) : "undef");
     if (g.getAlign())
       os_ << ", align " << g.getAlign()->value();
     os_ << "\n";

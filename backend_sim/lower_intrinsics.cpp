@@ -22,7 +22,7 @@ StructType *contextType(LLVMContext &c) {
     return t;
   auto *a3 = ArrayType::get(Type::getInt32Ty(c), 3);
   auto *p = PointerType::get(c, 0);
-  return StructType::create(c, {a3, a3, a3, a3, p, p, p}, "cutwin.ctx");
+  return StructType::create(c, {a3, a3, a3, a3, p, p, p, Type::getInt64Ty(c)}, "cutwin.ctx");
 }
 
 /// Gives every defined function a leading `ptr %ctx` parameter and passes it along at
@@ -75,20 +75,26 @@ void addContextParameter(Module &m) {
   }
 }
 
-/// Places shared-memory globals at offsets in the block's shared buffer.
+/// Places shared-memory globals at offsets in the block's shared buffer: the static
+/// arrays first, then the dynamic one (the launch's extra bytes). Returns the static size.
 uint64_t lowerSharedMemory(Module &m, StructType *ctxTy) {
   LLVMContext &c = m.getContext();
   const DataLayout &dl = m.getDataLayout();
   uint64_t offset = 0;
   std::vector<GlobalVariable *> shared;
   for (GlobalVariable &g : m.globals())
-    if (g.getAddressSpace() == 3)
+    if (g.getAddressSpace() == 3 && g.getName() != ir::kDynamicSharedName)
       shared.push_back(&g);
+  if (GlobalVariable *dyn = m.getGlobalVariable(ir::kDynamicSharedName))
+    shared.push_back(dyn);
+  uint64_t staticBytes = 0;
   for (GlobalVariable *g : shared) {
     uint64_t align = std::max<uint64_t>(g->getAlign().valueOrOne().value(), 16);
     offset = (offset + align - 1) / align * align;
     uint64_t myOffset = offset;
     offset += dl.getTypeAllocSize(g->getValueType());
+    if (g->getName() != ir::kDynamicSharedName)
+      staticBytes = offset;
     ir::expandConstantUsers(g);
     std::map<Function *, Value *> ptrIn;
     std::vector<Instruction *> uses;
@@ -109,7 +115,7 @@ uint64_t lowerSharedMemory(Module &m, StructType *ctxTy) {
     }
     g->eraseFromParent();
   }
-  return offset;
+  return staticBytes;
 }
 
 /// Gives a generated entry function debug info in the kernel's file, and the call of the
@@ -263,6 +269,9 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
       call->setDebugLoc(ci->getDebugLoc());
       break;
     }
+    case ir::Intrinsic::DynamicSharedSize:
+      repl = b.CreateTrunc(b.CreateLoad(Type::getInt64Ty(m.getContext()), b.CreateStructGEP(ctxTy, ctx, 7)), i32);
+      break;
     default: {
       unsigned idx = unsigned(*id) - unsigned(ir::Intrinsic::TidX);
       unsigned field = idx / 3, dim = idx % 3;
@@ -275,7 +284,7 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
       ci->replaceAllUsesWith(repl);
     ci->eraseFromParent();
   }
-  for (unsigned i = 0; i <= unsigned(ir::Intrinsic::RaiseError); ++i)
+  for (unsigned i = 0; i < ir::kIntrinsicCount; ++i)
     if (Function *f = m.getFunction(ir::intrinsicName(ir::Intrinsic(i))); f && f->use_empty())
       f->eraseFromParent();
 

@@ -353,6 +353,7 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
     base.nctaid[1] = grid.y;
     base.nctaid[2] = grid.z;
     base.shared = ws.shared.data();
+    base.dynamicShared = dynamicShared;
     base.block = &bs;
     prepareFaultHandling();
     if (fibers)

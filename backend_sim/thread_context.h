@@ -19,9 +19,10 @@ struct ThreadContext {
   uint8_t *shared;    ///< field 4: this block's shared memory
   BlockState *block;  ///< field 5: scheduler state of the block
   Fiber *fiber;       ///< field 6: this thread's fiber; null when threads run as a loop
+  uint64_t dynamicShared; ///< field 7: the launch's dynamic shared bytes (after the static ones)
 };
 
-// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr}.
+// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr, i64}.
 static_assert(offsetof(ThreadContext, tid) == 0);
 static_assert(offsetof(ThreadContext, ctaid) == 12);
 static_assert(offsetof(ThreadContext, ntid) == 24);
@@ -29,6 +30,7 @@ static_assert(offsetof(ThreadContext, nctaid) == 36);
 static_assert(offsetof(ThreadContext, shared) == 48);
 static_assert(offsetof(ThreadContext, block) == 56);
 static_assert(offsetof(ThreadContext, fiber) == 64);
+static_assert(offsetof(ThreadContext, dynamicShared) == 72);
 
 /// Names of the host functions JIT code calls, and of the generated entry points.
 inline constexpr const char *kBarrierFn = "cutwin_sim_barrier";

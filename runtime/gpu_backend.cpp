@@ -5,6 +5,7 @@
 #include "runtime/backend.h"
 #include "runtime/pipeline.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace cutwin::rt {
@@ -28,6 +29,9 @@ public:
                              "\n" + err);
     d_.check(d_.cuModuleGetFunction(&function_, module_, c.entry.c_str()),
              "kernel '" + name_ + "': cuModuleGetFunction");
+    int staticShared = 0;
+    d_.cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function_);
+    dynamicSharedAllowed_ = uint64_t(std::max(0, 48 * 1024 - staticShared));
   }
   ~GpuCompiledKernel() override {
     if (module_)
@@ -36,6 +40,16 @@ public:
 
   void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *,
               void *stream) override {
+    if (sharedBytes > dynamicSharedAllowed_) {
+      // Beyond the default 48 KiB a kernel must opt in to more dynamic shared memory (up
+      // to the device's per-block maximum, which the simulator applies too).
+      CUresult r = d_.cuFuncSetAttribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                         int(sharedBytes));
+      if (r != CUDA_SUCCESS)
+        throw LaunchError("invalid launch of '" + name_ + "': " + std::to_string(sharedBytes) +
+                          " bytes of dynamic shared memory: " + d_.describe(r));
+      dynamicSharedAllowed_ = sharedBytes;
+    }
     size_t size = argBytes_;
     void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, const_cast<void *>(args), CU_LAUNCH_PARAM_BUFFER_SIZE,
                      &size, CU_LAUNCH_PARAM_END};
@@ -53,6 +67,7 @@ private:
   const CudaDriver &d_;
   std::string name_;
   size_t argBytes_;
+  uint64_t dynamicSharedAllowed_ = 0; ///< dynamic shared bytes the kernel may use now (48 KiB in all by default)
   CUmodule module_ = nullptr;
   CUfunction function_ = nullptr;
 };

@@ -38,7 +38,7 @@ def record(name):
         host = np.load(os.path.join(d, a["npy"])) if "npy" in a else np.zeros(a["shape"], dtype=a["zeros"])
         arrays[a["name"]] = cuda.to_device(host)
         args.append(arrays[a["name"]])
-    kernel[tuple(c["grid"]), tuple(c["block"])](*args)
+    kernel[tuple(c["grid"]), tuple(c["block"]), 0, c.get("shared_bytes", 0)](*args)
     cuda.synchronize()
     for out_name, e in c["expect"].items():
         np.save(os.path.join(d, e["npy"]), arrays[out_name].copy_to_host())

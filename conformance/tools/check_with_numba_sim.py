@@ -68,11 +68,11 @@ def run_case(case_dir):
         if os.environ.get("NUMBA_ENABLE_CUDASIM") != "1":
             return "not comparable (numba-cuda does no bounds checking on the GPU)"
         try:
-            kernel[tuple(c["grid"]), tuple(c["block"])](*args)
+            kernel[tuple(c["grid"]), tuple(c["block"]), 0, c.get("shared_bytes", 0)](*args)
         except IndexError as e:
             return "ok: numba raised IndexError (%s)" % str(e).splitlines()[0][:60]
         raise AssertionError("numba raised no IndexError")
-    kernel[tuple(c["grid"]), tuple(c["block"])](*args)
+    kernel[tuple(c["grid"]), tuple(c["block"]), 0, c.get("shared_bytes", 0)](*args)
     notes = []
     for name, spec in c["expect"].items():
         want = np.load(os.path.join(case_dir, spec["npy"]))

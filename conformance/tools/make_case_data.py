@@ -101,6 +101,21 @@ def vadd_two():
 
 
 @case
+def dynamic_shared():
+    r = rng(23)
+    blocks_, n, shared = 3, 64, 2 * 64 * 4  # room for 128 float32 / int32 elements
+    x = r.uniform(-1, 1, blocks_ * n).astype(np.float32)
+    out = x.reshape(blocks_, n)[:, ::-1].reshape(-1)
+    sizes = np.zeros((blocks_, 3), np.int64)
+    sizes[:, 0] = sizes[:, 1] = shared // 4
+    sizes[:, 2] = x.view(np.int32).reshape(blocks_, n)[:, n - 1]
+    return dict(kernel="dynamic_shared", grid=[blocks_], block=[n], shared_bytes=shared,
+                args=[("x", x), ("out", np.zeros_like(x)), ("sizes", np.zeros((blocks_, 3), np.int64))],
+                expect={"out": (out, {}), "sizes": (sizes, {})},
+                description="dynamic shared memory: two arrays of shape 0 alias one buffer sized by the launch")
+
+
+@case
 def matmul_naive():
     r = rng(2)
     m, k, n = 37, 23, 41
@@ -424,6 +439,8 @@ def write(name, spec, root=CASES):
             case["expect"][arg_name] = dict(npy=f, **tol)
     if spec.get("recorded_on_gpu"):
         case["recorded_on_gpu"] = "numba-cuda 0.30.4 on an NVIDIA H200 (conformance/gpu/record_with_numba_cuda.py)"
+    if "shared_bytes" in spec:
+        case["shared_bytes"] = spec["shared_bytes"]
     if "compile" in spec:
         case["compile"] = spec["compile"]
     if "expect_error" in spec:

@@ -28,7 +28,13 @@ enum class Intrinsic {
   NctaidZ,    ///< i32 (): gridDim
   Barrier,    ///< void (i32 site): __syncthreads
   RaiseError, ///< void (ptr addrspace(1) record, i32 kind, i32 site, i64, i64, i64), noreturn
+  DynamicSharedSize, ///< i32 (): bytes of dynamic shared memory of the launch
 };
+inline constexpr unsigned kIntrinsicCount = unsigned(Intrinsic::DynamicSharedSize) + 1;
+
+/// The one declaration every `cuda.shared.array(0, dtype)` aliases: the launch's dynamic
+/// shared memory (an external, zero-length addrspace(3) array).
+inline constexpr const char *kDynamicSharedName = "cutwin_dynamic_shared"; // a PTX identifier: it stays external
 
 const char *intrinsicName(Intrinsic id);
 std::optional<Intrinsic> lookupIntrinsic(std::string_view name);

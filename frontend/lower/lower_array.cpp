@@ -2,6 +2,8 @@
 // index wraparound and bounds checks, sub-array views, shared and local arrays.
 #include "frontend/lower/lowerer.h"
 
+#include "frontend/ir/intrinsics.h"
+
 namespace cutwin::ir {
 
 using namespace llvm;
@@ -140,6 +142,8 @@ Value *Lowerer::lowerArrayAlloc(const fe::CallExpr &c) {
     dims.push_back(uint64_t(d.i));
     count *= uint64_t(d.i);
   }
+  if (t.space == fe::MemSpace::Shared && count == 0)
+    return lowerDynamicShared(t);
   llvm::Type *storage = ArrayType::get(memType(t.scalar), count);
   Value *data;
   if (t.space == fe::MemSpace::Shared) {
@@ -166,6 +170,23 @@ Value *Lowerer::lowerArrayAlloc(const fe::CallExpr &c) {
     strides.push_back(ConstantInt::get(i64, st[k]));
   }
   return buildArray(t, data, shape, strides);
+}
+
+Value *Lowerer::lowerDynamicShared(const Type &t) {
+  // Every dynamic shared array starts at the same place (CUDA's extern __shared__) and
+  // covers the launch's dynamic bytes, as many elements as fit.
+  auto *storage = ArrayType::get(llvm::Type::getInt8Ty(ctx_), 0);
+  auto *g = mod_.getGlobalVariable(ir::kDynamicSharedName);
+  if (!g) {
+    g = new GlobalVariable(mod_, storage, false, GlobalValue::ExternalLinkage, nullptr, ir::kDynamicSharedName,
+                           nullptr, GlobalValue::NotThreadLocal, 3);
+    g->setAlignment(Align(16));
+  }
+  auto *i64 = llvm::Type::getInt64Ty(ctx_);
+  uint64_t item = fe::byteSize(t.scalar);
+  Value *bytes = b_.CreateZExt(b_.CreateCall(ir::getIntrinsic(mod_, ir::Intrinsic::DynamicSharedSize)), i64);
+  Value *n = b_.CreateUDiv(bytes, ConstantInt::get(i64, item), "dynamic.shared.size");
+  return buildArray(t, g, {n}, {ConstantInt::get(i64, item)});
 }
 
 } // namespace cutwin::ir

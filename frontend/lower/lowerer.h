@@ -89,6 +89,8 @@ private:
   llvm::Value *loadElement(llvm::Value *addr, Scalar dtype);
   void storeElement(llvm::Value *addr, llvm::Value *v, Scalar dtype);
   llvm::Value *lowerArrayAlloc(const fe::CallExpr &c);
+  /// `cuda.shared.array(0, dtype)`: a view of the launch's dynamic shared memory.
+  llvm::Value *lowerDynamicShared(const Type &t);
   llvm::Value *arrayField(llvm::Value *arr, unsigned field, unsigned dim);
   llvm::Value *buildArray(const Type &t, llvm::Value *data, llvm::ArrayRef<llvm::Value *> shape,
                           llvm::ArrayRef<llvm::Value *> strides);

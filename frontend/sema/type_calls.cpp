@@ -278,8 +278,6 @@ ExprInfo FunctionTyper::typeArrayAlloc(const CallExpr &c, MemSpace space) {
       error(shape->loc, std::string(what) + "() shape entries must be integers");
     if (d.i < 0 || (d.i == 0 && (space != MemSpace::Shared || dims.elems.size() != 1)))
       error(shape->loc, std::string(what) + "() dimensions must be positive, got " + std::to_string(d.i));
-    if (d.i == 0)
-      error(shape->loc, "dynamic shared memory (shape 0) is not supported yet");
   }
   ExprInfo dt = typeExpr(*dtype);
   if (dt.type.kind != TypeKind::TypeObject || dt.type.typeObjectIsVoid)

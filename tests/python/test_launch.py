@@ -64,3 +64,22 @@ def test_launch_without_configuration_is_refused():
 def test_bad_argument_type_is_a_type_error(cutwin_backend):
     with pytest.raises(TypeError, match="cannot pass a str"):
         vadd[1, 1]("a", "b", "c")
+
+
+@cuda.jit
+def reverse_blocks(a):
+    s = cuda.shared.array(0, float32)  # the launch's dynamic shared memory
+    t = cuda.threadIdx.x
+    base = cuda.blockIdx.x * cuda.blockDim.x
+    s[t] = a[base + t]
+    cuda.syncthreads()
+    a[base + t] = s[cuda.blockDim.x - 1 - t]
+
+
+def test_dynamic_shared_memory_from_the_launch(cutwin_backend):
+    x = np.arange(96, dtype=np.float32)
+    reverse_blocks[3, 32, 0, 32 * 4](x)
+    np.testing.assert_array_equal(x, np.arange(96, dtype=np.float32).reshape(3, 32)[:, ::-1].ravel())
+    with pytest.raises(IndexError):  # no dynamic bytes: the array is empty (bounds checks on)
+        with cuda.use_backend("sim"):
+            reverse_blocks[1, 32](np.zeros(32, np.float32))
