@@ -1,6 +1,7 @@
 #include "conformance/runner.h"
 
 #include "conformance/npy.h"
+#include "cutwin/random.h"
 
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -166,6 +167,7 @@ std::string formatValue(const uint8_t *p, DType t) {
     os << v;
     break;
   }
+  case DType::Xoroshiro128p: os << "<rng state>"; break;
   }
   return os.str();
 }
@@ -251,8 +253,12 @@ LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &d
       a.copyFromHost(host.data.data(), host.data.size());
     } else if (o->get("zeros")) {
       a = dev->zeros(dtypeField(*o, "zeros"), shapeOf(*o));
+    } else if (auto n = o->getInteger("xoroshiro128p_states")) {
+      // RNG states made as create_xoroshiro128p_states(n, seed, subsequence_start) does.
+      a = random::createXoroshiro128pStates(*dev, *n, o->getInteger("seed").value_or(0),
+                                            o->getInteger("subsequence_start").value_or(0));
     } else {
-      throw Error("case: argument '" + name + "' needs 'scalar', 'npy' or 'zeros'");
+      throw Error("case: argument '" + name + "' needs 'scalar', 'npy', 'zeros' or 'xoroshiro128p_states'");
     }
     lc.arrays[name] = a;
     lc.args.push_back(a);

@@ -16,6 +16,19 @@ fe::ConstValue constValue(const HostValue &v) {
   case HostValue::Kind::Int: return fe::ConstValue::ofInt(v.i);
   case HostValue::Kind::Float: return fe::ConstValue::ofFloat(v.f);
   case HostValue::Kind::Tuple: break;
+  case HostValue::Kind::Array: {
+    int64_t n = 1;
+    for (int64_t d : v.shape)
+      n *= d;
+    if (v.shape.empty() || v.shape.size() > 3 || n * int64_t(dtypeSize(v.dtype)) != int64_t(v.bytes.size()))
+      throw Error("host array constants need 1 to 3 dimensions and one element per shape entry");
+    fe::ConstValue a;
+    a.kind = fe::ConstValue::Kind::Array;
+    a.dtype = fe::Scalar(v.dtype);
+    a.shape = v.shape;
+    a.bytes = std::make_shared<const std::vector<uint8_t>>(v.bytes);
+    return a;
+  }
   }
   fe::ConstValue t;
   t.kind = fe::ConstValue::Kind::Tuple;

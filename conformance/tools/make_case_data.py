@@ -116,6 +116,24 @@ def dynamic_shared():
 
 
 @case
+def const_arrays():
+    r = rng(29)
+    n = 300
+    x = r.uniform(-4, 4, n).astype(np.float32)
+    taps = np.array([0.125, 0.25, 0.25, 0.25, 0.125], np.float32)  # powers of two: products exact
+    remap = np.array([[3, 1, 4, 1], [5, 9, 2, 6], [5, 3, 5, 8]], np.int16)
+    acc = np.zeros(n, np.float32)
+    for k in range(5):
+        acc = (acc + taps[k] * x[np.clip(np.arange(n) + k - 2, 0, n - 1)]).astype(np.float32)
+    i = np.arange(n)
+    return dict(kernel="const_arrays", grid=[blocks(n, 128)], block=[128],
+                args=[("x", x), ("smooth", np.zeros(n, np.float32)), ("code", np.zeros(n, np.int32))],
+                expect={"smooth": (acc, {}), "code": (remap[i % 3, (i // 3) % 4].astype(np.int32), {})},
+                description="global NumPy arrays in constant memory: filter taps via cuda.const.array_like, "
+                            "a 2-D int16 lookup table read directly")
+
+
+@case
 def matmul_naive():
     r = rng(2)
     m, k, n = 37, 23, 41

@@ -47,7 +47,8 @@ Value *Lowerer::elementAddress(Value *arr, const Type &at, ArrayRef<Value *> idx
     Value *linear = norm[0];
     for (unsigned k = 1; k < norm.size(); ++k)
       linear = b_.CreateAdd(b_.CreateMul(linear, arrayField(arr, 1, k)), norm[k]);
-    return b_.CreateInBoundsGEP(memType(at.scalar), data, linear);
+    llvm::Type *elem = at.isRecordArray() ? ArrayType::get(llvm::Type::getInt64Ty(ctx_), 2) : memType(at.scalar);
+    return b_.CreateInBoundsGEP(elem, data, linear);
   }
   Value *off = nullptr;
   for (unsigned k = 0; k < norm.size(); ++k) {
@@ -170,6 +171,34 @@ Value *Lowerer::lowerArrayAlloc(const fe::CallExpr &c) {
     strides.push_back(ConstantInt::get(i64, st[k]));
   }
   return buildArray(t, data, shape, strides);
+}
+
+Value *Lowerer::lowerConstArray(const fe::ConstValue &v, SourceLoc loc) {
+  constexpr uint64_t kConstantMemory = 64 * 1024; // the GPU's constant bank for kernels
+  GlobalVariable *&g = constArrays_[v.bytes.get()];
+  if (!g) {
+    constBytes_ += v.bytes->size();
+    if (constBytes_ > kConstantMemory)
+      typer_.scope().file().error(loc, "constant arrays need " + std::to_string(constBytes_) +
+                                        " bytes; constant memory holds " + std::to_string(kConstantMemory));
+    uint64_t item = fe::byteSize(v.dtype);
+    StringRef raw(reinterpret_cast<const char *>(v.bytes->data()), v.bytes->size());
+    Constant *init = ConstantDataArray::getRaw(raw, v.bytes->size() / item, memType(v.dtype));
+    g = new GlobalVariable(mod_, init->getType(), true, GlobalValue::InternalLinkage, init,
+                           spec_->def->name + ".const." + std::to_string(constArrays_.size() - 1), nullptr,
+                           GlobalValue::NotThreadLocal, 4);
+    g->setAlignment(Align(16));
+  }
+  auto *i64 = llvm::Type::getInt64Ty(ctx_);
+  std::vector<Value *> shape, strides(v.shape.size());
+  uint64_t stride = fe::byteSize(v.dtype);
+  for (size_t k = v.shape.size(); k-- > 0;) {
+    strides[k] = ConstantInt::get(i64, stride);
+    stride *= uint64_t(v.shape[k]);
+  }
+  for (int64_t d : v.shape)
+    shape.push_back(ConstantInt::get(i64, uint64_t(d)));
+  return buildArray(v.type(), g, shape, strides);
 }
 
 Value *Lowerer::lowerDynamicShared(const Type &t) {

@@ -23,6 +23,8 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
     return lowerArrayAlloc(c);
   if (ci.builtin.rfind("math.", 0) == 0)
     return lowerMathCall(c, ci);
+  if (ci.builtin.rfind("cuda.random.", 0) == 0)
+    return lowerRandomCall(c, ci);
   return lowerBuiltinCall(c, ci);
 }
 

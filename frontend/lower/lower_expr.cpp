@@ -18,6 +18,8 @@ Value *Lowerer::lowerExpr(const fe::Expr &e) {
   const fe::ExprInfo &ei = info(e);
   if (ei.constant && (ei.type.isScalar() || ei.type.isTuple()) && e.kind != fe::ExprKind::Call)
     return constant(*ei.constant, ei.type);
+  if (ei.constant && ei.constant->kind == fe::ConstValue::Kind::Array)
+    return lowerConstArray(*ei.constant, e.loc);
   switch (e.kind) {
   case fe::ExprKind::Name: {
     auto &n = static_cast<const fe::NameExpr &>(e);

@@ -91,6 +91,8 @@ private:
   llvm::Value *lowerArrayAlloc(const fe::CallExpr &c);
   /// `cuda.shared.array(0, dtype)`: a view of the launch's dynamic shared memory.
   llvm::Value *lowerDynamicShared(const Type &t);
+  /// A host array frozen into the kernel: an addrspace(4) constant global, as an array value.
+  llvm::Value *lowerConstArray(const fe::ConstValue &v, SourceLoc loc);
   llvm::Value *arrayField(llvm::Value *arr, unsigned field, unsigned dim);
   llvm::Value *buildArray(const Type &t, llvm::Value *data, llvm::ArrayRef<llvm::Value *> shape,
                           llvm::ArrayRef<llvm::Value *> strides);
@@ -104,6 +106,8 @@ private:
   llvm::Value *lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *lowerMathCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  /// numba.cuda.random's device functions (lower_random.cpp).
+  llvm::Value *lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *minMax(bool isMax, llvm::ArrayRef<llvm::Value *> vals, Scalar t);
 
   // ---- errors and sites
@@ -141,6 +145,9 @@ private:
   std::map<std::string, llvm::AllocaInst *> slots_;
   std::vector<LoopTargets> loops_;
   unsigned sharedCounter_ = 0;
+  /// Constant arrays emitted so far (one global per host array), and their bytes.
+  std::map<const std::vector<uint8_t> *, llvm::GlobalVariable *> constArrays_;
+  uint64_t constBytes_ = 0;
 };
 
 } // namespace cutwin::ir

@@ -46,6 +46,8 @@ std::optional<Type> knownModule(const std::string &p) {
   static const std::map<std::string, std::string> modules = {
       {"numba", "numba"},
       {"numba.cuda", "cuda"},
+      {"numba.cuda.random", "cuda.random"},
+      {"cutwin.cuda.random", "cuda.random"},
       {"cutwin", "cutwin"},
       {"cutwin.cuda", "cuda"},
       {"cutwin.types", "numba.types"},
@@ -116,8 +118,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     return std::nullopt;
   }
   if (m == "cuda") {
-    static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim",
-                                                     "gridDim",   "shared",   "local"};
+    static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim", "gridDim",
+                                                     "shared",    "local",    "const",   "random"};
     static const std::set<std::string> functions = {"grid", "gridsize", "syncthreads", "jit"};
     if (submodules.count(attr))
       return moduleEntity("cuda." + attr);
@@ -133,6 +135,22 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   if (m == "cuda.shared" || m == "cuda.local") {
     if (attr == "array")
       return functionEntity(m + ".array");
+    return std::nullopt;
+  }
+  if (m == "cuda.random") {
+    // numba.cuda.random's device functions; the host functions (create_..._states) are
+    // host code and not available in kernels.
+    static const std::set<std::string> functions = {
+        "xoroshiro128p_next",           "xoroshiro128p_jump",           "init_xoroshiro128p_state",
+        "xoroshiro128p_uniform_float32", "xoroshiro128p_uniform_float64", "xoroshiro128p_normal_float32",
+        "xoroshiro128p_normal_float64"};
+    if (functions.count(attr))
+      return functionEntity("cuda.random." + attr);
+    return std::nullopt;
+  }
+  if (m == "cuda.const") {
+    if (attr == "array_like")
+      return functionEntity("cuda.const.array_like");
     return std::nullopt;
   }
   return std::nullopt;

@@ -15,6 +15,7 @@ Type ConstValue::type() const {
   case Kind::Bool: return Type::scalarOf(Scalar::Bool);
   case Kind::None: return Type::none();
   case Kind::Str: return Type::make(TypeKind::String);
+  case Kind::Array: return Type::array(dtype, unsigned(shape.size()), Layout::C, MemSpace::Const);
   case Kind::Tuple: {
     std::vector<Type> el;
     for (auto &e : elems)
@@ -33,6 +34,7 @@ std::string ConstValue::str() const {
   case Kind::Bool: os << (b ? "True" : "False"); break;
   case Kind::None: os << "None"; break;
   case Kind::Str: os << '"' << s << '"'; break;
+  case Kind::Array: os << type().str(); break;
   case Kind::Tuple:
     os << "(";
     for (size_t k = 0; k < elems.size(); ++k)
@@ -149,6 +151,7 @@ bool truthy(const ConstValue &v) {
   case ConstValue::Kind::Tuple: return !v.elems.empty();
   case ConstValue::Kind::Str: return !v.s.empty();
   case ConstValue::Kind::None: return false;
+  case ConstValue::Kind::Array: return v.shape.empty() || v.shape[0] != 0;
   }
   return false;
 }
@@ -190,6 +193,18 @@ std::optional<ConstValue> evalConst(const Expr &e, const SourceFile &file, const
       t.elems.push_back(*v);
     }
     return t;
+  }
+  case ExprKind::Subscript: {
+    // `SHAPE[1]` of a constant tuple with a constant index (negative counts from the end).
+    auto &s = static_cast<const SubscriptExpr &>(e);
+    auto t = rec(*s.value);
+    auto i = t && t->kind == ConstValue::Kind::Tuple ? rec(*s.index) : std::nullopt;
+    if (!i || i->kind != ConstValue::Kind::Int)
+      return std::nullopt;
+    int64_t n = int64_t(t->elems.size()), k = i->i < 0 ? i->i + n : i->i;
+    if (k < 0 || k >= n)
+      return std::nullopt;
+    return t->elems[size_t(k)];
   }
   case ExprKind::UnaryOp: {
     auto &u = static_cast<const UnaryOpExpr &>(e);

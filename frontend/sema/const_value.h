@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,13 +17,18 @@ struct Expr;
 class SourceFile;
 
 struct ConstValue {
-  enum class Kind { Int, Float, Bool, Tuple, None, Str };
+  /// Array: a host array frozen into the kernel (a global NumPy array, cuda.const.array_like):
+  /// dtype, shape and its C-order bytes; kernels read it from constant memory.
+  enum class Kind { Int, Float, Bool, Tuple, None, Str, Array };
   Kind kind = Kind::None;
   int64_t i = 0;
   double f = 0;
   bool b = false;
   std::string s;
   std::vector<ConstValue> elems;
+  Scalar dtype = Scalar::F64;
+  std::vector<int64_t> shape;
+  std::shared_ptr<const std::vector<uint8_t>> bytes;
 
   static ConstValue ofInt(int64_t v) {
     ConstValue c;

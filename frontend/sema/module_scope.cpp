@@ -1,5 +1,6 @@
 #include "frontend/sema/module_scope.h"
 
+#include "frontend/sema/const_array.h"
 #include "frontend/syntax/parser.h"
 
 namespace cutwin::fe {
@@ -120,7 +121,12 @@ void ModuleScope::readAssign(const AssignStmt &s) {
     }
     Symbol sym;
     sym.loc = name->loc;
-    if (auto v = evalConstant(*s.value)) {
+    std::optional<ConstValue> v;
+    if (auto *call = dyn<CallExpr>(s.value.get()))
+      v = literalArray(*call, *this, *file_);
+    if (!v)
+      v = evalConstant(*s.value);
+    if (v) {
       sym.kind = Symbol::Kind::Constant;
       sym.value = *v;
       sym.entity.type = v->type();

@@ -24,6 +24,19 @@ ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
       fn.type.kind == TypeKind::Function && (path == "cuda.shared.array" || path == "cuda.local.array");
   if (isAlloc)
     return typeArrayAlloc(c, path == "cuda.shared.array" ? MemSpace::Shared : MemSpace::Local);
+  if (fn.type.kind == TypeKind::Function && path == "cuda.const.array_like") {
+    // numba copies a global host array into constant memory; here every global host
+    // array already is one, so this names the same constant.
+    if (c.args.size() != 1 || !c.keywords.empty())
+      error(c.loc, "cuda.const.array_like() takes one global array");
+    ExprInfo a = typeExpr(*c.args[0]);
+    if (!a.constant || a.constant->kind != ConstValue::Kind::Array)
+      error(c.args[0]->loc, "cuda.const.array_like() needs a global NumPy array (known when the kernel is "
+                            "compiled), got " + a.type.str());
+    ExprInfo info = a;
+    info.builtin = "cuda.const.array_like";
+    return info;
+  }
 
   std::vector<ExprInfo> args;
   bool unknown = fn.type.isUnknown();
@@ -118,6 +131,31 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
       error(c.args[0]->loc, fn + "() takes a constant 1, 2 or 3");
     info.type = *n == 1 ? Type::scalarOf(S::I64) : Type::uniTuple(Type::scalarOf(S::I64), unsigned(*n));
     info.constant = ConstValue::ofInt(*n);
+    return info;
+  }
+  if (fn.rfind("cuda.random.", 0) == 0) {
+    // (states, index[, seed]): states a 1-D RNG state array, index and seed integers.
+    std::string name = fn.substr(12);
+    bool init = name == "init_xoroshiro128p_state";
+    arity(init ? 3 : 2, init ? 3 : 2);
+    const Type &st = args[0].type;
+    if (!st.isRecordArray() || st.ndim != 1)
+      error(c.args[0]->loc, name + "() needs a 1-D array of RNG states (create_xoroshiro128p_states), got " +
+                                st.str());
+    for (size_t i = 1; i < args.size(); ++i)
+      if (!args[i].type.isInt())
+        error(c.args[i]->loc, name + "() " + (i == 1 ? "index" : "seed") + " must be an integer, not " +
+                                  args[i].type.str());
+    for (size_t i = 1; i < args.size(); ++i)
+      info.operandTypes.push_back(args[i].type.scalar);
+    if (name == "xoroshiro128p_next")
+      info.type = Type::scalarOf(S::U64);
+    else if (name.find("float32") != std::string::npos)
+      info.type = Type::scalarOf(S::F32);
+    else if (name.find("float64") != std::string::npos)
+      info.type = Type::scalarOf(S::F64);
+    else
+      info.type = Type::none();
     return info;
   }
   if (fn == "cuda.syncthreads") {

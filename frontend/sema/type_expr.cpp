@@ -252,10 +252,10 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
     }
     if (a.attr == "ndim" || a.attr == "itemsize") {
       info.type = Type::scalarOf(Scalar::I64);
-      info.constant = ConstValue::ofInt(a.attr == "ndim" ? t.ndim : byteSize(t.scalar));
+      info.constant = ConstValue::ofInt(a.attr == "ndim" ? t.ndim : t.isRecordArray() ? 16 : byteSize(t.scalar));
       return info;
     }
-    if (a.attr == "dtype") {
+    if (a.attr == "dtype" && !t.isRecordArray()) {
       info.type = Type::typeObject(t.scalar);
       return info;
     }
@@ -277,6 +277,8 @@ ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
     idx.push_back(s.index.get());
 
   const Type &t = base.type;
+  if (t.isRecordArray())
+    error(s.loc, "RNG state arrays are used through the xoroshiro128p_* functions, not indexed");
   if (t.isArray()) {
     bool unknown = false;
     for (const Expr *i : idx) {
@@ -379,6 +381,8 @@ std::optional<int64_t> FunctionTyper::constInt(const Expr &e) {
     }
     if (auto *a = dyn<AttributeExpr>(&x))
       return usesLocal(*a->value);
+    if (auto *s = dyn<SubscriptExpr>(&x))
+      return usesLocal(*s->value) || usesLocal(*s->index);
     return x.kind != ExprKind::Constant;
   };
   if (usesLocal(e))

@@ -345,6 +345,9 @@ void FunctionTyper::assignTo(const Expr &target, const Type &value, SourceLoc lo
     if (!base.type.isArray())
       error(target.loc, "cannot assign to an element of " + base.type.str() +
                             (base.type.isTuple() ? " (tuples are immutable)" : ""));
+    if (base.type.space == MemSpace::Const)
+      error(target.loc, "cannot assign to an element of a constant array (a global host array or "
+                        "cuda.const.array_like): it is read-only in kernels");
     if (elem.type.isArray())
       error(target.loc, "assigning to a whole sub-array is not supported; index every dimension");
     if (!value.isScalar())
@@ -438,6 +441,9 @@ void FunctionTyper::typeStmt(const Stmt &s) {
     } else if (a.target->kind == ExprKind::Subscript) {
       if (!r.type.isUnknown() && !r.type.isScalar())
         error(s.loc, "cannot store " + r.type.str() + " into an array element");
+      if (typeExpr(*static_cast<const SubscriptExpr &>(*a.target).value).type.space == MemSpace::Const)
+        error(a.target->loc, "cannot assign to an element of a constant array (a global host array or "
+                             "cuda.const.array_like): it is read-only in kernels");
     } else {
       error(a.target->loc, "illegal target for augmented assignment");
     }

@@ -196,7 +196,8 @@ bool Type::operator==(const Type &o) const {
   switch (kind) {
   case TypeKind::Scalar:
   case TypeKind::Range: return scalar == o.scalar;
-  case TypeKind::Array: return scalar == o.scalar && ndim == o.ndim && layout == o.layout && space == o.space;
+  case TypeKind::Array:
+    return scalar == o.scalar && ndim == o.ndim && layout == o.layout && space == o.space && record == o.record;
   case TypeKind::Tuple: return elems == o.elems;
   case TypeKind::Module:
   case TypeKind::Function:
@@ -214,7 +215,8 @@ std::string Type::str() const {
   case TypeKind::None: return "none";
   case TypeKind::Scalar: return scalarName(scalar);
   case TypeKind::Array: {
-    std::string s = std::string("array(") + scalarName(scalar) + ", " + std::to_string(ndim) + "d, " +
+    std::string s = std::string("array(") + (record != Record::None ? "xoroshiro128p_state" : scalarName(scalar)) +
+                    ", " + std::to_string(ndim) + "d, " +
                     (layout == Layout::C   ? "C"
                      : layout == Layout::F ? "F"
                                            : "A");
@@ -222,6 +224,8 @@ std::string Type::str() const {
       s += ", shared";
     else if (space == MemSpace::Local)
       s += ", local";
+    else if (space == MemSpace::Const)
+      s += ", const";
     return s + ")";
   }
   case TypeKind::Tuple: {
@@ -257,11 +261,13 @@ std::string Type::mangle() const {
                     (layout == Layout::C   ? "C"
                      : layout == Layout::F ? "F"
                                            : "A") +
-                    short_[int(scalar)];
+                    (record != Record::None ? "xoro" : short_[int(scalar)]);
     if (space == MemSpace::Shared)
       s += "s";
     else if (space == MemSpace::Local)
       s += "l";
+    else if (space == MemSpace::Const)
+      s += "k";
     else if (space == MemSpace::Generic)
       s += "g";
     return s;

@@ -29,8 +29,11 @@ Conversion canConvert(Scalar from, Scalar to);
 Scalar npPromote(Scalar a, Scalar b);
 
 enum class Layout : uint8_t { C, F, A };
+/// Record element types of arrays. Only numba's RNG state record exists: two uint64 words
+/// (s0, s1), 16 bytes; kernels use such arrays through the xoroshiro128p_* functions.
+enum class Record : uint8_t { None, Xoroshiro128p };
 /// NVPTX address-space numbering, used for pointers on both backends.
-enum class MemSpace : uint8_t { Generic = 0, Global = 1, Shared = 3, Local = 5 };
+enum class MemSpace : uint8_t { Generic = 0, Global = 1, Shared = 3, Const = 4, Local = 5 };
 
 enum class TypeKind : uint8_t {
   Unknown, ///< not yet inferred
@@ -53,6 +56,7 @@ struct Type {
   uint8_t ndim = 0;                  ///< Array
   Layout layout = Layout::A;         ///< Array
   MemSpace space = MemSpace::Global; ///< Array: where its data lives
+  Record record = Record::None;      ///< Array: elements are records (`scalar` unused)
   bool typeObjectIsVoid = false;     ///< TypeObject: `void` / `none`
   std::vector<Type> elems;           ///< Tuple elements; TypeObject of an array: [element]
   std::string path;                  ///< Module, Function, DeviceFunction
@@ -70,6 +74,11 @@ struct Type {
     t.ndim = uint8_t(ndim);
     t.layout = layout;
     t.space = space;
+    return t;
+  }
+  static Type recordArray(Record r, unsigned ndim, Layout layout) {
+    Type t = array(Scalar::U64, ndim, layout);
+    t.record = r;
     return t;
   }
   static Type tuple(std::vector<Type> elems) {
@@ -106,6 +115,7 @@ struct Type {
   bool isFloat() const { return isScalar() && cutwin::fe::isFloat(scalar); }
   bool isBool() const { return isScalar(Scalar::Bool); }
   bool isArray() const { return kind == TypeKind::Array; }
+  bool isRecordArray() const { return kind == TypeKind::Array && record != Record::None; }
   bool isTuple() const { return kind == TypeKind::Tuple; }
   /// Every element the same type (numba's UniTuple).
   bool isUniTuple() const;

@@ -31,7 +31,10 @@ class ModuleImpl;
 } // namespace rt
 
 /// Element types, in numba's naming.
-enum class DType : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64 };
+/// Element types of device arrays. Xoroshiro128p is numba's RNG state record (two uint64
+/// words s0, s1; 16 bytes), made by cutwin/random.h and used by the xoroshiro128p_* kernel
+/// functions.
+enum class DType : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, Xoroshiro128p };
 size_t dtypeSize(DType t);
 const char *dtypeName(DType t);
 std::optional<DType> dtypeFromName(const std::string &name); ///< "float32", "f4", "int64", ...
@@ -207,15 +210,19 @@ struct CompileOptions {
   std::string codegen = "nvptx";   ///< GPU code generator: "nvptx" (LLVM) or "nvvm" (libNVVM)
 };
 
-/// A value the host program gives a module-level name: a bool, an integer, a float or a
-/// tuple of them (as `N = 256`, `SHAPE = (16, 16)` would in the source).
+/// A value the host program gives a module-level name: a bool, an integer, a float, a
+/// tuple of them (as `N = 256`, `SHAPE = (16, 16)` would in the source), or an array
+/// (a global NumPy array), which kernels read from constant memory.
 struct HostValue {
-  enum class Kind { Bool, Int, Float, Tuple };
+  enum class Kind { Bool, Int, Float, Tuple, Array };
   Kind kind = Kind::Int;
   bool b = false;
   int64_t i = 0;
   double f = 0;
   std::vector<HostValue> elems;
+  DType dtype = DType::F64;     ///< Array: element type
+  std::vector<int64_t> shape;   ///< Array: 1 to 3 dimensions
+  std::vector<uint8_t> bytes;   ///< Array: the elements in C order
 };
 
 /// A function the host program compiles with `jit` (it need not carry a decorator in the

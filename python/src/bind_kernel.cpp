@@ -91,8 +91,21 @@ HostValue hostValue(nb::handle h) {
     v.kind = HostValue::Kind::Tuple;
     for (nb::handle e : nb::borrow<nb::tuple>(h))
       v.elems.push_back(hostValue(e));
+  } else if (PyDict_Check(o)) {
+    // A global NumPy array, as the dispatcher packs it: dtype name, shape, C-order bytes.
+    nb::dict d = nb::borrow<nb::dict>(h);
+    v.kind = HostValue::Kind::Array;
+    std::string name = nb::cast<std::string>(d["dtype"]);
+    auto dtype = dtypeFromName(name);
+    if (!dtype)
+      throw nb::type_error(("global arrays cannot hold dtype '" + name + "'").c_str());
+    v.dtype = *dtype;
+    v.shape = nb::cast<std::vector<int64_t>>(d["shape"]);
+    nb::bytes data = nb::borrow<nb::bytes>(d["data"]);
+    const auto *p = static_cast<const uint8_t *>(data.data());
+    v.bytes.assign(p, p + data.size());
   } else {
-    throw nb::type_error("host constants must be bools, ints, floats or tuples of them");
+    throw nb::type_error("host constants must be bools, ints, floats, tuples of them or arrays");
   }
   return v;
 }

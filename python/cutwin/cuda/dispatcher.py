@@ -36,6 +36,10 @@ def _dim3(d, what):
     return d
 
 
+_CONST_ARRAY_DTYPES = frozenset(
+    "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64".split())
+
+
 def _host_constant(v):
     """A global's value as the compiler takes it, or None if it is not a constant."""
     if isinstance(v, (bool, int, float)):
@@ -44,7 +48,12 @@ def _host_constant(v):
         return v.item()
     if isinstance(v, tuple):
         items = [_host_constant(x) for x in v]
-        return None if any(x is None for x in items) else tuple(items)
+        return None if any(x is None or isinstance(x, dict) for x in items) else tuple(items)
+    if isinstance(v, np.ndarray) and 1 <= v.ndim <= 3 and v.dtype.name in _CONST_ARRAY_DTYPES:
+        # Global arrays are frozen into the kernel's constant memory when it compiles,
+        # as numba does: later changes to the host array do not reach compiled kernels.
+        a = np.ascontiguousarray(v)
+        return {"dtype": a.dtype.name, "shape": a.shape, "data": a.tobytes()}
     return None
 
 

@@ -1,0 +1,122 @@
+// Lowering of numba.cuda.random's device functions: xoroshiro128+ on a state record of two
+// uint64 words, with numba's seeding, jump, uniform and normal conversions, bit for bit.
+#include "frontend/lower/lowerer.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <cmath>
+
+namespace cutwin::ir {
+
+using namespace llvm;
+
+namespace {
+
+constexpr uint64_t kJump[2] = {0xBEAC0467EBA5FACBull, 0xD86B048B86AA9922ull};
+
+/// One xoroshiro128+ step on (s0, s1): returns the output, updates the pair.
+Value *nextStep(IRBuilder<> &b, Value *&s0, Value *&s1) {
+  auto *i64 = b.getInt64Ty();
+  auto rotl = [&](Value *x, uint64_t k) {
+    return b.CreateIntrinsic(Intrinsic::fshl, {i64}, {x, x, ConstantInt::get(i64, k)});
+  };
+  Value *r = b.CreateAdd(s0, s1);
+  Value *x = b.CreateXor(s1, s0);
+  s0 = b.CreateXor(b.CreateXor(rotl(s0, 55), x), b.CreateShl(x, 14));
+  s1 = rotl(x, 36);
+  return r;
+}
+
+} // namespace
+
+Value *Lowerer::lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  std::string name = ci.builtin.substr(12);
+  auto *i64 = llvm::Type::getInt64Ty(ctx_);
+  const Type &st = info(*c.args[0]).type;
+  Value *states = lowerExpr(*c.args[0]);
+  Value *index = lowerAs(*c.args[1], Type::scalarOf(ci.operandTypes[0]));
+  setLoc(c.loc);
+  Value *rec = elementAddress(states, st, {index}, {ci.operandTypes[0]}, c.loc);
+  Value *p0 = rec, *p1 = b_.CreateConstInBoundsGEP1_64(i64, rec, 1);
+
+  if (name == "init_xoroshiro128p_state") {
+    // splitmix64 once; both words get the same value.
+    Value *z = b_.CreateAdd(lowerAs(*c.args[2], Type::scalarOf(Scalar::U64)), b_.getInt64(0x9E3779B97F4A7C15ull));
+    z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, 30)), b_.getInt64(0xBF58476D1CE4E5B9ull));
+    z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, 27)), b_.getInt64(0x94D049BB133111EBull));
+    z = b_.CreateXor(z, b_.CreateLShr(z, 31));
+    b_.CreateStore(z, p0);
+    b_.CreateStore(z, p1);
+    return nullptr;
+  }
+  Value *s0 = b_.CreateLoad(i64, p0), *s1 = b_.CreateLoad(i64, p1);
+
+  if (name == "xoroshiro128p_jump") {
+    // 128 steps; the state becomes the xor of the states at the jump polynomial's bits.
+    BasicBlock *pre = b_.GetInsertBlock();
+    BasicBlock *loop = BasicBlock::Create(ctx_, "rng.jump", fn_);
+    BasicBlock *done = BasicBlock::Create(ctx_, "rng.jump.done", fn_);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    PHINode *i = b_.CreatePHI(i64, 2), *a0 = b_.CreatePHI(i64, 2), *a1 = b_.CreatePHI(i64, 2);
+    PHINode *t0 = b_.CreatePHI(i64, 2), *t1 = b_.CreatePHI(i64, 2);
+    Value *word = b_.CreateSelect(b_.CreateICmpULT(i, b_.getInt64(64)), b_.getInt64(kJump[0]), b_.getInt64(kJump[1]));
+    Value *bit = b_.CreateTrunc(b_.CreateLShr(word, b_.CreateAnd(i, 63)), b_.getInt1Ty());
+    Value *n0 = b_.CreateSelect(bit, b_.CreateXor(t0, a0), t0);
+    Value *n1 = b_.CreateSelect(bit, b_.CreateXor(t1, a1), t1);
+    Value *x0 = a0, *x1 = a1;
+    nextStep(b_, x0, x1);
+    Value *inext = b_.CreateAdd(i, b_.getInt64(1));
+    BasicBlock *latch = b_.GetInsertBlock();
+    b_.CreateCondBr(b_.CreateICmpEQ(inext, b_.getInt64(128)), done, loop);
+    i->addIncoming(b_.getInt64(0), pre);
+    i->addIncoming(inext, latch);
+    a0->addIncoming(s0, pre);
+    a0->addIncoming(x0, latch);
+    a1->addIncoming(s1, pre);
+    a1->addIncoming(x1, latch);
+    t0->addIncoming(b_.getInt64(0), pre);
+    t0->addIncoming(n0, latch);
+    t1->addIncoming(b_.getInt64(0), pre);
+    t1->addIncoming(n1, latch);
+    b_.SetInsertPoint(done);
+    b_.CreateStore(n0, p0);
+    b_.CreateStore(n1, p1);
+    return nullptr;
+  }
+
+  // Every other function draws one or two outputs, then stores the state back.
+  auto *f32 = b_.getFloatTy(), *f64 = b_.getDoubleTy();
+  auto unit64 = [&](Value *x) { // (x >> 11) * 2^-53: exact
+    return b_.CreateFMul(b_.CreateUIToFP(b_.CreateLShr(x, 11), f64), ConstantFP::get(f64, std::ldexp(1.0, -53)));
+  };
+  auto unit32 = [&](Value *x) { return b_.CreateFPTrunc(unit64(x), f32); };
+  Value *result;
+  if (name == "xoroshiro128p_next") {
+    result = nextStep(b_, s0, s1);
+  } else if (name == "xoroshiro128p_uniform_float64") {
+    result = unit64(nextStep(b_, s0, s1));
+  } else if (name == "xoroshiro128p_uniform_float32") {
+    result = unit32(nextStep(b_, s0, s1));
+  } else {
+    // Box-Muller on two float32 uniforms; the second normal is discarded, as in numba.
+    Value *u1 = unit32(nextStep(b_, s0, s1));
+    Value *u2 = unit32(nextStep(b_, s0, s1));
+    Value *logu1 = libdeviceCall("log", Scalar::F32, {u1});
+    if (name == "xoroshiro128p_normal_float32") {
+      Value *r = b_.CreateUnaryIntrinsic(Intrinsic::sqrt, b_.CreateFMul(ConstantFP::get(f32, -2.0), logu1));
+      Value *angle = b_.CreateFMul(ConstantFP::get(f32, double(float(2 * M_PI))), u2);
+      result = b_.CreateFMul(r, libdeviceCall("cos", Scalar::F32, {angle}));
+    } else {
+      Value *r = b_.CreateUnaryIntrinsic(Intrinsic::sqrt,
+                                         b_.CreateFMul(ConstantFP::get(f64, -2.0), b_.CreateFPExt(logu1, f64)));
+      Value *angle = b_.CreateFMul(ConstantFP::get(f64, 2 * M_PI), b_.CreateFPExt(u2, f64));
+      result = b_.CreateFMul(r, libdeviceCall("cos", Scalar::F64, {angle}));
+    }
+  }
+  b_.CreateStore(s0, p0);
+  b_.CreateStore(s1, p1);
+  return result;
+}
+
+} // namespace cutwin::ir

@@ -1,0 +1,75 @@
+"""Memory spaces from Python: global NumPy arrays and cuda.const.array_like (constant
+memory), local arrays, shared arrays shaped by module constants."""
+import numpy as np
+import pytest
+
+import cutwin
+from cutwin import cuda, float64
+
+# Host-computed tables: the kernels read them from constant memory.
+COEFFS = np.polynomial.chebyshev.cheb2poly([0.5, -1.25, 0.75, 2.0]).astype(np.float64)
+LUT = (np.arange(12, dtype=np.int32) * 7 % 5).reshape(3, 4)
+TILE = (4, 8)
+
+
+@cuda.jit
+def horner(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        c = cuda.const.array_like(COEFFS)
+        acc = 0.0
+        for k in range(c.size - 1, -1, -1):
+            acc = acc * x[i] + c[k]
+        out[i] = acc
+
+
+@cuda.jit
+def lookup(rows, cols, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = LUT[rows[i] % LUT.shape[0], cols[i] % LUT.shape[1]]
+
+
+@cuda.jit
+def overwrite_table(out):
+    LUT[0, 0] = 1
+
+
+def test_global_array_through_const_array_like(cutwin_backend):
+    x = np.linspace(-2, 2, 257)
+    out = np.zeros_like(x)
+    horner[3, 128](x, out)
+    np.testing.assert_allclose(out, np.polynomial.polynomial.polyval(x, COEFFS), rtol=1e-14, atol=1e-14)
+
+
+def test_global_array_read_directly(cutwin_backend):
+    rng = np.random.default_rng(5)
+    rows, cols = rng.integers(0, 50, 100).astype(np.int32), rng.integers(0, 50, 100).astype(np.int32)
+    out = np.zeros(100, np.int32)
+    lookup[1, 128](rows, cols, out)
+    np.testing.assert_array_equal(out, LUT[rows % 3, cols % 4])
+
+
+def test_global_arrays_are_read_only(cutwin_backend):
+    with pytest.raises(cutwin.errors.TypingError, match="read-only") as e:
+        overwrite_table[1, 1](np.zeros(1, np.int32))
+    assert e.value.line == overwrite_table.py_func.__code__.co_firstlineno + 2
+
+
+@cuda.jit
+def tile_transpose(a, out):
+    t = cuda.shared.array(TILE, float64)          # shape from a module constant
+    scratch = cuda.local.array(TILE[1], np.float64)  # dtype given as a NumPy type
+    i, j = cuda.threadIdx.x, cuda.threadIdx.y
+    t[i, j] = a[i, j]
+    cuda.syncthreads()
+    for k in range(TILE[1]):
+        scratch[k] = t[i, k] * 2
+    out[j, i] = scratch[j]
+
+
+def test_shared_and_local_arrays_shaped_by_constants(cutwin_backend):
+    a = np.arange(32, dtype=np.float64).reshape(TILE)
+    out = np.zeros(TILE[::-1])
+    tile_transpose[1, TILE](a, out)
+    np.testing.assert_array_equal(out, 2 * a.T)
