@@ -66,6 +66,11 @@ void *DeviceArray::data() const { return static_cast<char *>(buffer_.get()) + of
 
 DeviceArray DeviceArray::view(std::vector<int64_t> shape, std::vector<int64_t> strides,
                               int64_t offsetBytes) const {
+  return view(dtype_, std::move(shape), std::move(strides), offsetBytes);
+}
+
+DeviceArray DeviceArray::view(DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                              int64_t offsetBytes) const {
   if (shape.size() != strides.size())
     throw Error("view: shape and strides must have the same length");
   int64_t lo = int64_t(offset_) + offsetBytes, hi = lo;
@@ -77,9 +82,10 @@ DeviceArray DeviceArray::view(std::vector<int64_t> shape, std::vector<int64_t> s
     int64_t span = (shape[k] - 1) * strides[k];
     (span < 0 ? lo : hi) += span;
   }
-  if (!empty && (lo < 0 || hi + int64_t(dtypeSize(dtype_)) > int64_t(capacity_)))
+  if (!empty && (lo < 0 || hi + int64_t(dtypeSize(dtype)) > int64_t(capacity_)))
     throw Error("view: elements would lie outside the array's memory");
   DeviceArray v = *this;
+  v.dtype_ = dtype;
   v.shape_ = std::move(shape);
   v.strides_ = std::move(strides);
   v.offset_ = size_t(int64_t(offset_) + offsetBytes);

@@ -5,6 +5,8 @@
 
 #include <array>
 #include <bit>
+#include <map>
+#include <mutex>
 #include <vector>
 
 namespace cutwin::random {
@@ -106,10 +108,89 @@ struct ByteTable {
 
 } // namespace
 
+namespace {
+
+const LinearMap &jumpMap() {
+  static const LinearMap jump = LinearMap::jump();
+  return jump;
+}
+
+/// On a GPU the states are expanded by a kernel: thread t starts at state t (made on the
+/// host) and strides by the T threads, applying the jump by T states with a byte table.
+/// Written in the kernel dialect and compiled by cutwin itself.
+const char *kExpandStates = R"PY(
+from numba import cuda, int64, uint64
+
+
+@cuda.jit
+def expand_states(starts, table, out, n):
+    t = cuda.grid(1)
+    T = starts.shape[0]
+    if t < T:
+        s0 = starts[t, 0]
+        s1 = starts[t, 1]
+        i = t
+        while i < n:
+            out[i, 0] = s0
+            out[i, 1] = s1
+            r0 = uint64(0)
+            r1 = uint64(0)
+            for j in range(8):
+                k = j * 256 + int64((s0 >> uint64(8 * j)) & uint64(255))
+                r0 ^= table[k, 0]
+                r1 ^= table[k, 1]
+                k = (j + 8) * 256 + int64((s1 >> uint64(8 * j)) & uint64(255))
+                r0 ^= table[k, 0]
+                r1 ^= table[k, 1]
+            s0 = r0
+            s1 = r1
+            i += T
+)PY";
+
+/// States each GPU thread writes; below kGpuMinStates the host makes them all.
+constexpr int64_t kStatesPerThread = 64, kGpuMinStates = 1 << 16;
+
+Kernel expandKernel(Device &device) {
+  static std::mutex mu;
+  static std::map<const Device *, std::shared_ptr<Module>> modules;
+  std::lock_guard<std::mutex> lock(mu);
+  auto &m = modules[&device];
+  if (!m) {
+    CompileOptions o;
+    o.boundscheck = false;
+    m = Module::fromString(device.shared_from_this(), kExpandStates, "<cutwin random>", o);
+  }
+  return m->kernel("expand_states");
+}
+
+} // namespace
+
+static void checkStates(const DeviceArray &states) {
+  if (states.dtype() != DType::Xoroshiro128p || states.ndim() != 1 || !states.isCContiguous())
+    throw Error("init_xoroshiro128p_states needs a C-contiguous 1-D array of xoroshiro128p states");
+}
+
+void expandXoroshiro128pStatesWithKernel(DeviceArray &states, uint64_t seed, uint64_t subsequenceStart) {
+  checkStates(states);
+  Device &dev = states.device();
+  int64_t n = states.size();
+  int64_t threads = (n + kStatesPerThread - 1) / kStatesPerThread;
+  std::vector<State> starts(static_cast<size_t>(threads));
+  xoroshiro128pStates(starts.data(), threads, seed, subsequenceStart);
+  ByteTable stride(jumpMap().power(uint64_t(threads)));
+  DeviceArray dStarts = dev.empty(DType::U64, {threads, 2});
+  dStarts.copyFromHost(starts.data(), starts.size() * sizeof(State));
+  DeviceArray dTable = dev.empty(DType::U64, {16 * 256, 2});
+  dTable.copyFromHost(stride.t.data(), stride.t.size() * sizeof(State));
+  DeviceArray words = states.view(DType::U64, {n, 2}, {16, 8});
+  uint32_t block = 256, grid = uint32_t((threads + block - 1) / block);
+  expandKernel(dev).launch(grid, block, {dStarts, dTable, words, Arg(n)});
+}
+
 void xoroshiro128pStates(State *out, int64_t n, uint64_t seed, uint64_t subsequenceStart) {
   if (n <= 0)
     return;
-  static const LinearMap jump = LinearMap::jump();
+  const LinearMap &jump = jumpMap();
   static const ByteTable jumpTable(jump);
   State first = xoroshiro128pSeed(seed);
   if (subsequenceStart)
@@ -143,9 +224,14 @@ DeviceArray createXoroshiro128pStates(Device &device, int64_t n, uint64_t seed, 
 }
 
 void initXoroshiro128pStates(DeviceArray &states, uint64_t seed, uint64_t subsequenceStart) {
-  if (states.dtype() != DType::Xoroshiro128p || states.ndim() != 1 || !states.isCContiguous())
-    throw Error("init_xoroshiro128p_states needs a C-contiguous 1-D array of xoroshiro128p states");
-  std::vector<State> host(size_t(states.size()));
+  checkStates(states);
+  if (states.device().isSimulator()) { // device memory is host memory: write in place
+    xoroshiro128pStates(static_cast<State *>(states.data()), states.size(), seed, subsequenceStart);
+    return;
+  }
+  if (states.size() >= kGpuMinStates)
+    return expandXoroshiro128pStatesWithKernel(states, seed, subsequenceStart);
+  std::vector<State> host(static_cast<size_t>(states.size()));
   xoroshiro128pStates(host.data(), states.size(), seed, subsequenceStart);
   states.copyFromHost(host.data(), host.size() * sizeof(State));
 }

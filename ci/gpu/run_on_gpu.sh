@@ -20,6 +20,13 @@ status=0
 dist/bin/cutwin_gpu_tests --gtest_filter='Gpu.*' 2>&1 | tee "$out/gpu_tests.txt" || status=1
 dist/bin/cutwin_gpu_tests --gtest_filter='GpuFatal.*' 2>&1 | tee -a "$out/gpu_tests.txt" || status=1
 header() { sed 's/^/# /' "$out/gpu.txt"; } # date, GPU name, driver, compute capability
+# Goldens defined by numba-cuda on the GPU are recorded afresh before the suite compares
+# cutwin's backends with them (and brought back, to compare with the committed ones).
+recorded="rng_normal"
+python3 -W ignore conformance/gpu/record_with_numba_cuda.py $recorded | tee "$out/recorded.txt" || status=1
+for c in $recorded; do
+  mkdir -p "$out/recorded/$c" && cp conformance/cases/$c/expected_*.npy "$out/recorded/$c/"
+done
 { header; dist/bin/cutwin conformance conformance/cases --backend both; } | tee "$out/conformance_both.txt" || status=1
 { header; dist/bin/cutwin conformance conformance/cases --backend both --codegen nvvm; } |
   tee "$out/conformance_both_nvvm.txt" || status=1
@@ -32,6 +39,8 @@ ci/gpu/build_python.sh >"$out/python_build.txt" 2>&1 || status=1
 export CUDA_CACHE_DISABLE=1
 { header; PYTHONPATH=build-python/python python3 bench/python_launch.py --backend gpu --numba gpu; } |
   tee "$out/python_bench.md" || status=1
+{ header; PYTHONPATH=build-python/python python3 bench/rng_states.py --backend gpu --numba gpu; } |
+  tee "$out/rng_bench.md" || status=1
 {
   echo "| benchmark | implementation | kernel ms | compile + first launch ms | note |"
   echo "|---|---|---|---|---|"

@@ -35,6 +35,12 @@ def record(name):
         if "scalar" in a:
             args.append(np.dtype(a["dtype"]).type(a["scalar"]))
             continue
+        if "xoroshiro128p_states" in a:
+            from numba.cuda.random import create_xoroshiro128p_states
+            arrays[a["name"]] = create_xoroshiro128p_states(a["xoroshiro128p_states"], seed=a.get("seed", 0),
+                                                            subsequence_start=a.get("subsequence_start", 0))
+            args.append(arrays[a["name"]])
+            continue
         host = np.load(os.path.join(d, a["npy"])) if "npy" in a else np.zeros(a["shape"], dtype=a["zeros"])
         arrays[a["name"]] = cuda.to_device(host)
         args.append(arrays[a["name"]])

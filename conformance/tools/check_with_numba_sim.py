@@ -54,6 +54,13 @@ def run_case(case_dir):
         if "scalar" in a:
             args.append(np.dtype(a["dtype"]).type(a["scalar"]))
             continue
+        if "xoroshiro128p_states" in a:
+            from numba.cuda.random import create_xoroshiro128p_states
+            d = create_xoroshiro128p_states(a["xoroshiro128p_states"], seed=a.get("seed", 0),
+                                            subsequence_start=a.get("subsequence_start", 0))
+            arrays[a["name"]] = d
+            args.append(d)
+            continue
         if "npy" in a:
             host = np.load(os.path.join(case_dir, a["npy"]))
         else:

@@ -133,6 +133,45 @@ def const_arrays():
                             "a 2-D int16 lookup table read directly")
 
 
+def xoroshiro_ref():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("xoroshiro_ref", os.path.join(os.path.dirname(__file__),
+                                                                             "xoroshiro_ref.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@case
+def rng_uniform():
+    ref = xoroshiro_ref()
+    n, draws = 160, 3
+    s0, s1 = ref.states(n, 2024, 5)
+    u32 = np.stack([ref.uniform_float32(ref.next_u64(s0, s1)) for _ in range(draws)], axis=1)
+    u64 = np.stack([ref.uniform_float64(ref.next_u64(s0, s1)) for _ in range(draws)], axis=1)
+    raw = ref.next_u64(s0, s1)
+    return dict(kernel="rng_uniform", grid=[blocks(n, 64)], block=[64],
+                args=[("states", {"xoroshiro128p_states": n, "seed": 2024, "subsequence_start": 5}),
+                      ("u32", np.zeros((n, draws), np.float32)), ("u64", np.zeros((n, draws), np.float64)),
+                      ("raw", np.zeros(n, np.uint64))],
+                expect={"u32": (u32, {}), "u64": (u64, {}), "raw": (raw, {})},
+                description="xoroshiro128p: states from create_xoroshiro128p_states(seed, subsequence_start), "
+                            "uniform float32/float64 and raw next() per thread (NumPy reference of the algorithm)")
+
+
+@case
+def rng_normal():
+    n = 256
+    return dict(kernel="rng_normal", grid=[blocks(n, 128)], block=[128],
+                args=[("states", {"xoroshiro128p_states": n, "seed": 99}),
+                      ("n32", np.zeros((n, 4), np.float32)), ("n64", np.zeros((n, 4), np.float64))],
+                expect={"n32": (None, {}), "n64": (None, {})}, recorded_on_gpu=True,
+                description="xoroshiro128p normal float32/float64 (Box-Muller through libdevice logf/cosf/cos): "
+                            "goldens recorded with numba-cuda on an H200",
+                numba_sim_difference="numba's simulator computes log and cos with the host's libm, "
+                                     "not libdevice, so normals differ in the last bits")
+
+
 @case
 def matmul_naive():
     r = rng(2)
@@ -436,7 +475,9 @@ def write(name, spec, root=CASES):
     os.makedirs(d, exist_ok=True)
     args = []
     for arg_name, value in spec["args"]:
-        if isinstance(value, tuple):
+        if isinstance(value, dict):  # e.g. {"xoroshiro128p_states": n, "seed": s}
+            args.append(dict(name=arg_name, **value))
+        elif isinstance(value, tuple):
             args.append({"name": arg_name, "scalar": value[1], "dtype": value[0]})
         elif not value.any():
             args.append({"name": arg_name, "zeros": value.dtype.name, "shape": list(value.shape)})

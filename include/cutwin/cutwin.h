@@ -93,6 +93,9 @@ public:
   /// `offsetBytes` after this view's first element (strides may be negative). Throws if
   /// any element would lie outside the allocation.
   DeviceArray view(std::vector<int64_t> shape, std::vector<int64_t> strides, int64_t offsetBytes = 0) const;
+  /// The same, reading the bytes as elements of `dtype` (NumPy's `a.view(dtype)` and more).
+  DeviceArray view(DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                   int64_t offsetBytes = 0) const;
   /// The view with the axes reversed (NumPy's `a.T`).
   DeviceArray transpose() const;
   Device &device() const { return *device_; }

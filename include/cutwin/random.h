@@ -19,6 +19,9 @@ struct Xoroshiro128pState {
 DeviceArray createXoroshiro128pStates(Device &device, int64_t n, uint64_t seed, uint64_t subsequenceStart = 0);
 /// Re-seeds an existing C-contiguous 1-D state array (numba's init_xoroshiro128p_states).
 void initXoroshiro128pStates(DeviceArray &states, uint64_t seed, uint64_t subsequenceStart = 0);
+/// What initXoroshiro128pStates does on a GPU for large arrays, on any device: the host makes
+/// one state per 64, a kernel compiled by cutwin makes the rest (tested on the simulator).
+void expandXoroshiro128pStatesWithKernel(DeviceArray &states, uint64_t seed, uint64_t subsequenceStart = 0);
 /// The states on the host, in parallel: jumps are linear maps over GF(2)^128, applied with
 /// byte tables and composed by squaring for the start of each block of states.
 void xoroshiro128pStates(Xoroshiro128pState *out, int64_t n, uint64_t seed, uint64_t subsequenceStart = 0);

@@ -2,6 +2,7 @@
 #include "bindings.h"
 
 #include "cutwin/cutwin.h"
+#include "cutwin/random.h"
 
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/shared_ptr.h>
@@ -48,7 +49,16 @@ void bindArray(nb::module_ &m) {
                      DeviceArray::Span s = a.span();
                      return nb::make_tuple(s.begin, s.bytes);
                    })
-      .def("view", &DeviceArray::view, nb::arg("shape"), nb::arg("strides"), nb::arg("offset") = 0)
+      .def(
+          "view",
+          [](const DeviceArray &a, std::vector<int64_t> shape, std::vector<int64_t> strides, int64_t offset) {
+            return a.view(std::move(shape), std::move(strides), offset);
+          },
+          nb::arg("shape"), nb::arg("strides"), nb::arg("offset") = 0)
+      .def(
+          "view_as",
+          [](const DeviceArray &a, const std::string &dtype) { return a.view(dtypeNamed(dtype), a.shape(), a.strides()); },
+          nb::arg("dtype"))
       .def(
           "copy_from_host", [](DeviceArray &a, HostIn h) { a.copyFromHost(h.data(), h.nbytes()); },
           nb::call_guard<nb::gil_scoped_release>())
@@ -85,6 +95,19 @@ void bindArray(nb::module_ &m) {
         return d->zeros(dtypeNamed(dtype), std::move(shape));
       },
       nb::arg("device"), nb::arg("dtype"), nb::arg("shape"));
+  m.def(
+      "create_xoroshiro128p_states",
+      [](const std::shared_ptr<Device> &d, int64_t n, uint64_t seed, uint64_t subsequenceStart) {
+        return random::createXoroshiro128pStates(*d, n, seed, subsequenceStart);
+      },
+      nb::arg("device"), nb::arg("n"), nb::arg("seed"), nb::arg("subsequence_start"),
+      nb::call_guard<nb::gil_scoped_release>());
+  m.def(
+      "init_xoroshiro128p_states",
+      [](DeviceArray &a, uint64_t seed, uint64_t subsequenceStart) {
+        random::initXoroshiro128pStates(a, seed, subsequenceStart);
+      },
+      nb::arg("states"), nb::arg("seed"), nb::arg("subsequence_start"), nb::call_guard<nb::gil_scoped_release>());
 }
 
 } // namespace cutwin::py

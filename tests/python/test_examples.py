@@ -9,8 +9,9 @@ import sys
 import pytest
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python")
-NAMES = ["vadd", "matmul", "block_sum", "grid3d"]
-SMALL = {"vadd": ["1000"], "matmul": ["20", "17", "35"], "block_sum": ["3000"], "grid3d": ["6", "5", "7"]}
+NAMES = ["vadd", "matmul", "block_sum", "grid3d", "random_fill", "random_3d"]
+SMALL = {"vadd": ["1000"], "matmul": ["20", "17", "35"], "block_sum": ["3000"], "grid3d": ["6", "5", "7"],
+         "random_fill": ["2000"], "random_3d": ["10", "9", "11"]}
 
 
 def load(name):
@@ -30,6 +31,7 @@ def test_example_is_numba_cuda_but_for_the_import(name, tmp_path):
     source = open(os.path.join(EXAMPLES, name + ".py")).read()
     assert source.count("from cutwin import cuda") == 1
     numba_source = source.replace("from cutwin import cuda", "from numba import cuda")
+    numba_source = numba_source.replace("from cutwin.cuda.", "from numba.cuda.")
     script = tmp_path / (name + ".py")
     script.write_text("import numpy as np\nnp.row_stack = np.vstack  # numba-cuda 0.30 refers to it\n" + numba_source)
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")

@@ -56,6 +56,15 @@ TEST(Random, ParallelJumpsEqualSequentialJumps) {
   }
 }
 
+TEST(Random, KernelExpansionEqualsHostStates) {
+  // The GPU path: the host makes every 64th state, a cutwin kernel the rest.
+  for (int64_t n : {int64_t(1), int64_t(63), int64_t(64), int64_t(5000)}) {
+    DeviceArray a = sim()->empty(DType::Xoroshiro128p, {n});
+    random::expandXoroshiro128pStatesWithKernel(a, 77, 9);
+    ASSERT_EQ(deviceStates(a), hostStates(n, 77, 9)) << n;
+  }
+}
+
 TEST(Random, DeviceArraysHoldRecords) {
   DeviceArray a = random::createXoroshiro128pStates(*sim(), 3, 1);
   EXPECT_EQ(a.dtype(), DType::Xoroshiro128p);

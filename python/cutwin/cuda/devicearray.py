@@ -9,6 +9,20 @@ from .. import _cutwin
 from . import runtime
 
 
+# numba.cuda.random's state record; device arrays of it are RNG states.
+xoroshiro128p_dtype = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)
+
+
+def _native_dtype(dtype):
+    """The C++ dtype name of a NumPy dtype."""
+    return "xoroshiro128p" if dtype == xoroshiro128p_dtype else dtype.name
+
+
+def _raw(host):
+    """A host array as the extension takes it: record arrays as their bytes."""
+    return host.view(np.uint8) if host.dtype.names else host
+
+
 def _strides_for(shape, itemsize, order):
     strides, step = [0] * len(shape), itemsize
     axes = range(len(shape) - 1, -1, -1) if order == "C" else range(len(shape))
@@ -91,10 +105,10 @@ class DeviceNDArray:
         """The array's contents as a NumPy array (into `ary` if given)."""
         if self.is_c_contiguous():
             if ary is not None and ary.flags.c_contiguous and ary.dtype == self.dtype and ary.shape == self.shape:
-                self._arr.copy_to_host(ary)
+                self._arr.copy_to_host(_raw(ary))
                 return ary
             host = np.empty(self.shape, self.dtype)
-            self._arr.copy_to_host(host)
+            self._arr.copy_to_host(_raw(host))
         else:
             begin, nbytes = self._arr.span
             buf = np.empty(nbytes, np.uint8)
@@ -116,7 +130,7 @@ class DeviceNDArray:
         if ary.shape != self.shape:
             ary = np.broadcast_to(ary, self.shape)
         if self.is_c_contiguous():
-            self._arr.copy_from_host(np.ascontiguousarray(ary, dtype=self.dtype))
+            self._arr.copy_from_host(_raw(np.ascontiguousarray(ary, dtype=self.dtype)))
             return
         begin, nbytes = self._arr.span
         buf = np.empty(nbytes, np.uint8)
@@ -178,7 +192,7 @@ class DeviceNDArray:
         dtype = np.dtype(dtype)
         if dtype.itemsize != self.dtype.itemsize:
             raise NotImplementedError("view() keeps the item size")
-        return DeviceNDArray(self._arr, dtype, self.stream)
+        return DeviceNDArray(self._arr.view_as(_native_dtype(dtype)), dtype, self.stream)
 
 
 def _check_basic(index):
@@ -196,13 +210,13 @@ def _empty(shape, dtype, order="C", strides=None):
     shape = _normalize_shape(shape)
     dev = runtime._device()
     if strides is None and order == "C":
-        return DeviceNDArray(_cutwin.empty(dev, dtype.name, list(shape)), dtype)
+        return DeviceNDArray(_cutwin.empty(dev, _native_dtype(dtype), list(shape)), dtype)
     strides = tuple(strides) if strides is not None else _strides_for(shape, dtype.itemsize, order)
     if 0 in shape:
-        return DeviceNDArray(_cutwin.empty(dev, dtype.name, list(shape)), dtype)
+        return DeviceNDArray(_cutwin.empty(dev, _native_dtype(dtype), list(shape)), dtype)
     high = sum((s - 1) * st for s, st in zip(shape, strides) if st > 0) + dtype.itemsize
     low = sum((s - 1) * st for s, st in zip(shape, strides) if st < 0)
-    raw = _cutwin.empty(dev, dtype.name, [-(-(high - low) // dtype.itemsize)])
+    raw = _cutwin.empty(dev, _native_dtype(dtype), [-(-(high - low) // dtype.itemsize)])
     return DeviceNDArray(raw.view(list(shape), list(strides), -low), dtype)
 
 
@@ -229,7 +243,7 @@ def to_device(obj, stream=0, copy=True, to=None):
     if isinstance(obj, DeviceNDArray):
         return obj
     ary = np.asarray(obj)
-    if ary.dtype.hasobject or ary.dtype.names:
+    if ary.dtype.hasobject or (ary.dtype.names and ary.dtype != xoroshiro128p_dtype):
         raise TypeError("cutwin device arrays hold numbers only, not %s" % ary.dtype)
     order = "F" if not ary.flags.c_contiguous and ary.flags.f_contiguous else "C"
     dev = _empty(ary.shape, ary.dtype, order)
