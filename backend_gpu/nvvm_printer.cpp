@@ -52,6 +52,17 @@ Value *expandIntrinsic(IntrinsicInst *ii) {
     r = b.CreateSelect(b.CreateFCmpOGE(x, ConstantFP::get(x->getType(), limit)), ConstantInt::get(it, hi), r);
     return b.CreateSelect(b.CreateFCmpUNO(x, x), ConstantInt::get(it, 0), r);
   }
+  case Intrinsic::fshl:
+  case Intrinsic::fshr: {
+    // Funnel shifts (rotates) as two shifts; a shift by 0 modulo the width is the identity.
+    Type *t = ii->getType();
+    unsigned w = t->getIntegerBitWidth();
+    Value *amt = b.CreateURem(arg(2), ConstantInt::get(t, w));
+    Value *inv = b.CreateSub(ConstantInt::get(t, w), amt);
+    bool left = id == Intrinsic::fshl;
+    Value *r = b.CreateOr(b.CreateShl(arg(0), left ? amt : inv), b.CreateLShr(arg(1), left ? inv : amt));
+    return b.CreateSelect(b.CreateICmpEQ(amt, ConstantInt::get(t, 0)), arg(left ? 0 : 1), r);
+  }
   case Intrinsic::smin: return b.CreateSelect(b.CreateICmpSLT(arg(0), arg(1)), arg(0), arg(1));
   case Intrinsic::smax: return b.CreateSelect(b.CreateICmpSGT(arg(0), arg(1)), arg(0), arg(1));
   case Intrinsic::umin: return b.CreateSelect(b.CreateICmpULT(arg(0), arg(1)), arg(0), arg(1));

@@ -3,9 +3,11 @@
 # the GPU tests, the conformance suite on both backends (compared with the goldens), the
 # cross-check of the goldens with numba-cuda on the GPU, the Python package (built there
 # for its Python) with its tests on both backends, and the benchmarks beside numba-cuda's.
-# Results go to $OUT (or ./gpu-results).
+# Results go to ./gpu-results; with $OUT set, the summaries and a tarball of everything
+# are copied there (few files: what comes back from the GPU machine is limited).
 set -uo pipefail
-out="${OUT:-gpu-results}"
+out=gpu-results
+rm -rf "$out"
 mkdir -p "$out"
 if [ -z "${CUTWIN_LIBDEVICE:-}" ]; then
   CUTWIN_LIBDEVICE="$(ls /usr/local/cuda*/nvvm/libdevice/libdevice.10.bc 2>/dev/null | head -n 1)"
@@ -48,4 +50,8 @@ export CUDA_CACHE_DISABLE=1
   dist/bin/cutwin_gpu_bench . nvvm | tail -n +3
   PYTHONUNBUFFERED=1 python3 -W ignore bench/numba_bench.py .
 } | tee "$out/gpu_bench.md" || status=1
+if [ -n "${OUT:-}" ]; then
+  tar czf "$OUT/gpu-results.tgz" "$out"
+  cp "$out"/conformance_both.txt "$out"/python_tests.txt "$out"/gpu_bench.md "$out"/rng_bench.md "$OUT"/ 2>/dev/null
+fi
 exit $status
