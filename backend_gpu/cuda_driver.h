@@ -42,6 +42,8 @@ struct CudaDriver {
   X(cuFuncSetAttribute, CUresult (*)(CUfunction, CUfunction_attribute, int))                                 \
   X(cuLaunchKernel, CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,     \
                                  unsigned, CUstream, void **, void **))                                      \
+  X(cuLaunchKernelEx, CUresult (*)(const CUlaunchConfig *, CUfunction, void **, void **))                    \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, CUresult (*)(int *, CUfunction, int, size_t))               \
   X(cuStreamCreate, CUresult (*)(CUstream *, unsigned))                                                      \
   X(cuStreamDestroy, CUresult (*)(CUstream))                                                                 \
   X(cuStreamSynchronize, CUresult (*)(CUstream))                                                             \

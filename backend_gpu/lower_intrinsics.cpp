@@ -69,6 +69,102 @@ Function *buildRaise(Module &m) {
   return fn;
 }
 
+/// Grid synchronisation on the GPU, the algorithm of CUDA's cooperative groups: after a
+/// block barrier one thread per block adds to a counter in global memory (block 0 adds
+/// 2^31 - (blocks - 1), the others 1, so each completed barrier flips the top bit and leaves
+/// the rest as it was, launch after launch) and spins until the top bit flips; a GPU-scope
+/// fence on each side orders memory. Unlike cooperative groups, the block's thread that
+/// arrives is elected among the threads that call sync (the lowest thread index, through a
+/// shared word), so that threads which returned early (numba's sessionize example) do not
+/// stall the grid. Needs all blocks resident: the runtime launches such kernels with the
+/// cooperative attribute.
+Function *buildGridSync(Module &m, GlobalVariable *leader) {
+  LLVMContext &c = m.getContext();
+  auto *i32 = Type::getInt32Ty(c);
+  auto *counter = new GlobalVariable(m, i32, false, GlobalValue::InternalLinkage, ConstantInt::get(i32, 0),
+                                     "cutwin_grid_barrier", nullptr, GlobalValue::NotThreadLocal, 1);
+  counter->setAlignment(Align(4));
+  auto *fn = Function::Create(FunctionType::get(Type::getVoidTy(c), false), GlobalValue::InternalLinkage,
+                              "cutwin.gpu.grid_sync", m);
+  fn->addFnAttr(Attribute::NoInline);
+  fn->addFnAttr(Attribute::Convergent);
+  auto *entry = BasicBlock::Create(c, "entry", fn);
+  auto *arrive = BasicBlock::Create(c, "arrive", fn);
+  auto *spin = BasicBlock::Create(c, "spin", fn);
+  auto *released = BasicBlock::Create(c, "released", fn);
+  auto *done = BasicBlock::Create(c, "done", fn);
+  IRBuilder<> b(entry);
+  auto sreg = [&](ir::Intrinsic id) { return b.CreateIntrinsic(specialRegister(id), {}, {}); };
+  auto barrier = [&] { b.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {}); };
+  Value *tid = b.CreateAdd(
+      b.CreateMul(b.CreateAdd(b.CreateMul(sreg(ir::Intrinsic::TidZ), sreg(ir::Intrinsic::NtidY)),
+                              sreg(ir::Intrinsic::TidY)),
+                  sreg(ir::Intrinsic::NtidX)),
+      sreg(ir::Intrinsic::TidX));
+  barrier();
+  b.CreateAtomicRMW(AtomicRMWInst::UMin, leader, tid, MaybeAlign(4), AtomicOrdering::Monotonic);
+  barrier();
+  LoadInst *elected = b.CreateLoad(i32, leader);
+  elected->setVolatile(true);
+  Value *isLeader = b.CreateICmpEQ(elected, tid);
+  barrier(); // every thread has read the election before the leader resets it
+  b.CreateCondBr(isLeader, arrive, done);
+  b.SetInsertPoint(arrive);
+  b.CreateStore(b.getInt32(0xFFFFFFFFu), leader)->setVolatile(true);
+  b.CreateIntrinsic(Intrinsic::nvvm_membar_gl, {}, {});
+  Value *blocks =
+      b.CreateMul(b.CreateMul(sreg(ir::Intrinsic::NctaidX), sreg(ir::Intrinsic::NctaidY)), sreg(ir::Intrinsic::NctaidZ));
+  Value *first = b.CreateICmpEQ(
+      b.CreateOr(b.CreateOr(sreg(ir::Intrinsic::CtaidX), sreg(ir::Intrinsic::CtaidY)), sreg(ir::Intrinsic::CtaidZ)),
+      b.getInt32(0));
+  Value *inc = b.CreateSelect(first, b.CreateSub(b.getInt32(0x80000000u), b.CreateSub(blocks, b.getInt32(1))),
+                              b.getInt32(1));
+  Value *old = b.CreateAtomicRMW(AtomicRMWInst::Add, counter, inc, MaybeAlign(4), AtomicOrdering::Monotonic);
+  b.CreateBr(spin);
+  b.SetInsertPoint(spin);
+  LoadInst *now = b.CreateLoad(i32, counter);
+  now->setVolatile(true);
+  Value *flipped = b.CreateICmpNE(b.CreateAnd(b.CreateXor(old, now), b.getInt32(0x80000000u)), b.getInt32(0));
+  b.CreateCondBr(flipped, released, spin);
+  b.SetInsertPoint(released);
+  b.CreateIntrinsic(Intrinsic::nvvm_membar_gl, {}, {});
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+  barrier();
+  b.CreateRetVoid();
+  return fn;
+}
+
+/// The shared word grid syncs elect their arriving thread with, set to "nobody" (all ones)
+/// when the kernel starts: shared memory starts undefined.
+GlobalVariable *initGridLeader(Module &m, Function *kernel) {
+  LLVMContext &c = m.getContext();
+  auto *i32 = Type::getInt32Ty(c);
+  auto *leader = new GlobalVariable(m, i32, false, GlobalValue::InternalLinkage, UndefValue::get(i32),
+                                    "cutwin_grid_leader", nullptr, GlobalValue::NotThreadLocal, 3);
+  leader->setAlignment(Align(4));
+  BasicBlock &entry = kernel->getEntryBlock();
+  auto at = entry.getFirstInsertionPt();
+  while (isa<AllocaInst>(*at)) // allocas stay in the entry block (static stack slots)
+    ++at;
+  BasicBlock *rest = entry.splitBasicBlock(at, "entry.after_grid_init");
+  entry.getTerminator()->eraseFromParent();
+  auto *init = BasicBlock::Create(c, "grid_init", kernel, rest);
+  auto *join = BasicBlock::Create(c, "grid_init.done", kernel, rest);
+  IRBuilder<> b(&entry);
+  Value *t = b.CreateOr(b.CreateOr(b.CreateIntrinsic(specialRegister(ir::Intrinsic::TidX), {}, {}),
+                                   b.CreateIntrinsic(specialRegister(ir::Intrinsic::TidY), {}, {})),
+                        b.CreateIntrinsic(specialRegister(ir::Intrinsic::TidZ), {}, {}));
+  b.CreateCondBr(b.CreateICmpEQ(t, b.getInt32(0)), init, join);
+  b.SetInsertPoint(init);
+  b.CreateStore(b.getInt32(0xFFFFFFFFu), leader)->setVolatile(true);
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  b.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {});
+  b.CreateBr(rest);
+  return leader;
+}
+
 } // namespace
 
 GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
@@ -80,7 +176,7 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
         if (auto *ci = dyn_cast<CallInst>(&i))
           if (Function *callee = ci->getCalledFunction(); callee && callee->getName().startswith("cutwin."))
             calls.push_back(ci);
-  Function *raise = nullptr;
+  Function *raise = nullptr, *gridSync = nullptr;
   for (CallInst *ci : calls) {
     auto id = ir::lookupIntrinsic(ci->getCalledFunction()->getName());
     if (!id)
@@ -90,6 +186,16 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
     case ir::Intrinsic::Barrier:
       result.usesBarrier = true;
       b.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {})->setDebugLoc(ci->getDebugLoc());
+      break;
+    case ir::Intrinsic::GridSync:
+      result.usesBarrier = result.usesGridSync = true;
+      if (!gridSync) {
+        Function *kernel = m.getFunction(info.irName);
+        if (!kernel)
+          throw Error("GPU backend: kernel function " + info.irName + " missing from module");
+        gridSync = buildGridSync(m, initGridLeader(m, kernel));
+      }
+      b.CreateCall(gridSync)->setDebugLoc(ci->getDebugLoc());
       break;
     case ir::Intrinsic::DynamicSharedSize: {
       auto *ty = FunctionType::get(Type::getInt32Ty(m.getContext()), false);

@@ -11,6 +11,7 @@ namespace cutwin::gpu {
 
 struct GpuLoweringResult {
   bool usesBarrier = false;
+  bool usesGridSync = false; ///< launch with cuLaunchCooperativeKernel
 };
 
 GpuLoweringResult lowerIntrinsicsForGpu(llvm::Module &m, const ir::KernelInfo &info);

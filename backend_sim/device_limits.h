@@ -16,6 +16,9 @@ struct DeviceLimits {
   uint64_t sharedPerBlockOptin = 227 * 1024; ///< static + dynamic
   unsigned warpSize = 32;
   unsigned maxThreadsPerMultiprocessor = 2048;
+  unsigned maxBlocksPerMultiprocessor = 32;
+  uint64_t sharedPerMultiprocessor = 228 * 1024;
+  uint64_t sharedReservedPerBlock = 1024; ///< the driver's share of each block's shared memory
 };
 
 } // namespace cutwin::sim

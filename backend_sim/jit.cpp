@@ -17,6 +17,7 @@
 #include <dlfcn.h>
 
 extern "C" void cutwin_sim_barrier(cutwin::sim::ThreadContext *, uint32_t);
+extern "C" void cutwin_sim_grid_sync(cutwin::sim::ThreadContext *, uint32_t);
 extern "C" void cutwin_sim_raise(cutwin::sim::ThreadContext *, void *, uint32_t, uint32_t, int64_t, int64_t,
                                  int64_t);
 
@@ -85,6 +86,8 @@ Jit::Jit() {
   SymbolMap syms;
   syms[mangle(kBarrierFn)] =
       JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_barrier), JITSymbolFlags::Exported);
+  syms[mangle(kGridSyncFn)] =
+      JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_grid_sync), JITSymbolFlags::Exported);
   syms[mangle(kRaiseFn)] =
       JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_raise), JITSymbolFlags::Exported);
   for (auto &[name, addr] : libdeviceHostSymbols())

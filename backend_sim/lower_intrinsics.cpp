@@ -229,12 +229,13 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
   auto *i32 = Type::getInt32Ty(c);
   auto *p = PointerType::get(c, 0);
   FunctionCallee barrier = m.getOrInsertFunction(kBarrierFn, Type::getVoidTy(c), p, i32);
+  FunctionCallee gridSync = m.getOrInsertFunction(kGridSyncFn, Type::getVoidTy(c), p, i32);
   FunctionCallee raise =
       m.getOrInsertFunction(kRaiseFn, Type::getVoidTy(c), p, PointerType::get(c, 1), i32, i32,
                             Type::getInt64Ty(c), Type::getInt64Ty(c), Type::getInt64Ty(c));
   // Neither host function writes the thread context itself (only memory reached through
   // pointers stored in it), so loads of blockIdx/blockDim stay hoistable past them.
-  for (FunctionCallee fc : {raise, barrier}) {
+  for (FunctionCallee fc : {raise, barrier, gridSync}) {
     auto *fn = cast<Function>(fc.getCallee());
     fn->setDoesNotThrow();
     fn->addParamAttr(0, Attribute::ReadOnly);
@@ -260,6 +261,10 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
     case ir::Intrinsic::Barrier:
       result.usesBarrier = true;
       b.CreateCall(barrier, {ctx, ci->getArgOperand(0)})->setDebugLoc(ci->getDebugLoc());
+      break;
+    case ir::Intrinsic::GridSync:
+      result.usesBarrier = result.usesGridSync = true;
+      b.CreateCall(gridSync, {ctx, ci->getArgOperand(0)})->setDebugLoc(ci->getDebugLoc());
       break;
     case ir::Intrinsic::RaiseError: {
       std::vector<Value *> args{ctx};

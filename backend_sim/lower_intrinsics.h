@@ -13,7 +13,8 @@ namespace cutwin::sim {
 
 struct SimLoweringResult {
   uint64_t staticSharedBytes = 0;
-  bool usesBarrier = false; ///< false: threads of a block may run as a plain loop
+  bool usesBarrier = false;  ///< false: threads of a block may run as a plain loop
+  bool usesGridSync = false; ///< the launch is cooperative: all blocks stay resident
 };
 
 SimLoweringResult lowerIntrinsicsForSim(llvm::Module &m, const ir::KernelInfo &info);

@@ -24,7 +24,7 @@ namespace cutwin::sim {
 
 /// One simulated thread running on its own stack.
 struct Fiber {
-  enum class State : uint8_t { Ready, AtBarrier, Done, Faulted };
+  enum class State : uint8_t { Ready, AtBarrier, AtGridBarrier, Done, Faulted };
   bctx::fcontext_t ctx = nullptr;   ///< where to resume the fiber
   bctx::fcontext_t sched = nullptr; ///< where to return to the scheduler
   ThreadContext tc{};
@@ -188,70 +188,201 @@ void runBlockAsLoop(const SimKernel &k, ThreadContext base, BlockState &bs, cons
   active = ActiveKernel{};
 }
 
-void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockState &bs, const void *args,
-                      const SchedulerOptions &opts, uint64_t blockLinear) {
-  WorkerScratch &ws = scratch();
+/// The fibers of one block and what resuming them needs.
+struct BlockFibers {
+  std::vector<Fiber> *fibers = nullptr;
+  std::vector<uint32_t> *order = nullptr;
+  uint32_t n = 0;
+  std::mt19937 rng;
+};
+
+void startFibers(const SimKernel &k, const ThreadContext &base, Dim3 block, const void *args, StackPool &stacks,
+                 BlockFibers &bf) {
   uint32_t n = uint32_t(block.count());
-  if (ws.fibers.size() < n)
-    ws.fibers.resize(n);
-  ws.order.resize(n);
-  std::iota(ws.order.begin(), ws.order.end(), 0u);
+  bf.n = n;
+  if (bf.fibers->size() < n)
+    bf.fibers->resize(n);
+  bf.order->resize(n);
+  std::iota(bf.order->begin(), bf.order->end(), 0u);
   for (uint32_t i = 0; i < n; ++i) {
-    Fiber &f = ws.fibers[i];
+    Fiber &f = (*bf.fibers)[i];
     f.tc = base;
     linearToTid(i, block, f.tc.tid);
     f.tc.fiber = &f;
     f.state = Fiber::State::Ready;
     f.entry = k.threadEntry;
     f.args = args;
-    char *top = ws.stacks.top(i, k.stackBytes);
+    char *top = stacks.top(i, k.stackBytes);
     f.stackLow = top - k.stackBytes;
     f.ctx = bctx::make_fcontext(top, k.stackBytes, fiberMain);
   }
+}
+
+enum class BlockEnd { Done, AtGridBarrier, Stopped };
+
+/// Resumes the block's threads round by round until all have finished (Done), all wait at
+/// one grid barrier (AtGridBarrier), or a fault or barrier divergence was recorded (Stopped).
+BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState &bs, const SchedulerOptions &opts,
+                      BlockFibers &bf) {
+  std::vector<Fiber> &fibers = *bf.fibers;
+  uint32_t n = bf.n;
   sigjmp_buf escape;
   if (sigsetjmp(escape, 1) != 0)
-    return; // a fault in one of the fibers: recorded, the block is abandoned
-  std::mt19937 rng(opts.seed ^ uint32_t(blockLinear * 2654435761u));
+    return BlockEnd::Stopped; // a fault in one of the fibers: recorded, the block is abandoned
+  for (uint32_t i = 0; i < n; ++i) // released from the grid barrier
+    if (fibers[i].state == Fiber::State::AtGridBarrier)
+      fibers[i].state = Fiber::State::Ready;
   // One pass per barrier round: resume every unfinished thread until it waits at a barrier
   // or finishes, counting as we go. A thread waiting at the barrier is simply resumed in
   // the next round, so releasing a barrier costs nothing.
   while (true) {
     if (opts.seed)
-      std::shuffle(ws.order.begin(), ws.order.end(), rng);
-    uint32_t waiting = 0, done = 0;
+      std::shuffle(bf.order->begin(), bf.order->end(), bf.rng);
+    uint32_t waiting = 0, done = 0, grid = 0;
     const Fiber *firstWaiting = nullptr, *firstDone = nullptr, *otherSite = nullptr;
     for (uint32_t j = 0; j < n; ++j) {
-      Fiber &f = ws.fibers[opts.seed ? ws.order[j] : j];
+      Fiber &f = fibers[opts.seed ? (*bf.order)[j] : j];
       if (f.state != Fiber::State::Done) {
         active = ActiveKernel{&f.tc, &bs, &escape, f.stackLow, k.stackBytes};
         bctx::transfer_t t = bctx::jump_fcontext(f.ctx, &f);
         active = ActiveKernel{};
         f.ctx = t.fctx;
         if (f.state == Fiber::State::Faulted)
-          return; // the other fibers are abandoned; their stacks are reused
+          return BlockEnd::Stopped; // the other fibers are abandoned; their stacks are reused
       }
-      if (f.state == Fiber::State::AtBarrier) {
-        ++waiting;
-        if (!firstWaiting)
-          firstWaiting = &f;
-        else if (f.site != firstWaiting->site && !otherSite)
-          otherSite = &f;
-      } else {
+      if (f.state == Fiber::State::Done) {
         ++done;
         if (!firstDone)
           firstDone = &f;
+        continue;
       }
+      ++waiting;
+      grid += f.state == Fiber::State::AtGridBarrier;
+      if (!firstWaiting)
+        firstWaiting = &f;
+      else if ((f.state != firstWaiting->state ||
+                (f.state == Fiber::State::AtBarrier && f.site != firstWaiting->site)) &&
+               !otherSite)
+        otherSite = &f;
     }
     if (waiting == 0)
-      return;
+      return BlockEnd::Done;
+    // Threads that returned take no part in a grid barrier (on a GPU exited threads do not
+    // hold up the block's barrier either): the block parks when every other thread is
+    // waiting at one, at whichever grid.sync() call.
+    if (grid == waiting)
+      return BlockEnd::AtGridBarrier;
     if (done > 0 || otherSite) {
       const Fiber *culprit = otherSite ? otherSite : firstDone;
       uint32_t atFirst = 0;
       for (uint32_t i = 0; i < n; ++i)
-        atFirst += ws.fibers[i].state == Fiber::State::AtBarrier && ws.fibers[i].site == firstWaiting->site;
+        atFirst += fibers[i].state == firstWaiting->state && fibers[i].site == firstWaiting->site;
       recordError(bs.err, culprit->tc.tid, base.ctaid, uint32_t(KernelErrorKind::BarrierDivergence),
                   firstWaiting->site, atFirst, n, otherSite ? int64_t(otherSite->site) : -1);
       bs.abort->store(true, std::memory_order_relaxed);
+      return BlockEnd::Stopped;
+    }
+  }
+}
+
+void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockState &bs, const void *args,
+                      const SchedulerOptions &opts, uint64_t blockLinear) {
+  WorkerScratch &ws = scratch();
+  BlockFibers bf{&ws.fibers, &ws.order, 0, std::mt19937(opts.seed ^ uint32_t(blockLinear * 2654435761u))};
+  startFibers(k, base, block, args, ws.stacks, bf);
+  resumeFibers(k, base, bs, opts, bf);
+}
+
+ThreadContext blockContext(uint64_t b, Dim3 grid, Dim3 block, uint64_t dynamicShared) {
+  ThreadContext base{};
+  base.ctaid[0] = uint32_t(b % grid.x);
+  base.ctaid[1] = uint32_t((b / grid.x) % grid.y);
+  base.ctaid[2] = uint32_t(b / (uint64_t(grid.x) * grid.y));
+  base.ntid[0] = block.x;
+  base.ntid[1] = block.y;
+  base.ntid[2] = block.z;
+  base.nctaid[0] = grid.x;
+  base.nctaid[1] = grid.y;
+  base.nctaid[2] = grid.z;
+  base.dynamicShared = dynamicShared;
+  return base;
+}
+
+/// A cooperative launch (the kernel syncs the grid): every block stays resident with its
+/// own fibers, stacks and shared memory. The launch runs in phases: each phase resumes every
+/// block (in parallel) until all its threads wait at a grid barrier, and the next phase
+/// begins when all blocks do. A block that finishes while others wait means the grid
+/// barrier can never complete: reported as a deadlock, where a GPU would hang.
+void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, const void *args,
+                    ir::ErrorRecord *err, const SchedulerOptions &opts) {
+  struct Resident {
+    StackPool stacks;
+    std::vector<Fiber> fibers;
+    std::vector<uint32_t> order;
+    std::vector<uint8_t> shared;
+    BlockState bs;
+    ThreadContext base{};
+    BlockFibers bf;
+    BlockEnd end = BlockEnd::Done;
+    bool started = false;
+  };
+  std::atomic<bool> abort{false};
+  uint64_t nblocks = grid.count();
+  std::vector<std::unique_ptr<Resident>> blocks(nblocks);
+  for (uint64_t b = 0; b < nblocks; ++b)
+    blocks[b] = std::make_unique<Resident>();
+
+  auto resume = [&](uint64_t b) {
+    Resident &r = *blocks[b];
+    if (abort.load(std::memory_order_relaxed) || (r.started && r.end != BlockEnd::AtGridBarrier))
+      return;
+    prepareFaultHandling();
+    if (!r.started) {
+      r.started = true;
+      r.shared.assign(k.staticSharedBytes + dynamicShared, 0);
+      r.bs.err = err;
+      r.bs.abort = &abort;
+      r.base = blockContext(b, grid, block, dynamicShared);
+      r.base.shared = r.shared.data();
+      r.base.block = &r.bs;
+      r.bf = BlockFibers{&r.fibers, &r.order, 0, std::mt19937(opts.seed ^ uint32_t(b * 2654435761u))};
+      startFibers(k, r.base, block, args, r.stacks, r.bf);
+    }
+    r.end = resumeFibers(k, r.base, r.bs, opts, r.bf);
+  };
+
+  while (true) {
+    if (opts.parallel && nblocks > 1)
+      tbb::parallel_for(tbb::blocked_range<uint64_t>(0, nblocks), [&](const tbb::blocked_range<uint64_t> &rg) {
+        for (uint64_t b = rg.begin(); b != rg.end(); ++b)
+          resume(b);
+      });
+    else
+      for (uint64_t b = 0; b < nblocks; ++b)
+        resume(b);
+    if (abort.load())
+      return;
+    uint64_t waiting = 0;
+    const Resident *exited = nullptr, *first = nullptr;
+    for (auto &r : blocks) {
+      if (r->end == BlockEnd::AtGridBarrier) {
+        ++waiting;
+        first = first ? first : r.get();
+      } else if (!exited) {
+        exited = r.get();
+      }
+    }
+    if (waiting == 0)
+      return;
+    if (exited) {
+      uint32_t site = 0;
+      for (uint32_t i = 0; i < first->bf.n; ++i)
+        if (first->fibers[i].state == Fiber::State::AtGridBarrier) {
+          site = first->fibers[i].site;
+          break;
+        }
+      recordError(err, exited->fibers[0].tc.tid, exited->base.ctaid, uint32_t(KernelErrorKind::Deadlock), site,
+                  int64_t(waiting), int64_t(nblocks), 0);
       return;
     }
   }
@@ -271,6 +402,14 @@ extern "C" void cutwin_sim_barrier(ThreadContext *tc, uint32_t site) {
   if (!f)
     return; // a kernel compiled as a loop has no barriers
   f->state = Fiber::State::AtBarrier;
+  f->site = site;
+  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
+  f->sched = t.fctx;
+}
+
+extern "C" void cutwin_sim_grid_sync(ThreadContext *tc, uint32_t site) {
+  Fiber *f = tc->fiber; // kernels that sync the grid always run as fibers
+  f->state = Fiber::State::AtGridBarrier;
   f->site = site;
   boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
   f->sched = t.fctx;
@@ -323,10 +462,30 @@ void checkLaunch(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShar
     fail(std::to_string(k.staticSharedBytes + dynamicShared) +
          " bytes of shared memory per block exceed the device limit of " +
          std::to_string(limits.sharedPerBlockOptin));
+  if (k.cooperative) {
+    uint64_t most = maxCooperativeBlocks(k, block, dynamicShared, limits);
+    if (grid.count() > most)
+      throw LaunchError("cooperative launch of '" + k.name + "' (it syncs the grid) with " +
+                        std::to_string(grid.count()) + " blocks: at most " + std::to_string(most) +
+                        " blocks of " + std::to_string(block.count()) +
+                        " threads can be resident at once (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)");
+  }
+}
+
+uint64_t maxCooperativeBlocks(const SimKernel &k, Dim3 block, uint64_t dynamicShared, const DeviceLimits &limits) {
+  uint64_t warps = (block.count() + limits.warpSize - 1) / limits.warpSize;
+  uint64_t perSM = std::min<uint64_t>(limits.maxBlocksPerMultiprocessor,
+                                      limits.maxThreadsPerMultiprocessor / (warps * limits.warpSize));
+  uint64_t shared = k.staticSharedBytes + dynamicShared;
+  if (shared > 0)
+    perSM = std::min(perSM, limits.sharedPerMultiprocessor / (shared + limits.sharedReservedPerBlock));
+  return perSM * limits.multiprocessors;
 }
 
 void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, const void *args,
              ir::ErrorRecord *err, const SchedulerOptions &opts) {
+  if (k.cooperative)
+    return runCooperative(k, grid, block, dynamicShared, args, err, opts);
   std::atomic<bool> abort{false};
   uint64_t nblocks = grid.count();
   uint64_t sharedBytes = k.staticSharedBytes + dynamicShared;
@@ -342,18 +501,8 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
     BlockState bs;
     bs.err = err;
     bs.abort = &abort;
-    ThreadContext base{};
-    base.ctaid[0] = uint32_t(b % grid.x);
-    base.ctaid[1] = uint32_t((b / grid.x) % grid.y);
-    base.ctaid[2] = uint32_t(b / (uint64_t(grid.x) * grid.y));
-    base.ntid[0] = block.x;
-    base.ntid[1] = block.y;
-    base.ntid[2] = block.z;
-    base.nctaid[0] = grid.x;
-    base.nctaid[1] = grid.y;
-    base.nctaid[2] = grid.z;
+    ThreadContext base = blockContext(b, grid, block, dynamicShared);
     base.shared = ws.shared.data();
-    base.dynamicShared = dynamicShared;
     base.block = &bs;
     prepareFaultHandling();
     if (fibers)

@@ -22,6 +22,7 @@ struct SimKernel {
   EntryFn blockEntry = nullptr;  ///< a whole block as a loop (no barriers)
   uint64_t staticSharedBytes = 0;
   size_t stackBytes = 64 * 1024; ///< per fiber
+  bool cooperative = false;      ///< syncs the grid: every block must be resident at once
 };
 
 struct Dim3 {
@@ -38,6 +39,11 @@ struct SchedulerOptions {
 /// Checks the configuration against `limits`; throws LaunchError as the GPU would refuse it.
 void checkLaunch(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared,
                  const DeviceLimits &limits);
+
+/// Blocks of `block` threads that can be resident at once on the simulated device (as the
+/// occupancy calculator computes it from threads and shared memory; registers are not
+/// modelled): the largest cooperative launch.
+uint64_t maxCooperativeBlocks(const SimKernel &k, Dim3 block, uint64_t dynamicShared, const DeviceLimits &limits);
 
 /// Runs every block; returns after all finished or the first fault. Faults are in `err`.
 void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, const void *args,

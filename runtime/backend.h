@@ -20,6 +20,9 @@ public:
   /// faults are reported in `err` (device memory, zeroed by the caller).
   virtual void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *err,
                       void *stream) = 0;
+  /// The most blocks of `block` threads that can be resident at once with this kernel:
+  /// the largest grid a cooperative launch (one that syncs the grid) may have.
+  virtual uint64_t maxCooperativeBlocks(Dim3 block, uint64_t sharedBytes) = 0;
 };
 
 class Backend {

@@ -16,8 +16,8 @@ using gpu::CudaDriver;
 
 class GpuCompiledKernel : public CompiledKernel {
 public:
-  GpuCompiledKernel(const CudaDriver &d, const GpuCompiled &c, size_t argBytes)
-      : d_(d), name_(c.name), argBytes_(argBytes) {
+  GpuCompiledKernel(const CudaDriver &d, const GpuCompiled &c, size_t argBytes, int multiprocessors)
+      : d_(d), name_(c.name), argBytes_(argBytes), cooperative_(c.cooperative), multiprocessors_(multiprocessors) {
     char info[8192] = {}, err[8192] = {};
     CUjit_option opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -40,6 +40,49 @@ public:
 
   void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *,
               void *stream) override {
+    allowDynamicShared(sharedBytes);
+    size_t size = argBytes_;
+    void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, const_cast<void *>(args), CU_LAUNCH_PARAM_BUFFER_SIZE,
+                     &size, CU_LAUNCH_PARAM_END};
+    CUresult r;
+    if (cooperative_) {
+      // The kernel syncs the grid: all blocks must be resident, which a cooperative launch
+      // guarantees (or refuses with CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).
+      CUlaunchAttribute attr{};
+      attr.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+      attr.value.cooperative = 1;
+      CUlaunchConfig cfg{};
+      cfg.gridDimX = grid.x, cfg.gridDimY = grid.y, cfg.gridDimZ = grid.z;
+      cfg.blockDimX = block.x, cfg.blockDimY = block.y, cfg.blockDimZ = block.z;
+      cfg.sharedMemBytes = unsigned(sharedBytes);
+      cfg.hStream = static_cast<CUstream>(stream);
+      cfg.attrs = &attr;
+      cfg.numAttrs = 1;
+      r = d_.cuLaunchKernelEx(&cfg, function_, nullptr, extra);
+    } else {
+      r = d_.cuLaunchKernel(function_, grid.x, grid.y, grid.z, block.x, block.y, block.z, unsigned(sharedBytes),
+                            static_cast<CUstream>(stream), nullptr, extra);
+    }
+    auto dims = [](Dim3 v) {
+      return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
+    };
+    if (r != CUDA_SUCCESS)
+      throw LaunchError(std::string(cooperative_ ? "cooperative launch (the kernel syncs the grid) of '"
+                                                 : "invalid launch of '") +
+                        name_ + "' with grid " + dims(grid) + ", block " + dims(block) + ": " + d_.describe(r));
+  }
+
+  uint64_t maxCooperativeBlocks(Dim3 block, uint64_t sharedBytes) override {
+    allowDynamicShared(sharedBytes);
+    int perSM = 0;
+    d_.check(d_.cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, function_, int(block.x * block.y * block.z),
+                                                             size_t(sharedBytes)),
+             "kernel '" + name_ + "': cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    return uint64_t(perSM) * uint64_t(multiprocessors_);
+  }
+
+private:
+  void allowDynamicShared(uint64_t sharedBytes) {
     if (sharedBytes > dynamicSharedAllowed_) {
       // Beyond the default 48 KiB a kernel must opt in to more dynamic shared memory (up
       // to the device's per-block maximum, which the simulator applies too).
@@ -50,23 +93,13 @@ public:
                           " bytes of dynamic shared memory: " + d_.describe(r));
       dynamicSharedAllowed_ = sharedBytes;
     }
-    size_t size = argBytes_;
-    void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, const_cast<void *>(args), CU_LAUNCH_PARAM_BUFFER_SIZE,
-                     &size, CU_LAUNCH_PARAM_END};
-    CUresult r = d_.cuLaunchKernel(function_, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-                                   unsigned(sharedBytes), static_cast<CUstream>(stream), nullptr, extra);
-    auto dims = [](Dim3 v) {
-      return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
-    };
-    if (r != CUDA_SUCCESS)
-      throw LaunchError("invalid launch of '" + name_ + "' with grid " + dims(grid) + ", block " +
-                        dims(block) + ": " + d_.describe(r));
   }
 
-private:
   const CudaDriver &d_;
   std::string name_;
   size_t argBytes_;
+  bool cooperative_ = false;
+  int multiprocessors_ = 0;
   uint64_t dynamicSharedAllowed_ = 0; ///< dynamic shared bytes the kernel may use now (48 KiB in all by default)
   CUmodule module_ = nullptr;
   CUfunction function_ = nullptr;
@@ -146,7 +179,9 @@ public:
     current();
     size_t argBytes = ir.info.layout.size;
     GpuCompiled c = compileForGpu(std::move(ir), opts, arch_);
-    return std::make_unique<GpuCompiledKernel>(*d_, c, argBytes);
+    int sms = 0;
+    d_->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev_);
+    return std::make_unique<GpuCompiledKernel>(*d_, c, argBytes, sms);
   }
 
   void *createStream() override {

@@ -46,7 +46,12 @@ void throwKernelError(const ir::ErrorRecord &rec, const ir::KernelInfo &info) {
     detail = "stack overflow: the simulated thread used more than its " +
              std::to_string(rec.payload[0] / 1024) + " KiB stack";
     break;
-  case KernelErrorKind::Deadlock: detail = "grid synchronisation can never complete"; break;
+  case KernelErrorKind::Deadlock:
+    detail = "grid synchronisation can never complete: " + std::to_string(rec.payload[0]) + " of " +
+             std::to_string(rec.payload[1]) +
+             " blocks wait at this grid sync, but this thread's block exited without reaching it "
+             "(on a GPU the launch would hang)";
+    break;
   default: detail = "kernel fault (kind " + std::to_string(rec.kind) + ")"; break;
   }
   SourceLoc loc = site ? site->loc : SourceLoc{};

@@ -93,6 +93,14 @@ void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_
 
 std::string Kernel::ir(const std::vector<Arg> &args) { return module_->ir(name_, args); }
 
+uint64_t Kernel::maxCooperativeGridBlocks(const std::vector<Arg> &args, Dim3 block, uint64_t sharedBytes) {
+  return module_->maxCooperativeBlocks(name_, args, block, sharedBytes);
+}
+
+uint64_t Kernel::maxCooperativeGridBlocks(Dim3 block, uint64_t sharedBytes) {
+  return module_->maxCooperativeBlocks(name_, block, sharedBytes);
+}
+
 std::string Kernel::ptx(const std::vector<Arg> &args, const std::string &arch) {
   return module_->ptx(name_, args, arch);
 }
@@ -165,7 +173,9 @@ ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std:
   auto c = std::make_unique<Compiled>();
   c->info = std::make_shared<const ir::KernelInfo>(kir.info);
   c->kernel = device_->backend().compile(std::move(kir), po);
-  return *cache_.emplace(key, std::move(c)).first->second;
+  Compiled &out = *cache_.emplace(key, std::move(c)).first->second;
+  lastCompiled_[kernel] = &out;
+  return out;
 }
 
 void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
@@ -180,6 +190,23 @@ void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const 
   c.kernel->launch(grid, block, sharedBytes, buffer.data(), rec, stream);
   if (device_->backend().isSimulator())
     device_->launches().check(); // the simulator has finished: report faults at the launch
+}
+
+uint64_t ModuleImpl::maxCooperativeBlocks(const std::string &kernel, const std::vector<Arg> &args, Dim3 block,
+                                          uint64_t sharedBytes) {
+  return compiled(kernel, formalTypes(kernel, args)).kernel->maxCooperativeBlocks(block, sharedBytes);
+}
+
+uint64_t ModuleImpl::maxCooperativeBlocks(const std::string &kernel, Dim3 block, uint64_t sharedBytes) {
+  Compiled *c = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = lastCompiled_.find(kernel);
+    c = it == lastCompiled_.end() ? nullptr : it->second;
+  }
+  if (!c)
+    throw Error("kernel '" + kernel + "' has not been compiled yet: launch it once, or give argument types");
+  return c->kernel->maxCooperativeBlocks(block, sharedBytes);
 }
 
 std::string ModuleImpl::ir(const std::string &kernel, const std::vector<Arg> &args) {

@@ -19,6 +19,10 @@ public:
   void launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
               uint64_t sharedBytes, void *stream);
   std::string ir(const std::string &kernel, const std::vector<Arg> &args);
+  uint64_t maxCooperativeBlocks(const std::string &kernel, const std::vector<Arg> &args, Dim3 block,
+                                uint64_t sharedBytes);
+  /// The same for the kernel's latest compiled specialization; throws if there is none.
+  uint64_t maxCooperativeBlocks(const std::string &kernel, Dim3 block, uint64_t sharedBytes);
   std::string ptx(const std::string &kernel, const std::vector<Arg> &args, const std::string &arch);
   std::vector<std::string> kernelNames() const { return parsed_->scope->kernelNames(); }
   const fe::ModuleScope &scope() const { return *parsed_->scope; }
@@ -39,6 +43,7 @@ private:
   CompileOptions opts_;
   std::mutex mu_;
   std::map<std::string, std::unique_ptr<Compiled>> cache_;
+  std::map<std::string, Compiled *> lastCompiled_; ///< by kernel name: its latest specialization
 };
 
 } // namespace cutwin::rt

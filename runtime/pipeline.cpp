@@ -190,6 +190,7 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   out.serial = ir.info.debug;
   out.staticSharedBytes = lowered.staticSharedBytes;
   out.stackBytes = fiberStackBytes(m);
+  out.cooperative = lowered.usesGridSync;
   std::vector<std::string> entries = {lowered.usesBarrier ? sim::kThreadEntry : sim::kBlockEntry};
   auto addrs = jit.load(llvm::orc::ThreadSafeModule(std::move(ir.module), std::move(ir.context)), entries);
   (lowered.usesBarrier ? out.threadEntry : out.blockEntry) = addrs[0];
@@ -213,7 +214,9 @@ GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const st
   out.entry = ir.info.irName;
   StepClock clock(opts);
   // gpu-lower
-  out.usesBarrier = gpu::lowerIntrinsicsForGpu(m, ir.info).usesBarrier;
+  gpu::GpuLoweringResult lowered = gpu::lowerIntrinsicsForGpu(m, ir.info);
+  out.usesBarrier = lowered.usesBarrier;
+  out.cooperative = lowered.usesGridSync;
   gpu::prepareModuleForNvptx(m, target);
   verify(m, "gpu-lower");
   dumpIR(opts, "gpu-lower", m);

@@ -55,7 +55,8 @@ struct SimCompiled {
   uint64_t threadEntry = 0, blockEntry = 0;
   uint64_t staticSharedBytes = 0;
   size_t stackBytes = 0;
-  bool serial = false; ///< debug kernels run their blocks in order on one thread
+  bool serial = false;      ///< debug kernels run their blocks in order on one thread
+  bool cooperative = false; ///< syncs the grid
 };
 
 /// Simulator steps: sim-lower, sim-libdevice, sim-optimize, sim-jit.
@@ -67,6 +68,7 @@ struct GpuCompiled {
   std::string entry; ///< PTX entry name (the kernel IR function name)
   std::string ptx;
   bool usesBarrier = false;
+  bool cooperative = false; ///< syncs the grid: launched with cuLaunchCooperativeKernel
 };
 
 /// GPU steps: gpu-lower, then with LLVM's NVPTX backend gpu-libdevice, gpu-optimize,

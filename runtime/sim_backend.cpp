@@ -21,6 +21,7 @@ public:
     k_.blockEntry = reinterpret_cast<sim::EntryFn>(c.blockEntry);
     k_.staticSharedBytes = c.staticSharedBytes;
     k_.stackBytes = opts.stackBytes ? opts.stackBytes : c.stackBytes;
+    k_.cooperative = c.cooperative;
     if (c.serial)
       opts_.parallel = false;
   }
@@ -30,6 +31,10 @@ public:
     sim::Dim3 g{grid.x, grid.y, grid.z}, b{block.x, block.y, block.z};
     sim::checkLaunch(k_, g, b, sharedBytes, limits_);
     sim::runGrid(k_, g, b, sharedBytes, args, err, opts_);
+  }
+
+  uint64_t maxCooperativeBlocks(Dim3 block, uint64_t sharedBytes) override {
+    return sim::maxCooperativeBlocks(k_, {block.x, block.y, block.z}, sharedBytes, limits_);
   }
 
 private:

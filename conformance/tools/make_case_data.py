@@ -32,6 +32,10 @@ NO_FMA = ("numba's simulator never fuses a multiply and an add; numba-cuda on th
           "NVVM contract them (its default, -fma=1), as cutwin's frontend does")
 
 
+GRID_SYNC = ("numba's simulator synchronises the grid correctly only within one block "
+             "(its blocks run one after another)")
+
+
 def case(fn):
     REGISTRY[fn.__name__] = fn
     return fn
@@ -170,6 +174,48 @@ def rng_normal():
                             "goldens recorded with numba-cuda on an H200",
                 numba_sim_difference="numba's simulator computes log and cos with the host's libm, "
                                      "not libdevice, so normals differ in the last bits")
+
+
+@case
+def grid_sync_heat():
+    n, niter, tpb = 1001, 300, 128
+    data = np.zeros(n)
+    data[500] = 10000.0
+    data[120:130] = 50.0
+    bufs = [data.copy(), data.copy()]
+    for step in range(niter):
+        src, dst = bufs[step % 2], bufs[1 - step % 2]
+        # dst[i] = src[i] + 0.25 * ((src[i-1] - 2 src[i]) + src[i+1]): the kernel's order; the
+        # multiply-add contracts, so the expectation fuses it too (exactly, via fractions).
+        lap = (src[:-2] - 2 * src[1:-1]) + src[2:]
+        dst[1:-1] = [float(Fraction(s) + Fraction(0.25) * Fraction(l)) for s, l in zip(src[1:-1], lap)]
+        dst[0], dst[-1] = src[0], src[-1]
+    return dict(kernel="grid_sync_heat", grid=[blocks(n, tpb)], block=[tpb],
+                args=[("buf_0", data), ("buf_1", np.zeros(n)), ("niter", ("int64", niter))],
+                expect={"buf_0": (bufs[0], {}), "buf_1": (bufs[1], {})},
+                description="1-D heat equation, one grid sync per step across 8 blocks (cooperative launch)",
+                numba_sim_difference=GRID_SYNC)
+
+
+@case
+def grid_sync_sessionize():
+    r = rng(31)
+    n, tpb = 896, 64
+    users = np.sort(r.integers(0, 40, n)).astype(np.int32)
+    gaps = r.choice([10, 60, 600, 4000], n, p=[0.4, 0.3, 0.2, 0.1])
+    stamps = np.cumsum(gaps).astype(np.int64)
+    boundary = np.ones(n, bool)
+    boundary[1:] = (users[1:] != users[:-1]) | (np.diff(stamps) > 1800)
+    starts = np.flatnonzero(boundary)
+    # Every block needs a boundary thread (a block that only returns never reaches the grid
+    # barrier, and the barrier could not complete on a GPU).
+    assert all(boundary[b * tpb:(b + 1) * tpb].any() for b in range(blocks(n, tpb)))
+    expect = starts[np.searchsorted(starts, np.arange(n), side="right") - 1].astype(np.int64)
+    return dict(kernel="grid_sync_sessionize", grid=[blocks(n, tpb)], block=[tpb],
+                args=[("user_id", users), ("timestamp", stamps), ("results", np.full(n, -1, np.int64))],
+                expect={"results": (expect, {})},
+                description="numba's sessionize example: boundary threads label, sync the grid, fill their sessions",
+                numba_sim_difference=GRID_SYNC)
 
 
 @case

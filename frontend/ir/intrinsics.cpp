@@ -12,6 +12,7 @@ constexpr std::array<const char *, kIntrinsicCount> kNames = {
     "cutwin.tid.x",    "cutwin.tid.y",    "cutwin.tid.z",   "cutwin.ctaid.x",     "cutwin.ctaid.y",
     "cutwin.ctaid.z",  "cutwin.ntid.x",   "cutwin.ntid.y",  "cutwin.ntid.z",      "cutwin.nctaid.x",
     "cutwin.nctaid.y", "cutwin.nctaid.z", "cutwin.barrier", "cutwin.error.raise", "cutwin.dynamic_shared_size",
+    "cutwin.grid.sync",
 };
 } // namespace
 
@@ -38,7 +39,8 @@ llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id) {
   Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c), *voidTy = Type::getVoidTy(c);
   FunctionType *ft;
   switch (id) {
-  case Intrinsic::Barrier: ft = FunctionType::get(voidTy, {i32}, false); break;
+  case Intrinsic::Barrier:
+  case Intrinsic::GridSync: ft = FunctionType::get(voidTy, {i32}, false); break;
   case Intrinsic::RaiseError:
     ft = FunctionType::get(voidTy, {PointerType::get(c, 1), i32, i32, i64, i64, i64}, false);
     break;
@@ -47,7 +49,8 @@ llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id) {
   Function *f = Function::Create(ft, GlobalValue::ExternalLinkage, name, m);
   f->addFnAttr(Attribute::NoUnwind);
   switch (id) {
-  case Intrinsic::Barrier: f->addFnAttr(Attribute::Convergent); break;
+  case Intrinsic::Barrier:
+  case Intrinsic::GridSync: f->addFnAttr(Attribute::Convergent); break;
   case Intrinsic::RaiseError:
     f->addFnAttr(Attribute::NoReturn);
     f->addFnAttr(Attribute::Cold);

@@ -74,6 +74,13 @@ Value *Lowerer::lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
       agg = b_.CreateInsertValue(agg, vals[d], {d});
     return agg;
   }
+  if (fn == "cuda.cg.this_grid")
+    return ConstantStruct::get(StructType::get(ctx_)); // a grid group carries nothing
+  if (fn == "cuda.cg.grid_group.sync") {
+    b_.CreateCall(getIntrinsic(mod_, Intrinsic::GridSync),
+                  {ConstantInt::get(llvm::Type::getInt32Ty(ctx_), site(c.loc, "grid barrier"))});
+    return nullptr;
+  }
   if (fn == "cuda.syncthreads") {
     b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier),
                   {ConstantInt::get(llvm::Type::getInt32Ty(ctx_), site(c.loc, "barrier"))});

@@ -97,6 +97,10 @@ llvm::Type *Lowerer::llvmType(const Type &t) {
     return StructType::get(ctx_, el);
   }
   case TypeKind::None: return llvm::Type::getVoidTy(ctx_);
+  case TypeKind::Module:
+    if (t.path == "cuda.cg.grid_group")
+      return StructType::get(ctx_); // an object with methods only
+    [[fallthrough]];
   default: throw Error("internal error: no IR type for " + t.str());
   }
 }

@@ -119,7 +119,7 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   }
   if (m == "cuda") {
     static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim", "gridDim",
-                                                     "shared",    "local",    "const",   "random"};
+                                                     "shared",    "local",    "const",   "random",  "cg"};
     static const std::set<std::string> functions = {"grid", "gridsize", "syncthreads", "jit"};
     if (submodules.count(attr))
       return moduleEntity("cuda." + attr);
@@ -135,6 +135,16 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   if (m == "cuda.shared" || m == "cuda.local") {
     if (attr == "array")
       return functionEntity(m + ".array");
+    return std::nullopt;
+  }
+  if (m == "cuda.cg") {
+    if (attr == "this_grid")
+      return functionEntity("cuda.cg.this_grid");
+    return std::nullopt;
+  }
+  if (m == "cuda.cg.grid_group") { // the object this_grid() returns
+    if (attr == "sync")
+      return functionEntity("cuda.cg.grid_group.sync");
     return std::nullopt;
   }
   if (m == "cuda.random") {

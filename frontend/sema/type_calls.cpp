@@ -158,6 +158,16 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
       info.type = Type::none();
     return info;
   }
+  if (fn == "cuda.cg.this_grid") {
+    arity(0, 0);
+    info.type = Type::named(TypeKind::Module, "cuda.cg.grid_group");
+    return info;
+  }
+  if (fn == "cuda.cg.grid_group.sync") {
+    arity(0, 0);
+    info.type = Type::none();
+    return info;
+  }
   if (fn == "cuda.syncthreads") {
     arity(0, 0);
     info.type = Type::none();

@@ -288,7 +288,8 @@ void FunctionTyper::collectLocals(const Block &b) {
 void FunctionTyper::setLocal(const std::string &name, const Type &t, SourceLoc loc) {
   if (t.isUnknown())
     return;
-  if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple)
+  bool gridGroup = t.kind == TypeKind::Module && t.path == "cuda.cg.grid_group"; // g = cuda.cg.this_grid()
+  if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple && !gridGroup)
     error(loc, "cannot assign " + t.str() + " to variable '" + name + "'");
   if (t.isTuple())
     for (auto &e : t.elems)

@@ -258,6 +258,12 @@ public:
   /// PTX for these argument types and GPU architecture ("sm_90"), from the module's GPU
   /// code generator (CompileOptions::codegen), whatever its device (works without a GPU).
   std::string ptx(const std::vector<Arg> &args, const std::string &arch = "sm_90");
+  /// The largest grid (in blocks of `block` threads) a launch with these argument types can
+  /// have when the kernel syncs the grid: all its blocks must be resident at once (numba's
+  /// `max_cooperative_grid_blocks`). Compiles the kernel if needed.
+  uint64_t maxCooperativeGridBlocks(const std::vector<Arg> &args, Dim3 block, uint64_t sharedBytes = 0);
+  /// The same for the specialization compiled last (throws if none was).
+  uint64_t maxCooperativeGridBlocks(Dim3 block, uint64_t sharedBytes = 0);
   const std::string &name() const { return name_; }
 
 private:

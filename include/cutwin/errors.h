@@ -58,7 +58,7 @@ enum class KernelErrorKind : uint32_t {
   Assertion = 2,         ///< raised by `assert` (debug builds)
   Exception = 3,         ///< raised by `raise` (debug builds)
   BarrierDivergence = 4, ///< payload: threads waiting, threads in block, other site
-  Deadlock = 5,          ///< a grid sync that cannot complete
+  Deadlock = 5,          ///< a grid sync that cannot complete; payload: blocks waiting, blocks
   Trap = 6,
   IllegalAddress = 7, ///< payload: the address (an access the bounds checks did not cover)
   StackOverflow = 8,  ///< simulator: a thread overflowed its fiber stack; payload: stack bytes

@@ -149,7 +149,14 @@ void bindKernel(nb::module_ &m) {
           "ir", [](Kernel &k, nb::handle args) { return k.ir(toArgs(args)); }, nb::arg("args"))
       .def(
           "ptx", [](Kernel &k, nb::handle args, const std::string &arch) { return k.ptx(toArgs(args), arch); },
-          nb::arg("args"), nb::arg("arch") = "sm_90");
+          nb::arg("args"), nb::arg("arch") = "sm_90")
+      .def(
+          "max_cooperative_grid_blocks",
+          [](Kernel &k, nb::handle block, uint64_t shared, nb::handle args) {
+            return args.is_none() ? k.maxCooperativeGridBlocks(toDim3(block), shared)
+                                  : k.maxCooperativeGridBlocks(toArgs(args), toDim3(block), shared);
+          },
+          nb::arg("block"), nb::arg("shared") = 0, nb::arg("args").none() = nb::none());
 
   nb::class_<Module>(m, "Module")
       .def_static(

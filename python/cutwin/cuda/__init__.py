@@ -9,6 +9,7 @@ from .devicearray import (DeviceNDArray, as_cuda_array, device_array, device_arr
 from .dispatcher import DeviceFunction, Dispatcher, jit  # noqa: F401
 from .intrinsics import *  # noqa: F401,F403
 from . import random  # noqa: F401,E402  cuda.random.xoroshiro128p_* as numba spells it
+from .reduction import Reduce, reduce  # noqa: F401,E402
 from .runtime import (Event, Stream, close, current_backend, default_stream, detect, event,  # noqa: F401
                       event_elapsed_time, get_current_device, gpu_available, gpus, is_available,
                       legacy_default_stream, per_thread_default_stream, select_device, stream, synchronize,

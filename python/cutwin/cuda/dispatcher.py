@@ -273,11 +273,21 @@ class Dispatcher(_JitFunction):
             for d, a in copy_back:
                 d.copy_to_host(a)
 
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        """The largest grid (in blocks of `blockdim`) a launch of this kernel can have when
+        it syncs the grid: all blocks resident at once. Uses the declared signature, or
+        the types of the latest launch."""
+        if len(self.signatures) == 1:
+            return self.compile(self.signatures[0]).max_cooperative_grid_blocks(blockdim, dynsmemsize)
+        kernel = self._kernel(runtime._selected_spec())
+        return kernel.max_cooperative_grid_blocks(_dim3(blockdim, "blockdim"), int(dynsmemsize), None)
+
     # -- compilation and inspection
     def compile(self, sig):
-        """Compiles for a signature ahead of the first launch."""
+        """Compiles for a signature ahead of the first launch; returns the compiled
+        overload (numba's kernel object: max_cooperative_grid_blocks, inspect_*)."""
         self._native_args(sig, "ir")
-        return self
+        return _Overload(self, sig)
 
     def _native_args(self, sig, what, arch="sm_90"):
         args = _dummy_args(sig)
@@ -299,10 +309,39 @@ class Dispatcher(_JitFunction):
 
     @property
     def overloads(self):
-        return {str(s): s for s in self.signatures}
+        """The declared signatures' compiled kernels, by signature text and argument types."""
+        out = {}
+        for s in self.signatures:
+            o = _Overload(self, s)
+            sig = ct.parse_signature(s) if isinstance(s, str) else s
+            out[str(s)] = o
+            if isinstance(sig, ct.Signature):
+                out[tuple(sig.args)] = o
+        return out
 
     def __repr__(self):
         return "<cutwin kernel %s>" % self.__qualname__
+
+
+class _Overload:
+    """A kernel compiled for one signature (what numba's `compile` and `overloads` give)."""
+
+    def __init__(self, dispatcher, sig):
+        self._dispatcher, self.signature = dispatcher, sig
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        kernel = self._dispatcher._kernel(runtime._selected_spec())
+        return kernel.max_cooperative_grid_blocks(_dim3(blockdim, "blockdim"), int(dynsmemsize),
+                                                  _dummy_args(self.signature))
+
+    def inspect_llvm(self):
+        return self._dispatcher.inspect_llvm(self.signature)
+
+    def inspect_asm(self):
+        return self._dispatcher.inspect_asm(self.signature)
+
+    def __repr__(self):
+        return "<cutwin kernel %s(%s)>" % (self._dispatcher.__name__, self.signature)
 
 
 class DeviceFunction(_JitFunction):
