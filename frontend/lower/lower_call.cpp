@@ -25,6 +25,8 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
     return lowerMathCall(c, ci);
   if (ci.builtin.rfind("cuda.random.", 0) == 0)
     return lowerRandomCall(c, ci);
+  if (ci.builtin.rfind("numpy.", 0) == 0)
+    return lowerUfuncCall(c, ci);
   return lowerBuiltinCall(c, ci);
 }
 
@@ -133,13 +135,15 @@ Value *Lowerer::lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
 }
 
 Value *Lowerer::lowerMathCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
-  std::string name = ci.builtin.substr(5);
   std::vector<Value *> args;
   for (size_t i = 0; i < c.args.size(); ++i)
     args.push_back(lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i])));
   setLoc(c.loc);
-  Scalar in = ci.operandTypes[0];
-  Scalar out = ci.type.scalar;
+  return mathOp(ci.builtin.substr(5), args, ci.operandTypes, ci.type.scalar);
+}
+
+Value *Lowerer::mathOp(const std::string &name, ArrayRef<Value *> args, ArrayRef<Scalar> argTypes, Scalar out) {
+  Scalar in = argTypes[0];
 
   if (name == "isnan" || name == "isinf" || name == "isfinite") {
     if (!fe::isFloat(in))
@@ -165,7 +169,7 @@ Value *Lowerer::lowerMathCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
     if (name == n)
       return args.size() == 1 ? b_.CreateUnaryIntrinsic(id, args[0])
                               : b_.CreateBinaryIntrinsic(id, args[0], args[1]);
-  if (name == "pow" && fe::isInteger(ci.operandTypes[1]))
+  if (name == "pow" && fe::isInteger(argTypes[1]))
     return libdeviceCall("powi", out, args); // __nv_powi / __nv_powif (float, int32)
   const fe::MathFunction *m = fe::mathFunction(name);
   return libdeviceCall(m->libdevice, out, args);

@@ -105,6 +105,13 @@ private:
   llvm::Value *lowerCall(const fe::CallExpr &c);
   llvm::Value *lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *lowerMathCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  /// math.<name> on lowered arguments of `argTypes`, giving `out`.
+  llvm::Value *mathOp(const std::string &name, llvm::ArrayRef<llvm::Value *> args,
+                      llvm::ArrayRef<Scalar> argTypes, Scalar out);
+  /// NumPy ufuncs (lower_ufunc.cpp): on scalars, or looping over an output array.
+  llvm::Value *lowerUfuncCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *ufuncScalar(const std::string &name, llvm::ArrayRef<llvm::Value *> args,
+                           llvm::ArrayRef<Scalar> argTypes, Scalar out);
   llvm::Value *lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// numba.cuda.random's device functions (lower_random.cpp).
   llvm::Value *lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci);

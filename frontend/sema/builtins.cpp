@@ -1,5 +1,7 @@
 #include "frontend/sema/builtins.h"
 
+#include "frontend/sema/numpy_ufuncs.h"
+
 #include <cmath>
 #include <limits>
 #include <map>
@@ -77,6 +79,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     if (m != "numpy" && (attr == "void" || attr == "none"))
       return voidTypeObject();
   }
+  if ((m == "numba" || m == "cutwin") && (attr == "jit" || attr == "njit"))
+    return functionEntity("cpu.jit"); // a CPU function: kernels call it as a device function
   if (m == "numba") {
     if (attr == "cuda")
       return moduleEntity("cuda");
@@ -100,6 +104,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
       return floatConst(std::numeric_limits<double>::infinity());
     if (attr == "nan")
       return floatConst(std::numeric_limits<double>::quiet_NaN());
+    if (numpyUfunc(attr))
+      return functionEntity("numpy." + attr);
     return std::nullopt;
   }
   if (m == "math") {

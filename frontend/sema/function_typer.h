@@ -48,6 +48,7 @@ private:
   ExprInfo typeCall(const CallExpr &c);
   ExprInfo typeBuiltinCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
   ExprInfo typeMathCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
+  ExprInfo typeUfuncCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
   ExprInfo typeArrayAlloc(const CallExpr &c, MemSpace space);
   ExprInfo typeDeviceCall(const CallExpr &c, const ExprInfo &fn, const std::vector<ExprInfo> &args);
   std::vector<Scalar> scalarArgs(const CallExpr &c, const std::vector<ExprInfo> &args, const char *what);

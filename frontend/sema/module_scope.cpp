@@ -170,15 +170,23 @@ void ModuleScope::readFunction(const FunctionDefStmt &f) {
 }
 
 std::optional<JitOptions> ModuleScope::jitDecorator(const Expr &d) const {
-  auto isJit = [&](const Expr &e) {
+  auto kind = [&](const Expr &e) -> std::string {
     auto ent = resolveEntity(e);
-    return ent && ent->type.kind == TypeKind::Function && ent->type.path == "cuda.jit";
+    bool fn = ent && ent->type.kind == TypeKind::Function;
+    return fn && (ent->type.path == "cuda.jit" || ent->type.path == "cpu.jit") ? ent->type.path : "";
   };
-  if (isJit(d))
-    return JitOptions{};
+  JitOptions cpu;
+  cpu.device = true; // numba.jit / cutwin.jit: compiled for the CPU, a device function in kernels
+  if (std::string k = kind(d); !k.empty())
+    return k == "cpu.jit" ? cpu : JitOptions{};
   auto *call = dyn<CallExpr>(&d);
-  if (!call || !isJit(*call->func))
+  if (!call || kind(*call->func).empty())
     return std::nullopt;
+  if (kind(*call->func) == "cpu.jit") {
+    // Options (nopython, cache, fastmath, ...) concern the CPU compilation; signatures
+    // are re-derived from the kernel's call, as for any device function.
+    return cpu;
+  }
   JitOptions o;
   if (call->args.size() > 1)
     file_->error(call->args[1]->loc, "@cuda.jit takes at most one positional argument "

@@ -1,5 +1,6 @@
 // Type inference of calls: casts, device functions, cuda.*, math.*, Python builtins.
 #include "frontend/sema/function_typer.h"
+#include "frontend/sema/numpy_ufuncs.h"
 #include "frontend/sema/operator_rules.h"
 
 namespace cutwin::fe {
@@ -66,6 +67,8 @@ ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
   case TypeKind::Function:
     if (path.rfind("math.", 0) == 0)
       return typeMathCall(c, path.substr(5), args);
+    if (path.rfind("numpy.", 0) == 0)
+      return typeUfuncCall(c, path.substr(6), args);
     return typeBuiltinCall(c, path, args);
   default: error(c.func->loc, "'" + exprToString(*c.func) + "' (" + fn.type.str() + ") is not callable");
   }
@@ -108,6 +111,49 @@ ExprInfo FunctionTyper::typeMathCall(const CallExpr &c, const std::string &fn,
   info.type = Type::scalarOf(cs->result);
   info.builtin = "math." + fn;
   info.operandTypes = cs->args;
+  return info;
+}
+
+ExprInfo FunctionTyper::typeUfuncCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args) {
+  const Ufunc *u = numpyUfunc(fn);
+  std::string what = "np." + fn + "()";
+  if (args.size() != u->nin && args.size() != u->nin + 1)
+    error(c.loc, what + " takes " + std::to_string(u->nin) + " input" + (u->nin == 1 ? "" : "s") +
+                     " and optionally an output array, " + std::to_string(args.size()) + " given");
+  bool withOut = args.size() == u->nin + 1;
+  std::vector<Scalar> in;
+  for (unsigned i = 0; i < u->nin; ++i) {
+    const Type &t = args[i].type;
+    if (t.isArray() && !t.isRecordArray() && withOut) {
+      if (t.ndim != args.back().type.ndim)
+        error(c.args[i]->loc, what + " input has " + std::to_string(t.ndim) + " dimensions, the output " +
+                                  std::to_string(args.back().type.ndim));
+      in.push_back(t.scalar);
+    } else if (t.isScalar()) {
+      in.push_back(t.scalar);
+    } else {
+      error(c.args[i]->loc, what + (withOut ? " inputs must be arrays or numbers, not "
+                                            : " on arrays needs the output array as its last argument; got ") +
+                                t.str());
+    }
+  }
+  if (withOut) {
+    const Type &o = args.back().type;
+    if (!o.isArray() || o.isRecordArray() || o.space == MemSpace::Const)
+      error(c.args.back()->loc, what + " output must be a writable array, not " + o.str());
+  }
+  auto cs = ufuncCase(*u, in);
+  if (!cs) {
+    std::string got;
+    for (size_t i = 0; i < in.size(); ++i)
+      got += std::string(i ? ", " : "") + scalarName(in[i]);
+    error(c.loc, what + " does not support (" + got + ")");
+  }
+  ExprInfo info;
+  info.builtin = withOut ? "numpy.out." + fn : "numpy." + fn;
+  info.operandTypes = cs->args;
+  info.operandTypes.push_back(cs->result); // the loop's result scalar comes last
+  info.type = withOut ? args.back().type : Type::scalarOf(cs->result);
   return info;
 }
 

@@ -6,5 +6,7 @@ a CPU simulator (no GPU needed) or an NVIDIA GPU.
 from . import errors, types  # noqa: F401
 from .types import *  # noqa: F401,F403  (from cutwin import float32, void, ...)
 from . import cuda  # noqa: F401,E402
+from .cuda.dispatcher import cpu_jit as jit  # noqa: E402  numba.jit: CPU functions kernels can call
+njit = jit
 
 __version__ = "0.1.0"

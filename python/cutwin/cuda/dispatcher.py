@@ -409,3 +409,32 @@ def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt
             sigs = [tuple(sigs)]
         return lambda fn: wrap(fn, sigs)
     return wrap(func_or_sig, None)
+
+
+class CpuFunction(DeviceFunction):
+    """`cutwin.jit` / `cutwin.njit` (numba's CPU `jit`): kernels of the same file call it as
+    a device function, compiled with them; on the host it runs as the Python function it
+    is (NumPy arrays included)."""
+
+    def __call__(self, *args, **kwargs):
+        return self.py_func(*args, **kwargs)
+
+    def __repr__(self):
+        return "<cutwin CPU function %s>" % self.__qualname__
+
+
+def cpu_jit(func_or_sig=None, **options):
+    """numba's `jit` / `njit`: options (nopython, cache, fastmath, ...) and signatures are
+    accepted; kernels compile the function for their own argument types."""
+    declared = {"device": True, "debug": False, "opt": 3, "lineinfo": False, "fastmath": False,
+                "boundscheck": None, "cache": False, "inline": "never"}
+
+    def wrap(fn):
+        fn = getattr(fn, "py_func", fn)
+        if not callable(fn) or not hasattr(fn, "__code__"):
+            raise TypeError("jit takes a Python function, not %r" % (fn,))
+        return CpuFunction(fn, None, declared)
+
+    if callable(func_or_sig) and hasattr(func_or_sig, "__code__"):
+        return wrap(func_or_sig)
+    return wrap

@@ -14,6 +14,7 @@ import types
 
 import numpy as np
 
+from . import runtime
 from .devicearray import DeviceNDArray, device_array, to_device
 
 THREADS = 256      # per block, a power of two (the tree halves it)
@@ -39,15 +40,20 @@ def _cutwin_reduce(arr, n, out, init, use_init):
     if i < n:
         acc = arr[i]
         j = i + stride
-        # Four loads in flight before folding them in order (the same order as one at a
-        # time): memory-bound arrays need the loads overlapped.
-        while j + 3 * stride < n:
+        # Eight loads in flight before folding them in order (the same order as one at a
+        # time): a memory-bound fold needs its loads overlapped.
+        while j + 7 * stride < n:
             a0 = arr[j]
             a1 = arr[j + stride]
             a2 = arr[j + 2 * stride]
             a3 = arr[j + 3 * stride]
+            a4 = arr[j + 4 * stride]
+            a5 = arr[j + 5 * stride]
+            a6 = arr[j + 6 * stride]
+            a7 = arr[j + 7 * stride]
             acc = {name}({name}({name}({name}(acc, a0), a1), a2), a3)
-            j += 4 * stride
+            acc = {name}({name}({name}({name}(acc, a4), a5), a6), a7)
+            j += 8 * stride
         while j < n:
             acc = {name}(acc, arr[j])
             j += stride
@@ -115,6 +121,7 @@ class Reduce:
             raise TypeError("cuda.reduce needs a Python function of two arguments")
         self._functor = fn
         self._kernels = {}
+        self._scratch = {}
         self.__name__ = getattr(fn, "__name__", "reduce")
         self.__doc__ = fn.__doc__
 
@@ -149,15 +156,26 @@ class Reduce:
             arr = to_device(arr, stream)
         kernel = self._kernel(arr.dtype)
         blocks = min((n + THREADS - 1) // THREADS, MAX_BLOCKS)
-        partials = device_array(blocks, arr.dtype)
-        out = res if res is not None and blocks == 1 else partials
-        kernel[blocks, THREADS, stream](arr, n, out, init, blocks == 1)
-        if blocks > 1:
-            out = res if res is not None else partials
+        partials, result, host = self._buffers(arr.dtype)
+        out = res if res is not None else result
+        if blocks == 1:
+            kernel[1, THREADS, stream](arr, n, out, init, True)
+        else:
+            kernel[blocks, THREADS, stream](arr, n, partials, init, False)
             kernel[1, THREADS, stream](partials, blocks, out, init, True)
         if res is not None:
             return None
-        return out[0]
+        result._arr.copy_to_host(host)  # one element, straight into a kept NumPy array
+        return host[0]
+
+    def _buffers(self, dtype):
+        """Partials, a one-element result and its host copy, kept per device and dtype
+        (each call allocating them cost more than a small reduction)."""
+        key = (runtime._selected_spec(), dtype)
+        b = self._scratch.get(key)
+        if b is None:
+            b = self._scratch[key] = (device_array(MAX_BLOCKS, dtype), device_array(1, dtype), np.empty(1, dtype))
+        return b
 
 
 def reduce(functor):

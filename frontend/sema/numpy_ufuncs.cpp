@@ -1,0 +1,66 @@
+#include "frontend/sema/numpy_ufuncs.h"
+
+#include <map>
+
+namespace cutwin::fe {
+
+namespace {
+
+using K = Ufunc::Kind;
+
+const std::vector<Ufunc> &table() {
+  static const std::vector<Ufunc> t = {
+      {"sin", 1, K::Math, "sin"},         {"cos", 1, K::Math, "cos"},
+      {"tan", 1, K::Math, "tan"},         {"arcsin", 1, K::Math, "asin"},
+      {"arccos", 1, K::Math, "acos"},     {"arctan", 1, K::Math, "atan"},
+      {"sinh", 1, K::Math, "sinh"},       {"cosh", 1, K::Math, "cosh"},
+      {"tanh", 1, K::Math, "tanh"},       {"arcsinh", 1, K::Math, "asinh"},
+      {"arccosh", 1, K::Math, "acosh"},   {"arctanh", 1, K::Math, "atanh"},
+      {"exp", 1, K::Math, "exp"},         {"expm1", 1, K::Math, "expm1"},
+      {"log", 1, K::Math, "log"},         {"log2", 1, K::Math, "log2"},
+      {"log10", 1, K::Math, "log10"},     {"log1p", 1, K::Math, "log1p"},
+      {"sqrt", 1, K::Math, "sqrt"},       {"fabs", 1, K::Math, "fabs"},
+      {"floor", 1, K::Math, "floor"},     {"ceil", 1, K::Math, "ceil"},
+      {"trunc", 1, K::Math, "trunc"},     {"degrees", 1, K::Math, "degrees"},
+      {"rad2deg", 1, K::Math, "degrees"}, {"radians", 1, K::Math, "radians"},
+      {"deg2rad", 1, K::Math, "radians"}, {"isnan", 1, K::Math, "isnan"},
+      {"isinf", 1, K::Math, "isinf"},     {"isfinite", 1, K::Math, "isfinite"},
+      {"arctan2", 2, K::Math, "atan2"},   {"hypot", 2, K::Math, "hypot"},
+      {"copysign", 2, K::Math, "copysign"}, {"fmod", 2, K::Math, "fmod"},
+      {"add", 2, K::Operator, "", BinOp::Add},           {"subtract", 2, K::Operator, "", BinOp::Sub},
+      {"multiply", 2, K::Operator, "", BinOp::Mul},     {"divide", 2, K::Operator, "", BinOp::Div},
+      {"true_divide", 2, K::Operator, "", BinOp::Div},   {"floor_divide", 2, K::Operator, "", BinOp::FloorDiv},
+      {"remainder", 2, K::Operator, "", BinOp::Mod},     {"mod", 2, K::Operator, "", BinOp::Mod},
+      {"power", 2, K::Operator, "", BinOp::Pow},         {"maximum", 2, K::Maximum},
+      {"minimum", 2, K::Minimum},                        {"fmax", 2, K::FMax},
+      {"fmin", 2, K::FMin},                              {"negative", 1, K::Negative},
+      {"absolute", 1, K::Absolute},                      {"abs", 1, K::Absolute},
+  };
+  return t;
+}
+
+} // namespace
+
+const Ufunc *numpyUfunc(const std::string &name) {
+  for (const Ufunc &u : table())
+    if (name == u.name)
+      return &u;
+  return nullptr;
+}
+
+std::optional<ScalarCase> ufuncCase(const Ufunc &u, const std::vector<Scalar> &in) {
+  if (in.size() != u.nin)
+    return std::nullopt;
+  switch (u.kind) {
+  case K::Math: return resolveOverload(mathCases(u.math), in);
+  case K::Operator: return typeBinOp(u.op, in[0], in[1]);
+  case K::Negative: return typeUnaryOp(UnaryOp::Neg, in[0]);
+  case K::Absolute: return ScalarCase{{in[0]}, in[0]};
+  default: { // maximum, minimum, fmax, fmin: in the promoted type
+    Scalar t = npPromote(in[0], in[1]);
+    return ScalarCase{{t, t}, t};
+  }
+  }
+}
+
+} // namespace cutwin::fe

@@ -1,0 +1,98 @@
+"""Calls inside kernels: NumPy ufuncs on numbers and on arrays with an output array, and
+CPU functions (cutwin.jit, numba.jit) that kernels call and the host calls too."""
+import math
+
+import numpy as np
+import pytest
+
+import cutwin
+from cutwin import cuda
+
+
+@cuda.jit
+def sin_into(r, x):
+    np.sin(x, r)  # every thread computes the whole output, as in numba
+
+
+@cuda.jit
+def elementwise(out, a, b):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i, 0] = np.maximum(a[i], b[i])
+        out[i, 1] = np.fmin(a[i], b[i])
+        out[i, 2] = np.arctan2(a[i], b[i])
+        out[i, 3] = np.absolute(a[i]) + np.negative(b[i])
+        out[i, 4] = np.true_divide(a[i], b[i])
+        out[i, 5] = np.hypot(a[i], b[i])
+
+
+@cuda.jit
+def combine(a, b, out):
+    np.add(a, b, out)
+    np.multiply(out, 2, out)
+
+
+@cutwin.jit(nopython=True)
+def business_logic(x, y, z):
+    return 4 * z * (2 * x - (4 * y) / 2 * math.pi)
+
+
+@cuda.jit
+def apply_logic(res, x, y, z):
+    i = cuda.grid(1)
+    if i < res.size:
+        res[i] = business_logic(x[i], y[i], z[i])
+
+
+def test_ufunc_with_output_array(cutwin_backend):
+    x = np.arange(10, dtype=np.float32) - 5
+    r = np.zeros_like(x)
+    sin_into[1, 1](r, x)
+    np.testing.assert_allclose(r, np.sin(x), rtol=1e-6)
+
+
+def test_scalar_ufuncs_follow_numpy_nan_rules(cutwin_backend):
+    a = np.array([1.0, np.nan, -3.0, 2.0, 0.0])
+    b = np.array([2.0, 1.0, np.nan, -0.5, -0.0])
+    out = np.zeros((5, 6))
+    elementwise[1, 8](out, a, b)
+    with np.errstate(invalid="ignore"):
+        expect = np.stack([np.maximum(a, b), np.fmin(a, b), np.arctan2(a, b), np.abs(a) - b, a / b,
+                           np.hypot(a, b)], axis=1)
+    np.testing.assert_allclose(out, expect, rtol=1e-15, equal_nan=True)
+
+
+def test_ufuncs_over_2d_arrays_with_numbers(cutwin_backend):
+    A = np.arange(12.0).reshape(3, 4)
+    B = np.ones((3, 4))
+    out = np.zeros((3, 4))
+    combine[1, 1](A, B, out)
+    np.testing.assert_array_equal(out, (A + B) * 2)
+
+
+def test_cpu_function_in_kernel_and_on_host(cutwin_backend):
+    x, y, z = np.array([1, 10, 234]), np.array([2, 2, 4014]), np.array([3, 14, 2211])
+    res = np.zeros(3)
+    apply_logic.forall(3)(res, x, y, z)
+    np.testing.assert_allclose(res, [business_logic(*v) for v in zip(x, y, z)], rtol=1e-15)
+    np.testing.assert_array_equal(business_logic(x, y, z), 4 * z * (2 * x - (4 * y) / 2 * math.pi))
+
+
+def test_numba_jit_functions_in_a_kernel_file(cutwin_backend, tmp_path):
+    if not hasattr(np, "row_stack"):  # numba 0.6x refers to it; NumPy 2.5 removed it
+        np.row_stack = np.vstack
+    pytest.importorskip("numba")  # the kernel file itself imports numba
+    path = tmp_path / "uses_numba_jit.py"
+    path.write_text(
+        "import numba\nfrom numba import jit\nfrom cutwin import cuda\n\n"
+        "@jit(nopython=True)\ndef twice(v):\n    return 2 * v\n\n"
+        "@numba.njit\ndef plus_one(v):\n    return v + 1\n\n"
+        "@cuda.jit\ndef k(out):\n    i = cuda.grid(1)\n    if i < out.size:\n        out[i] = plus_one(twice(i))\n")
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("uses_numba_jit", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = np.zeros(16, np.int64)
+    mod.k[1, 16](out)
+    np.testing.assert_array_equal(out, 2 * np.arange(16) + 1)
+    assert mod.twice(21) == 42  # numba's own CPU function still runs on the host
