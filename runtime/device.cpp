@@ -206,6 +206,33 @@ float Event::elapsedMilliseconds(const Event &start) const {
   return device_->backend().elapsedMilliseconds(start.handle_.get(), handle_.get());
 }
 
+DeviceArray Device::wrap(void *data, DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                         std::shared_ptr<void> owner) {
+  if (shape.size() != strides.size())
+    throw Error("wrap: shape and strides must have the same length");
+  int64_t lo = 0, hi = 0;
+  bool empty = false;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] < 0)
+      throw Error("wrap: negative dimension");
+    empty = empty || shape[k] == 0;
+    int64_t span = (shape[k] - 1) * strides[k];
+    (span < 0 ? lo : hi) += span;
+  }
+  if (empty)
+    lo = hi = 0;
+  DeviceArray a;
+  a.device_ = shared_from_this();
+  a.dtype_ = dtype;
+  a.shape_ = std::move(shape);
+  a.strides_ = std::move(strides);
+  char *base = static_cast<char *>(data) + lo; // the lowest byte any element uses
+  a.buffer_ = std::shared_ptr<void>(std::move(owner), base);
+  a.capacity_ = size_t(hi - lo) + (empty ? 0 : dtypeSize(dtype));
+  a.offset_ = size_t(-lo);
+  return a;
+}
+
 DeviceArray Device::empty(DType dtype, std::vector<int64_t> shape) {
   DeviceArray a;
   a.device_ = shared_from_this();

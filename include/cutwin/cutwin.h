@@ -153,6 +153,11 @@ public:
 
   DeviceArray empty(DType dtype, std::vector<int64_t> shape);
   DeviceArray zeros(DType dtype, std::vector<int64_t> shape);
+  /// An array over device memory cutwin did not allocate (another library's, e.g. from the
+  /// CUDA Array Interface): `data` is element 0, strides are in bytes, and `owner` is kept
+  /// alive as long as any view of the array.
+  DeviceArray wrap(void *data, DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                   std::shared_ptr<void> owner);
   template <class T> DeviceArray toDevice(const std::vector<T> &host, std::vector<int64_t> shape = {}) {
     if (shape.empty())
       shape = {int64_t(host.size())};

@@ -96,6 +96,21 @@ void bindArray(nb::module_ &m) {
       },
       nb::arg("device"), nb::arg("dtype"), nb::arg("shape"));
   m.def(
+      "wrap",
+      [](const std::shared_ptr<Device> &d, uintptr_t data, const std::string &dtype, std::vector<int64_t> shape,
+         std::vector<int64_t> strides, nb::object owner) {
+        // The owner (a foreign array) lives while any view does; it is released under the GIL.
+        auto *keep = new nb::object(std::move(owner));
+        std::shared_ptr<void> hold(keep, [](nb::object *o) {
+          nb::gil_scoped_acquire gil;
+          delete o;
+        });
+        return d->wrap(reinterpret_cast<void *>(data), dtypeNamed(dtype), std::move(shape), std::move(strides),
+                       std::move(hold));
+      },
+      nb::arg("device"), nb::arg("data"), nb::arg("dtype"), nb::arg("shape"), nb::arg("strides"),
+      nb::arg("owner").none());
+  m.def(
       "create_xoroshiro128p_states",
       [](const std::shared_ptr<Device> &d, int64_t n, uint64_t seed, uint64_t subsequenceStart) {
         return random::createXoroshiro128pStates(*d, n, seed, subsequenceStart);

@@ -83,9 +83,13 @@ def test_pinned_and_mapped_arrays_are_host_arrays():
 
 def test_cuda_array_interface(cutwin_backend):
     d = cuda.to_device(np.arange(10, dtype=np.float32))
+    cai = d.__cuda_array_interface__
+    assert cai["version"] == 3 and cai["shape"] == (10,) and cai["typestr"] == "<f4" and cai["strides"] is None
+    assert cai["data"][0] == d.device_ctypes_pointer
+    v = d[::2]  # a strided view describes its strides
+    assert v.__cuda_array_interface__["strides"] == (8,)
     if cutwin_backend == "sim":
-        assert not hasattr(d, "__cuda_array_interface__")  # simulator memory is host memory
-        return
+        return  # simulator pointers are host addresses: no GPU library can use them
     import cupy  # present on the GPU machine: the interface lets it share the memory
 
     c = cupy.asarray(d)

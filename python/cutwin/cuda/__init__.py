@@ -5,7 +5,8 @@ from ..errors import (CompileError, CutwinError, DeviceError, KernelAssertionErr
                       KernelIndexError, LaunchError, TypingError)
 from ..types import *  # noqa: F401,F403  numba exposes its types through numba.cuda too
 from .devicearray import (DeviceNDArray, as_cuda_array, device_array, device_array_like,  # noqa: F401
-                          is_cuda_array, mapped_array, pinned, pinned_array, to_device)
+                          from_cuda_array_interface, is_cuda_array, mapped_array, pinned, pinned_array,
+                          to_device)
 from .dispatcher import DeviceFunction, Dispatcher, jit  # noqa: F401
 from .intrinsics import *  # noqa: F401,F403
 from . import random  # noqa: F401,E402  cuda.random.xoroshiro128p_* as numba spells it

@@ -79,9 +79,9 @@ class DeviceNDArray:
 
     @property
     def __cuda_array_interface__(self):
-        """The CUDA Array Interface (version 3), for CuPy, PyTorch and friends; GPU only."""
-        if self._arr.device.is_simulator:
-            raise AttributeError("arrays on the cutwin simulator live in host memory: no CUDA array interface")
+        """The CUDA Array Interface (version 3), for CuPy, PyTorch and friends. On the
+        simulator the pointer is a host address, meaningful to cutwin (kernels, CPointer
+        arguments, from_cuda_array_interface) and to no GPU library."""
         return {"shape": self.shape, "strides": None if self.is_c_contiguous() else self.strides,
                 "typestr": self.dtype.str, "data": (self._arr.device_pointer, False), "version": 3,
                 "stream": None}
@@ -267,10 +267,33 @@ def pinned(*arrays):
 
 
 def is_cuda_array(obj):
+    """Whether `obj` exports the CUDA Array Interface."""
     return isinstance(obj, DeviceNDArray) or hasattr(obj, "__cuda_array_interface__")
 
 
-def as_cuda_array(obj):
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    """A device array over the memory a CUDA Array Interface dict describes (no copy);
+    `owner` is kept alive with it."""
+    shape = tuple(int(s) for s in desc["shape"])
+    dtype = np.dtype(desc["typestr"])
+    if desc.get("descr") not in (None, [("", desc["typestr"])]) and dtype.names is None:
+        dtype = np.dtype(desc["descr"])
+    strides = desc.get("strides")
+    strides = tuple(int(s) for s in strides) if strides is not None else _strides_for(shape, dtype.itemsize, "C")
+    if desc.get("mask") is not None:
+        raise NotImplementedError("masked CUDA arrays are not supported")
+    ptr = desc["data"][0] or 0
+    stream = desc.get("stream")
+    if sync and stream not in (None, 0, 1, 2):
+        runtime.synchronize()  # the producer's work on its stream must be done before we use it
+    native = _cutwin.wrap(runtime._device(), int(ptr), _native_dtype(dtype), list(shape), list(strides), owner)
+    return DeviceNDArray(native, dtype)
+
+
+def as_cuda_array(obj, sync=True):
+    """A device array sharing the memory of any CUDA Array Interface producer."""
     if isinstance(obj, DeviceNDArray):
         return obj
-    raise TypeError("cutwin takes its own device arrays (from cuda.to_device / device_array)")
+    if not hasattr(obj, "__cuda_array_interface__"):
+        raise TypeError("%r does not export the CUDA Array Interface" % type(obj).__name__)
+    return from_cuda_array_interface(obj.__cuda_array_interface__, owner=obj, sync=sync)

@@ -14,7 +14,7 @@ from .. import _cutwin
 from .. import types as ct
 from ..errors import CompileError
 from . import runtime
-from .devicearray import DeviceNDArray, to_device
+from .devicearray import DeviceNDArray, as_cuda_array, to_device
 
 _ENTITY_MODULES = {"math", "numpy", "numba", "numba.cuda", "numba.types", "numba.core.types", "cutwin",
                    "cutwin.cuda", "cutwin.types"}
@@ -266,6 +266,8 @@ class Dispatcher(_JitFunction):
                 native.append((a.dtype.name, a.item()))
             elif isinstance(a, DeviceNDArray):
                 native.append(a._arr)
+            elif hasattr(a, "__cuda_array_interface__"):  # CuPy, PyTorch, ...: used in place
+                native.append(as_cuda_array(a)._arr)
             else:
                 raise TypeError("cutwin cannot pass a %s to kernel '%s'" % (t.__name__, self.__name__))
         kernel.launch(griddim, blockdim, native, sharedmem, stream)

@@ -1,0 +1,56 @@
+"""The CUDA Array Interface both ways: cutwin arrays wrapped without copies
+(from_cuda_array_interface, as_cuda_array), foreign producers passed to kernels in place,
+and CuPy on a GPU."""
+import numpy as np
+import pytest
+
+from cutwin import cuda
+
+
+@cuda.jit
+def scale(a, k):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= k
+
+
+class Producer:
+    """A minimal foreign producer: it only exports the interface of memory it keeps."""
+
+    def __init__(self, array):
+        self._keep = array
+        self.__cuda_array_interface__ = dict(array.__cuda_array_interface__)
+
+
+def test_wrapping_shares_memory(cutwin_backend):
+    d = cuda.to_device(np.arange(12, dtype=np.int32).reshape(3, 4))
+    assert cuda.is_cuda_array(d) and not cuda.is_cuda_array(np.zeros(2))
+    w = cuda.from_cuda_array_interface(d.__cuda_array_interface__, owner=d)
+    assert w.shape == (3, 4) and w.dtype == np.int32 and w.device_ctypes_pointer == d.device_ctypes_pointer
+    w[1, 2] = 100  # writes through to the producer's memory
+    assert d.copy_to_host()[1, 2] == 100
+    col = cuda.as_cuda_array(Producer(d[:, 1]))  # a strided view
+    np.testing.assert_array_equal(col.copy_to_host(), [1, 5, 9])
+
+
+def test_foreign_arrays_are_kernel_arguments_in_place(cutwin_backend):
+    d = cuda.to_device(np.arange(8, dtype=np.float64))
+    p = Producer(d)
+    scale[1, 8](p, 3.0)
+    np.testing.assert_array_equal(d.copy_to_host(), 3.0 * np.arange(8))
+
+
+def test_not_an_interface():
+    with pytest.raises(TypeError, match="CUDA Array Interface"):
+        cuda.as_cuda_array([1, 2, 3])
+
+
+def test_cupy_arrays_in_kernels(cutwin_backend):
+    if cutwin_backend == "sim":
+        return  # CuPy memory is GPU memory; the simulator's is the host's
+    import cupy  # present on the GPU machine
+    c = cupy.arange(16, dtype=cupy.float64)
+    scale[1, 16](c, 2.0)
+    np.testing.assert_array_equal(cupy.asnumpy(c), 2.0 * np.arange(16))
+    w = cuda.as_cuda_array(c)
+    assert w.device_ctypes_pointer == int(c.data.ptr)
