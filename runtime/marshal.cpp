@@ -64,6 +64,16 @@ std::vector<uint64_t> packArguments(const ir::ArgLayout &layout, const std::vect
     if (!s.path.empty())
       throw Error("tuple arguments cannot be passed from C++ yet");
     const Arg &a = args[s.arg];
+    if (s.pointer) { // CPointer(T): an address (an integer) is data; no extent; T's size as stride
+      uint64_t address = a.isArray() ? reinterpret_cast<uint64_t>(a.array().data()) : a.scalar().bits;
+      if (s.role == ir::ParamSlot::Role::Data)
+        put(buf, s.offset, address);
+      else if (s.role == ir::ParamSlot::Role::Shape)
+        put(buf, s.offset, INT64_MAX);
+      else
+        put(buf, s.offset, int64_t(fe::byteSize(s.scalar)));
+      continue;
+    }
     switch (s.role) {
     case ir::ParamSlot::Role::Scalar: putScalar(buf, s.offset, s.scalar, a.scalar()); break;
     case ir::ParamSlot::Role::Data: put(buf, s.offset, a.array().data()); break;

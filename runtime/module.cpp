@@ -144,7 +144,9 @@ std::vector<fe::Type> ModuleImpl::formalTypes(const std::string &kernel, const s
     bool ok = true;
     for (size_t i = 0; i < formal.size() && ok; ++i) {
       const fe::Type &f = formal[i], &a = actual[i];
-      if (f.isArray())
+      if (f.pointer)
+        ok = a.isInt() || (a.isArray() && a.scalar == f.scalar);
+      else if (f.isArray())
         ok = a.isArray() && a.scalar == f.scalar && a.ndim == f.ndim &&
              (f.layout == fe::Layout::A || a.layout == f.layout);
       else

@@ -21,8 +21,9 @@ void flatten(ArgLayout &l, const fe::Type &t, unsigned arg, std::vector<unsigned
     s.path = path;
     s.dim = dim;
     s.size = s.align = size;
-    if (role == ParamSlot::Role::Scalar)
-      s.scalar = t.scalar;
+    if (role != ParamSlot::Role::ErrorRecord)
+      s.scalar = t.scalar; // arrays: the element type (a CPointer's stride is its size)
+    s.pointer = t.pointer;
     addSlot(l, s);
   };
   switch (t.kind) {

@@ -20,7 +20,8 @@ struct ParamSlot {
   unsigned arg = 0;                    ///< index of the Python-level argument (ErrorRecord: args.size())
   std::vector<unsigned> path;          ///< element path inside tuple arguments
   unsigned dim = 0;                    ///< Shape/Stride: which dimension
-  fe::Scalar scalar = fe::Scalar::I64; ///< Scalar: its type (Shape/Stride are I64)
+  fe::Scalar scalar = fe::Scalar::I64; ///< Scalar: its type; Data/Shape/Stride: the element type
+  bool pointer = false;                ///< Data/Shape/Stride of a CPointer: the host passes an address
   uint32_t offset = 0, size = 0, align = 0;
 };
 

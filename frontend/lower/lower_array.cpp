@@ -38,6 +38,9 @@ Value *Lowerer::normalizeIndex(Value *idx, Scalar t, Value *extent, unsigned axi
 
 Value *Lowerer::elementAddress(Value *arr, const Type &at, ArrayRef<Value *> idx, ArrayRef<Scalar> idxTypes,
                                SourceLoc loc) {
+  if (at.pointer) // CPointer: C's p[i], no wraparound, no extent to check
+    return b_.CreateGEP(memType(at.scalar), arrayField(arr, 0, 0),
+                        b_.CreateIntCast(idx[0], llvm::Type::getInt64Ty(ctx_), fe::isSigned(idxTypes[0])));
   std::vector<Value *> norm;
   for (unsigned k = 0; k < idx.size(); ++k)
     norm.push_back(normalizeIndex(idx[k], idxTypes[k], arrayField(arr, 1, k), k, loc));

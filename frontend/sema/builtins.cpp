@@ -53,6 +53,7 @@ std::optional<Type> knownModule(const std::string &p) {
       {"cutwin", "cutwin"},
       {"cutwin.cuda", "cuda"},
       {"cutwin.types", "numba.types"},
+      {"cutwin.cuda.types", "numba.types"},
       {"numpy", "numpy"},
       {"math", "math"},
       {"numba.types", "numba.types"},

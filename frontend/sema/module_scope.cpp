@@ -306,6 +306,19 @@ std::optional<Type> ModuleScope::typeFromExpr(const Expr &e, const SourceFile &f
       layout = Layout::F;
     return Type::array(elem->scalar, unsigned(slices.size()), layout);
   }
+  if (auto *call = dyn<CallExpr>(&e); call && call->args.size() == 1 && call->keywords.empty()) {
+    // CPointer(uint8) / types.CPointer(types.uint8): a raw pointer argument
+    auto *fn = call->func.get();
+    std::string name = dyn<NameExpr>(fn)        ? dyn<NameExpr>(fn)->id
+                       : dyn<AttributeExpr>(fn) ? dyn<AttributeExpr>(fn)->attr
+                                                : "";
+    if (name == "CPointer") {
+      auto elem = typeFromExpr(*call->args[0], file);
+      if (!elem || !elem->isScalar())
+        file.error(call->args[0]->loc, "CPointer() takes a scalar type, e.g. CPointer(uint8)");
+      return Type::pointerTo(elem->scalar);
+    }
+  }
   auto ent = resolveEntity(e);
   if (ent && ent->type.kind == TypeKind::TypeObject) {
     if (ent->type.typeObjectIsVoid)

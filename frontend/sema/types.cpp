@@ -197,7 +197,8 @@ bool Type::operator==(const Type &o) const {
   case TypeKind::Scalar:
   case TypeKind::Range: return scalar == o.scalar;
   case TypeKind::Array:
-    return scalar == o.scalar && ndim == o.ndim && layout == o.layout && space == o.space && record == o.record;
+    return scalar == o.scalar && ndim == o.ndim && layout == o.layout && space == o.space && record == o.record &&
+           pointer == o.pointer;
   case TypeKind::Tuple: return elems == o.elems;
   case TypeKind::Module:
   case TypeKind::Function:
@@ -215,6 +216,8 @@ std::string Type::str() const {
   case TypeKind::None: return "none";
   case TypeKind::Scalar: return scalarName(scalar);
   case TypeKind::Array: {
+    if (pointer)
+      return std::string("CPointer(") + scalarName(scalar) + ")";
     std::string s = std::string("array(") + (record != Record::None ? "xoroshiro128p_state" : scalarName(scalar)) +
                     ", " + std::to_string(ndim) + "d, " +
                     (layout == Layout::C   ? "C"
@@ -257,6 +260,8 @@ std::string Type::mangle() const {
   switch (kind) {
   case TypeKind::Scalar: return short_[int(scalar)];
   case TypeKind::Array: {
+    if (pointer)
+      return std::string("p") + short_[int(scalar)];
     std::string s = "a" + std::to_string(ndim) +
                     (layout == Layout::C   ? "C"
                      : layout == Layout::F ? "F"

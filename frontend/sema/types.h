@@ -57,6 +57,7 @@ struct Type {
   Layout layout = Layout::A;         ///< Array
   MemSpace space = MemSpace::Global; ///< Array: where its data lives
   Record record = Record::None;      ///< Array: elements are records (`scalar` unused)
+  bool pointer = false;              ///< Array: numba's CPointer(scalar), a raw pointer (1-D, no extent)
   bool typeObjectIsVoid = false;     ///< TypeObject: `void` / `none`
   std::vector<Type> elems;           ///< Tuple elements; TypeObject of an array: [element]
   std::string path;                  ///< Module, Function, DeviceFunction
@@ -79,6 +80,12 @@ struct Type {
   static Type recordArray(Record r, unsigned ndim, Layout layout) {
     Type t = array(Scalar::U64, ndim, layout);
     t.record = r;
+    return t;
+  }
+  /// `CPointer(dtype)`: passed as an address, indexed without bounds, as C pointers are.
+  static Type pointerTo(Scalar dtype) {
+    Type t = array(dtype, 1, Layout::C);
+    t.pointer = true;
     return t;
   }
   static Type tuple(std::vector<Type> elems) {

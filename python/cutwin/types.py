@@ -68,6 +68,17 @@ class Array(Type):
         Type.__init__(self, "%s[%s]" % (dtype, ", ".join(dims)))
 
 
+class CPointer(Type):
+    """numba's `CPointer(dtype)`: a raw pointer argument, given an address (an int, e.g.
+    from `__cuda_array_interface__["data"][0]`) and indexed like a C pointer."""
+
+    def __init__(self, dtype):
+        if not isinstance(dtype, Scalar):
+            raise TypeError("CPointer() takes a scalar type, e.g. CPointer(uint8)")
+        self.dtype = dtype
+        Type.__init__(self, "CPointer(%s)" % dtype)
+
+
 class Signature:
     """`ret(args...)`: numba's signature object; str() is its text."""
 
@@ -96,13 +107,14 @@ uintc, uintp, uint = uint32, uint64, uint64
 single, double = float32, float64
 float_ = float32  # numba's alias (NumPy's float_ is float64)
 
-__all__ = [n for n, v in list(globals().items()) if isinstance(v, Type)]
+__all__ = [n for n, v in list(globals().items()) if isinstance(v, Type)] + ["CPointer"]
 
 
 def parse_signature(text):
     """A signature from numba's text form ("void(float32[:], int32)", or a bare argument
     tuple "(float32[:], int32)"): the text is a Python expression over the type names."""
     names = {n: globals()[n] for n in __all__}
+    names["CPointer"] = CPointer
     names["__builtins__"] = {}
     try:
         sig = eval(text, names)  # noqa: S307 - only type names are in scope

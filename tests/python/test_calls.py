@@ -96,3 +96,17 @@ def test_numba_jit_functions_in_a_kernel_file(cutwin_backend, tmp_path):
     mod.k[1, 16](out)
     np.testing.assert_array_equal(out, 2 * np.arange(16) + 1)
     assert mod.twice(21) == 42  # numba's own CPU function still runs on the host
+
+
+@cuda.jit(cutwin.types.void(cutwin.types.CPointer(cutwin.types.uint8), cutwin.types.uint32))
+def add_one(x, n):
+    i = cuda.grid(1)
+    if i < n:
+        x[i] += 1
+
+
+def test_cpointer_argument_from_the_array_interface(cutwin_backend):
+    x = cuda.to_device(np.arange(10, dtype=np.uint8))
+    add_one[1, 32](x.__cuda_array_interface__["data"][0], len(x))
+    np.testing.assert_array_equal(x.copy_to_host(), np.arange(1, 11, dtype=np.uint8))
+    assert "CPointer(uint8)" in str(add_one.signatures[0])

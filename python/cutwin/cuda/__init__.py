@@ -4,6 +4,7 @@ for the backend choice and the differences from numba-cuda."""
 from ..errors import (CompileError, CutwinError, DeviceError, KernelAssertionError, KernelError,  # noqa: F401
                       KernelIndexError, LaunchError, TypingError)
 from ..types import *  # noqa: F401,F403  numba exposes its types through numba.cuda too
+from .. import types  # noqa: F401  (from numba.cuda import types)
 from .devicearray import (DeviceNDArray, as_cuda_array, device_array, device_array_like,  # noqa: F401
                           from_cuda_array_interface, is_cuda_array, mapped_array, pinned, pinned_array,
                           to_device)
