@@ -1,0 +1,2 @@
+"""numba.cuda.reductions: where numba keeps `Reduce`."""
+from .reduction import Reduce, reduce  # noqa: F401
