@@ -7,11 +7,9 @@ both results checked against NumPy. Prints a Markdown table.
     python bench/reduce.py [--n 16777216] [--backend gpu|sim] [--numba gpu|sim|none]
 """
 import argparse
-import json
-import os
-import subprocess
 import sys
-import tempfile
+
+from child_run import run_child
 
 CHILD = r"""
 import json, sys, time
@@ -42,17 +40,7 @@ print(json.dumps({"ms": min(times) * 1e3, "value": float(got), "exact": float(np
 
 
 def run(impl, n, backend):
-    # A file, not `python -c`: both compile the reduction from its source.
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as fh:
-        fh.write(CHILD)
-    try:
-        out = subprocess.run([sys.executable, "-W", "ignore", fh.name, impl, str(n), backend],
-                             capture_output=True, text=True, timeout=600)
-    finally:
-        os.unlink(fh.name)
-    if out.returncode:
-        raise SystemExit(out.stderr)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_child(CHILD, impl, n, backend)
 
 
 def main():

@@ -7,9 +7,9 @@ states. Prints a Markdown table.
     python bench/rng_states.py [--n 16777216] [--backend gpu|sim] [--numba gpu|sim|none]
 """
 import argparse
-import json
-import subprocess
 import sys
+
+from child_run import run_child
 import time
 
 CHILD = r"""
@@ -39,11 +39,7 @@ print(json.dumps({"s": min(times), "s0": [int(v) for v in host["s0"][pick]], "s1
 
 
 def run(impl, n, backend):
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", CHILD, impl, str(n), backend],
-                         capture_output=True, text=True, timeout=600)
-    if out.returncode:
-        raise SystemExit(out.stderr)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_child(CHILD, impl, n, backend)
 
 
 def main():
