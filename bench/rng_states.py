@@ -10,7 +10,6 @@ import argparse
 import sys
 
 from child_run import run_child
-import time
 
 CHILD = r"""
 import json, sys, time

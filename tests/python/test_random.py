@@ -9,8 +9,7 @@ import pytest
 
 from cutwin import cuda
 from cutwin.cuda.random import (create_xoroshiro128p_states, init_xoroshiro128p_states,
-                                xoroshiro128p_dtype, xoroshiro128p_normal_float32,
-                                xoroshiro128p_normal_float64, xoroshiro128p_uniform_float32,
+                                xoroshiro128p_dtype, xoroshiro128p_normal_float32, xoroshiro128p_uniform_float32,
                                 xoroshiro128p_uniform_float64)
 
 _spec = importlib.util.spec_from_file_location(

@@ -3,8 +3,6 @@
 The host creates one state per thread with `create_xoroshiro128p_states`; kernels draw
 with the xoroshiro128p_* functions (compiled by cutwin; calling them on the host raises).
 States and numbers are bit-identical to numba-cuda's."""
-import numpy as np
-
 from .. import _cutwin
 from . import runtime
 from .devicearray import DeviceNDArray, xoroshiro128p_dtype
@@ -58,5 +56,3 @@ xoroshiro128p_uniform_float32 = _device_only("xoroshiro128p_uniform_float32")
 xoroshiro128p_uniform_float64 = _device_only("xoroshiro128p_uniform_float64")
 xoroshiro128p_normal_float32 = _device_only("xoroshiro128p_normal_float32")
 xoroshiro128p_normal_float64 = _device_only("xoroshiro128p_normal_float64")
-
-del np
