@@ -78,6 +78,17 @@ def _code_names(code):
     return names
 
 
+def module_imports(fn):
+    """`import math as m` statements for the kernel-visible modules `fn` names, so that
+    source compiled out of its file (nested or generated functions) sees them."""
+    imports = []
+    for name in sorted(_code_names(fn.__code__)):
+        v = fn.__globals__.get(name)
+        if isinstance(v, pytypes.ModuleType) and v.__name__ in _ENTITY_MODULES:
+            imports.append("import %s as %s" % (v.__name__, name))
+    return imports
+
+
 def _is_top_level(fn):
     return fn.__qualname__ == fn.__name__
 
@@ -170,13 +181,7 @@ class _JitFunction:
         return self._preamble() + "\n" * (start - 2) + block, filename
 
     def _preamble(self):
-        fn = self.py_func
-        imports = ["pass"]
-        for name in sorted(_code_names(fn.__code__)):
-            v = fn.__globals__.get(name)
-            if isinstance(v, pytypes.ModuleType) and v.__name__ in _ENTITY_MODULES:
-                imports.append("import %s as %s" % (v.__name__, name))
-        return "; ".join(imports) + "\n"
+        return "; ".join(["pass"] + module_imports(self.py_func)) + "\n"
 
     def _compiled(self, spec):
         """This function's module and kernel on device `spec`, compiled on first use."""

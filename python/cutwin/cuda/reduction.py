@@ -10,12 +10,12 @@ import inspect
 import itertools
 import linecache
 import textwrap
-import types
 
 import numpy as np
 
 from . import runtime
 from .devicearray import DeviceNDArray, device_array, to_device
+from .dispatcher import module_imports
 
 THREADS = 256      # per block, a power of two (the tree halves it)
 MAX_BLOCKS = 1024  # first pass; the second pass folds these partials in one block
@@ -102,16 +102,6 @@ def _binop_source(fn):
     raise TypeError("cannot find the source of the lambda given to cuda.reduce")
 
 
-def _module_imports(fn):
-    """`import math as math`-style lines for the modules the function names."""
-    lines = []
-    for name in sorted(set(fn.__code__.co_names)):
-        v = fn.__globals__.get(name)
-        if isinstance(v, types.ModuleType):
-            lines.append("import %s as %s" % (v.__name__, name))
-    return "\n".join(lines)
-
-
 class Reduce:
     """A reduction over a 1-D host or device array with an associative binary function."""
 
@@ -130,7 +120,7 @@ class Reduce:
         if k is None:
             source, name = _binop_source(self._functor)
             text = _KERNELS.format(dtype=dtype.name, binop=source.rstrip(), name=name, threads=THREADS,
-                                   imports=_module_imports(self._functor))
+                                   imports="\n".join(module_imports(self._functor)))
             filename = "<cutwin reduce %s %s #%d>" % (self.__name__, dtype.name, next(_counter))
             linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
             scope = dict(self._functor.__globals__)
