@@ -124,13 +124,15 @@ std::string compileWithLibnvvm(const std::string &nvvmIR, const std::string &nam
   std::vector<const char *> opts = {arch.c_str(), opt.c_str(), "-fma=0", ftz.c_str(), "-prec-div=1", "-prec-sqrt=1"};
   if (o.lineInfo)
     opts.push_back("-generate-line-info");
+  if (o.lto)
+    opts.push_back("-gen-lto");
   if (nvvmResult r = l.compile(prog, int(opts.size()), opts.data()); r != NVVM_SUCCESS)
     fail(r, "compilation");
   size_t size = 0;
   l.resultSize(prog, &size);
   std::string ptx(size, '\0');
   l.result(prog, ptx.data());
-  while (!ptx.empty() && ptx.back() == '\0')
+  while (!o.lto && !ptx.empty() && ptx.back() == '\0')
     ptx.pop_back();
   return ptx;
 }

@@ -11,6 +11,7 @@ struct NvvmOptions {
   bool ftz = false;
   int opt = 3;
   bool lineInfo = false; ///< -generate-line-info: `.loc` directives from the IR's !dbg locations
+  bool lto = false;      ///< -gen-lto: LTO-IR (for nvJitLink) instead of PTX
 };
 
 /// True if libNVVM can be loaded ($CUTWIN_LIBNVVM, else the toolkit's nvvm/lib64, lib64, lib).

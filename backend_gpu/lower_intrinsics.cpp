@@ -189,6 +189,9 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
       break;
     case ir::Intrinsic::GridSync:
       result.usesBarrier = result.usesGridSync = true;
+      if (info.exported)
+        throw Error("device function '" + info.name + "' syncs the grid: only kernels can be compiled with "
+                    "cuda.cg.this_grid().sync()");
       if (!gridSync) {
         Function *kernel = m.getFunction(info.irName);
         if (!kernel)
@@ -226,6 +229,8 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
     if (Function *f = m.getFunction(ir::intrinsicName(ir::Intrinsic(i))); f && f->use_empty())
       f->eraseFromParent();
 
+  if (info.exported)
+    return result; // a device function, not a kernel entry
   Function *kernel = m.getFunction(info.irName);
   if (!kernel)
     throw Error("GPU backend: kernel function " + info.irName + " missing from module");

@@ -86,6 +86,10 @@ Kernel Module::kernel(const std::string &name) {
 
 std::vector<std::string> Module::kernelNames() const { return impl_->kernelNames(); }
 
+CompiledFunction Module::compileFunction(const std::string &name, const FunctionCompileRequest &request) {
+  return impl_->compileFunction(name, request);
+}
+
 void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_t sharedBytes,
                     const Stream *stream) {
   module_->launch(name_, grid, block, args, sharedBytes, stream ? stream->handle() : nullptr);

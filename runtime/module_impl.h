@@ -24,6 +24,7 @@ public:
   /// The same for the kernel's latest compiled specialization; throws if there is none.
   uint64_t maxCooperativeBlocks(const std::string &kernel, Dim3 block, uint64_t sharedBytes);
   std::string ptx(const std::string &kernel, const std::vector<Arg> &args, const std::string &arch);
+  CompiledFunction compileFunction(const std::string &name, const FunctionCompileRequest &request);
   std::vector<std::string> kernelNames() const { return parsed_->scope->kernelNames(); }
   const fe::ModuleScope &scope() const { return *parsed_->scope; }
 

@@ -89,6 +89,8 @@ size_t fiberStackBytes(const llvm::Module &m) {
   return size_t((bytes + 4095) / 4096 * 4096);
 }
 
+void finishKernelIR(ir::KernelIR &ir, const PipelineOptions &opts, StepClock &clock);
+
 } // namespace
 
 std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::SourceFile> file,
@@ -137,6 +139,39 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
   lo.debugInfo = opts.debugInfo;
   lo.lineDirectivesOnly = opts.lineDirectivesOnly;
   ir::KernelIR ir = ir::lowerKernel(typer, spec, lo);
+  finishKernelIR(ir, opts, clock);
+  return ir;
+}
+
+ir::KernelIR buildDeviceExportIR(const ParsedModule &pm, const std::string &function,
+                                 const std::vector<fe::Type> &argTypes, std::optional<fe::Type> returnType,
+                                 ir::ExportAbi abi, const std::string &name, const PipelineOptions &opts) {
+  StepClock clock(opts);
+  // type
+  fe::Typer typer(*pm.scope);
+  const fe::Symbol *sym = pm.scope->jitFunction(function);
+  if (!sym || !sym->options.device)
+    throw Error("module has no device function named '" + function + "'");
+  if (argTypes.size() != sym->def->params.size())
+    pm.scope->file().error(sym->loc, "device function '" + function + "' takes " +
+                                         std::to_string(sym->def->params.size()) + " arguments, but its signature has " +
+                                         std::to_string(argTypes.size()));
+  const fe::FunctionSpec &spec = typer.typeDeviceFunction(*sym, argTypes, sym->loc);
+  clock.done("type");
+  // lower
+  ir::LowerOptions lo;
+  lo.boundscheck = spec.options().boundscheck.value_or(opts.boundscheck);
+  lo.debugInfo = opts.debugInfo;
+  lo.lineDirectivesOnly = opts.lineDirectivesOnly;
+  ir::KernelIR ir = ir::lowerDeviceExport(typer, spec, lo, abi, name, returnType.value_or(spec.returnType));
+  finishKernelIR(ir, opts, clock);
+  return ir;
+}
+
+namespace {
+
+/// Steps verify, cleanup and contract, shared by kernels and exported device functions.
+void finishKernelIR(ir::KernelIR &ir, const PipelineOptions &opts, StepClock &clock) {
   dumpIR(opts, "lower", *ir.module);
   clock.done("lower");
   // verify
@@ -153,8 +188,9 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
   verify(*ir.module, "contract");
   dumpIR(opts, "contract", *ir.module);
   clock.done("contract");
-  return ir;
 }
+
+} // namespace
 
 SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   llvm::Module &m = *ir.module;
@@ -239,12 +275,20 @@ GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const st
     no.ftz = target.ftz;
     no.opt = std::min(3, ir.info.opt);
     no.lineInfo = m.getNamedMetadata("llvm.dbg.cu") != nullptr;
+    no.lto = opts.lto;
     out.ptx = gpu::compileWithLibnvvm(text, out.name, no);
+    if (opts.lto) {
+      out.ltoir = std::move(out.ptx);
+      out.ptx.clear();
+      return out;
+    }
     if (opts.shouldDump("gpu-ptx"))
       *opts.dump << "// *** PTX after gpu-ptx ***\n" << out.ptx;
     clock.done("gpu-ptx");
     return out;
   }
+  if (opts.lto)
+    throw Error("LTO-IR is made by libNVVM: compile with the nvvm code generator");
   if (opts.codegen != "nvptx")
     throw Error("unknown GPU code generator '" + opts.codegen + "' (expected nvptx or nvvm)");
   // gpu-libdevice

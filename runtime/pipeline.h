@@ -7,6 +7,7 @@
 
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct PipelineOptions {
   bool lineDirectivesOnly = false; ///< GPU: line directives, no full debug info
   std::string codegen = "nvptx";   ///< GPU code generator: nvptx (LLVM) or nvvm (libNVVM)
   int optLevel = 2;
+  bool lto = false; ///< GPU: LTO-IR instead of PTX (libNVVM's -gen-lto; nvvm code generator)
   bool shouldDump(const std::string &step) const;
 };
 
@@ -49,6 +51,13 @@ std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::Source
 ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
                            const std::vector<fe::Type> &argTypes, const PipelineOptions &opts);
 
+/// Steps type, lower, verify, cleanup for device function `function` compiled on its own
+/// (compile_ptx): an external function `name` in `abi` whose result converts to
+/// `returnType` (the inferred type if none).
+ir::KernelIR buildDeviceExportIR(const ParsedModule &pm, const std::string &function,
+                                 const std::vector<fe::Type> &argTypes, std::optional<fe::Type> returnType,
+                                 ir::ExportAbi abi, const std::string &name, const PipelineOptions &opts);
+
 /// A kernel compiled for the simulator, with what keeps its code alive.
 struct SimCompiled {
   std::string name;
@@ -67,6 +76,7 @@ struct GpuCompiled {
   std::string name;
   std::string entry; ///< PTX entry name (the kernel IR function name)
   std::string ptx;
+  std::string ltoir; ///< instead of PTX when PipelineOptions::lto
   bool usesBarrier = false;
   bool cooperative = false; ///< syncs the grid: launched with cuLaunchCooperativeKernel
 };

@@ -36,6 +36,9 @@ struct KernelInfo {
   bool boundscheck = true;
   bool fastmath = false;
   int opt = 3; ///< @cuda.jit(opt=...); debug=True compiles at 0 as numba does
+  /// A device function compiled on its own (compile_ptx): irName is an external device
+  /// function, not a kernel entry, and `layout` is empty.
+  bool exported = false;
 };
 
 struct KernelIR {
@@ -54,6 +57,20 @@ struct LowerOptions {
 
 /// Lowers `kernel` and every device function it reaches into a fresh module.
 KernelIR lowerKernel(const fe::Typer &typer, const fe::FunctionSpec &kernel, const LowerOptions &opts);
+
+/// How code outside cutwin calls a device function compiled on its own (numba's
+/// `compile_ptx(..., device=True, abi=...)`).
+enum class ExportAbi {
+  Numba, ///< `i32 name(T *ret, args...)`: the result stored through `ret`, status 0 returned
+  C,     ///< `T name(args...)`: plain parameters and result
+};
+
+/// Lowers device function `fn` (typed for its arguments) with an external wrapper named
+/// `name` in `abi`. The result converts to `returnType`. Scalars pass by value (bool as
+/// i8); arrays as numba's flattened array (meminfo, parent, nitems, itemsize, data,
+/// shape..., strides...).
+KernelIR lowerDeviceExport(const fe::Typer &typer, const fe::FunctionSpec &fn, const LowerOptions &opts,
+                           ExportAbi abi, const std::string &name, const fe::Type &returnType);
 
 /// The LLVM data layout and triple the kernel IR is written for (NVPTX's, so that address
 /// spaces and pointer sizes mean the same on both backends).

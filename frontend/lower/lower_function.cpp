@@ -181,6 +181,10 @@ void Lowerer::lowerKernelEntry(const fe::FunctionSpec &kernel) {
   mod_.getOrInsertNamedMetadata("cutwin.kernels")->addOperand(MDNode::get(ctx_, {ValueAsMetadata::get(fn)}));
   functions_[&kernel] = fn;
   lowerBody(kernel, fn);
+  lowerPendingBodies();
+}
+
+void Lowerer::lowerPendingBodies() {
   while (!pending_.empty()) {
     const fe::FunctionSpec *spec = pending_.back();
     pending_.pop_back();

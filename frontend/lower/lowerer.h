@@ -20,6 +20,8 @@ class Lowerer {
 public:
   Lowerer(const fe::Typer &typer, const LowerOptions &opts, KernelIR &out);
   void lowerKernelEntry(const fe::FunctionSpec &kernel);
+  /// The wrapper of a device function compiled on its own (lower_export.cpp).
+  void lowerExportEntry(const fe::FunctionSpec &fn, ExportAbi abi, const std::string &name, const Type &ret);
 
 private:
   // ---- types (lower_function.cpp)
@@ -32,6 +34,8 @@ private:
   // ---- functions and statements (lower_function.cpp)
   llvm::Function *declareFunction(const fe::FunctionSpec &spec);
   void lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn);
+  /// Lowers the bodies of the device functions declared so far (and those they call).
+  void lowerPendingBodies();
   void lowerBlock(const fe::Block &b);
   /// Lowers `b`, then branches to `next` unless the block already ended (break, return).
   void lowerBlockThenBranch(const fe::Block &b, llvm::BasicBlock *next);

@@ -250,6 +250,25 @@ struct ModuleBindings {
   std::map<std::string, JitDeclaration> functions;
 };
 
+/// What Module::compileFunction makes (numba's `compile_ptx` / `cuda.compile`).
+struct FunctionCompileRequest {
+  /// numba signature text: "float32(float32, int32)", or "(float32, int32)" to infer the
+  /// result; kernels return void.
+  std::string signature;
+  bool device = true;        ///< a device function (else a kernel entry)
+  std::string abi = "numba"; ///< device functions: "numba" (`int f(T *ret, args...)`) or "c"
+  std::string abiName;       ///< the function's name in the code; default: Python name (C ABI)
+                             ///< or an Itanium-style mangled name (numba ABI)
+  std::string arch = "sm_90";
+  std::string output = "ptx"; ///< "ptx", or "ltoir" (needs the nvvm code generator)
+};
+
+struct CompiledFunction {
+  std::string code;       ///< PTX text, or LTO-IR bytes
+  std::string returnType; ///< numba type name of the result ("none" for kernels)
+  std::string name;       ///< the entry's name in the code
+};
+
 class Module;
 /// A kernel of a module; each distinct tuple of argument types compiles once.
 class Kernel {
@@ -291,6 +310,9 @@ public:
   bool hasFunction(const std::string &name) const;
   Kernel kernel(const std::string &name);
   std::vector<std::string> kernelNames() const;
+  /// GPU code for one kernel or device function and signature, whatever the module's
+  /// device (works without a GPU).
+  CompiledFunction compileFunction(const std::string &name, const FunctionCompileRequest &request);
 
 private:
   explicit Module(std::shared_ptr<rt::ModuleImpl> impl) : impl_(std::move(impl)) {}

@@ -87,7 +87,9 @@ class Signature:
 
     def __str__(self):
         args = ", ".join(str(a) for a in self.args)
-        return "(%s)" % args if self.return_type is None else "%s(%s)" % (self.return_type, args)
+        if self.return_type is None:  # a bare tuple: one element needs its comma
+            return "(%s,)" % args if len(self.args) == 1 else "(%s)" % args
+        return "%s(%s)" % (self.return_type, args)
 
     __repr__ = __str__
 

@@ -180,6 +180,24 @@ void bindKernel(nb::module_ &m) {
           nb::arg("functions") = nb::dict())
       .def("kernel", &Module::kernel, nb::arg("name"))
       .def("has_function", &Module::hasFunction, nb::arg("name"))
+      .def(
+          "compile_function",
+          [](Module &m, const std::string &name, const std::string &signature, bool device, const std::string &abi,
+             const std::string &abiName, const std::string &arch, const std::string &output) {
+            FunctionCompileRequest r;
+            r.signature = signature;
+            r.device = device;
+            r.abi = abi;
+            r.abiName = abiName;
+            r.arch = arch;
+            r.output = output;
+            CompiledFunction f = m.compileFunction(name, r);
+            nb::object code = output == "ltoir" ? nb::object(nb::bytes(f.code.data(), f.code.size()))
+                                                : nb::object(nb::str(f.code.data(), f.code.size()));
+            return nb::make_tuple(code, f.returnType, f.name);
+          },
+          nb::arg("name"), nb::arg("signature"), nb::arg("device"), nb::arg("abi") = "numba",
+          nb::arg("abi_name") = "", nb::arg("arch") = "sm_90", nb::arg("output") = "ptx")
       .def_prop_ro("kernel_names", &Module::kernelNames);
 }
 

@@ -183,13 +183,17 @@ class _JitFunction:
     def _preamble(self):
         return "; ".join(["pass"] + module_imports(self.py_func)) + "\n"
 
-    def _compiled(self, spec):
-        """This function's module and kernel on device `spec`, compiled on first use."""
+    def _module(self, spec, codegen=None):
+        """A C++ module of this function's source for device `spec`, with its bindings."""
         constants, functions, type_names = {}, {}, {}
         self._bindings(constants, functions, type_names)
         text, filename = self._source(type_names)
-        module = _cutwin.Module.from_string(runtime._open(spec), text, filename, codegen=_codegen(),
-                                            constants=constants, functions=functions)
+        return _cutwin.Module.from_string(runtime._open(spec), text, filename, codegen=codegen or _codegen(),
+                                          constants=constants, functions=functions)
+
+    def _compiled(self, spec):
+        """This function's module and kernel on device `spec`, compiled on first use."""
+        module = self._module(spec)
         kernel = None if self.targetoptions["device"] else module.kernel(self.__name__)
         return _Compiled(module, kernel)
 
