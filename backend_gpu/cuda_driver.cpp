@@ -27,6 +27,12 @@ const char *symbolName(const char *name) {
       {"cuStreamDestroy", "cuStreamDestroy_v2"},
       {"cuEventDestroy", "cuEventDestroy_v2"},
       {"cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxRelease_v2"},
+      {"cuLinkCreate", "cuLinkCreate_v2"},
+      {"cuLinkAddData", "cuLinkAddData_v2"},
+      {"cuLinkAddFile", "cuLinkAddFile_v2"},
+      {"cuMemHostGetDevicePointer", "cuMemHostGetDevicePointer_v2"},
+      {"cuMemHostRegister", "cuMemHostRegister_v2"},
+      {"cuMemGetInfo", "cuMemGetInfo_v2"},
   };
   for (auto &[plain, versioned] : v2)
     if (std::string(name) == plain)

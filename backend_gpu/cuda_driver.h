@@ -37,6 +37,19 @@ struct CudaDriver {
   X(cuMemsetD8, CUresult (*)(CUdeviceptr, unsigned char, size_t))                                            \
   X(cuModuleLoadDataEx, CUresult (*)(CUmodule *, const void *, unsigned, CUjit_option *, void **))           \
   X(cuModuleUnload, CUresult (*)(CUmodule))                                                                  \
+  X(cuLinkCreate, CUresult (*)(unsigned, CUjit_option *, void **, CUlinkState *))                            \
+  X(cuLinkAddData, CUresult (*)(CUlinkState, CUjitInputType, void *, size_t, const char *, unsigned,         \
+                                CUjit_option *, void **))                                                    \
+  X(cuLinkAddFile, CUresult (*)(CUlinkState, CUjitInputType, const char *, unsigned, CUjit_option *,         \
+                                void **))                                                                    \
+  X(cuLinkComplete, CUresult (*)(CUlinkState, void **, size_t *))                                            \
+  X(cuLinkDestroy, CUresult (*)(CUlinkState))                                                                \
+  X(cuMemHostAlloc, CUresult (*)(void **, size_t, unsigned))                                                 \
+  X(cuMemFreeHost, CUresult (*)(void *))                                                                     \
+  X(cuMemHostGetDevicePointer, CUresult (*)(CUdeviceptr *, void *, unsigned))                                \
+  X(cuMemHostRegister, CUresult (*)(void *, size_t, unsigned))                                               \
+  X(cuMemHostUnregister, CUresult (*)(void *))                                                               \
+  X(cuMemGetInfo, CUresult (*)(size_t *, size_t *))                                                          \
   X(cuModuleGetFunction, CUresult (*)(CUfunction *, CUmodule, const char *))                                 \
   X(cuFuncGetAttribute, CUresult (*)(int *, CUfunction_attribute, CUfunction))                               \
   X(cuFuncSetAttribute, CUresult (*)(CUfunction, CUfunction_attribute, int))                                 \

@@ -98,10 +98,19 @@ Jit::Jit() {
                              "process symbols"));
 }
 
-std::vector<uint64_t> Jit::load(ThreadSafeModule m, const std::vector<std::string> &symbols) {
+std::vector<uint64_t> Jit::load(ThreadSafeModule m, const std::vector<std::string> &symbols,
+                                const std::map<std::string, uint64_t> &externals) {
   std::lock_guard<std::mutex> lock(mu_);
   auto &es = jit_->getExecutionSession();
   JITDylib &jd = unwrapDylib(es.createJITDylib("cutwin.kernel." + std::to_string(counter_++)));
+  if (!externals.empty()) {
+    MangleAndInterner mangle(es, layout_);
+    SymbolMap syms;
+    for (auto &[name, addr] : externals)
+      syms[mangle(name)] = JITEvaluatedSymbol(JITTargetAddress(addr), JITSymbolFlags::Exported);
+    if (auto err = jd.define(absoluteSymbols(std::move(syms))))
+      throw cutwin::Error("simulator JIT: " + llvm::toString(std::move(err)));
+  }
   jd.addToLinkOrder(*host_);
   if (auto err = jit_->addIRModule(jd, std::move(m)))
     throw cutwin::Error("simulator JIT: " + llvm::toString(std::move(err)));

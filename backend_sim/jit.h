@@ -7,6 +7,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -27,8 +28,10 @@ public:
   /// For optimisation passes (TTI); not used to generate code.
   llvm::TargetMachine &targetMachine() { return *tm_; }
 
-  /// Compiles and links `m`; returns the addresses of the requested symbols (0 if absent).
-  std::vector<uint64_t> load(llvm::orc::ThreadSafeModule m, const std::vector<std::string> &symbols);
+  /// Compiles and links `m` (its undefined functions found in `externals` first, then in
+  /// the process); returns the addresses of the requested symbols (0 if absent).
+  std::vector<uint64_t> load(llvm::orc::ThreadSafeModule m, const std::vector<std::string> &symbols,
+                             const std::map<std::string, uint64_t> &externals = {});
 
 private:
   Jit();

@@ -2,7 +2,9 @@
 // the CUDA driver API; kernels compiled by the GPU pipeline to PTX and JIT-linked by the
 // driver.
 #include "backend_gpu/cuda_driver.h"
+#include "backend_gpu/link.h"
 #include "runtime/backend.h"
+#include "runtime/linked_files.h"
 #include "runtime/pipeline.h"
 
 #include <algorithm>
@@ -16,17 +18,13 @@ using gpu::CudaDriver;
 
 class GpuCompiledKernel : public CompiledKernel {
 public:
-  GpuCompiledKernel(const CudaDriver &d, const GpuCompiled &c, size_t argBytes, int multiprocessors)
+  GpuCompiledKernel(const CudaDriver &d, const GpuCompiled &c, size_t argBytes, int multiprocessors,
+                    const std::string &arch)
       : d_(d), name_(c.name), argBytes_(argBytes), cooperative_(c.cooperative), multiprocessors_(multiprocessors) {
-    char info[8192] = {}, err[8192] = {};
-    CUjit_option opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
-                           CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-    void *values[] = {info, reinterpret_cast<void *>(sizeof info), err, reinterpret_cast<void *>(sizeof err)};
-    CUresult r = d_.cuModuleLoadDataEx(&module_, c.ptx.c_str(), 4, opts, values);
-    if (r != CUDA_SUCCESS)
-      throw CompileError("", {}, "",
-                         "the CUDA driver rejected the PTX of kernel '" + name_ + "': " + d_.describe(r) +
-                             "\n" + err);
+    if (!c.link.empty())
+      module_ = gpu::loadLinkedModule(d_, c.ptx, c.link, arch, name_);
+    else
+      loadPtx(c);
     d_.check(d_.cuModuleGetFunction(&function_, module_, c.entry.c_str()),
              "kernel '" + name_ + "': cuModuleGetFunction");
     int staticShared = 0;
@@ -82,6 +80,19 @@ public:
   }
 
 private:
+  /// Loads the kernel's own PTX (no linked files).
+  void loadPtx(const GpuCompiled &c) {
+    char info[8192] = {}, err[8192] = {};
+    CUjit_option opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+                           CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {info, reinterpret_cast<void *>(sizeof info), err, reinterpret_cast<void *>(sizeof err)};
+    CUresult r = d_.cuModuleLoadDataEx(&module_, c.ptx.c_str(), 4, opts, values);
+    if (r != CUDA_SUCCESS)
+      throw CompileError("", {}, "",
+                         "the CUDA driver rejected the PTX of kernel '" + name_ + "': " + d_.describe(r) +
+                             "\n" + err);
+  }
+
   void allowDynamicShared(uint64_t sharedBytes) {
     if (sharedBytes > dynamicSharedAllowed_) {
       // Beyond the default 48 KiB a kernel must opt in to more dynamic shared memory (up
@@ -178,10 +189,12 @@ public:
   std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
     current();
     size_t argBytes = ir.info.layout.size;
+    std::vector<std::string> link = resolveLinkedFiles(ir.info);
     GpuCompiled c = compileForGpu(std::move(ir), opts, arch_);
+    c.link = std::move(link);
     int sms = 0;
     d_->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev_);
-    return std::make_unique<GpuCompiledKernel>(*d_, c, argBytes, sms);
+    return std::make_unique<GpuCompiledKernel>(*d_, c, argBytes, sms, arch_);
   }
 
   void *createStream() override {

@@ -49,6 +49,7 @@ fe::HostBindings hostBindings(const ModuleBindings &b) {
     o.lineinfo = d.lineinfo;
     o.boundscheck = d.boundscheck;
     o.opt = d.opt;
+    o.link = d.link;
     for (auto &s : d.signatures)
       o.signatures.push_back({nullptr, s, {}});
     h.functions[name] = o;

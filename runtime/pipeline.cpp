@@ -6,6 +6,7 @@
 #include "backend_gpu/lower_intrinsics.h"
 #include "backend_gpu/nvptx.h"
 #include "backend_gpu/nvvm_printer.h"
+#include "backend_sim/foreign_cpu.h"
 #include "backend_sim/jit.h"
 #include "backend_sim/libdevice_cpu.h"
 #include "backend_sim/lower_intrinsics.h"
@@ -14,6 +15,7 @@
 #include "frontend/ir/libdevice_link.h"
 #include "frontend/ir/passes.h"
 #include "frontend/syntax/parser.h"
+#include "runtime/linked_files.h"
 
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Verifier.h>
@@ -228,7 +230,18 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   out.stackBytes = fiberStackBytes(m);
   out.cooperative = lowered.usesGridSync;
   std::vector<std::string> entries = {lowered.usesBarrier ? sim::kThreadEntry : sim::kBlockEntry};
-  auto addrs = jit.load(llvm::orc::ThreadSafeModule(std::move(ir.module), std::move(ir.context)), entries);
+  // Foreign device functions: their CPU versions, compiled from the linked sources.
+  std::map<std::string, uint64_t> externals;
+  if (!ir.info.foreign.empty()) {
+    sim::ForeignRequest fr;
+    fr.kernel = ir.info.name;
+    fr.files = resolveLinkedFiles(ir.info);
+    for (auto &[name, loc] : ir.info.foreign)
+      fr.functions[name] = foreignCallSite(ir.info, name);
+    externals = sim::foreignFunctionsForCpu(fr);
+  }
+  auto addrs =
+      jit.load(llvm::orc::ThreadSafeModule(std::move(ir.module), std::move(ir.context)), entries, externals);
   (lowered.usesBarrier ? out.threadEntry : out.blockEntry) = addrs[0];
   if (!addrs[0])
     throw Error("simulator JIT: entry point of '" + out.name + "' not found");

@@ -77,6 +77,7 @@ struct GpuCompiled {
   std::string entry; ///< PTX entry name (the kernel IR function name)
   std::string ptx;
   std::string ltoir; ///< instead of PTX when PipelineOptions::lto
+  std::vector<std::string> link; ///< files to link (resolved by the runtime)
   bool usesBarrier = false;
   bool cooperative = false; ///< syncs the grid: launched with cuLaunchCooperativeKernel
 };

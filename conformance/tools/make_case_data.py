@@ -137,6 +137,26 @@ def const_arrays():
                             "a 2-D int16 lookup table read directly")
 
 
+@case
+def foreign_device_functions():
+    r = rng(31)
+    n = 300
+    x = r.uniform(-3, 3, n)
+    coef = np.array([0.3, -1.7, 2.25, 0.1])
+    y = fma(fma(fma(np.full(n, coef[0]), x, np.full(n, coef[1])), x, np.full(n, coef[2])), x,
+            np.full(n, coef[3]))
+    i = np.arange(n)
+    x32 = x.astype(np.float32)
+    m = (x32 * np.float32(0.75)).astype(np.float32) + (x32[::-1] * np.float32(0.25)).astype(np.float32)
+    return dict(kernel="foreign_device_functions", grid=[blocks(n, 128)], block=[128],
+                args=[("x", x), ("coef", coef), ("y", np.zeros(n)), ("idx", np.zeros(n, np.int32)),
+                      ("m", np.zeros(n, np.float32))],
+                expect={"y": (y, {}), "idx": (np.clip(i - 50, 0, 199).astype(np.int32), {}), "m": (m, {})},
+                description="cuda.declare_device functions from a linked .cu file (NVRTC on the GPU, the "
+                            "host compiler on the simulator): fma-based Horner, integer clamp, float32 mix",
+                numba_sim_difference="numba's simulator cannot call foreign device functions")
+
+
 def xoroshiro_ref():
     import importlib.util
     spec = importlib.util.spec_from_file_location("xoroshiro_ref", os.path.join(os.path.dirname(__file__),

@@ -9,6 +9,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +40,11 @@ struct KernelInfo {
   /// A device function compiled on its own (compile_ptx): irName is an external device
   /// function, not a kernel entry, and `layout` is empty.
   bool exported = false;
+  /// Device functions called from linked code (cuda.declare_device): their names there and
+  /// the line of the first call, for the simulator's error when it has no CPU version.
+  std::map<std::string, SourceLoc> foreign;
+  /// Files to link with the kernel (@cuda.jit(link=[...]) of it and its device functions).
+  std::vector<std::string> link;
 };
 
 struct KernelIR {
@@ -71,6 +77,9 @@ enum class ExportAbi {
 /// shape..., strides...).
 KernelIR lowerDeviceExport(const fe::Typer &typer, const fe::FunctionSpec &fn, const LowerOptions &opts,
                            ExportAbi abi, const std::string &name, const fe::Type &returnType);
+
+/// Adds the files the typed functions ask to link (`link=[...]`) to `files`, each once.
+void addLinkedFiles(const fe::Typer &typer, std::vector<std::string> &files);
 
 /// The LLVM data layout and triple the kernel IR is written for (NVPTX's, so that address
 /// spaces and pointer sizes mean the same on both backends).

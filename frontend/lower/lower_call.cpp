@@ -27,6 +27,8 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
     return lowerRandomCall(c, ci);
   if (ci.builtin.rfind("numpy.", 0) == 0)
     return lowerUfuncCall(c, ci);
+  if (ci.builtin.rfind("foreign.", 0) == 0)
+    return lowerForeignCall(c, ci);
   return lowerBuiltinCall(c, ci);
 }
 
@@ -38,6 +40,47 @@ Value *Lowerer::lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   args.push_back(errRecord_);
   setLoc(c.loc);
   return b_.CreateCall(callee, args);
+}
+
+Value *Lowerer::lowerForeignCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  const fe::Symbol &sym = *typer_.scope().lookup(ci.builtin.substr(8));
+  const fe::Signature &sig = sym.foreignSignature;
+  auto *ptr = PointerType::get(ctx_, 0);
+  bool returns = sig.ret.isScalar();
+  std::vector<llvm::Type *> params = {ptr};
+  std::vector<Value *> args;
+  AllocaInst *ret = entryAlloca(returns ? memType(sig.ret.scalar) : llvm::Type::getInt8Ty(ctx_),
+                                sym.foreignName + ".ret");
+  args.push_back(ret);
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    const Type &want = sig.args[i];
+    if (want.pointer) { // the data pointer of the array or CPointer passed, as a generic address
+      Value *arr = lowerExpr(*c.args[i]);
+      params.push_back(ptr);
+      args.push_back(b_.CreateAddrSpaceCast(arrayField(arr, 0, 0), ptr));
+      continue;
+    }
+    Value *v = lowerAs(*c.args[i], want);
+    if (want.isBool())
+      v = b_.CreateZExt(v, memType(Scalar::Bool));
+    params.push_back(v->getType());
+    args.push_back(v);
+  }
+  auto *ft = FunctionType::get(llvm::Type::getInt32Ty(ctx_), params, false);
+  FunctionCallee callee = mod_.getOrInsertFunction(sym.foreignName, ft);
+  if (auto *f = dyn_cast<llvm::Function>(callee.getCallee()); !f || f->getFunctionType() != ft)
+    typer_.scope().file().error(c.loc, "foreign device function '" + sym.foreignName +
+                                           "' is declared twice with different signatures");
+  out_.info.foreign.emplace(sym.foreignName, c.loc);
+  for (auto &f : sym.foreignLink)
+    if (std::find(out_.info.link.begin(), out_.info.link.end(), f) == out_.info.link.end())
+      out_.info.link.push_back(f);
+  setLoc(c.loc);
+  b_.CreateCall(callee, args); // the status is ignored, as numba does
+  if (!returns)
+    return nullptr;
+  Value *v = b_.CreateLoad(ret->getAllocatedType(), ret);
+  return sig.ret.isBool() ? b_.CreateICmpNE(v, ConstantInt::get(v->getType(), 0)) : v;
 }
 
 Value *Lowerer::minMax(bool isMax, ArrayRef<Value *> vals, Scalar t) {

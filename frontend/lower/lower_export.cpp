@@ -28,6 +28,7 @@ KernelIR lowerDeviceExport(const fe::Typer &typer, const fe::FunctionSpec &fn, c
   out.info.boundscheck = opts.boundscheck;
   out.info.exported = true;
   Lowerer(typer, opts, out).lowerExportEntry(fn, abi, name, returnType);
+  addLinkedFiles(typer, out.info.link);
   std::string err;
   raw_string_ostream os(err);
   if (verifyModule(*out.module, &os))

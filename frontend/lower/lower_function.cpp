@@ -3,6 +3,7 @@
 
 #include "frontend/ir/intrinsics.h"
 
+#include <algorithm>
 #include <functional>
 
 #include <llvm/BinaryFormat/Dwarf.h>
@@ -17,6 +18,17 @@ using fe::TypeKind;
 
 const char *const kKernelIRDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64";
 const char *const kKernelIRTriple = "nvptx64-nvidia-cuda";
+
+void addLinkedFiles(const fe::Typer &typer, std::vector<std::string> &files) {
+  for (auto &s : typer.specs()) {
+    if (s->options().linkComputedAt.line)
+      typer.scope().file().error(s->options().linkComputedAt,
+                                 "@cuda.jit option 'link': file names must be string literals");
+    for (auto &f : s->options().link)
+      if (std::find(files.begin(), files.end(), f) == files.end())
+        files.push_back(f);
+  }
+}
 
 KernelIR lowerKernel(const fe::Typer &typer, const fe::FunctionSpec &kernel, const LowerOptions &opts) {
   KernelIR out;
@@ -34,6 +46,7 @@ KernelIR lowerKernel(const fe::Typer &typer, const fe::FunctionSpec &kernel, con
   out.info.opt = kernel.options().debug ? 0 : kernel.options().opt;
   out.info.boundscheck = opts.boundscheck;
   Lowerer(typer, opts, out).lowerKernelEntry(kernel);
+  addLinkedFiles(typer, out.info.link);
   std::string err;
   raw_string_ostream os(err);
   if (verifyModule(*out.module, &os))

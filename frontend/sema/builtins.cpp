@@ -68,7 +68,8 @@ std::optional<Type> knownModule(const std::string &p) {
 
 std::optional<Entity> moduleMember(const Type &module, const std::string &attr) {
   const std::string &m = module.path;
-  if (m == "numba" || m == "numba.types" || m == "numpy" || m == "cutwin") {
+  // numba.cuda re-exports numba's types too (`from numba.cuda import float32`).
+  if (m == "numba" || m == "numba.types" || m == "numpy" || m == "cutwin" || m == "cuda") {
     if (auto s = scalarFromName(attr)) {
       // NumPy has no `numpy.int` / `numpy.float` scalar types; numba's names are richer.
       if (m != "numpy" || attr.find('_') != std::string::npos || std::isdigit(attr.back()) ||
@@ -127,11 +128,14 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   if (m == "cuda") {
     static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim", "gridDim",
                                                      "shared",    "local",    "const",   "random",  "cg"};
-    static const std::set<std::string> functions = {"grid", "gridsize", "syncthreads", "jit"};
+    static const std::set<std::string> functions = {"grid", "gridsize", "syncthreads", "jit",
+                                                    "declare_device"};
     if (submodules.count(attr))
       return moduleEntity("cuda." + attr);
     if (functions.count(attr))
       return functionEntity("cuda." + attr);
+    if (attr == "types")
+      return moduleEntity("numba.types");
     return std::nullopt;
   }
   if (m == "cuda.threadIdx" || m == "cuda.blockIdx" || m == "cuda.blockDim" || m == "cuda.gridDim") {

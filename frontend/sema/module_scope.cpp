@@ -119,6 +119,8 @@ void ModuleScope::readAssign(const AssignStmt &s) {
           }
       continue;
     }
+    if (readDeclareDevice(name->id, name->loc, *s.value))
+      continue;
     Symbol sym;
     sym.loc = name->loc;
     std::optional<ConstValue> v;
@@ -139,6 +141,85 @@ void ModuleScope::readAssign(const AssignStmt &s) {
     }
     bind(name->id, sym);
   }
+}
+
+std::optional<std::vector<std::string>> ModuleScope::fileList(const Expr &e, const char *what) const {
+  if (auto *one = dyn<ConstantExpr>(&e); one && one->type == ConstantExpr::Type::Str)
+    return std::vector<std::string>{one->strValue};
+  auto *list = asTupleLike(&e);
+  if (!list) {
+    if (!what)
+      return std::nullopt;
+    file_->error(e.loc, std::string(what) + " must be a list of file names");
+  }
+  std::vector<std::string> files;
+  for (auto &item : list->elts) {
+    auto *c = dyn<ConstantExpr>(item.get());
+    if (!c || c->type != ConstantExpr::Type::Str) {
+      if (!what)
+        return std::nullopt;
+      file_->error(item->loc, std::string(what) + ": file names must be string literals");
+    }
+    files.push_back(c->strValue);
+  }
+  return files;
+}
+
+bool ModuleScope::readDeclareDevice(const std::string &name, SourceLoc loc, const Expr &value) {
+  auto *call = dyn<CallExpr>(&value);
+  if (!call)
+    return false;
+  auto fn = resolveEntity(*call->func);
+  if (!fn || fn->type.kind != TypeKind::Function || fn->type.path != "cuda.declare_device")
+    return false;
+  const Expr *symbol = call->args.size() > 0 ? call->args[0].get() : nullptr;
+  const Expr *sig = call->args.size() > 1 ? call->args[1].get() : nullptr;
+  const Keyword *linkOption = nullptr;
+  for (auto &k : call->keywords) {
+    if (k.name == "name")
+      symbol = k.value.get();
+    else if (k.name == "sig")
+      sig = k.value.get();
+    else if (k.name == "link")
+      linkOption = &k;
+    else
+      file_->error(k.loc, "cuda.declare_device() has no option '" + k.name + "'");
+  }
+  if (!symbol || !sig)
+    file_->error(call->loc, "cuda.declare_device() takes the function's name and its signature");
+  auto *text = dyn<ConstantExpr>(symbol);
+  if (!text || text->type != ConstantExpr::Type::Str)
+    file_->error(symbol->loc, "cuda.declare_device(): the function's name must be a string literal");
+  Symbol s;
+  s.kind = Symbol::Kind::Foreign;
+  s.loc = loc;
+  s.foreignName = text->strValue;
+  s.foreignSignature = parseSignature(*sig);
+  if (linkOption) {
+    // A computed list (os.path.join(...)) is known to the host program only; the Python
+    // package passes such declarations with their values.
+    auto files = fileList(*linkOption->value, nullptr);
+    if (!files) {
+      Symbol h;
+      h.loc = loc;
+      h.reason = "'" + name + "' = cuda.declare_device(..., link=...) names its files with an expression the "
+                 "compiler cannot evaluate; use string literals";
+      bind(name, h);
+      return true;
+    }
+    s.foreignLink = *files;
+  }
+  if (!s.foreignSignature.hasReturn)
+    file_->error(sig->loc, "cuda.declare_device() needs a signature with a return type, e.g. "
+                           "\"float32(float32, float32)\"");
+  for (const Type &t : s.foreignSignature.args)
+    if (!t.isScalar() && !t.pointer)
+      file_->error(sig->loc, "foreign device function '" + s.foreignName + "': arguments are scalars and "
+                             "CPointer(...), not " + t.str());
+  if (!s.foreignSignature.ret.isScalar() && s.foreignSignature.ret.kind != TypeKind::None)
+    file_->error(sig->loc, "foreign device function '" + s.foreignName + "' must return a scalar or void");
+  bind(name, s);
+  return true;
 }
 
 void ModuleScope::readFunction(const FunctionDefStmt &f) {
@@ -228,6 +309,13 @@ std::optional<JitOptions> ModuleScope::jitDecorator(const Expr &d) const {
       auto v = evalConstant(*k.value);
       o.inlineAlways = v && ((v->kind == ConstValue::Kind::Str && v->s == "always") ||
                              (v->kind == ConstValue::Kind::Bool && v->b));
+    } else if (k.name == "link") {
+      // A computed list is the host program's to pass (the Python package does); an
+      // error only if this function is compiled from the source alone.
+      if (auto files = fileList(*k.value, nullptr))
+        o.link = *files;
+      else
+        o.linkComputedAt = k.value->loc;
     } else if (k.name == "max_registers" || k.name == "lto" || k.name == "forceinline") {
       // accepted; meaningful only to the GPU backend
     } else {

@@ -35,6 +35,10 @@ struct JitOptions {
   std::optional<bool> boundscheck;
   /// Explicit signatures (string or type-object form), in the decorator's order.
   std::vector<SignatureDecl> signatures;
+  /// Files linked with the kernel (`link=[...]`): .cu, .ptx, ... (paths as given).
+  std::vector<std::string> link;
+  /// Where `link=` is an expression the compiler cannot evaluate (line 0: it is not).
+  SourceLoc linkComputedAt;
 };
 
 /// A signature `ret(args...)`; `ret` is None for kernels and `void`.
@@ -58,6 +62,7 @@ struct Symbol {
     Entity,   ///< module, builtin function, type object
     Constant, ///< compile-time value
     JitFunction,
+    Foreign,  ///< a device function in a linked file (cuda.declare_device)
     HostOnly, ///< defined by host code: not usable in kernels (reason says why)
   };
   Kind kind = Kind::HostOnly;
@@ -67,6 +72,11 @@ struct Symbol {
   const FunctionDefStmt *def = nullptr;
   JitOptions options;
   std::string reason;
+  /// Foreign: `cuda.declare_device(name, signature)` - the function's name in the linked
+  /// code and its numba signature.
+  std::string foreignName;
+  Signature foreignSignature;
+  std::vector<std::string> foreignLink; ///< declare_device(..., link=[...]): linked with its callers
 };
 
 class ModuleScope {
@@ -108,6 +118,11 @@ private:
   void readImport(const ImportStmt &s);
   void readImportFrom(const ImportFromStmt &s);
   void readAssign(const AssignStmt &s);
+  /// `name = cuda.declare_device("f", "float32(float32)")`; false if `value` is not one.
+  bool readDeclareDevice(const std::string &name, SourceLoc loc, const Expr &value);
+  /// A `link=` value: one string literal or a list/tuple of them. Anything else is an
+  /// error naming `what`, or nullopt when `what` is null.
+  std::optional<std::vector<std::string>> fileList(const Expr &e, const char *what) const;
   void readFunction(const FunctionDefStmt &f);
   std::optional<JitOptions> jitDecorator(const Expr &d) const;
   Signature signatureFromExpr(const Expr &e, const SourceFile &file) const;

@@ -64,6 +64,7 @@ ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
     return info;
   }
   case TypeKind::DeviceFunction: return typeDeviceCall(c, fn, args);
+  case TypeKind::ForeignFunction: return typeForeignCall(c, fn, args);
   case TypeKind::Function:
     if (path.rfind("math.", 0) == 0)
       return typeMathCall(c, path.substr(5), args);
@@ -88,6 +89,27 @@ ExprInfo FunctionTyper::typeDeviceCall(const CallExpr &c, const ExprInfo &fn,
   ExprInfo info;
   info.type = callee.returnType;
   info.callee = &callee;
+  return info;
+}
+
+ExprInfo FunctionTyper::typeForeignCall(const CallExpr &c, const ExprInfo &fn,
+                                        const std::vector<ExprInfo> &args) {
+  const Symbol *sym = scope_.lookup(fn.type.path);
+  const Signature &sig = sym->foreignSignature;
+  if (args.size() != sig.args.size())
+    error(c.loc, "foreign device function '" + fn.type.path + "' takes " + std::to_string(sig.args.size()) +
+                     " arguments, " + std::to_string(args.size()) + " given");
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Type &want = sig.args[i], &got = args[i].type;
+    bool ok = want.pointer ? got.isArray() && got.scalar == want.scalar && got.record == want.record
+                           : got.isScalar();
+    if (!ok)
+      error(c.args[i]->loc, "argument " + std::to_string(i + 1) + " of foreign device function '" +
+                                fn.type.path + "' must be " + want.str() + ", not " + got.str());
+  }
+  ExprInfo info;
+  info.type = sig.ret;
+  info.builtin = "foreign." + fn.type.path;
   return info;
 }
 

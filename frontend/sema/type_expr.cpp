@@ -50,6 +50,7 @@ ExprInfo FunctionTyper::typeName(const NameExpr &n) {
       info.constant = s->value;
       return info;
     case Symbol::Kind::JitFunction: info.type = Type::named(TypeKind::DeviceFunction, n.id); return info;
+    case Symbol::Kind::Foreign: info.type = Type::named(TypeKind::ForeignFunction, n.id); return info;
     case Symbol::Kind::HostOnly: error(n.loc, s->reason);
     }
   }

@@ -202,7 +202,8 @@ bool Type::operator==(const Type &o) const {
   case TypeKind::Tuple: return elems == o.elems;
   case TypeKind::Module:
   case TypeKind::Function:
-  case TypeKind::DeviceFunction: return path == o.path;
+  case TypeKind::DeviceFunction:
+  case TypeKind::ForeignFunction: return path == o.path;
   case TypeKind::TypeObject:
     return scalar == o.scalar && typeObjectIsVoid == o.typeObjectIsVoid && elems == o.elems &&
            ndim == o.ndim && layout == o.layout;
@@ -249,6 +250,7 @@ std::string Type::str() const {
       return "type(" + elems[0].str() + ")";
     return std::string("type(") + scalarName(scalar) + ")";
   case TypeKind::DeviceFunction: return "device function '" + path + "'";
+  case TypeKind::ForeignFunction: return "foreign device function '" + path + "'";
   case TypeKind::String: return "str";
   case TypeKind::Slice: return "slice";
   }

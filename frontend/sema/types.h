@@ -46,6 +46,7 @@ enum class TypeKind : uint8_t {
   Function,       ///< a builtin callable; `path` names it ("math.sin", "cuda.grid", "min")
   TypeObject,     ///< a numba/NumPy type used as value: cast callable, dtype, signature part
   DeviceFunction, ///< a @cuda.jit(device=True) function; `path` is its name
+  ForeignFunction, ///< declared by cuda.declare_device, defined in a linked file; `path` is its name
   String,
   Slice,
 };

@@ -241,6 +241,7 @@ struct JitDeclaration {
   bool debug = false, fastmath = false, lineinfo = false;
   std::optional<bool> boundscheck;
   int opt = 3;
+  std::vector<std::string> link; ///< files linked with the kernel (.cu, .ptx, ...)
 };
 
 /// What the host program knows of a module's top-level names; it wins over the source.

@@ -127,6 +127,8 @@ JitDeclaration jitDeclaration(nb::dict d) {
     j.boundscheck = nb::cast<bool>(v);
   if (auto v = get("opt"))
     j.opt = nb::cast<int>(v);
+  if (auto v = get("link"))
+    j.link = nb::cast<std::vector<std::string>>(v);
   return j;
 }
 

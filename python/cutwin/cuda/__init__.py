@@ -9,7 +9,7 @@ from .devicearray import (DeviceNDArray, as_cuda_array, device_array, device_arr
                           from_cuda_array_interface, is_cuda_array, mapped_array, pinned, pinned_array,
                           to_device)
 from .compiler import compile, compile_for_current_device, compile_ptx, compile_ptx_for_current_device  # noqa: F401
-from .dispatcher import DeviceFunction, Dispatcher, jit  # noqa: F401
+from .dispatcher import DeviceFunction, Dispatcher, declare_device, jit  # noqa: F401
 from .intrinsics import *  # noqa: F401,F403
 from . import random  # noqa: F401,E402  cuda.random.xoroshiro128p_* as numba spells it
 from .reduction import Reduce, reduce  # noqa: F401,E402

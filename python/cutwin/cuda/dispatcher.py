@@ -124,9 +124,9 @@ class _JitFunction:
         o = self.targetoptions
         return {"device": o["device"], "signatures": [str(s) for s in self.signatures], "debug": o["debug"],
                 "fastmath": o["fastmath"], "lineinfo": o["lineinfo"], "boundscheck": o["boundscheck"],
-                "opt": o["opt"]}
+                "opt": o["opt"], "link": o.get("link", [])}
 
-    def _bindings(self, constants, functions, type_names):
+    def _bindings(self, constants, functions, type_names, foreign):
         """Adds this function's declaration, the constants and types among the globals
         (and closure variables) it uses, and recursively the device functions it calls."""
         if self.__name__ in functions:
@@ -140,13 +140,16 @@ class _JitFunction:
         for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
             values[name] = cell.cell_contents
         for name, v in values.items():
+            if isinstance(v, ForeignFunction):
+                foreign[name] = v
+                continue
             if isinstance(v, _JitFunction):
                 if v._filename != self._filename:
                     raise CompileError(
                         "%s: '%s' calls device function '%s' from %s; cutwin compiles a kernel together "
                         "with the device functions of its own file" % (self._filename, self.__name__, name,
                                                                         v._filename))
-                v._bindings(constants, functions, type_names)
+                v._bindings(constants, functions, type_names, foreign)
                 continue
             c = _host_constant(v)
             if c is not None:
@@ -154,14 +157,20 @@ class _JitFunction:
             elif _host_type(v) is not None:
                 type_names[name] = _host_type(v)
 
-    def _source(self, type_names):
+    def _source(self, type_names, foreign):
         """The text the compiler reads and the file name its diagnostics show. Globals
-        that are types are rebound after the file's last line (so no line moves): the
-        running program's values win, e.g. `DT = np.dtype(config)`."""
+        that are types or foreign functions are rebound after the file's last line (so no
+        line moves): the running program's values win, e.g. `DT = np.dtype(config)`."""
         text, filename = self._text()
+        tail = []
         if type_names:
-            tail = ["from cutwin import types as _cutwin_host_types_"]
+            tail += ["from cutwin import types as _cutwin_host_types_"]
             tail += ["%s = _cutwin_host_types_.%s" % (n, t) for n, t in sorted(type_names.items())]
+        if foreign:
+            tail += ["from cutwin import cuda as _cutwin_host_cuda_"]
+            tail += ["%s = _cutwin_host_cuda_.declare_device(%r, %r, link=%r)" % (n, f.name, str(f.sig), f.link)
+                     for n, f in sorted(foreign.items())]
+        if tail:
             text = text + ("" if text.endswith("\n") else "\n") + "\n".join(tail) + "\n"
         return text, filename
 
@@ -185,9 +194,9 @@ class _JitFunction:
 
     def _module(self, spec, codegen=None):
         """A C++ module of this function's source for device `spec`, with its bindings."""
-        constants, functions, type_names = {}, {}, {}
-        self._bindings(constants, functions, type_names)
-        text, filename = self._source(type_names)
+        constants, functions, type_names, foreign = {}, {}, {}, {}
+        self._bindings(constants, functions, type_names, foreign)
+        text, filename = self._source(type_names, foreign)
         return _cutwin.Module.from_string(runtime._open(spec), text, filename, codegen=codegen or _codegen(),
                                           constants=constants, functions=functions)
 
@@ -365,6 +374,46 @@ class DeviceFunction(_JitFunction):
         return "<cutwin device function %s>" % self.__qualname__
 
 
+def _link_paths(link):
+    """`link=` as a list of paths; relative ones that exist from the working directory
+    become absolute (numba reads them from there), others are looked up beside the kernel
+    file when it compiles."""
+    if not link:
+        return []
+    if isinstance(link, (str, os.PathLike)):
+        link = [link]
+    out = []
+    for f in link:
+        f = os.fspath(f)
+        out.append(os.path.abspath(f) if os.path.exists(f) else f)
+    return out
+
+
+class ForeignFunction:
+    """`cuda.declare_device(name, sig)`: a device function defined in a linked file
+    (`@cuda.jit(link=[...])`, or `link=` here), called with numba's ABI `int name(T *ret,
+    args...)`. Kernels call it like any device function."""
+
+    def __init__(self, name, sig, link=None):
+        if isinstance(sig, str):
+            sig = ct.parse_signature(sig)
+        if not isinstance(sig, ct.Signature) or sig.return_type is None:
+            raise TypeError("declare_device needs a signature with a return type, e.g. float32(float32, float32)")
+        self.name, self.sig, self.link = name, sig, _link_paths(link)
+        self.__name__ = name
+
+    def __call__(self, *args):
+        raise TypeError("'%s' is a foreign device function: call it from a kernel" % self.name)
+
+    def __repr__(self):
+        return "<cutwin foreign device function %s%s>" % (self.name, str(self.sig)[len(str(self.sig.return_type)):])
+
+
+def declare_device(name, sig, link=None):
+    """numba's `cuda.declare_device`: a foreign device function's name and signature."""
+    return ForeignFunction(name, sig, link)
+
+
 def _dummy_args(sig):
     """Arguments of a signature's types, for compiling without data."""
     if isinstance(sig, str):
@@ -395,9 +444,7 @@ def _c_strides(shape, itemsize):
 def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt=True, lineinfo=False,
         cache=False, fastmath=False, boundscheck=None, max_registers=None, **kws):
     """numba's `cuda.jit`: as a decorator with or without options and signatures."""
-    if link:
-        raise NotImplementedError("cuda.jit(link=...): cutwin compiles kernels from Python source only")
-    options = {"device": bool(device), "debug": bool(debug), "opt": (3 if opt is True else 0 if opt is False
+    options = {"link": _link_paths(link),"device": bool(device), "debug": bool(debug), "opt": (3 if opt is True else 0 if opt is False
                                                                       else int(opt)),
                "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": boundscheck,
                "cache": bool(cache), "inline": inline}

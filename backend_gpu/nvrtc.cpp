@@ -1,0 +1,124 @@
+#include "backend_gpu/nvrtc.h"
+
+#include "cutwin/errors.h"
+
+#include <nvrtc.h>
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <mutex>
+
+#ifndef CUTWIN_CUDA_HOME_DIR
+#define CUTWIN_CUDA_HOME_DIR "/usr/local/cuda"
+#endif
+
+namespace cutwin::gpu {
+
+namespace {
+
+struct Libnvrtc {
+  decltype(&nvrtcCreateProgram) create = nullptr;
+  decltype(&nvrtcDestroyProgram) destroy = nullptr;
+  decltype(&nvrtcCompileProgram) compile = nullptr;
+  decltype(&nvrtcGetPTXSize) ptxSize = nullptr;
+  decltype(&nvrtcGetPTX) ptx = nullptr;
+  decltype(&nvrtcGetProgramLogSize) logSize = nullptr;
+  decltype(&nvrtcGetProgramLog) log = nullptr;
+  decltype(&nvrtcGetErrorString) errorString = nullptr;
+  std::string error;
+  std::string include; ///< the toolkit's include directory (cuda_fp16.h and friends)
+};
+
+const Libnvrtc &lib() {
+  static std::once_flag once;
+  static Libnvrtc l;
+  std::call_once(once, [] {
+    std::vector<std::string> candidates;
+    if (const char *p = std::getenv("CUTWIN_LIBNVRTC"))
+      candidates.push_back(p);
+    for (const char *home :
+         {static_cast<const char *>(std::getenv("CUDA_HOME")), CUTWIN_CUDA_HOME_DIR, "/usr/local/cuda"})
+      if (home)
+        for (const char *sub : {"/lib64/libnvrtc.so", "/lib/libnvrtc.so", "/targets/x86_64-linux/lib/libnvrtc.so"})
+          candidates.push_back(std::string(home) + sub);
+    candidates.push_back("libnvrtc.so");
+    candidates.push_back("libnvrtc.so.13");
+    candidates.push_back("libnvrtc.so.12");
+    void *h = nullptr;
+    for (auto &c : candidates)
+      if ((h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL)))
+        break;
+    if (!h) {
+      l.error = "NVRTC not found (set CUTWIN_LIBNVRTC to the toolkit's libnvrtc.so)";
+      return;
+    }
+#define CUTWIN_SYM(field, name)                                                                              \
+  l.field = reinterpret_cast<decltype(l.field)>(dlsym(h, #name));                                            \
+  if (!l.field) {                                                                                            \
+    l.error = "NVRTC lacks " #name;                                                                          \
+    return;                                                                                                  \
+  }
+    CUTWIN_SYM(create, nvrtcCreateProgram)
+    CUTWIN_SYM(destroy, nvrtcDestroyProgram)
+    CUTWIN_SYM(compile, nvrtcCompileProgram)
+    CUTWIN_SYM(ptxSize, nvrtcGetPTXSize)
+    CUTWIN_SYM(ptx, nvrtcGetPTX)
+    CUTWIN_SYM(logSize, nvrtcGetProgramLogSize)
+    CUTWIN_SYM(log, nvrtcGetProgramLog)
+    CUTWIN_SYM(errorString, nvrtcGetErrorString)
+#undef CUTWIN_SYM
+    const char *home = std::getenv("CUDA_HOME");
+    l.include = std::string(home ? home : CUTWIN_CUDA_HOME_DIR) + "/include";
+  });
+  return l;
+}
+
+} // namespace
+
+bool nvrtcAvailable(std::string *whyNot) {
+  const Libnvrtc &l = lib();
+  if (whyNot)
+    *whyNot = l.error;
+  return l.error.empty();
+}
+
+std::string compileCudaToPtx(const std::string &source, const std::string &path, const std::string &arch) {
+  const Libnvrtc &l = lib();
+  if (!l.error.empty())
+    throw Error("cannot compile " + path + ": " + l.error);
+  nvrtcProgram prog = nullptr;
+  if (nvrtcResult r = l.create(&prog, source.c_str(), path.c_str(), 0, nullptr, nullptr); r != NVRTC_SUCCESS)
+    throw Error("NVRTC: " + std::string(l.errorString(r)));
+  struct Destroy {
+    const Libnvrtc &l;
+    nvrtcProgram &p;
+    ~Destroy() { l.destroy(&p); }
+  } destroy{l, prog};
+  std::string dir = ".";
+  if (auto slash = path.rfind('/'); slash != std::string::npos)
+    dir = path.substr(0, slash);
+  std::string archOpt = "--gpu-architecture=compute_" + arch.substr(3);
+  std::string inc = "-I" + dir, sysinc = "-I" + l.include;
+  // No contraction (-fmad=false), as on the simulator's CPU: write fma() where one is meant.
+  const char *opts[] = {archOpt.c_str(), "-rdc=true", "-default-device", "-fmad=false", inc.c_str(), sysinc.c_str()};
+  nvrtcResult r = l.compile(prog, 6, opts);
+  if (r != NVRTC_SUCCESS) {
+    size_t n = 0;
+    l.logSize(prog, &n);
+    std::string log(n, '\0');
+    if (n)
+      l.log(prog, log.data());
+    std::string msg = "NVRTC could not compile " + path + " (linked with link=[...]):\n" + log;
+    throw CompileError(path, {}, msg, msg);
+  }
+  size_t size = 0;
+  l.ptxSize(prog, &size);
+  std::string ptx(size, '\0');
+  l.ptx(prog, ptx.data());
+  while (!ptx.empty() && ptx.back() == '\0')
+    ptx.pop_back();
+  return ptx;
+}
+
+} // namespace cutwin::gpu

@@ -1,0 +1,20 @@
+/// The files a kernel links (`@cuda.jit(link=[...])`) and the foreign device functions it
+/// calls (`cuda.declare_device`): where the files are, and what each backend needs.
+#pragma once
+
+#include "frontend/lower/lower.h"
+
+#include <string>
+#include <vector>
+
+namespace cutwin::rt {
+
+/// `info.link` as paths that exist: absolute, relative to the working directory, or
+/// relative to the kernel file's directory. Throws an Error naming a file not found, and
+/// one for a kernel that calls foreign functions but links nothing.
+std::vector<std::string> resolveLinkedFiles(const ir::KernelInfo &info);
+
+/// "file:line:col" of the first call of foreign function `name`.
+std::string foreignCallSite(const ir::KernelInfo &info, const std::string &name);
+
+} // namespace cutwin::rt
