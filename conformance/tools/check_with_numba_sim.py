@@ -8,17 +8,13 @@ barrier divergence, so that case is reported as not comparable.
 
     NUMBA_ENABLE_CUDASIM=1 python3 conformance/tools/check_with_numba_sim.py
 """
-import importlib.util
 import json
 import os
 import sys
 
 import numpy as np
 
-if not hasattr(np, "row_stack"):  # numba-cuda 0.30 still refers to it
-    np.row_stack = np.vstack
-
-from numba import cuda  # noqa: E402
+from numba_case import NumbaCase
 
 CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cases")
 
@@ -37,37 +33,9 @@ def ulp_distance(a, b):
     return np.where(both_nan, 0, d)
 
 
-def load_kernel(case_dir, name, module):
-    spec = importlib.util.spec_from_file_location("case_kernel_" + os.path.basename(case_dir),
-                                                  os.path.join(case_dir, module))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return getattr(mod, name)
-
-
 def run_case(case_dir):
-    with open(os.path.join(case_dir, "case.json")) as fh:
-        c = json.load(fh)
-    kernel = load_kernel(case_dir, c["kernel"], c.get("module", "kernel.py"))
-    args, arrays = [], {}
-    for a in c["args"]:
-        if "scalar" in a:
-            args.append(np.dtype(a["dtype"]).type(a["scalar"]))
-            continue
-        if "xoroshiro128p_states" in a:
-            from numba.cuda.random import create_xoroshiro128p_states
-            d = create_xoroshiro128p_states(a["xoroshiro128p_states"], seed=a.get("seed", 0),
-                                            subsequence_start=a.get("subsequence_start", 0))
-            arrays[a["name"]] = d
-            args.append(d)
-            continue
-        if "npy" in a:
-            host = np.load(os.path.join(case_dir, a["npy"]))
-        else:
-            host = np.zeros(a["shape"], dtype=a["zeros"])
-        d = cuda.to_device(host)
-        arrays[a["name"]] = d
-        args.append(d)
+    case = NumbaCase(case_dir)
+    c, arrays = case.spec, case.arrays
     if "expect_error" in c:
         kind = c["expect_error"]["kind"]
         if kind != "IndexOutOfBounds":
@@ -75,11 +43,11 @@ def run_case(case_dir):
         if os.environ.get("NUMBA_ENABLE_CUDASIM") != "1":
             return "not comparable (numba-cuda does no bounds checking on the GPU)"
         try:
-            kernel[tuple(c["grid"]), tuple(c["block"]), 0, c.get("shared_bytes", 0)](*args)
+            case.launch()
         except IndexError as e:
             return "ok: numba raised IndexError (%s)" % str(e).splitlines()[0][:60]
         raise AssertionError("numba raised no IndexError")
-    kernel[tuple(c["grid"]), tuple(c["block"]), 0, c.get("shared_bytes", 0)](*args)
+    case.launch()
     notes = []
     for name, spec in c["expect"].items():
         want = np.load(os.path.join(case_dir, spec["npy"]))
