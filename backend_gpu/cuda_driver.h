@@ -50,6 +50,8 @@ struct CudaDriver {
   X(cuMemHostRegister, CUresult (*)(void *, size_t, unsigned))                                               \
   X(cuMemHostUnregister, CUresult (*)(void *))                                                               \
   X(cuMemGetInfo, CUresult (*)(size_t *, size_t *))                                                          \
+  X(cuMemGetAddressRange, CUresult (*)(CUdeviceptr *, size_t *, CUdeviceptr))                                \
+  X(cuIpcGetMemHandle, CUresult (*)(CUipcMemHandle *, CUdeviceptr))                                          \
   X(cuModuleGetFunction, CUresult (*)(CUfunction *, CUmodule, const char *))                                 \
   X(cuFuncGetAttribute, CUresult (*)(int *, CUfunction_attribute, CUfunction))                               \
   X(cuFuncSetAttribute, CUresult (*)(CUfunction, CUfunction_attribute, int))                                 \

@@ -40,6 +40,14 @@ public:
   virtual void fill(void *dst, int byte, size_t bytes) = 0;
   virtual void copyOnDevice(void *dst, const void *src, size_t bytes) = 0;
   virtual void synchronize() = 0;
+  /// Host memory (Device::allocateHost and friends; plain memory on the simulator).
+  virtual void *allocateHost(size_t bytes, unsigned flags) = 0;
+  virtual void releaseHost(void *p) = 0;
+  virtual void registerHost(void *p, size_t bytes, unsigned flags) = 0;
+  virtual void unregisterHost(void *p) = 0;
+  virtual void *hostDevicePointer(void *host) = 0;
+  virtual MemoryInfo memoryInfo() = 0;
+  virtual IpcMemHandle ipcHandle(void *p) = 0;
 
   virtual std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) = 0;
 

@@ -171,6 +171,13 @@ std::shared_ptr<Device> Device::open(const std::string &spec) {
 
 std::string Device::name() const { return backend_->name(); }
 bool Device::isSimulator() const { return backend_->isSimulator(); }
+void *Device::allocateHost(size_t bytes, unsigned flags) { return backend_->allocateHost(bytes, flags); }
+void Device::releaseHost(void *p) { backend_->releaseHost(p); }
+void Device::registerHost(void *p, size_t bytes, unsigned flags) { backend_->registerHost(p, bytes, flags); }
+void Device::unregisterHost(void *p) { backend_->unregisterHost(p); }
+void *Device::hostDevicePointer(void *host) { return backend_->hostDevicePointer(host); }
+MemoryInfo Device::memoryInfo() { return backend_->memoryInfo(); }
+IpcMemHandle Device::ipcHandle(void *p) { return backend_->ipcHandle(p); }
 void Device::synchronize() { launches_->check(); }
 
 Stream Device::createStream() {

@@ -158,6 +158,48 @@ public:
     current();
     d_->cuMemFree(reinterpret_cast<CUdeviceptr>(p));
   }
+  void *allocateHost(size_t bytes, unsigned flags) override {
+    current();
+    void *p = nullptr;
+    d_->check(d_->cuMemHostAlloc(&p, std::max<size_t>(bytes, 1), flags),
+              "cuMemHostAlloc of " + std::to_string(bytes) + " bytes");
+    return p;
+  }
+  void releaseHost(void *p) override {
+    current();
+    d_->cuMemFreeHost(p);
+  }
+  void registerHost(void *p, size_t bytes, unsigned flags) override {
+    current();
+    d_->check(d_->cuMemHostRegister(p, bytes, flags), "cuMemHostRegister of " + std::to_string(bytes) + " bytes");
+  }
+  void unregisterHost(void *p) override {
+    current();
+    d_->check(d_->cuMemHostUnregister(p), "cuMemHostUnregister");
+  }
+  void *hostDevicePointer(void *host) override {
+    current();
+    CUdeviceptr d = 0;
+    d_->check(d_->cuMemHostGetDevicePointer(&d, host, 0), "cuMemHostGetDevicePointer");
+    return reinterpret_cast<void *>(d);
+  }
+  MemoryInfo memoryInfo() override {
+    current();
+    MemoryInfo m;
+    d_->check(d_->cuMemGetInfo(&m.free, &m.total), "cuMemGetInfo");
+    return m;
+  }
+  IpcMemHandle ipcHandle(void *p) override {
+    current();
+    IpcMemHandle h;
+    CUdeviceptr base = 0;
+    d_->check(d_->cuMemGetAddressRange(&base, &h.size, reinterpret_cast<CUdeviceptr>(p)), "cuMemGetAddressRange");
+    h.base = reinterpret_cast<void *>(base);
+    CUipcMemHandle raw;
+    d_->check(d_->cuIpcGetMemHandle(&raw, base), "cuIpcGetMemHandle");
+    h.bytes.assign(reinterpret_cast<uint8_t *>(&raw), reinterpret_cast<uint8_t *>(&raw) + sizeof raw);
+    return h;
+  }
   void copyToDevice(void *dst, const void *src, size_t n) override {
     current();
     d_->check(d_->cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst), src, n), "cuMemcpyHtoD");

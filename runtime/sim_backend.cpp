@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 
 namespace cutwin::rt {
 
@@ -69,6 +70,23 @@ public:
   void fill(void *dst, int byte, size_t n) override { std::memset(dst, byte, n); }
   void copyOnDevice(void *dst, const void *src, size_t n) override { std::memmove(dst, src, n); }
   void synchronize() override {}
+  // Simulated device memory is host memory: "page-locked" and "mapped" memory is ordinary
+  // memory that kernels address directly.
+  void *allocateHost(size_t bytes, unsigned) override { return allocate(bytes); }
+  void releaseHost(void *p) override { release(p); }
+  void registerHost(void *, size_t, unsigned) override {}
+  void unregisterHost(void *) override {}
+  void *hostDevicePointer(void *host) override { return host; }
+  MemoryInfo memoryInfo() override {
+    MemoryInfo m;
+    long pages = sysconf(_SC_PHYS_PAGES), avail = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    m.total = size_t(pages) * size_t(size);
+    m.free = size_t(avail) * size_t(size);
+    return m;
+  }
+  IpcMemHandle ipcHandle(void *) override {
+    throw DeviceError("IPC handles need a GPU: simulator memory cannot be opened by another process");
+  }
 
   std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
     return std::make_unique<SimCompiledKernel>(compileForSim(std::move(ir), opts), limits_, opts_);

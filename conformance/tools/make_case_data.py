@@ -147,13 +147,13 @@ def foreign_device_functions():
             np.full(n, coef[3]))
     i = np.arange(n)
     x32 = x.astype(np.float32)
-    m = (x32 * np.float32(0.75)).astype(np.float32) + (x32[::-1] * np.float32(0.25)).astype(np.float32)
+    m = (x32 + x32[::-1]) * np.float32(0.5)
     return dict(kernel="foreign_device_functions", grid=[blocks(n, 128)], block=[128],
                 args=[("x", x), ("coef", coef), ("y", np.zeros(n)), ("idx", np.zeros(n, np.int32)),
                       ("m", np.zeros(n, np.float32))],
                 expect={"y": (y, {}), "idx": (np.clip(i - 50, 0, 199).astype(np.int32), {}), "m": (m, {})},
                 description="cuda.declare_device functions from a linked .cu file (NVRTC on the GPU, the "
-                            "host compiler on the simulator): fma-based Horner, integer clamp, float32 mix",
+                            "host compiler on the simulator): fma-based Horner, integer clamp, float32 mean",
                 numba_sim_difference="numba's simulator cannot call foreign device functions")
 
 

@@ -141,6 +141,26 @@ private:
   std::vector<int64_t> shape_, strides_;
 };
 
+/// Free and total device memory, in bytes.
+struct MemoryInfo {
+  size_t free = 0, total = 0;
+};
+
+/// An inter-process handle to device memory (cuIpcGetMemHandle): the 64 opaque bytes and
+/// where the pointer lies in its allocation.
+struct IpcMemHandle {
+  std::vector<uint8_t> bytes;
+  void *base = nullptr; ///< start of the allocation containing the pointer
+  size_t size = 0;      ///< bytes in that allocation
+};
+
+/// Flags of Device::allocateHost and Device::registerHost (the driver's values).
+enum HostMemoryFlags : unsigned {
+  kHostPortable = 1,      ///< page-locked for every context
+  kHostMapped = 2,        ///< addressable by kernels (Device::hostDevicePointer)
+  kHostWriteCombined = 4, ///< allocateHost only: write-combined (fast host writes, slow reads)
+};
+
 /// A device: the CPU simulator ("sim") or an NVIDIA GPU ("gpu", "gpu:N").
 class Device : public std::enable_shared_from_this<Device> {
 public:
@@ -167,6 +187,19 @@ public:
   }
   Stream createStream();
   Event createEvent();
+
+  /// Page-locked host memory (numba's pinned and mapped arrays): on the GPU cuMemHostAlloc
+  /// with HostMemoryFlags; on the simulator ordinary memory, which kernels address directly.
+  void *allocateHost(size_t bytes, unsigned flags = 0);
+  void releaseHost(void *p);
+  /// Page-locks (and with kHostMapped maps) existing host memory until unregisterHost.
+  void registerHost(void *p, size_t bytes, unsigned flags = 0);
+  void unregisterHost(void *p);
+  /// The address kernels use for mapped host memory (the same address on the simulator).
+  void *hostDevicePointer(void *host);
+  MemoryInfo memoryInfo();
+  /// An IPC handle for device memory; the simulator throws (no other process can map it).
+  IpcMemHandle ipcHandle(void *devicePointer);
 
   /// Waits for all work on the device; throws the KernelError of the first launch since
   /// the last synchronisation that faulted (GPU launches are asynchronous).

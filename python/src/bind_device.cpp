@@ -19,7 +19,39 @@ void bindDevice(nb::module_ &m) {
       .def_prop_ro("is_simulator", &Device::isSimulator)
       .def("synchronize", &Device::synchronize, nb::call_guard<nb::gil_scoped_release>())
       .def("create_stream", &Device::createStream)
-      .def("create_event", &Device::createEvent);
+      .def("create_event", &Device::createEvent)
+      .def(
+          "allocate_host",
+          [](Device &d, size_t bytes, unsigned flags) { return reinterpret_cast<uintptr_t>(d.allocateHost(bytes, flags)); },
+          nb::arg("bytes"), nb::arg("flags") = 0)
+      .def(
+          "release_host", [](Device &d, uintptr_t p) { d.releaseHost(reinterpret_cast<void *>(p)); }, nb::arg("ptr"))
+      .def(
+          "register_host",
+          [](Device &d, uintptr_t p, size_t bytes, unsigned flags) {
+            d.registerHost(reinterpret_cast<void *>(p), bytes, flags);
+          },
+          nb::arg("ptr"), nb::arg("bytes"), nb::arg("flags") = 0)
+      .def(
+          "unregister_host", [](Device &d, uintptr_t p) { d.unregisterHost(reinterpret_cast<void *>(p)); },
+          nb::arg("ptr"))
+      .def(
+          "host_device_pointer",
+          [](Device &d, uintptr_t p) { return reinterpret_cast<uintptr_t>(d.hostDevicePointer(reinterpret_cast<void *>(p))); },
+          nb::arg("ptr"))
+      .def("memory_info",
+           [](Device &d) {
+             MemoryInfo m = d.memoryInfo();
+             return nb::make_tuple(m.free, m.total);
+           })
+      .def(
+          "ipc_handle",
+          [](Device &d, uintptr_t p) {
+            IpcMemHandle h = d.ipcHandle(reinterpret_cast<void *>(p));
+            return nb::make_tuple(nb::bytes(reinterpret_cast<const char *>(h.bytes.data()), h.bytes.size()),
+                                  reinterpret_cast<uintptr_t>(h.base), h.size);
+          },
+          nb::arg("ptr"));
 
   nb::class_<Stream>(m, "Stream")
       .def("synchronize", &Stream::synchronize, nb::call_guard<nb::gil_scoped_release>())

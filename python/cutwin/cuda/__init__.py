@@ -5,9 +5,12 @@ from ..errors import (CompileError, CutwinError, DeviceError, KernelAssertionErr
                       KernelIndexError, LaunchError, TypingError)
 from ..types import *  # noqa: F401,F403  numba exposes its types through numba.cuda too
 from .. import types  # noqa: F401  (from numba.cuda import types)
-from .devicearray import (DeviceNDArray, as_cuda_array, device_array, device_array_like,  # noqa: F401
-                          from_cuda_array_interface, is_cuda_array, mapped_array, pinned, pinned_array,
-                          to_device)
+from .devicearray import (DeviceNDArray, MappedNDArray, PinnedNDArray, as_cuda_array, device_array,  # noqa: F401
+                          device_array_like, from_cuda_array_interface, is_cuda_array, mapped, mapped_array,
+                          pinned, pinned_array, to_device)
+from .memory import (AutoFreePointer, BaseCUDAMemoryManager, CutwinMemoryManager, GetIpcHandleMixin,  # noqa: F401
+                     HostOnlyCUDAMemoryManager, IpcHandle, MappedMemory, MemoryInfo, MemoryPointer,
+                     PinnedMemory, current_context, set_memory_manager)
 from .compiler import compile, compile_for_current_device, compile_ptx, compile_ptx_for_current_device  # noqa: F401
 from .dispatcher import DeviceFunction, Dispatcher, declare_device, jit  # noqa: F401
 from .intrinsics import *  # noqa: F401,F403

@@ -2,11 +2,12 @@
 `copy_to_host`, slicing and views, `pinned_array`. A DeviceNDArray wraps the C++
 DeviceArray (a view: shape, byte strides, an offset into a shared allocation)."""
 import contextlib
+import ctypes
 
 import numpy as np
 
 from .. import _cutwin
-from . import runtime
+from . import memory, runtime
 
 
 # numba.cuda.random's state record; device arrays of it are RNG states.
@@ -205,18 +206,30 @@ def _check_basic(index):
 # -- creation ------------------------------------------------------------------------------------
 
 
+def _allocate(dev, dtype, shape):
+    """A C-contiguous native array: from cutwin's allocator, or from the memory manager
+    when a plugin is installed (memory.py)."""
+    native_dtype = _native_dtype(dtype)
+    nbytes = dtype.itemsize * int(np.prod(shape, dtype=np.int64))
+    if memory._uses_builtin_manager() or nbytes == 0:
+        return _cutwin.empty(dev, native_dtype, list(shape))
+    mem = memory.current_context().memalloc(nbytes)
+    return _cutwin.wrap(dev, mem.device_pointer_value, native_dtype, list(shape),
+                        _strides_for(shape, dtype.itemsize, "C"), mem)
+
+
 def _empty(shape, dtype, order="C", strides=None):
     dtype = np.dtype(dtype)
     shape = _normalize_shape(shape)
     dev = runtime._device()
     if strides is None and order == "C":
-        return DeviceNDArray(_cutwin.empty(dev, _native_dtype(dtype), list(shape)), dtype)
+        return DeviceNDArray(_allocate(dev, dtype, shape), dtype)
     strides = tuple(strides) if strides is not None else _strides_for(shape, dtype.itemsize, order)
     if 0 in shape:
-        return DeviceNDArray(_cutwin.empty(dev, _native_dtype(dtype), list(shape)), dtype)
+        return DeviceNDArray(_allocate(dev, dtype, shape), dtype)
     high = sum((s - 1) * st for s, st in zip(shape, strides) if st > 0) + dtype.itemsize
     low = sum((s - 1) * st for s, st in zip(shape, strides) if st < 0)
-    raw = _cutwin.empty(dev, _native_dtype(dtype), [-(-(high - low) // dtype.itemsize)])
+    raw = _allocate(dev, dtype, (-(-(high - low) // dtype.itemsize),))
     return DeviceNDArray(raw.view(list(shape), list(strides), -low), dtype)
 
 
@@ -252,18 +265,90 @@ def to_device(obj, stream=0, copy=True, to=None):
     return dev
 
 
+class PinnedNDArray(np.ndarray):
+    """A NumPy array in page-locked host memory (copies to and from the GPU run at full
+    speed). The memory lives as long as the array and its views."""
+
+    def __array_finalize__(self, obj):
+        self._memory = getattr(obj, "_memory", None)
+
+
+class MappedNDArray(PinnedNDArray):
+    """A NumPy array in host memory mapped for kernels: pass it to a kernel and the kernel
+    reads and writes it in place (after cuda.synchronize() the host sees the writes). It
+    exports the CUDA Array Interface with the device address."""
+
+    @property
+    def __cuda_array_interface__(self):
+        mem = self._memory
+        device = self.ctypes.data - mem.host_pointer.value + mem.device_pointer_value
+        return {"shape": self.shape, "strides": None if self.flags.c_contiguous else self.strides,
+                "typestr": self.dtype.str, "data": (device, False), "version": 3, "stream": None}
+
+
+def _host_array(cls, mem, shape, dtype, strides, order):
+    dtype = np.dtype(dtype)
+    shape = _normalize_shape(shape)
+    nbytes = max(mem.size, 1)
+    buffer = (ctypes.c_byte * nbytes).from_address(mem.host_pointer.value)
+    a = np.ndarray(shape, dtype, buffer=buffer, strides=strides, order=order).view(cls)
+    a._memory = mem
+    return a
+
+
+def _host_bytes(shape, dtype, strides):
+    shape = _normalize_shape(shape)
+    itemsize = np.dtype(dtype).itemsize
+    if strides is None:
+        return itemsize * int(np.prod(shape, dtype=np.int64))
+    return sum((s - 1) * abs(st) for s, st in zip(shape, strides)) + itemsize if 0 not in shape else 0
+
+
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
-    """A host array for fast copies (cutwin: an ordinary NumPy array)."""
-    return np.empty(shape, dtype, order=order)
+    """A NumPy array in page-locked host memory (the memory manager's memhostalloc)."""
+    mem = memory.current_context().memhostalloc(_host_bytes(shape, dtype, strides))
+    return _host_array(PinnedNDArray, mem, shape, dtype, strides, order)
 
 
-mapped_array = pinned_array
+def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False, wc=False):
+    """A NumPy array in host memory mapped into the device: kernels use it in place."""
+    mem = memory.current_context().memhostalloc(_host_bytes(shape, dtype, strides), mapped=True,
+                                                portable=portable, wc=wc)
+    return _host_array(MappedNDArray, mem, shape, dtype, strides, order)
 
 
 @contextlib.contextmanager
 def pinned(*arrays):
-    """numba's page-locking context manager; host memory needs no pinning here."""
-    yield
+    """Page-locks the host arrays for the duration of the block (the memory manager's
+    mempin), so that copies of them run at full speed."""
+    ctx = memory.current_context()
+    pins = [ctx.mempin(a, a.ctypes.data, a.nbytes) for a in arrays if a.nbytes]
+    try:
+        yield
+    finally:
+        for p in pins:
+            p.free()
+
+
+@contextlib.contextmanager
+def mapped(*arrays, stream=0, portable=False, wc=False):
+    """Maps the host arrays into the device for the block; yields device arrays over the
+    same memory (one, or a list for several), which kernels read and write in place."""
+    ctx = memory.current_context()
+    maps, views = [], []
+    for a in arrays:
+        a = np.asarray(a)
+        m = ctx.mempin(a, a.ctypes.data, max(a.nbytes, 1), mapped=True)
+        maps.append(m)
+        native = _cutwin.wrap(runtime._device(), m.device_pointer_value, _native_dtype(a.dtype), list(a.shape),
+                              list(a.strides), m)
+        views.append(DeviceNDArray(native, a.dtype))
+    try:
+        yield views[0] if len(views) == 1 else views
+    finally:
+        runtime.synchronize()
+        for m in maps:
+            m.free()
 
 
 def is_cuda_array(obj):

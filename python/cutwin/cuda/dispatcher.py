@@ -274,7 +274,7 @@ class Dispatcher(_JitFunction):
                 native.append(a._arr)
             elif t is int or t is float or t is bool:
                 native.append(a)
-            elif t is np.ndarray:
+            elif t is np.ndarray or (isinstance(a, np.ndarray) and not hasattr(a, "__cuda_array_interface__")):
                 d = to_device(a)
                 native.append(d._arr)
                 if a.flags.writeable:
