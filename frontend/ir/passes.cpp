@@ -55,9 +55,49 @@ void hoistLoopInvariants(llvm::Module &m) {
   mpm.run(m, a.mam);
 }
 
+namespace {
+
+/// Rebuilds constant aggregate `agg` (e.g. an array value {ptr @shared, shape, strides}
+/// passed to a device function) with insertvalue/insertelement before `before`.
+llvm::Value *buildAggregate(llvm::ConstantAggregate *agg, llvm::Instruction *before) {
+  llvm::Value *v = llvm::PoisonValue::get(agg->getType());
+  auto *i32 = llvm::Type::getInt32Ty(agg->getContext());
+  for (unsigned i = 0; i < agg->getNumOperands(); ++i) {
+    if (llvm::isa<llvm::VectorType>(agg->getType()))
+      v = llvm::InsertElementInst::Create(v, agg->getOperand(i), llvm::ConstantInt::get(i32, i), "", before);
+    else
+      v = llvm::InsertValueInst::Create(v, agg->getOperand(i), {i}, "", before);
+  }
+  return v;
+}
+
+/// Instruction users of a constant aggregate get it built in place instead.
+void expandAggregateUsers(llvm::ConstantAggregate *agg) {
+  expandConstantUsers(agg);
+  std::vector<llvm::User *> users(agg->user_begin(), agg->user_end());
+  for (llvm::User *u : users) {
+    auto *inst = llvm::dyn_cast<llvm::Instruction>(u);
+    if (!inst)
+      continue;
+    if (auto *phi = llvm::dyn_cast<llvm::PHINode>(inst)) {
+      for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
+        if (phi->getIncomingValue(i) == agg)
+          phi->setIncomingValue(i, buildAggregate(agg, phi->getIncomingBlock(i)->getTerminator()));
+      continue;
+    }
+    inst->replaceUsesOfWith(agg, buildAggregate(agg, inst));
+  }
+}
+
+} // namespace
+
 void expandConstantUsers(llvm::Constant *c) {
   std::vector<llvm::User *> users(c->user_begin(), c->user_end());
   for (llvm::User *u : users) {
+    if (auto *agg = llvm::dyn_cast<llvm::ConstantAggregate>(u)) {
+      expandAggregateUsers(agg);
+      continue;
+    }
     auto *ce = llvm::dyn_cast<llvm::ConstantExpr>(u);
     if (!ce)
       continue;

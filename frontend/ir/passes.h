@@ -18,8 +18,9 @@ void runCleanup(llvm::Module &m);
 /// arithmetic out of loops, including out of conditional blocks inside them.
 void hoistLoopInvariants(llvm::Module &m);
 
-/// Turns constant-expression users of `c` (a GEP of a global, say) into instructions, so
-/// that every use of it sits in a function.
+/// Turns constant-expression and constant-aggregate users of `c` (a GEP of a global, an
+/// array value holding its address) into instructions, so that every use of it sits in a
+/// function.
 void expandConstantUsers(llvm::Constant *c);
 
 /// Folds and removes dead code in one function (instcombine, simplifycfg, adce), e.g.

@@ -73,3 +73,34 @@ def test_shared_and_local_arrays_shaped_by_constants(cutwin_backend):
     out = np.zeros(TILE[::-1])
     tile_transpose[1, TILE](a, out)
     np.testing.assert_array_equal(out, 2 * a.T)
+
+
+@cuda.jit(device=True)
+def block_total(sm, v):
+    """A shared array passed to a device function that syncs the block."""
+    t = cuda.threadIdx.x
+    sm[t] = v
+    cuda.syncthreads()
+    s = cuda.blockDim.x // 2
+    while s > 0:
+        if t < s:
+            sm[t] += sm[t + s]
+        cuda.syncthreads()
+        s //= 2
+    return sm[0]
+
+
+@cuda.jit
+def totals(x, out):
+    sm = cuda.shared.array(64, float64)
+    i = cuda.grid(1)
+    total = block_total(sm, x[i])
+    if cuda.threadIdx.x == 0:
+        out[cuda.blockIdx.x] = total
+
+
+def test_shared_array_passed_to_a_device_function(cutwin_backend):
+    x = np.arange(256, dtype=np.float64)
+    out = np.zeros(4)
+    totals[4, 64](x, out)
+    np.testing.assert_array_equal(out, x.reshape(4, 64).sum(axis=1))

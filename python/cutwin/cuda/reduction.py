@@ -13,8 +13,9 @@ import textwrap
 
 import numpy as np
 
+from .. import types as ct
 from . import runtime
-from .devicearray import DeviceNDArray, device_array, to_device
+from .devicearray import DeviceNDArray, as_cuda_array, device_array, mapped_array, to_device
 from .dispatcher import module_imports
 
 THREADS = 256      # per block, a power of two (the tree halves it)
@@ -29,14 +30,12 @@ from cutwin import cuda, {dtype}
 {binop}
 
 
-@cuda.jit
-def _cutwin_reduce(arr, n, out, init, use_init):
-    # Each thread folds arr[i], arr[i + stride], ...; threads with nothing to fold form a
+@cuda.jit(device=True)
+def _cutwin_block_fold(arr, n, i, stride, sm):
+    # Thread i folds arr[i], arr[i + stride], ... into sm[t], then the block folds sm in a
+    # tree; returns the block's value (in thread 0). Threads with nothing to fold form a
     # suffix of the block (stride >= block size), so `valid` counts the live prefix.
-    sm = cuda.shared.array({threads}, {dtype})
     t = cuda.threadIdx.x
-    i = cuda.grid(1)
-    stride = cuda.gridsize(1)
     if i < n:
         acc = arr[i]
         j = i + stride
@@ -59,8 +58,7 @@ def _cutwin_reduce(arr, n, out, init, use_init):
             j += stride
         sm[t] = acc
     cuda.syncthreads()
-    start = cuda.blockIdx.x * cuda.blockDim.x
-    valid = min(cuda.blockDim.x, n - start)
+    valid = min(cuda.blockDim.x, n - (i - t))
     s = cuda.blockDim.x // 2
     while s > 0:
         if t < s and t + s < valid:
@@ -68,11 +66,35 @@ def _cutwin_reduce(arr, n, out, init, use_init):
         cuda.syncthreads()
         valid = min(valid, s)
         s //= 2
-    if t == 0:
+    return sm[0]
+
+
+@cuda.jit
+def _cutwin_reduce(arr, n, out, init, use_init):
+    # One pass: each block's value to out[block] (with init folded in if use_init).
+    sm = cuda.shared.array({threads}, {dtype})
+    v = _cutwin_block_fold(arr, n, cuda.grid(1), cuda.gridsize(1), sm)
+    if cuda.threadIdx.x == 0:
         if use_init:
-            out[cuda.blockIdx.x] = {name}(sm[0], init)
+            out[cuda.blockIdx.x] = {name}(v, init)
         else:
-            out[cuda.blockIdx.x] = sm[0]
+            out[cuda.blockIdx.x] = v
+
+
+@cuda.jit
+def _cutwin_reduce_grid(arr, n, partials, out, init):
+    # Both passes in one cooperative launch: the blocks' values meet in `partials` across
+    # a grid barrier, then block 0 folds them exactly as the second launch would.
+    sm = cuda.shared.array({threads}, {dtype})
+    v = _cutwin_block_fold(arr, n, cuda.grid(1), cuda.gridsize(1), sm)
+    if cuda.threadIdx.x == 0:
+        partials[cuda.blockIdx.x] = v
+    cuda.cg.this_grid().sync()
+    if cuda.blockIdx.x == 0:
+        cuda.syncthreads()
+        v = _cutwin_block_fold(partials, cuda.gridDim.x, cuda.threadIdx.x, cuda.blockDim.x, sm)
+        if cuda.threadIdx.x == 0:
+            out[0] = {name}(v, init)
 """
 
 _counter = itertools.count()
@@ -125,7 +147,7 @@ class Reduce:
             linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
             scope = dict(self._functor.__globals__)
             exec(compile(text, filename, "exec"), scope)
-            k = self._kernels[dtype] = scope["_cutwin_reduce"]
+            k = self._kernels[dtype] = (scope["_cutwin_reduce"], scope["_cutwin_reduce_grid"])
         return k
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
@@ -144,28 +166,51 @@ class Reduce:
             return init
         if not isinstance(arr, DeviceNDArray):
             arr = to_device(arr, stream)
-        kernel = self._kernel(arr.dtype)
+        two_pass, one_launch = self._kernel(arr.dtype)
         blocks = min((n + THREADS - 1) // THREADS, MAX_BLOCKS)
-        partials, result, host = self._buffers(arr.dtype)
-        out = res if res is not None else result
+        s = self._scratch_for(arr.dtype, one_launch)
+        out = res if res is not None else s.result
         if blocks == 1:
-            kernel[1, THREADS, stream](arr, n, out, init, True)
+            two_pass[1, THREADS, stream](arr, n, out, init, True)
+        elif s.cooperative_blocks >= blocks:
+            # On a GPU: one cooperative launch instead of two (same folds, same bits).
+            one_launch[blocks, THREADS, stream](arr, n, s.partials, out, init)
         else:
-            kernel[blocks, THREADS, stream](arr, n, partials, init, False)
-            kernel[1, THREADS, stream](partials, blocks, out, init, True)
+            two_pass[blocks, THREADS, stream](arr, n, s.partials, init, False)
+            two_pass[1, THREADS, stream](s.partials, blocks, out, init, True)
         if res is not None:
             return None
-        result._arr.copy_to_host(host)  # one element, straight into a kept NumPy array
-        return host[0]
+        # The result lies in mapped host memory: waiting for the kernel is all that is left.
+        if stream:
+            stream.synchronize()
+        else:
+            runtime.synchronize()
+        return s.host[0]
 
-    def _buffers(self, dtype):
-        """Partials, a one-element result and its host copy, kept per device and dtype
-        (each call allocating them cost more than a small reduction)."""
+    def _scratch_for(self, dtype, one_launch):
+        """Partials and the result (a mapped host array and its device view), kept per
+        device and dtype: allocating them each call cost more than a small reduction."""
         key = (runtime._selected_spec(), dtype)
-        b = self._scratch.get(key)
-        if b is None:
-            b = self._scratch[key] = (device_array(MAX_BLOCKS, dtype), device_array(1, dtype), np.empty(1, dtype))
-        return b
+        s = self._scratch.get(key)
+        if s is None:
+            s = self._scratch[key] = _Scratch(dtype, one_launch)
+        return s
+
+
+class _Scratch:
+    __slots__ = ("partials", "host", "result", "cooperative_blocks")
+
+    def __init__(self, dtype, one_launch):
+        self.partials = device_array(MAX_BLOCKS, dtype)
+        self.host = mapped_array(1, dtype)
+        self.result = as_cuda_array(self.host)
+        # The simulator makes the two launches: a cooperative launch there would make every
+        # thread of the grid a fiber at once.
+        self.cooperative_blocks = 0
+        if runtime._selected_spec() != "sim":
+            self.cooperative_blocks = one_launch.compile(
+                (ct.from_dtype(dtype)[::1], ct.int64, ct.from_dtype(dtype)[::1], ct.from_dtype(dtype)[::1],
+                 ct.from_dtype(dtype))).max_cooperative_grid_blocks(THREADS)
 
 
 def reduce(functor):
