@@ -10,11 +10,21 @@ namespace cutwin {
 
 namespace {
 
+fe::ConstValue typed(fe::ConstValue c, const HostValue &v) {
+  if (v.typedScalar) {
+    if (v.dtype == DType::Xoroshiro128p)
+      throw Error("a host scalar constant cannot be an RNG state");
+    c.typedScalar = true;
+    c.dtype = fe::Scalar(v.dtype);
+  }
+  return c;
+}
+
 fe::ConstValue constValue(const HostValue &v) {
   switch (v.kind) {
-  case HostValue::Kind::Bool: return fe::ConstValue::ofBool(v.b);
-  case HostValue::Kind::Int: return fe::ConstValue::ofInt(v.i);
-  case HostValue::Kind::Float: return fe::ConstValue::ofFloat(v.f);
+  case HostValue::Kind::Bool: return typed(fe::ConstValue::ofBool(v.b), v);
+  case HostValue::Kind::Int: return typed(fe::ConstValue::ofInt(v.i), v);
+  case HostValue::Kind::Float: return typed(fe::ConstValue::ofFloat(v.f), v);
   case HostValue::Kind::Tuple: break;
   case HostValue::Kind::Array: {
     int64_t n = 1;

@@ -9,6 +9,8 @@
 namespace cutwin::fe {
 
 Type ConstValue::type() const {
+  if (typedScalar && isNumber())
+    return Type::scalarOf(dtype);
   switch (kind) {
   case Kind::Int: return Type::scalarOf(Scalar::I64);
   case Kind::Float: return Type::scalarOf(Scalar::F64);

@@ -26,7 +26,10 @@ struct ConstValue {
   bool b = false;
   std::string s;
   std::vector<ConstValue> elems;
-  Scalar dtype = Scalar::F64;
+  Scalar dtype = Scalar::F64; ///< Array: element type; Int/Float/Bool with typedScalar: the type
+  /// A NumPy scalar from the host (np.float32(0.5)): typed `dtype`, as numba types it,
+  /// instead of Python's int64/float64/bool.
+  bool typedScalar = false;
   std::vector<int64_t> shape;
   std::shared_ptr<const std::vector<uint8_t>> bytes;
 

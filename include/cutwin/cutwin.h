@@ -261,7 +261,8 @@ struct HostValue {
   int64_t i = 0;
   double f = 0;
   std::vector<HostValue> elems;
-  DType dtype = DType::F64;     ///< Array: element type
+  DType dtype = DType::F64;     ///< Array: element type; Bool/Int/Float if typedScalar: the type
+  bool typedScalar = false;     ///< a NumPy scalar (np.float32(0.5)): kernels see its own dtype
   std::vector<int64_t> shape;   ///< Array: 1 to 3 dimensions
   std::vector<uint8_t> bytes;   ///< Array: the elements in C order
 };

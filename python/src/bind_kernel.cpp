@@ -91,6 +91,16 @@ HostValue hostValue(nb::handle h) {
     v.kind = HostValue::Kind::Tuple;
     for (nb::handle e : nb::borrow<nb::tuple>(h))
       v.elems.push_back(hostValue(e));
+  } else if (PyDict_Check(o) && nb::borrow<nb::dict>(h).contains("scalar")) {
+    // A NumPy scalar, as the dispatcher packs it: its dtype name and value.
+    nb::dict d = nb::borrow<nb::dict>(h);
+    v = hostValue(d["scalar"]);
+    std::string name = nb::cast<std::string>(d["dtype"]);
+    auto dtype = dtypeFromName(name);
+    if (!dtype)
+      throw nb::type_error(("global scalars cannot have dtype '" + name + "'").c_str());
+    v.dtype = *dtype;
+    v.typedScalar = true;
   } else if (PyDict_Check(o)) {
     // A global NumPy array, as the dispatcher packs it: dtype name, shape, C-order bytes.
     nb::dict d = nb::borrow<nb::dict>(h);

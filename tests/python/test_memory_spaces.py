@@ -104,3 +104,19 @@ def test_shared_array_passed_to_a_device_function(cutwin_backend):
     out = np.zeros(4)
     totals[4, 64](x, out)
     np.testing.assert_array_equal(out, x.reshape(4, 64).sum(axis=1))
+
+
+TENTH = np.float32(0.1)  # a NumPy scalar global keeps its dtype in kernels, as in numba
+
+
+@cuda.jit
+def typed_scalar_global(r):
+    r[0] = TENTH
+    r[1] = TENTH * TENTH
+
+
+def test_numpy_scalar_globals_keep_their_dtype(cutwin_backend):
+    r = np.zeros(2)
+    typed_scalar_global[1, 1](r)
+    assert r.tolist() == [float(TENTH), float(TENTH * TENTH)]  # float32 arithmetic
+    assert r[0] != 0.1

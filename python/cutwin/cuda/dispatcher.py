@@ -45,9 +45,10 @@ def _host_constant(v):
     if isinstance(v, (bool, int, float)):
         return v
     if isinstance(v, (np.bool_, np.integer, np.floating)):
-        return v.item()
+        # numba types a NumPy scalar by its dtype: np.float32(0.5) stays float32.
+        return {"scalar": v.item(), "dtype": v.dtype.name}
     if isinstance(v, tuple):
-        items = [_host_constant(x) for x in v]
+        items = [x.item() if isinstance(x, np.generic) else _host_constant(x) for x in v]
         return None if any(x is None or isinstance(x, dict) for x in items) else tuple(items)
     if isinstance(v, np.ndarray) and 1 <= v.ndim <= 3 and v.dtype.name in _CONST_ARRAY_DTYPES:
         # Global arrays are frozen into the kernel's constant memory when it compiles,
