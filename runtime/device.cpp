@@ -17,14 +17,16 @@ size_t dtypeSize(DType t) {
   case DType::I32:
   case DType::U32:
   case DType::F32: return 4;
-  case DType::Xoroshiro128p: return 16;
+  case DType::Xoroshiro128p:
+  case DType::C128: return 16;
   default: return 8;
   }
 }
 
 const char *dtypeName(DType t) {
-  static const char *names[] = {"bool",   "int8",   "int16",  "int32",   "int64",  "uint8",
-                                "uint16", "uint32", "uint64", "float32", "float64", "xoroshiro128p"};
+  static const char *names[] = {"bool",    "int8",    "int16",         "int32",     "int64",
+                                "uint8",   "uint16",  "uint32",        "uint64",    "float32",
+                                "float64", "xoroshiro128p", "complex64", "complex128"};
   return names[int(t)];
 }
 
@@ -36,6 +38,7 @@ std::optional<DType> dtypeFromName(const std::string &n) {
       {"uint16", DType::U16},  {"u2", DType::U16},  {"uint32", DType::U32},  {"u4", DType::U32},
       {"uint64", DType::U64},  {"u8", DType::U64},  {"float32", DType::F32}, {"f4", DType::F32},
       {"float64", DType::F64}, {"f8", DType::F64}, {"xoroshiro128p", DType::Xoroshiro128p},
+      {"complex64", DType::C64}, {"c8", DType::C64}, {"complex128", DType::C128}, {"c16", DType::C128},
   };
   for (auto &[s, t] : names)
     if (n == s)

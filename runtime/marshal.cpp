@@ -4,7 +4,8 @@
 
 namespace cutwin::rt {
 
-static_assert(int(DType::F64) == int(fe::Scalar::F64) && int(DType::Bool) == int(fe::Scalar::Bool),
+static_assert(int(DType::F64) == int(fe::Scalar::F64) && int(DType::Bool) == int(fe::Scalar::Bool) &&
+                  int(DType::C64) == int(fe::Scalar::C64) && int(DType::C128) == int(fe::Scalar::C128),
               "DType mirrors fe::Scalar");
 
 fe::Type argumentType(const Arg &a) {
@@ -27,10 +28,15 @@ namespace {
 template <class T> void put(uint8_t *buf, uint32_t off, T v) { std::memcpy(buf + off, &v, sizeof v); }
 
 void putScalar(uint8_t *buf, uint32_t off, fe::Scalar to, const Arg::Scalar &s) {
-  bool isFloat = s.dtype == DType::F32 || s.dtype == DType::F64;
-  double d;
+  bool isComplex = s.dtype == DType::C64 || s.dtype == DType::C128;
+  bool isFloat = s.dtype == DType::F32 || s.dtype == DType::F64 || isComplex;
+  double d, im = 0;
   std::memcpy(&d, &s.bits, 8);
+  if (isComplex)
+    std::memcpy(&im, &s.imagBits, 8);
   int64_t i = int64_t(s.bits);
+  if (isComplex && !fe::isComplex(to))
+    throw LaunchError(std::string("cannot pass a complex number as ") + fe::scalarName(to));
   auto as = [&](auto tag) {
     using T = decltype(tag);
     return isFloat ? T(d) : (s.dtype == DType::U64 ? T(uint64_t(i)) : T(i));
@@ -47,6 +53,16 @@ void putScalar(uint8_t *buf, uint32_t off, fe::Scalar to, const Arg::Scalar &s) 
   case fe::Scalar::U64: put(buf, off, as(uint64_t{})); break;
   case fe::Scalar::F32: put(buf, off, as(float{})); break;
   case fe::Scalar::F64: put(buf, off, as(double{})); break;
+  case fe::Scalar::C64: {
+    float parts[2] = {as(float{}), float(im)};
+    std::memcpy(buf + off, parts, sizeof parts);
+    break;
+  }
+  case fe::Scalar::C128: {
+    double parts[2] = {as(double{}), im};
+    std::memcpy(buf + off, parts, sizeof parts);
+    break;
+  }
   }
 }
 

@@ -52,7 +52,11 @@ def run_case(case_dir):
     for name, spec in c["expect"].items():
         want = np.load(os.path.join(case_dir, spec["npy"]))
         got = arrays[name].copy_to_host()
-        if got.dtype.kind == "f" and spec.get("max_ulp", 0):
+        if got.dtype.kind in "fc" and ("rtol" in spec or "atol" in spec):
+            if not np.allclose(got, want, rtol=spec.get("rtol", 0), atol=spec.get("atol", 0), equal_nan=True):
+                raise AssertionError("%s: outside rtol %g, atol %g" % (name, spec.get("rtol", 0), spec.get("atol", 0)))
+            notes.append("%s within tolerance" % name)
+        elif got.dtype.kind == "f" and spec.get("max_ulp", 0):
             worst = int(np.max(ulp_distance(got.ravel(), want.ravel())))
             if worst > spec["max_ulp"]:
                 raise AssertionError("%s: %d ulp > %d" % (name, worst, spec["max_ulp"]))

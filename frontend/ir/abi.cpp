@@ -14,20 +14,24 @@ void addSlot(ArgLayout &l, ParamSlot s) {
 
 void flatten(ArgLayout &l, const fe::Type &t, unsigned arg, std::vector<unsigned> path) {
   using fe::TypeKind;
-  auto slot = [&](ParamSlot::Role role, uint32_t size, unsigned dim = 0) {
+  auto slot = [&](ParamSlot::Role role, uint32_t size, unsigned dim = 0, uint32_t align = 0) {
     ParamSlot s;
     s.role = role;
     s.arg = arg;
     s.path = path;
     s.dim = dim;
-    s.size = s.align = size;
+    s.size = size;
+    s.align = align ? align : size;
     if (role != ParamSlot::Role::ErrorRecord)
       s.scalar = t.scalar; // arrays: the element type (a CPointer's stride is its size)
     s.pointer = t.pointer;
     addSlot(l, s);
   };
   switch (t.kind) {
-  case TypeKind::Scalar: slot(ParamSlot::Role::Scalar, fe::byteSize(t.scalar)); return;
+  case TypeKind::Scalar: // a complex number {real, imag} is aligned as its parts
+    slot(ParamSlot::Role::Scalar, fe::byteSize(t.scalar), 0,
+         fe::isComplex(t.scalar) ? fe::byteSize(t.scalar) / 2 : 0);
+    return;
   case TypeKind::Array:
     slot(ParamSlot::Role::Data, 8);
     for (unsigned k = 0; k < t.ndim; ++k)

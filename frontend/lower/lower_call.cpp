@@ -29,6 +29,8 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
     return lowerUfuncCall(c, ci);
   if (ci.builtin.rfind("foreign.", 0) == 0)
     return lowerForeignCall(c, ci);
+  if (ci.builtin.rfind("cmath.", 0) == 0)
+    return lowerCmathCall(c, ci);
   return lowerBuiltinCall(c, ci);
 }
 
@@ -152,9 +154,37 @@ Value *Lowerer::lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
     }
     return minMax(isMax, vals, t);
   }
+  if (fn == "builtins.complex") { // complex(real=0, imag=0); complex arguments as in Python
+    Value *re = ConstantFP::get(llvm::Type::getDoubleTy(ctx_), 0.0), *im = re;
+    Value *parts[2] = {nullptr, nullptr};
+    for (size_t i = 0; i < c.args.size(); ++i)
+      parts[i] = lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i]));
+    auto realOf = [&](size_t i) { return fe::isComplex(ci.operandTypes[i]) ? realPart(parts[i]) : parts[i]; };
+    auto imagOf = [&](size_t i) {
+      return fe::isComplex(ci.operandTypes[i]) ? imagPart(parts[i]) : ConstantFP::get(re->getType(), 0.0);
+    };
+    if (parts[0]) {
+      re = realOf(0);
+      im = imagOf(0);
+    }
+    if (parts[1]) { // complex(a, b) = a + b*1j
+      re = b_.CreateFSub(re, imagOf(1));
+      im = b_.CreateFAdd(im, realOf(1));
+    }
+    return makeComplex(re, im, Scalar::C128);
+  }
+  if (fn == "scalar.conjugate") {
+    Scalar t = ci.operandTypes[0];
+    Value *v = lowerAs(*static_cast<const fe::AttributeExpr &>(*c.func).value, Type::scalarOf(t));
+    if (!fe::isComplex(t))
+      return v;
+    return makeComplex(realPart(v), b_.CreateFNeg(imagPart(v)), t);
+  }
   if (fn == "builtins.abs") {
     Scalar t = ci.operandTypes[0];
     Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
+    if (fe::isComplex(t))
+      return complexAbs(v, t);
     if (fe::isFloat(t))
       return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
     if (!fe::isSigned(t))

@@ -36,7 +36,13 @@ Value *Lowerer::lowerExpr(const fe::Expr &e) {
   case fe::ExprKind::Attribute: return lowerAttribute(static_cast<const fe::AttributeExpr &>(e));
   case fe::ExprKind::Subscript: return lowerSubscript(static_cast<const fe::SubscriptExpr &>(e));
   case fe::ExprKind::Tuple: return lowerTuple(static_cast<const fe::TupleExpr &>(e));
-  case fe::ExprKind::Constant: return nullptr; // None
+  case fe::ExprKind::Constant: {
+    auto &c = static_cast<const fe::ConstantExpr &>(e);
+    if (c.type == fe::ConstantExpr::Type::Imag)
+      return makeComplex(ConstantFP::get(llvm::Type::getDoubleTy(ctx_), 0.0),
+                         ConstantFP::get(llvm::Type::getDoubleTy(ctx_), c.floatValue), Scalar::C128);
+    return nullptr; // None
+  }
   default: throw Error("internal error: expression kind not lowered");
   }
 }
@@ -60,6 +66,8 @@ Value *Lowerer::constant(const fe::ConstValue &v, const Type &t) {
 Value *Lowerer::convertScalar(Value *v, Scalar from, Scalar to) {
   if (from == to)
     return v;
+  if (fe::isComplex(from) || fe::isComplex(to))
+    return convertComplex(v, from, to);
   llvm::Type *lt = scalarType(to);
   bool fromF = fe::isFloat(from), toF = fe::isFloat(to);
   if (to == Scalar::Bool)
@@ -261,6 +269,8 @@ Value *Lowerer::power(Value *a, Value *b, Scalar ta, Scalar tb, Scalar result) {
 
 Value *Lowerer::binary(fe::BinOp op, Value *a, Value *b, Scalar t) {
   using fe::BinOp;
+  if (fe::isComplex(t))
+    return complexBinary(op, a, b, t);
   if (fe::isFloat(t)) {
     switch (op) {
     case BinOp::Add: return b_.CreateFAdd(a, b);
@@ -298,6 +308,8 @@ Value *Lowerer::lowerBinOp(const fe::BinOpExpr &be) {
   case fe::BinOp::Div:
     if (fe::isInteger(la)) // int / int: both to float64 (numba's int_truediv)
       return b_.CreateFDiv(convertScalar(l, la, Scalar::F64), convertScalar(r, rb, Scalar::F64));
+    if (fe::isComplex(la))
+      return complexBinary(be.op, l, r, la);
     return b_.CreateFDiv(l, r);
   case fe::BinOp::Pow: return power(l, r, la, rb, res);
   case fe::BinOp::LShift:
@@ -316,7 +328,10 @@ Value *Lowerer::lowerUnary(const fe::UnaryOpExpr &u) {
   Scalar rt = ei.type.scalar;
   switch (u.op) {
   case fe::UnaryOp::Pos: return v;
-  case fe::UnaryOp::Neg: return fe::isFloat(rt) ? b_.CreateFNeg(v) : b_.CreateNeg(v);
+  case fe::UnaryOp::Neg:
+    if (fe::isComplex(rt))
+      return makeComplex(b_.CreateFNeg(realPart(v)), b_.CreateFNeg(imagPart(v)), rt);
+    return fe::isFloat(rt) ? b_.CreateFNeg(v) : b_.CreateNeg(v);
   case fe::UnaryOp::Invert: return b_.CreateNot(v);
   default: return v;
   }
@@ -349,6 +364,8 @@ Value *Lowerer::lowerBoolOp(const fe::BoolOpExpr &bo) {
 
 Value *Lowerer::compare(fe::CmpOp op, Value *a, Value *b, Scalar t) {
   using fe::CmpOp;
+  if (fe::isComplex(t))
+    return complexCompare(op, a, b);
   if (fe::isFloat(t)) {
     switch (op) {
     case CmpOp::Eq: return b_.CreateFCmpOEQ(a, b);
@@ -460,6 +477,13 @@ Value *Lowerer::lowerAttribute(const fe::AttributeExpr &a) {
     for (unsigned k = 0; k < at.ndim; ++k)
       agg = b_.CreateInsertValue(agg, arrayField(arr, field, k), {k});
     return agg;
+  }
+  if (ei.builtin == "scalar.real" || ei.builtin == "scalar.imag") {
+    Scalar t = info(*a.value).type.scalar;
+    Value *v = lowerExpr(*a.value);
+    if (fe::isComplex(t))
+      return ei.builtin == "scalar.real" ? realPart(v) : imagPart(v);
+    return ei.builtin == "scalar.real" ? v : Constant::getNullValue(v->getType()); // a real number
   }
   return nullptr; // modules, type objects: compile-time only
 }

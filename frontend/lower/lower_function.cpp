@@ -80,6 +80,8 @@ llvm::Type *Lowerer::scalarType(Scalar s) {
   case Scalar::Bool: return llvm::Type::getInt1Ty(ctx_);
   case Scalar::F32: return llvm::Type::getFloatTy(ctx_);
   case Scalar::F64: return llvm::Type::getDoubleTy(ctx_);
+  case Scalar::C64: return StructType::get(ctx_, {llvm::Type::getFloatTy(ctx_), llvm::Type::getFloatTy(ctx_)});
+  case Scalar::C128: return StructType::get(ctx_, {llvm::Type::getDoubleTy(ctx_), llvm::Type::getDoubleTy(ctx_)});
   default: return llvm::Type::getIntNTy(ctx_, fe::bitWidth(s));
   }
 }

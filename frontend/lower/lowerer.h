@@ -82,6 +82,17 @@ private:
   llvm::Value *specialRegister(const std::string &builtin);
   llvm::Value *libdeviceCall(const std::string &stem, Scalar t, llvm::ArrayRef<llvm::Value *> args);
 
+  // ---- complex numbers (lower_complex.cpp)
+  llvm::Value *makeComplex(llvm::Value *re, llvm::Value *im, Scalar c);
+  llvm::Value *realPart(llvm::Value *z);
+  llvm::Value *imagPart(llvm::Value *z);
+  /// Conversions to or from a complex type (real -> complex, complex -> complex or bool).
+  llvm::Value *convertComplex(llvm::Value *v, Scalar from, Scalar to);
+  llvm::Value *complexBinary(fe::BinOp op, llvm::Value *x, llvm::Value *y, Scalar t);
+  llvm::Value *complexCompare(fe::CmpOp op, llvm::Value *x, llvm::Value *y);
+  llvm::Value *complexAbs(llvm::Value *z, Scalar t);
+  llvm::Value *lowerCmathCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+
   // ---- arrays (lower_array.cpp)
   /// Address of a[idx...] (every dimension indexed) with wraparound and bounds checks.
   llvm::Value *elementAddress(llvm::Value *arr, const Type &at, llvm::ArrayRef<llvm::Value *> idx,

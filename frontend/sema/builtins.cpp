@@ -37,6 +37,13 @@ const MathFunction kMath[] = {
 
 } // namespace
 
+bool isCmathFunction(const std::string &name) {
+  static const std::set<std::string> names = {"isnan", "isinf", "isfinite", "phase", "polar", "rect", "exp",
+                                              "log",   "log10", "sqrt",     "sin",   "cos",   "tan",  "sinh",
+                                              "cosh",  "tanh"};
+  return names.count(name) != 0;
+}
+
 const MathFunction *mathFunction(const std::string &name) {
   for (auto &m : kMath)
     if (name == m.name)
@@ -56,6 +63,7 @@ std::optional<Type> knownModule(const std::string &p) {
       {"cutwin.cuda.types", "numba.types"},
       {"numpy", "numpy"},
       {"math", "math"},
+      {"cmath", "cmath"},
       {"numba.types", "numba.types"},
       {"numba.core.types", "numba.types"},
       {"numba.cuda.types", "numba.types"},
@@ -125,6 +133,21 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
       return functionEntity("math." + attr);
     return std::nullopt;
   }
+  if (m == "cmath") {
+    if (attr == "pi")
+      return floatConst(M_PI);
+    if (attr == "e")
+      return floatConst(M_E);
+    if (attr == "tau")
+      return floatConst(2 * M_PI);
+    if (attr == "inf")
+      return floatConst(std::numeric_limits<double>::infinity());
+    if (attr == "nan")
+      return floatConst(std::numeric_limits<double>::quiet_NaN());
+    if (isCmathFunction(attr))
+      return functionEntity("cmath." + attr);
+    return std::nullopt;
+  }
   if (m == "cuda") {
     static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim", "gridDim",
                                                      "shared",    "local",    "const",   "random",  "cg"};
@@ -178,8 +201,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
 }
 
 std::optional<Entity> pythonBuiltin(const std::string &name) {
-  static const std::set<std::string> fns = {"range", "len",   "min",  "max",   "abs",
-                                            "int",   "float", "bool", "round", "pow"};
+  static const std::set<std::string> fns = {"range", "len",   "min",  "max",   "abs",    "int",
+                                            "float", "bool",  "round", "pow", "complex"};
   if (fns.count(name))
     return functionEntity("builtins." + name);
   return std::nullopt;

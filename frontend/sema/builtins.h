@@ -32,5 +32,7 @@ struct MathFunction {
   const char *libdevice; ///< stem without the trailing 'f'; null for functions lowered inline
 };
 const MathFunction *mathFunction(const std::string &name);
+/// cmath functions kernels can call (on complex, real or integer arguments).
+bool isCmathFunction(const std::string &name);
 
 } // namespace cutwin::fe

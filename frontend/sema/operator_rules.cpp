@@ -36,6 +36,11 @@ void addReal(std::vector<ScalarCase> &c) {
   c.push_back({{S::F64, S::F64}, S::F64});
 }
 
+void addComplex(std::vector<ScalarCase> &c) {
+  c.push_back({{S::C64, S::C64}, S::C64});
+  c.push_back({{S::C128, S::C128}, S::C128});
+}
+
 } // namespace
 
 std::optional<ScalarCase> resolveOverload(const std::vector<ScalarCase> &cases,
@@ -77,6 +82,10 @@ std::optional<ScalarCase> typeBinOp(BinOp op, Scalar a, Scalar b) {
   case BinOp::Add:
   case BinOp::Sub:
   case BinOp::Mul:
+    cases = integerBinopCases();
+    addReal(cases);
+    addComplex(cases);
+    break;
   case BinOp::FloorDiv:
   case BinOp::Mod:
     cases = integerBinopCases();
@@ -87,6 +96,7 @@ std::optional<ScalarCase> typeBinOp(BinOp op, Scalar a, Scalar b) {
       for (S y : kMachineInts)
         cases.push_back({{x, y}, S::F64});
     addReal(cases);
+    addComplex(cases);
     break;
   case BinOp::Pow:
     cases = integerBinopCases();
@@ -135,6 +145,8 @@ std::optional<ScalarCase> typeUnaryOp(UnaryOp op, Scalar a) {
     cases.push_back({{x}, resultInt({x})});
   cases.push_back({{S::F32}, S::F32});
   cases.push_back({{S::F64}, S::F64});
+  cases.push_back({{S::C64}, S::C64});
+  cases.push_back({{S::C128}, S::C128});
   cases.push_back({{S::Bool}, S::I64});
   return resolveOverload(cases, {a});
 }
@@ -151,6 +163,10 @@ std::optional<ScalarCase> typeCompare(CmpOp op, Scalar a, Scalar b) {
     cases.push_back({{x, x}, S::Bool});
   cases.push_back({{S::F32, S::F32}, S::Bool});
   cases.push_back({{S::F64, S::F64}, S::Bool});
+  if (op == CmpOp::Eq || op == CmpOp::NotEq) { // complex numbers are not ordered
+    cases.push_back({{S::C64, S::C64}, S::Bool});
+    cases.push_back({{S::C128, S::C128}, S::Bool});
+  }
   return resolveOverload(cases, {a, b});
 }
 

@@ -70,6 +70,8 @@ ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
       return typeMathCall(c, path.substr(5), args);
     if (path.rfind("numpy.", 0) == 0)
       return typeUfuncCall(c, path.substr(6), args);
+    if (path.rfind("cmath.", 0) == 0)
+      return typeCmathCall(c, path.substr(6), args);
     return typeBuiltinCall(c, path, args);
   default: error(c.func->loc, "'" + exprToString(*c.func) + "' (" + fn.type.str() + ") is not callable");
   }
@@ -110,6 +112,37 @@ ExprInfo FunctionTyper::typeForeignCall(const CallExpr &c, const ExprInfo &fn,
   ExprInfo info;
   info.type = sig.ret;
   info.builtin = "foreign." + fn.type.path;
+  return info;
+}
+
+ExprInfo FunctionTyper::typeCmathCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args) {
+  // Real and integer arguments become complex128 (complex64 stays), as in numba.
+  size_t arity = fn == "rect" ? 2 : 1;
+  if (args.size() != arity)
+    error(c.loc, "cmath." + fn + "() takes " + std::to_string(arity) + " argument" + (arity == 1 ? "" : "s") +
+                     ", " + std::to_string(args.size()) + " given");
+  auto actual = scalarArgs(c, args, ("cmath." + fn).c_str());
+  ExprInfo info;
+  info.builtin = "cmath." + fn;
+  if (fn == "rect") { // rect(r, phi): floats in, complex out
+    S part = actual[0] == S::F32 && actual[1] == S::F32 ? S::F32 : S::F64;
+    for (S a : actual)
+      if (isComplex(a))
+        error(c.loc, "cmath.rect() takes real numbers");
+    info.operandTypes = {part, part};
+    info.type = Type::scalarOf(complexOf(part));
+    return info;
+  }
+  S z = actual[0] == S::C64 ? S::C64 : S::C128;
+  info.operandTypes = {z};
+  if (fn == "isnan" || fn == "isinf" || fn == "isfinite")
+    info.type = Type::scalarOf(S::Bool);
+  else if (fn == "phase")
+    info.type = Type::scalarOf(partOf(z));
+  else if (fn == "polar")
+    info.type = Type::uniTuple(Type::scalarOf(partOf(z)), 2);
+  else
+    info.type = Type::scalarOf(z);
   return info;
 }
 
@@ -299,12 +332,30 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
     info.operandTypes.assign(operands.size(), acc.scalar);
     return info;
   }
+  if (fn == "scalar.conjugate") {
+    arity(0, 0);
+    ExprInfo recv = typeExpr(*static_cast<const AttributeExpr &>(*c.func).value);
+    info.type = recv.type;
+    info.operandTypes = {recv.type.scalar};
+    return info;
+  }
+  if (fn == "builtins.complex") {
+    // numba: complex(real=0, imag=0) makes a complex128 from numbers (real or complex).
+    arity(0, 2);
+    scalarArgs(c, args, "complex");
+    info.type = Type::scalarOf(S::C128);
+    for (auto &a : args)
+      info.operandTypes.push_back(isComplex(a.type.scalar) ? S::C128 : S::F64);
+    return info;
+  }
   if (fn == "builtins.abs") {
     arity(1, 1);
     auto actual = scalarArgs(c, args, "abs");
     std::vector<ScalarCase> cases;
     for (S t : {S::I8, S::I16, S::I32, S::I64, S::U8, S::U16, S::U32, S::U64, S::F32, S::F64})
       cases.push_back({{t}, t});
+    cases.push_back({{S::C64}, S::F32}); // the modulus, math.hypot(real, imag)
+    cases.push_back({{S::C128}, S::F64});
     auto cs = resolveOverload(cases, actual);
     info.type = Type::scalarOf(cs->result);
     info.operandTypes = cs->args;

@@ -93,7 +93,9 @@ ExprInfo FunctionTyper::typeConstant(const ConstantExpr &c) {
     info.type = Type::none();
     info.constant = ConstValue{};
     return info;
-  case ConstantExpr::Type::Imag: error(c.loc, "complex numbers are not supported in kernels yet");
+  case ConstantExpr::Type::Imag: // 2.5j: a complex128 (no compile-time value: folding stops here)
+    info.type = Type::scalarOf(Scalar::C128);
+    return info;
   case ConstantExpr::Type::Ellipsis: error(c.loc, "'...' is not supported in kernels");
   }
   return info;
@@ -263,6 +265,16 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
     error(a.loc, "arrays in kernels have no attribute '" + a.attr +
                      "' (supported: shape, "
                      "strides, size, ndim, itemsize, dtype)");
+  }
+  if (t.isScalar() && (a.attr == "real" || a.attr == "imag")) {
+    // numba: the parts of a complex number; a real number is its own real part, imag 0.
+    info.type = Type::scalarOf(partOf(t.scalar));
+    info.builtin = "scalar." + a.attr;
+    return info;
+  }
+  if (t.isScalar() && a.attr == "conjugate") {
+    info.type = Type::named(TypeKind::Function, "scalar.conjugate");
+    return info;
   }
   error(a.loc, "'" + t.str() + "' has no attribute '" + a.attr + "'");
 }

@@ -8,6 +8,9 @@ namespace cutwin::fe {
 bool isInteger(Scalar s) { return s >= Scalar::I8 && s <= Scalar::U64; }
 bool isSigned(Scalar s) { return s >= Scalar::I8 && s <= Scalar::I64; }
 bool isFloat(Scalar s) { return s == Scalar::F32 || s == Scalar::F64; }
+bool isComplex(Scalar s) { return s == Scalar::C64 || s == Scalar::C128; }
+Scalar partOf(Scalar s) { return s == Scalar::C64 ? Scalar::F32 : s == Scalar::C128 ? Scalar::F64 : s; }
+Scalar complexOf(Scalar part) { return part == Scalar::F32 ? Scalar::C64 : Scalar::C128; }
 
 unsigned bitWidth(Scalar s) {
   switch (s) {
@@ -21,7 +24,9 @@ unsigned bitWidth(Scalar s) {
   case Scalar::F32: return 32;
   case Scalar::I64:
   case Scalar::U64:
-  case Scalar::F64: return 64;
+  case Scalar::F64:
+  case Scalar::C64: return 64;
+  case Scalar::C128: return 128;
   }
   return 0;
 }
@@ -41,6 +46,8 @@ const char *scalarName(Scalar s) {
   case Scalar::U64: return "uint64";
   case Scalar::F32: return "float32";
   case Scalar::F64: return "float64";
+  case Scalar::C64: return "complex64";
+  case Scalar::C128: return "complex128";
   }
   return "?";
 }
@@ -60,7 +67,9 @@ std::optional<Scalar> scalarFromName(const std::string &n) {
       {"uintp", Scalar::U64},    {"uint", Scalar::U64},   {"ulonglong", Scalar::U64},
       {"float32", Scalar::F32},  {"f4", Scalar::F32},     {"single", Scalar::F32},
       {"float64", Scalar::F64},  {"f8", Scalar::F64},     {"double", Scalar::F64},
-      {"float_", Scalar::F64},
+      {"float_", Scalar::F64},   {"complex64", Scalar::C64}, {"c8", Scalar::C64},
+      {"csingle", Scalar::C64},  {"complex128", Scalar::C128}, {"c16", Scalar::C128},
+      {"cdouble", Scalar::C128}, {"complex_", Scalar::C128},
   };
   auto it = names.find(n);
   if (it == names.end())
@@ -125,6 +134,9 @@ struct CastTable {
     safeUnsafe(S::I64, S::F64);
     safeUnsafe(S::U64, S::F64);
     promoteUnsafe(S::F32, S::F64);
+    set(S::F32, S::C64, Conversion::Safe); // one way: a complex never becomes a real
+    set(S::F64, S::C128, Conversion::Safe);
+    promoteUnsafe(S::C64, S::C128);
     // int8 reaches float16 (safe) and float16 reaches float32 (promote) in numba; cutwin
     // has no float16, so the composed edge is added directly.
     set(S::I8, S::F32, Conversion::Safe);
@@ -154,6 +166,8 @@ Scalar npPromote(Scalar a, Scalar b) {
     return b;
   if (b == Scalar::Bool)
     return a;
+  if (isComplex(a) || isComplex(b)) // the complex type whose parts hold both
+    return complexOf(npPromote(partOf(a), partOf(b)));
   if (isFloat(a) || isFloat(b)) {
     if (a == Scalar::F64 || b == Scalar::F64)
       return Scalar::F64;
@@ -258,7 +272,8 @@ std::string Type::str() const {
 }
 
 std::string Type::mangle() const {
-  static const char *short_[] = {"b", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
+  static const char *short_[] = {"b",   "i8",  "i16", "i32", "i64", "u8",  "u16",
+                                 "u32", "u64", "f32", "f64", "?",   "c64", "c128"};
   switch (kind) {
   case TypeKind::Scalar: return short_[int(scalar)];
   case TypeKind::Array: {

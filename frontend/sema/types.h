@@ -10,12 +10,17 @@
 
 namespace cutwin::fe {
 
-enum class Scalar : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64 };
-constexpr int kNumScalars = 11;
+/// Values match cutwin::DType (12 is its RNG-state record, not a scalar).
+enum class Scalar : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, C64 = 12, C128 = 13 };
+constexpr int kNumScalars = 14;
 
 bool isInteger(Scalar s);
 bool isSigned(Scalar s); ///< signed integers (floats are not "signed" here)
 bool isFloat(Scalar s);
+bool isComplex(Scalar s);
+/// The real type of a complex type's parts (complex64 -> float32); other types map to themselves.
+Scalar partOf(Scalar s);
+Scalar complexOf(Scalar part); ///< float32 -> complex64, otherwise complex128
 unsigned bitWidth(Scalar s); ///< Bool is 1
 unsigned byteSize(Scalar s); ///< in memory: Bool is 1 byte
 const char *scalarName(Scalar s);

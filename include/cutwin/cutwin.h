@@ -33,8 +33,8 @@ class ModuleImpl;
 /// Element types, in numba's naming.
 /// Element types of device arrays. Xoroshiro128p is numba's RNG state record (two uint64
 /// words s0, s1; 16 bytes), made by cutwin/random.h and used by the xoroshiro128p_* kernel
-/// functions.
-enum class DType : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, Xoroshiro128p };
+/// functions. C64/C128 are complex numbers {real, imag} of float32/float64.
+enum class DType : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, Xoroshiro128p, C64, C128 };
 size_t dtypeSize(DType t);
 const char *dtypeName(DType t);
 std::optional<DType> dtypeFromName(const std::string &name); ///< "float32", "f4", "int64", ...
@@ -219,7 +219,8 @@ class Arg {
 public:
   struct Scalar {
     DType dtype;
-    uint64_t bits; ///< integers sign-extended to 64 bits; floats as double bits
+    uint64_t bits;         ///< integers sign-extended to 64 bits; floats (complex: the real part) as double bits
+    uint64_t imagBits = 0; ///< complex: the imaginary part as double bits
   };
   Arg(const DeviceArray &a) : value_(a) {}
   /// A scalar of any dtype (e.g. an int8 or a float32 from a NumPy scalar).

@@ -33,7 +33,7 @@ class Type:
 
 
 class Scalar(Type):
-    """int8 ... uint64, float32, float64, boolean."""
+    """int8 ... uint64, float32, float64, complex64, complex128, boolean."""
 
     @property
     def dtype(self):
@@ -101,6 +101,8 @@ bool_ = b1 = boolean
 int8, int16, int32, int64 = (Scalar("int%d" % b) for b in (8, 16, 32, 64))
 uint8, uint16, uint32, uint64 = (Scalar("uint%d" % b) for b in (8, 16, 32, 64))
 float32, float64 = Scalar("float32"), Scalar("float64")
+complex64, complex128 = Scalar("complex64"), Scalar("complex128")
+c8, c16 = complex64, complex128
 i1, i2, i4, i8 = int8, int16, int32, int64
 u1, u2, u4, u8 = uint8, uint16, uint32, uint64
 f4, f8 = float32, float64
@@ -144,6 +146,8 @@ def typeof(value):
         return int64
     if isinstance(value, float):
         return float64
+    if isinstance(value, complex):
+        return complex128
     if isinstance(value, np.generic):
         return from_dtype(value.dtype)
     shape = getattr(value, "shape", None)

@@ -38,12 +38,23 @@ Arg toArg(nb::handle h) {
   }
   if (PyFloat_Check(o))
     return Arg(PyFloat_AS_DOUBLE(o));
+  if (PyComplex_Check(o)) { // complex128, as numba types a Python complex
+    Arg::Scalar s{DType::C128, 0};
+    double re = PyComplex_RealAsDouble(o), im = PyComplex_ImagAsDouble(o);
+    std::memcpy(&s.bits, &re, 8);
+    std::memcpy(&s.imagBits, &im, 8);
+    return Arg(s);
+  }
   if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 2) {
     auto dtype = dtypeFromName(nb::cast<std::string>(nb::handle(PyTuple_GET_ITEM(o, 0))));
     nb::handle v(PyTuple_GET_ITEM(o, 1));
     if (dtype) {
       Arg::Scalar s{*dtype, 0};
-      if (*dtype == DType::F32 || *dtype == DType::F64) {
+      if (*dtype == DType::C64 || *dtype == DType::C128) {
+        Py_complex z = PyComplex_AsCComplex(v.ptr());
+        std::memcpy(&s.bits, &z.real, 8);
+        std::memcpy(&s.imagBits, &z.imag, 8);
+      } else if (*dtype == DType::F32 || *dtype == DType::F64) {
         double d = nb::cast<double>(v);
         std::memcpy(&s.bits, &d, 8);
       } else if (*dtype == DType::U64) {

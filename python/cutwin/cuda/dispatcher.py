@@ -37,7 +37,7 @@ def _dim3(d, what):
 
 
 _CONST_ARRAY_DTYPES = frozenset(
-    "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64".split())
+    "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 complex64 complex128".split())
 
 
 def _host_constant(v):
@@ -273,7 +273,7 @@ class Dispatcher(_JitFunction):
             t = type(a)
             if t is DeviceNDArray:
                 native.append(a._arr)
-            elif t is int or t is float or t is bool:
+            elif t is int or t is float or t is bool or t is complex:
                 native.append(a)
             elif t is np.ndarray or (isinstance(a, np.ndarray) and not hasattr(a, "__cuda_array_interface__")):
                 d = to_device(a)

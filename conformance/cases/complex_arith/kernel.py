@@ -1,0 +1,25 @@
+import cmath
+
+from numba import complex64, cuda
+
+
+@cuda.jit
+def complex_arith(a, b, z, exact, approx, single):
+    """complex128 arithmetic (exact parts: +, -, conjugate, complex()), the rounded ones
+    (*, /, abs, cmath), and complex64 kept single precision."""
+    i = cuda.grid(1)
+    if i < a.size:
+        x = a[i]
+        y = b[i]
+        exact[i, 0] = x + y
+        exact[i, 1] = x - y
+        exact[i, 2] = -x.conjugate()
+        exact[i, 3] = complex(y.imag, x.real)
+        approx[i, 0] = x * y
+        approx[i, 1] = x / y
+        approx[i, 2] = abs(x)
+        approx[i, 3] = cmath.sqrt(x)
+        approx[i, 4] = cmath.exp(x)
+        approx[i, 5] = cmath.log(y)
+        w = z[i]
+        single[i] = w * w + complex64(0.5)

@@ -1,0 +1,155 @@
+"""Complex numbers in kernels: complex64/complex128 arrays and scalars, arithmetic with
+numba's typing (complex64 with float32 stays complex64; with int32 or float64 it becomes
+complex128), .real/.imag/.conjugate(), abs, complex(), imaginary literals and the cmath
+module. NumPy and Python's cmath are the oracles."""
+import cmath
+
+import numpy as np
+import pytest
+
+from cutwin import cuda
+from cutwin.errors import TypingError
+
+
+@cuda.jit
+def arithmetic(a, b, out, mag, parts):
+    i = cuda.grid(1)
+    if i < a.size:
+        x = a[i]
+        y = b[i]
+        out[i, 0] = x + y
+        out[i, 1] = x - y
+        out[i, 2] = x * y
+        out[i, 3] = x / y
+        out[i, 4] = -x
+        out[i, 5] = x.conjugate()
+        out[i, 6] = complex(x.real, 2.0)
+        out[i, 7] = x * 2 + 0.5j
+        mag[i] = abs(x)
+        parts[i, 0] = x.real
+        parts[i, 1] = x.imag
+        parts[i, 2] = x == y
+        parts[i, 3] = x != y
+
+
+def complex_data(n, seed):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal(n) + 1j * rng.standard_normal(n)
+
+
+def test_complex128_arithmetic(cutwin_backend):
+    a, b = complex_data(300, 1), complex_data(300, 2)
+    b[7] = a[7]
+    b[8] = 0  # division by zero gives nan, nan (numba raises only on the CPU)
+    out = np.zeros((300, 8), np.complex128)
+    mag, parts = np.zeros(300), np.zeros((300, 4))
+    arithmetic.forall(300)(a, b, out, mag, parts)
+    with np.errstate(all="ignore"):
+        q = a / b
+    exact = [a + b, a - b, None, None, -a, a.conj(), a.real + 2j, a * 2 + 0.5j]
+    for k, e in enumerate(exact):
+        if e is not None:
+            np.testing.assert_array_equal(out[:, k], e)
+    np.testing.assert_allclose(out[:, 2], a * b, rtol=1e-15, atol=1e-15)
+    ok = np.arange(300) != 8
+    np.testing.assert_allclose(out[ok, 3], q[ok], rtol=1e-15, atol=1e-15)
+    assert np.isnan(out[8, 3].real) and np.isnan(out[8, 3].imag)
+    np.testing.assert_allclose(mag, np.abs(a), rtol=4.5e-16)
+    np.testing.assert_array_equal(parts[:, 0], a.real)
+    np.testing.assert_array_equal(parts[:, 1], a.imag)
+    np.testing.assert_array_equal(parts[:, 2], a == b)
+    np.testing.assert_array_equal(parts[:, 3], a != b)
+
+
+@cuda.jit
+def mixed(z, f, k, same, wide):
+    i = cuda.grid(1)
+    if i < z.size:
+        same[i] = z[i] + f[i]        # complex64 + float32 -> complex64
+        wide[i] = z[i] * k[i] - 1.0  # complex64 * int32 -> complex128
+
+
+def test_complex64_typing_follows_numba(cutwin_backend):
+    z = complex_data(100, 3).astype(np.complex64)
+    f = np.linspace(-1, 1, 100, dtype=np.float32)
+    k = np.arange(100, dtype=np.int32) - 50
+    same, wide = np.zeros(100, np.complex64), np.zeros(100, np.complex128)
+    mixed.forall(100)(z, f, k, same, wide)
+    np.testing.assert_array_equal(same, z + f)  # float32 arithmetic on each part
+    np.testing.assert_array_equal(wide, z.astype(np.complex128) * k - 1.0)
+    ir = mixed.inspect_llvm("void(complex64[::1], float32[::1], int32[::1], complex64[::1], complex128[::1])")
+    assert "fadd float" in ir
+
+
+@cuda.jit
+def scale_by(out, z, c):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = z[i] * c
+
+
+def test_complex_scalar_arguments(cutwin_backend):
+    z = complex_data(64, 4)
+    out = np.zeros_like(z)
+    scale_by.forall(64)(out, z, 2 - 1j)  # a Python complex: complex128
+    np.testing.assert_allclose(out, z * (2 - 1j), rtol=1e-15, atol=1e-15)
+    z64, out64 = z.astype(np.complex64), np.zeros(64, np.complex64)
+    scale_by.forall(64)(out64, z64, np.complex64(0.5 + 0.25j))  # a NumPy scalar keeps complex64
+    np.testing.assert_allclose(out64, z64 * np.complex64(0.5 + 0.25j), rtol=1e-6, atol=1e-6)
+
+
+@cuda.jit
+def cmath_functions(z, out, flags, pol):
+    i = cuda.grid(1)
+    if i < z.size:
+        v = z[i]
+        out[i, 0] = cmath.exp(v)
+        out[i, 1] = cmath.log(v)
+        out[i, 2] = cmath.log10(v)
+        out[i, 3] = cmath.sqrt(v)
+        out[i, 4] = cmath.sin(v)
+        out[i, 5] = cmath.cos(v)
+        out[i, 6] = cmath.tan(v)
+        out[i, 7] = cmath.sinh(v)
+        out[i, 8] = cmath.cosh(v)
+        out[i, 9] = cmath.tanh(v)
+        out[i, 10] = cmath.rect(abs(v), cmath.phase(v))
+        r, p = cmath.polar(v)
+        pol[i, 0] = r
+        pol[i, 1] = p
+        flags[i, 0] = cmath.isnan(v)
+        flags[i, 1] = cmath.isinf(v)
+        flags[i, 2] = cmath.isfinite(v)
+
+
+def test_cmath_functions(cutwin_backend):
+    z = np.random.default_rng(5).uniform(-3, 3, 400) + 1j * np.random.default_rng(6).uniform(-3, 3, 400)
+    z[0], z[1], z[2] = complex(float("nan"), 1), complex(float("inf"), 0), -4 + 0j
+    out = np.zeros((400, 11), np.complex128)
+    flags, pol = np.zeros((400, 3), np.bool_), np.zeros((400, 2))
+    cmath_functions.forall(400)(z, out, flags, pol)
+    fs = [cmath.exp, cmath.log, cmath.log10, cmath.sqrt, cmath.sin, cmath.cos, cmath.tan, cmath.sinh, cmath.cosh,
+          cmath.tanh, lambda v: cmath.rect(abs(v), cmath.phase(v))]
+    for k, f in enumerate(fs):
+        want = np.array([f(v) for v in z[2:]])
+        np.testing.assert_allclose(out[2:, k], want, rtol=1e-13, atol=1e-14, err_msg="function %d" % k)
+    np.testing.assert_allclose(pol[2:, 0], np.abs(z[2:]), rtol=4.5e-16)
+    np.testing.assert_allclose(pol[2:, 1], np.angle(z[2:]), rtol=4.5e-16)
+    np.testing.assert_array_equal(flags[:3], [[True, False, False], [False, True, False], [False, False, True]])
+    assert out[2, 3] == 2j  # sqrt(-4)
+
+
+def test_unsupported_operations_are_typing_errors():
+    @cuda.jit
+    def ordered(r, a, b):
+        r[0] = a[0] < b[0]
+
+    @cuda.jit
+    def floor_div(r, a, b):
+        r[0] = a[0] // b[0]
+
+    z = np.zeros(1, np.complex128)
+    with pytest.raises(TypingError):
+        ordered[1, 1](np.zeros(1, np.bool_), z, z)
+    with pytest.raises(TypingError):
+        floor_div[1, 1](z, z, z)
