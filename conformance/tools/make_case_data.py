@@ -150,10 +150,11 @@ def complex_arith():
     return dict(kernel="complex_arith", grid=[blocks(n, 128)], block=[128],
                 args=[("a", a), ("b", b), ("z", z), ("exact", np.zeros((n, 4), np.complex128)),
                       ("approx", np.zeros((n, 6), np.complex128)), ("single", np.zeros(n, np.complex64))],
-                expect={"exact": (exact, {}), "approx": (approx, {"rtol": 1e-13, "atol": 1e-14}),
+                expect={"exact": (exact, {}), "approx": (approx, {"rtol": 1e-13, "atol": 1e-14, "max_ulp": 2}),
                         "single": (single, {"rtol": 1e-6, "atol": 1e-6})},
                 description="complex numbers: exact +, -, conjugate, complex(); *, /, abs, cmath.sqrt/exp/log "
-                            "within a tolerance of NumPy (contracted products, libdevice); complex64 stays single")
+                            "within a tolerance of NumPy (contracted products, libdevice; the simulator's libdevice "
+                            "exp may differ from the GPU's by an ulp); complex64 stays single")
 
 
 @case

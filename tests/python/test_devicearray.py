@@ -74,11 +74,15 @@ def test_reshape_ravel_and_orders(cutwin_backend):
     assert df2.strides == (8, 24)
 
 
-def test_pinned_and_mapped_arrays_are_host_arrays():
+def test_pinned_and_mapped_arrays_are_host_arrays(cutwin_backend):
     p = cuda.pinned_array((4, 4), np.float32)
     assert isinstance(p, np.ndarray) and p.shape == (4, 4)
-    with cuda.pinned(p):
+    with cuda.pinned(p):  # pinned already: nothing to do
         p[:] = 1
+    m = cuda.mapped_array(8, np.int32)
+    m[:] = 3
+    with cuda.mapped(m) as d:  # mapped already: its own device view
+        assert d.copy_to_host().tolist() == [3] * 8
 
 
 def test_cuda_array_interface(cutwin_backend):

@@ -322,7 +322,10 @@ def pinned(*arrays):
     """Page-locks the host arrays for the duration of the block (the memory manager's
     mempin), so that copies of them run at full speed."""
     ctx = memory.current_context()
-    pins = [ctx.mempin(a, a.ctypes.data, a.nbytes) for a in arrays if a.nbytes]
+    # Arrays from pinned_array/mapped_array are page-locked already (the driver refuses to
+    # register them twice).
+    pins = [ctx.mempin(a, a.ctypes.data, a.nbytes) for a in arrays
+            if a.nbytes and not isinstance(a, PinnedNDArray)]
     try:
         yield
     finally:
@@ -337,6 +340,9 @@ def mapped(*arrays, stream=0, portable=False, wc=False):
     ctx = memory.current_context()
     maps, views = [], []
     for a in arrays:
+        if isinstance(a, MappedNDArray):  # mapped already: its own device view
+            views.append(as_cuda_array(a))
+            continue
         a = np.asarray(a)
         m = ctx.mempin(a, a.ctypes.data, max(a.nbytes, 1), mapped=True)
         maps.append(m)
