@@ -93,7 +93,6 @@ Value *Lowerer::lowerCmathCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   auto isNan = [&](Value *v) { return b_.CreateFCmpUNO(v, v); };
   auto isInf = [&](Value *v) { return b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(Intrinsic::fabs, v), inf); };
   auto isFinite = [&](Value *v) { return b_.CreateFCmpOLT(b_.CreateUnaryIntrinsic(Intrinsic::fabs, v), inf); };
-  Value *fzero = ConstantFP::get(scalarType(p), 0.0);
   if (fn == "rect") { // r * (cos(phi) + i sin(phi)); p is the arguments' float type
     Value *r = args[0], *phi = args[1];
     return makeComplex(b_.CreateFMul(r, math("cos", {phi})), b_.CreateFMul(r, math("sin", {phi})),
@@ -113,6 +112,15 @@ Value *Lowerer::lowerCmathCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
     t = b_.CreateInsertValue(t, complexAbs(args[0], z), {0});
     return b_.CreateInsertValue(t, math("atan2", {b, a}), {1});
   }
+  return cmathUnary(fn, args[0], z);
+}
+
+Value *Lowerer::cmathUnary(const std::string &fn, Value *zv, Scalar z) {
+  Scalar p = fe::partOf(z);
+  auto math = [&](const char *name, std::vector<Value *> a) { return libdeviceCall(name, p, a); };
+  Value *fzero = ConstantFP::get(scalarType(p), 0.0);
+  Value *a = realPart(zv), *b = imagPart(zv);
+  std::vector<Value *> args = {zv};
   if (fn == "exp") { // e^a (cos b + i sin b)
     Value *ea = math("exp", {a});
     return makeComplex(b_.CreateFMul(ea, math("cos", {b})), b_.CreateFMul(ea, math("sin", {b})), z);
@@ -169,7 +177,52 @@ Value *Lowerer::lowerCmathCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
     Value *re = b_.CreateFDiv(math("sin", {x2}), den), *im = b_.CreateFDiv(math("sinh", {y2}), den);
     return fn == "tan" ? makeComplex(re, im, z) : makeComplex(im, re, z);
   }
+  // The inverse functions: Kahan's formulas for asin, acos and acosh, as CPython's cmath
+  // uses them (sqrt of 1 -+ z keeps the principal branches), the rest by identities.
+  auto cst = [&](double v) { return ConstantFP::get(scalarType(p), v); };
+  auto op = [&](fe::BinOp o, Value *x, Value *y) { return complexBinary(o, x, y, z); };
+  auto timesI = [&](Value *w) { return makeComplex(b_.CreateFNeg(imagPart(w)), realPart(w), z); };
+  auto timesMinusI = [&](Value *w) { return makeComplex(imagPart(w), b_.CreateFNeg(realPart(w)), z); };
+  Value *one = makeComplex(cst(1.0), cst(0.0), z);
+  if (fn == "asin" || fn == "acos") {
+    Value *s1 = cmathUnary("sqrt", op(fe::BinOp::Sub, one, zv), z);
+    Value *s2 = cmathUnary("sqrt", op(fe::BinOp::Add, one, zv), z);
+    Value *r1 = realPart(s1), *i1 = imagPart(s1), *r2 = realPart(s2), *i2 = imagPart(s2);
+    if (fn == "asin") // (atan2(a, Re(s1 s2)), asinh(Im(conj(s1) s2)))
+      return makeComplex(math("atan2", {a, b_.CreateFSub(b_.CreateFMul(r1, r2), b_.CreateFMul(i1, i2))}),
+                         math("asinh", {b_.CreateFSub(b_.CreateFMul(r1, i2), b_.CreateFMul(i1, r2))}), z);
+    // acos: (2 atan2(Re s1, Re s2), asinh(Im(conj(s2) s1)))
+    return makeComplex(b_.CreateFMul(cst(2.0), math("atan2", {r1, r2})),
+                       math("asinh", {b_.CreateFSub(b_.CreateFMul(r2, i1), b_.CreateFMul(i2, r1))}), z);
+  }
+  if (fn == "acosh") { // s1 = sqrt(z - 1), s2 = sqrt(z + 1): (asinh(Re(conj(s1) s2)), 2 atan2(Im s1, Re s2))
+    Value *s1 = cmathUnary("sqrt", op(fe::BinOp::Sub, zv, one), z);
+    Value *s2 = cmathUnary("sqrt", op(fe::BinOp::Add, zv, one), z);
+    Value *r1 = realPart(s1), *i1 = imagPart(s1), *r2 = realPart(s2), *i2 = imagPart(s2);
+    return makeComplex(math("asinh", {b_.CreateFAdd(b_.CreateFMul(r1, r2), b_.CreateFMul(i1, i2))}),
+                       b_.CreateFMul(cst(2.0), math("atan2", {i1, r2})), z);
+  }
+  if (fn == "asinh") // -i asin(iz)
+    return timesMinusI(cmathUnary("asin", timesI(zv), z));
+  if (fn == "atanh") { // (log(1 + z) - log(1 - z)) / 2
+    Value *d = op(fe::BinOp::Sub, cmathUnary("log", op(fe::BinOp::Add, one, zv), z),
+                  cmathUnary("log", op(fe::BinOp::Sub, one, zv), z));
+    return makeComplex(b_.CreateFMul(cst(0.5), realPart(d)), b_.CreateFMul(cst(0.5), imagPart(d)), z);
+  }
+  if (fn == "atan") // -i atanh(iz)
+    return timesMinusI(cmathUnary("atanh", timesI(zv), z));
   throw Error("internal error: cmath." + fn + " not lowered");
+}
+
+Value *Lowerer::complexPower(Value *zv, Value *w, Scalar t) {
+  Scalar p = fe::partOf(t);
+  Value *zero = ConstantFP::get(scalarType(p), 0.0), *one = ConstantFP::get(scalarType(p), 1.0);
+  Value *general = cmathUnary("exp", complexBinary(fe::BinOp::Mul, w, cmathUnary("log", zv, t), t), t);
+  auto isZero = [&](Value *x) {
+    return b_.CreateAnd(b_.CreateFCmpOEQ(realPart(x), zero), b_.CreateFCmpOEQ(imagPart(x), zero));
+  };
+  Value *zeroBase = b_.CreateSelect(isZero(w), makeComplex(one, zero, t), makeComplex(zero, zero, t));
+  return b_.CreateSelect(isZero(zv), zeroBase, general);
 }
 
 } // namespace cutwin::ir

@@ -195,6 +195,8 @@ Value *Lowerer::shift(fe::BinOp op, Value *a, Value *b, Scalar t) {
 }
 
 Value *Lowerer::power(Value *a, Value *b, Scalar ta, Scalar tb, Scalar result) {
+  if (fe::isComplex(result))
+    return complexPower(convertScalar(a, ta, result), convertScalar(b, tb, result), result);
   llvm::Type *rt = scalarType(result);
   if (fe::isFloat(tb)) // float ** float
     return libdeviceCall("pow", result, {a, b});

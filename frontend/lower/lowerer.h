@@ -91,6 +91,10 @@ private:
   llvm::Value *complexBinary(fe::BinOp op, llvm::Value *x, llvm::Value *y, Scalar t);
   llvm::Value *complexCompare(fe::CmpOp op, llvm::Value *x, llvm::Value *y);
   llvm::Value *complexAbs(llvm::Value *z, Scalar t);
+  /// z ** w = exp(w log z); 0 ** w is 1 for w == 0, else 0.
+  llvm::Value *complexPower(llvm::Value *z, llvm::Value *w, Scalar t);
+  /// One cmath function of a complex value (exp, log, sqrt, asinh, ...).
+  llvm::Value *cmathUnary(const std::string &fn, llvm::Value *z, Scalar t);
   llvm::Value *lowerCmathCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
 
   // ---- arrays (lower_array.cpp)

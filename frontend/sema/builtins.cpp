@@ -38,9 +38,9 @@ const MathFunction kMath[] = {
 } // namespace
 
 bool isCmathFunction(const std::string &name) {
-  static const std::set<std::string> names = {"isnan", "isinf", "isfinite", "phase", "polar", "rect", "exp",
-                                              "log",   "log10", "sqrt",     "sin",   "cos",   "tan",  "sinh",
-                                              "cosh",  "tanh"};
+  static const std::set<std::string> names = {
+      "isnan", "isinf", "isfinite", "phase", "polar", "rect",  "exp",   "log",   "log10", "sqrt",  "sin",
+      "cos",   "tan",   "sinh",     "cosh",  "tanh",  "asin",  "acos",  "atan",  "asinh", "acosh", "atanh"};
   return names.count(name) != 0;
 }
 

@@ -105,6 +105,7 @@ std::optional<ScalarCase> typeBinOp(BinOp op, Scalar a, Scalar b) {
     for (S e : {S::I32, S::I64, S::U64})
       cases.push_back({{S::F64, e}, S::F64});
     addReal(cases);
+    addComplex(cases);
     break;
   case BinOp::LShift:
   case BinOp::RShift:

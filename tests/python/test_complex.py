@@ -153,3 +153,33 @@ def test_unsupported_operations_are_typing_errors():
         ordered[1, 1](np.zeros(1, np.bool_), z, z)
     with pytest.raises(TypingError):
         floor_div[1, 1](z, z, z)
+
+
+@cuda.jit
+def inverse_functions(z, w, out):
+    i = cuda.grid(1)
+    if i < z.size:
+        v = z[i]
+        out[i, 0] = cmath.asin(v)
+        out[i, 1] = cmath.acos(v)
+        out[i, 2] = cmath.atan(v)
+        out[i, 3] = cmath.asinh(v)
+        out[i, 4] = cmath.acosh(v)
+        out[i, 5] = cmath.atanh(v)
+        out[i, 6] = v ** w[i]
+        out[i, 7] = v ** 2
+
+
+def test_inverse_functions_and_power(cutwin_backend):
+    rng = np.random.default_rng(7)
+    z = rng.uniform(-3, 3, 500) + 1j * rng.uniform(-3, 3, 500)
+    w = rng.uniform(-2, 2, 500) + 1j * rng.uniform(-2, 2, 500)
+    z[0], w[0], w[1] = 0, 0, 0  # 0 ** 0 is 1; z ** 0 is 1
+    out = np.zeros((500, 8), np.complex128)
+    inverse_functions.forall(500)(z, w, out)
+    for k, f in enumerate([cmath.asin, cmath.acos, cmath.atan, cmath.asinh, cmath.acosh, cmath.atanh]):
+        want = np.array([f(v) for v in z])
+        np.testing.assert_allclose(out[:, k], want, rtol=1e-13, atol=1e-14, err_msg="function %d" % k)
+    np.testing.assert_allclose(out[:, 6], z ** w, rtol=1e-13)
+    np.testing.assert_allclose(out[:, 7], z * z, rtol=1e-14, atol=1e-14)
+    assert out[0, 6] == 1 and out[1, 6] == 1

@@ -243,7 +243,7 @@ TEST(CompileErrors, EveryUnsupportedConstructIsADiagnosticNotACrash) {
       "    try:\n        pass\n    except Exception:\n        pass\n",
       "    def inner():\n        pass\n",
       "    import math\n",
-      "    x = 1j ** 2\n",
+      "    x = 1j // 2\n",
       "    x = 'text' + 1\n",
       "    x = cuda\n",
       "    if cuda.threadIdx:\n        pass\n",
