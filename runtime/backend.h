@@ -23,6 +23,8 @@ public:
   /// The most blocks of `block` threads that can be resident at once with this kernel:
   /// the largest grid a cooperative launch (one that syncs the grid) may have.
   virtual uint64_t maxCooperativeBlocks(Dim3 block, uint64_t sharedBytes) = 0;
+  /// The loaded code's handle (the GPU's CUmodule); null on the simulator.
+  virtual void *moduleHandle() const { return nullptr; }
 };
 
 class Backend {

@@ -79,6 +79,8 @@ public:
     return uint64_t(perSM) * uint64_t(multiprocessors_);
   }
 
+  void *moduleHandle() const override { return module_; }
+
 private:
   /// Loads the kernel's own PTX (no linked files).
   void loadPtx(const GpuCompiled &c) {

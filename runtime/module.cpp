@@ -101,6 +101,8 @@ CompiledFunction Module::compileFunction(const std::string &name, const Function
   return impl_->compileFunction(name, request);
 }
 
+void Module::setLoadHook(LoadHook hook) { impl_->setLoadHook(std::move(hook)); }
+
 void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_t sharedBytes,
                     const Stream *stream) {
   module_->launch(name_, grid, block, args, sharedBytes, stream ? stream->handle() : nullptr);
@@ -181,18 +183,34 @@ ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std:
   std::string key = kernel + "(";
   for (auto &t : types)
     key += t.mangle() + ",";
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   auto it = cache_.find(key);
   if (it != cache_.end())
     return *it->second;
   PipelineOptions po = pipelineOptions();
   ir::KernelIR kir = buildKernelIR(*parsed_, kernel, types, po);
   auto c = std::make_unique<Compiled>();
+  c->kernelName = kernel;
   c->info = std::make_shared<const ir::KernelInfo>(kir.info);
   c->kernel = device_->backend().compile(std::move(kir), po);
   Compiled &out = *cache_.emplace(key, std::move(c)).first->second;
   lastCompiled_[kernel] = &out;
+  lock.unlock(); // the hook may compile other kernels of this module
+  if (loadHook_)
+    loadHook_(kernel, out.kernel->moduleHandle(), true);
   return out;
+}
+
+ModuleImpl::~ModuleImpl() {
+  if (!loadHook_)
+    return;
+  for (auto &[key, c] : cache_) {
+    try {
+      loadHook_(c->kernelName, c->kernel->moduleHandle(), false);
+    } catch (...) {
+      // a failing teardown callback must not stop the unloading
+    }
+  }
 }
 
 void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,

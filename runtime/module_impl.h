@@ -25,11 +25,14 @@ public:
   uint64_t maxCooperativeBlocks(const std::string &kernel, Dim3 block, uint64_t sharedBytes);
   std::string ptx(const std::string &kernel, const std::vector<Arg> &args, const std::string &arch);
   CompiledFunction compileFunction(const std::string &name, const FunctionCompileRequest &request);
+  void setLoadHook(Module::LoadHook hook) { loadHook_ = std::move(hook); }
+  ~ModuleImpl();
   std::vector<std::string> kernelNames() const { return parsed_->scope->kernelNames(); }
   const fe::ModuleScope &scope() const { return *parsed_->scope; }
 
 private:
   struct Compiled {
+    std::string kernelName;
     std::shared_ptr<const ir::KernelInfo> info;
     std::unique_ptr<CompiledKernel> kernel;
   };
@@ -45,6 +48,7 @@ private:
   std::mutex mu_;
   std::map<std::string, std::unique_ptr<Compiled>> cache_;
   std::map<std::string, Compiled *> lastCompiled_; ///< by kernel name: its latest specialization
+  Module::LoadHook loadHook_;
 };
 
 } // namespace cutwin::rt

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -349,6 +350,12 @@ public:
   /// GPU code for one kernel or device function and signature, whatever the module's
   /// device (works without a GPU).
   CompiledFunction compileFunction(const std::string &name, const FunctionCompileRequest &request);
+
+  /// Called with a kernel's name and its loaded code (the GPU's CUmodule; null on the
+  /// simulator) after each specialization is loaded (`loaded` true) and before it is
+  /// unloaded with the module (false): numba's setup and teardown callbacks.
+  using LoadHook = std::function<void(const std::string &kernel, void *moduleHandle, bool loaded)>;
+  void setLoadHook(LoadHook hook);
 
 private:
   explicit Module(std::shared_ptr<rt::ModuleImpl> impl) : impl_(std::move(impl)) {}

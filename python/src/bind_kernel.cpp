@@ -204,6 +204,25 @@ void bindKernel(nb::module_ &m) {
       .def("kernel", &Module::kernel, nb::arg("name"))
       .def("has_function", &Module::hasFunction, nb::arg("name"))
       .def(
+          "set_load_hook",
+          [](Module &m, nb::object fn) {
+            // Called from launches that released the GIL, and from the module's destructor,
+            // which may run after the interpreter has finished (then nothing is called).
+            std::shared_ptr<nb::object> holder(new nb::object(std::move(fn)), [](nb::object *o) {
+              if (!Py_IsInitialized())
+                return; // the interpreter is gone: leave the object
+              nb::gil_scoped_acquire gil;
+              delete o;
+            });
+            m.setLoadHook([holder](const std::string &kernel, void *handle, bool loaded) {
+              if (!Py_IsInitialized())
+                return;
+              nb::gil_scoped_acquire gil;
+              (*holder)(kernel, reinterpret_cast<uintptr_t>(handle), loaded);
+            });
+          },
+          nb::arg("hook"))
+      .def(
           "compile_function",
           [](Module &m, const std::string &name, const std::string &signature, bool device, const std::string &abi,
              const std::string &abiName, const std::string &arch, const std::string &output) {

@@ -1,6 +1,7 @@
 """Foreign device functions: cuda.declare_device + @cuda.jit(link=[...]). On the GPU the
 .cu files are compiled by NVRTC and linked by the driver; on the simulator the same source
 is compiled for the CPU. Results are checked against NumPy on every backend."""
+import gc
 import os
 
 import numpy as np
@@ -185,3 +186,59 @@ def test_simulator_reports_non_portable_source():
     with cuda.use_backend("sim"):
         with pytest.raises(CompileError, match="could not compile .*not_portable.cu(.|\n)*threadIdx"):
             k[1, 1](np.zeros(1, np.int32))
+
+
+def test_code_in_memory_with_setup_and_teardown_callbacks(cutwin_backend):
+    events = []
+
+    def setup_callback(mod: cuda.cudadrv.drvapi.cu_module):
+        events.append(("setup", mod.value))
+
+    def teardown_callback(mod: cuda.cudadrv.drvapi.cu_module):
+        events.append(("teardown", mod.value))
+
+    source = cuda.CUSource('extern "C" __device__ int triple_i32(int *r, int v) { *r = 3 * v; return 0; }\n',
+                           setup_callback=setup_callback, teardown_callback=teardown_callback)
+    triple = cuda.declare_device("triple_i32", "int32(int32)")
+
+    @cuda.jit(link=[source])
+    def tripled(r, v):
+        i = cuda.grid(1)
+        if i < r.size:
+            r[i] = triple(v[i])
+
+    v = np.arange(-50, 50, dtype=np.int32)
+    r = np.zeros_like(v)
+    tripled.forall(v.size)(r, v)
+    tripled.forall(v.size)(r, v)  # loaded once
+    np.testing.assert_array_equal(r, 3 * v)
+    assert len(events) == 1 and events[0][0] == "setup"
+    handle = events[0][1]
+    assert (handle is None) == (cutwin_backend == "sim")  # the CUmodule on a GPU
+    del tripled
+    gc.collect()
+    assert events == [("setup", handle), ("teardown", handle)]
+
+
+def test_ptx_source_in_memory(cutwin_backend, tmp_path):
+    def quarter(x):
+        return x * 0.25
+
+    ptx, _ = cuda.compile_ptx(quarter, "float64(float64)", device=True, abi_info={"abi_name": "quarter_f64"})
+    code = cuda.PTXSource(ptx)
+    assert code.path.endswith(".ptx")
+    # The simulator needs a CPU version beside the cached PTX file.
+    with open(code.path[:-4] + ".cpp", "w") as fh:
+        fh.write('extern "C" int quarter_f64(double *r, double x) { *r = x * 0.25; return 0; }\n')
+    q = cuda.declare_device("quarter_f64", "float64(float64)", link=[code])
+
+    @cuda.jit
+    def apply(r, x):
+        i = cuda.grid(1)
+        if i < r.size:
+            r[i] = q(x[i])
+
+    x = np.linspace(-8, 8, 33)
+    r = np.zeros_like(x)
+    apply.forall(x.size)(r, x)
+    np.testing.assert_array_equal(r, x * 0.25)

@@ -13,8 +13,10 @@ from .memory import (AutoFreePointer, BaseCUDAMemoryManager, CutwinMemoryManager
                      PinnedMemory, current_context, set_memory_manager)
 from .compiler import compile, compile_for_current_device, compile_ptx, compile_ptx_for_current_device  # noqa: F401
 from .dispatcher import DeviceFunction, Dispatcher, declare_device, jit  # noqa: F401
+from .linkable_code import Archive, CUSource, Cubin, Fatbin, LinkableCode, LTOIR, Object, PTXSource  # noqa: F401
 from .intrinsics import *  # noqa: F401,F403
 from . import random  # noqa: F401,E402  cuda.random.xoroshiro128p_* as numba spells it
+from . import cudadrv  # noqa: F401,E402  cuda.cudadrv.driver / drvapi names
 from .reduction import Reduce, reduce  # noqa: F401,E402
 from .runtime import (Event, Stream, close, current_backend, default_stream, detect, event,  # noqa: F401
                       event_elapsed_time, get_current_device, gpu_available, gpus, is_available,

@@ -2,6 +2,7 @@
 once per device and argument-type tuple (the C++ module caches the specialisations), from
 the function's Python source: the whole file for a top-level function (diagnostics name
 its real lines), with the live values of the globals it uses passed along."""
+import ctypes
 import inspect
 import linecache
 import os
@@ -15,6 +16,7 @@ from .. import types as ct
 from ..errors import CompileError
 from . import runtime
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
+from .linkable_code import LinkableCode
 
 _ENTITY_MODULES = {"math", "numpy", "numba", "numba.cuda", "numba.types", "numba.core.types", "cutwin",
                    "cutwin.cuda", "cutwin.types"}
@@ -198,8 +200,14 @@ class _JitFunction:
         constants, functions, type_names, foreign = {}, {}, {}, {}
         self._bindings(constants, functions, type_names, foreign)
         text, filename = self._source(type_names, foreign)
-        return _cutwin.Module.from_string(runtime._open(spec), text, filename, codegen=codegen or _codegen(),
-                                          constants=constants, functions=functions)
+        module = _cutwin.Module.from_string(runtime._open(spec), text, filename, codegen=codegen or _codegen(),
+                                            constants=constants, functions=functions)
+        codes = list(self.targetoptions.get("link_callbacks", ()))
+        for f in foreign.values():
+            codes += f.callbacks
+        if codes:
+            module.set_load_hook(_load_hook(codes))
+        return module
 
     def _compiled(self, spec):
         """This function's module and kernel on device `spec`, compiled on first use."""
@@ -376,18 +384,37 @@ class DeviceFunction(_JitFunction):
 
 
 def _link_paths(link):
-    """`link=` as a list of paths; relative ones that exist from the working directory
-    become absolute (numba reads them from there), others are looked up beside the kernel
-    file when it compiles."""
+    """`link=` as a list of paths: code objects (CUSource, ...) by their cached file;
+    relative paths that exist from the working directory become absolute (numba reads them
+    from there), others are looked up beside the kernel file when it compiles."""
     if not link:
         return []
-    if isinstance(link, (str, os.PathLike)):
+    if isinstance(link, (str, os.PathLike, LinkableCode)):
         link = [link]
     out = []
     for f in link:
+        if isinstance(f, LinkableCode):
+            out.append(f.path)
+            continue
         f = os.fspath(f)
         out.append(os.path.abspath(f) if os.path.exists(f) else f)
     return out
+
+
+def _with_callbacks(link):
+    if isinstance(link, LinkableCode):
+        link = [link]
+    return [c for c in (link or ()) if isinstance(c, LinkableCode) and c.has_callbacks]
+
+
+def _load_hook(codes):
+    """numba's setup and teardown callbacks of linked code objects, per loaded kernel."""
+    def hook(kernel, handle, loaded):
+        for code in codes:
+            callback = code.setup_callback if loaded else code.teardown_callback
+            if callback is not None:
+                callback(ctypes.c_void_p(handle or None))
+    return hook
 
 
 class ForeignFunction:
@@ -401,6 +428,7 @@ class ForeignFunction:
         if not isinstance(sig, ct.Signature) or sig.return_type is None:
             raise TypeError("declare_device needs a signature with a return type, e.g. float32(float32, float32)")
         self.name, self.sig, self.link = name, sig, _link_paths(link)
+        self.callbacks = _with_callbacks(link)
         self.__name__ = name
 
     def __call__(self, *args):
@@ -445,7 +473,7 @@ def _c_strides(shape, itemsize):
 def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt=True, lineinfo=False,
         cache=False, fastmath=False, boundscheck=None, max_registers=None, **kws):
     """numba's `cuda.jit`: as a decorator with or without options and signatures."""
-    options = {"link": _link_paths(link),"device": bool(device), "debug": bool(debug), "opt": (3 if opt is True else 0 if opt is False
+    options = {"link": _link_paths(link), "link_callbacks": _with_callbacks(link),"device": bool(device), "debug": bool(debug), "opt": (3 if opt is True else 0 if opt is False
                                                                       else int(opt)),
                "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": boundscheck,
                "cache": bool(cache), "inline": inline}

@@ -1,2 +1,2 @@
 """numba.cuda.cudadrv's names that user code and EMM plugins import."""
-from . import driver  # noqa: F401
+from . import driver, drvapi  # noqa: F401
