@@ -2,9 +2,24 @@
 
 #include "runtime/kernel_error.h"
 
+#include <algorithm>
 #include <string>
 
 namespace cutwin::rt {
+
+namespace {
+
+/// Whether a GPU kernel can write its error record: it has a site that raises (bounds
+/// check, assert, raise); barriers report nothing there. (On the simulator the runtime
+/// also records faults and barrier errors of any kernel.)
+bool mayWriteRecordOnGpu(const ir::KernelInfo &info) {
+  for (const ir::Site &s : info.sites)
+    if (s.what != "barrier" && s.what != "grid barrier")
+      return true;
+  return false;
+}
+
+} // namespace
 
 LaunchTracker::LaunchTracker(Backend &b) : b_(b) {}
 
@@ -44,7 +59,10 @@ void LaunchTracker::check() {
                                                                "synchronisation: " +
                                                                    names));
   }
-  if (launched.empty())
+  // On a GPU reading the records back costs a copy and a clear (two transfers): skipped
+  // when no kernel since the last check could have written one.
+  if (!b_.isSimulator() && std::none_of(launched.begin(), launched.end(),
+                                        [](const auto &info) { return mayWriteRecordOnGpu(*info); }))
     return;
   std::vector<ir::ErrorRecord> host(launched.size());
   b_.copyToHost(host.data(), records_, host.size() * sizeof(ir::ErrorRecord));
