@@ -77,7 +77,75 @@ Value *expandIntrinsic(IntrinsicInst *ii) {
 
 } // namespace
 
+namespace {
+
+/// Atomics the LLVM 7 dialect cannot say: float add becomes NVVM's intrinsic, float
+/// exchange an integer one, and wrapping increment/decrement a compare-and-swap loop.
+void rewriteAtomicsForNvvm(Module &m) {
+  std::vector<AtomicRMWInst *> atomics;
+  for (Function &f : m)
+    for (BasicBlock &bb : f)
+      for (Instruction &i : bb)
+        if (auto *a = dyn_cast<AtomicRMWInst>(&i))
+          atomics.push_back(a);
+  LLVMContext &c = m.getContext();
+  for (AtomicRMWInst *a : atomics) {
+    IRBuilder<> b(a);
+    Value *p = a->getPointerOperand(), *v = a->getValOperand();
+    Type *t = v->getType();
+    unsigned as = a->getPointerAddressSpace();
+    Value *r = nullptr;
+    switch (a->getOperation()) {
+    case AtomicRMWInst::FAdd: {
+      std::string ty = t->isFloatTy() ? "f32" : "f64";
+      std::string name = "llvm.nvvm.atomic.load.add." + ty + ".p" + std::to_string(as) + ty;
+      FunctionCallee fn = m.getOrInsertFunction(name, FunctionType::get(t, {p->getType(), t}, false));
+      r = b.CreateCall(fn, {p, v});
+      break;
+    }
+    case AtomicRMWInst::Xchg:
+      if (!t->isFloatingPointTy())
+        continue;
+      r = b.CreateBitCast(b.CreateAtomicRMW(AtomicRMWInst::Xchg, p, b.CreateBitCast(v, b.getIntNTy(t->getPrimitiveSizeInBits())),
+                                            a->getAlign(), a->getOrdering()),
+                          t);
+      break;
+    case AtomicRMWInst::UIncWrap:
+    case AtomicRMWInst::UDecWrap: {
+      BasicBlock *before = a->getParent();
+      BasicBlock *done = before->splitBasicBlock(a, "atomic.done");
+      BasicBlock *loop = BasicBlock::Create(c, "atomic.loop", before->getParent(), done);
+      before->getTerminator()->eraseFromParent();
+      IRBuilder<> eb(before);
+      LoadInst *first = eb.CreateAlignedLoad(t, p, a->getAlign(), true, "atomic.first");
+      eb.CreateBr(loop);
+      IRBuilder<> lb(loop);
+      PHINode *old = lb.CreatePHI(t, 2, "atomic.old");
+      old->addIncoming(first, before);
+      Value *next;
+      if (a->getOperation() == AtomicRMWInst::UIncWrap)
+        next = lb.CreateSelect(lb.CreateICmpUGE(old, v), ConstantInt::get(t, 0), lb.CreateAdd(old, ConstantInt::get(t, 1)));
+      else
+        next = lb.CreateSelect(lb.CreateOr(lb.CreateICmpEQ(old, ConstantInt::get(t, 0)), lb.CreateICmpUGT(old, v)), v,
+                               lb.CreateSub(old, ConstantInt::get(t, 1)));
+      Value *pair = lb.CreateAtomicCmpXchg(p, old, next, a->getAlign(), a->getOrdering(), a->getOrdering());
+      Value *seen = lb.CreateExtractValue(pair, {0});
+      old->addIncoming(seen, loop);
+      lb.CreateCondBr(lb.CreateExtractValue(pair, {1}), done, loop);
+      r = old;
+      break;
+    }
+    default: continue;
+    }
+    a->replaceAllUsesWith(r);
+    a->eraseFromParent();
+  }
+}
+
+} // namespace
+
 void prepareForNvvm(Module &m) {
+  rewriteAtomicsForNvvm(m);
   for (GlobalVariable &g : m.globals())
     ir::expandConstantUsers(&g);
   for (Function &f : m)

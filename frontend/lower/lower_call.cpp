@@ -31,6 +31,8 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
     return lowerForeignCall(c, ci);
   if (ci.builtin.rfind("cmath.", 0) == 0)
     return lowerCmathCall(c, ci);
+  if (ci.builtin.rfind("cuda.atomic.", 0) == 0)
+    return lowerAtomicCall(c, ci);
   return lowerBuiltinCall(c, ci);
 }
 

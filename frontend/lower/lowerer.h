@@ -96,6 +96,8 @@ private:
   /// One cmath function of a complex value (exp, log, sqrt, asinh, ...).
   llvm::Value *cmathUnary(const std::string &fn, llvm::Value *z, Scalar t);
   llvm::Value *lowerCmathCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  /// cuda.atomic.* (lower_atomic.cpp).
+  llvm::Value *lowerAtomicCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
 
   // ---- arrays (lower_array.cpp)
   /// Address of a[idx...] (every dimension indexed) with wraparound and bounds checks.

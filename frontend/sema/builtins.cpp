@@ -150,7 +150,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   }
   if (m == "cuda") {
     static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim", "gridDim",
-                                                     "shared",    "local",    "const",   "random",  "cg"};
+                                                     "shared",    "local",    "const",   "random",  "cg",
+                                                     "atomic"};
     static const std::set<std::string> functions = {"grid", "gridsize", "syncthreads", "jit",
                                                     "declare_device"};
     if (submodules.count(attr))
@@ -169,6 +170,13 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   if (m == "cuda.shared" || m == "cuda.local") {
     if (attr == "array")
       return functionEntity(m + ".array");
+    return std::nullopt;
+  }
+  if (m == "cuda.atomic") {
+    static const std::set<std::string> ops = {"add", "sub", "and_", "or_", "xor", "exch", "max",
+                                              "min", "inc", "dec", "cas", "compare_and_swap"};
+    if (ops.count(attr))
+      return functionEntity("cuda.atomic." + attr);
     return std::nullopt;
   }
   if (m == "cuda.cg") {

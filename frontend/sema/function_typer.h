@@ -51,6 +51,7 @@ private:
   ExprInfo typeUfuncCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
   ExprInfo typeArrayAlloc(const CallExpr &c, MemSpace space);
   ExprInfo typeDeviceCall(const CallExpr &c, const ExprInfo &fn, const std::vector<ExprInfo> &args);
+  ExprInfo typeAtomicCall(const CallExpr &c, const std::string &op, const std::vector<ExprInfo> &args);
   ExprInfo typeCmathCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
   ExprInfo typeForeignCall(const CallExpr &c, const ExprInfo &fn, const std::vector<ExprInfo> &args);
   std::vector<Scalar> scalarArgs(const CallExpr &c, const std::vector<ExprInfo> &args, const char *what);

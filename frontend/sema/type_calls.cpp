@@ -115,6 +115,60 @@ ExprInfo FunctionTyper::typeForeignCall(const CallExpr &c, const ExprInfo &fn,
   return info;
 }
 
+ExprInfo FunctionTyper::typeAtomicCall(const CallExpr &c, const std::string &op, const std::vector<ExprInfo> &args) {
+  // numba's forms: op(ary, idx, val); cas(ary, idx, old, val); compare_and_swap(ary, old, val)
+  // on element 0. The index is an integer or a tuple of one per dimension; values convert
+  // to the array's type, and the element's old value is returned.
+  std::string what = "cuda.atomic." + op + "()";
+  bool cas = op == "cas", cas0 = op == "compare_and_swap";
+  size_t arity = cas ? 4 : 3;
+  if (args.size() != arity)
+    error(c.loc, what + " takes " + std::to_string(arity) + " arguments, " + std::to_string(args.size()) + " given");
+  const Type &at = args[0].type;
+  if (!at.isArray() || at.isRecordArray() || at.pointer)
+    error(c.args[0]->loc, what + " needs an array as its first argument, not " + at.str());
+  if (at.space == MemSpace::Const)
+    error(c.args[0]->loc, what + ": the array is read-only (constant memory)");
+  S t = at.scalar;
+  bool isInt = t == S::I32 || t == S::I64 || t == S::U32 || t == S::U64;
+  bool isFloat = t == S::F32 || t == S::F64;
+  bool ok = op == "add" || op == "sub" || op == "exch" ? isInt || isFloat
+            : op == "inc" || op == "dec"               ? t == S::U32 || t == S::U64
+                                                       : isInt; // and_ or_ xor max min cas
+  if (!ok)
+    error(c.args[0]->loc, what + " does not support arrays of " + scalarName(t) +
+                              (isFloat && (op == "max" || op == "min")
+                                   ? " yet (integer max/min only)"
+                                   : ""));
+  ExprInfo info;
+  info.builtin = "cuda.atomic." + op;
+  info.type = Type::scalarOf(t);
+  if (cas0) {
+    if (at.ndim != 1)
+      error(c.args[0]->loc, what + " works on element 0 of a 1-D array");
+  } else {
+    const Type &it = args[1].type;
+    if (it.isScalar() && isInteger(it.scalar) && at.ndim == 1) {
+      info.operandTypes.push_back(it.scalar);
+    } else if (it.isTuple() && it.elems.size() == at.ndim) {
+      for (auto &e : it.elems) {
+        if (!e.isScalar() || !isInteger(e.scalar))
+          error(c.args[1]->loc, what + ": indices must be integers, not " + e.str());
+        info.operandTypes.push_back(e.scalar);
+      }
+    } else {
+      error(c.args[1]->loc, what + ": the index of a " + std::to_string(at.ndim) +
+                                "-D array is an integer per dimension, not " + it.str());
+    }
+  }
+  for (size_t i = cas0 ? 1 : 2; i < args.size(); ++i) {
+    if (!args[i].type.isScalar() || isComplex(args[i].type.scalar))
+      error(c.args[i]->loc, what + ": values are numbers, not " + args[i].type.str());
+    info.operandTypes.push_back(t);
+  }
+  return info;
+}
+
 ExprInfo FunctionTyper::typeCmathCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args) {
   // Real and integer arguments become complex128 (complex64 stays), as in numba.
   size_t arity = fn == "rect" ? 2 : 1;
@@ -332,6 +386,8 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
     info.operandTypes.assign(operands.size(), acc.scalar);
     return info;
   }
+  if (fn.rfind("cuda.atomic.", 0) == 0)
+    return typeAtomicCall(c, fn.substr(12), args);
   if (fn == "scalar.conjugate") {
     arity(0, 0);
     ExprInfo recv = typeExpr(*static_cast<const AttributeExpr &>(*c.func).value);
