@@ -44,6 +44,13 @@ Value *Lowerer::lowerAtomicCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   }
   bool isFloat = fe::isFloat(t), isSigned = fe::isSigned(t);
   Value *v = vals[0];
+  bool extreme = op == "max" || op == "min" || op == "nanmax" || op == "nanmin";
+  if (extreme && isFloat)
+    return floatAtomicExtreme(op, addr, v, t);
+  if (op == "nanmax" || op == "nanmin") // integers have no NaN
+    return b_.CreateAtomicRMW(op == "nanmax" ? (isSigned ? AtomicRMWInst::Max : AtomicRMWInst::UMax)
+                                             : (isSigned ? AtomicRMWInst::Min : AtomicRMWInst::UMin),
+                              addr, v, align, ord);
   AtomicRMWInst::BinOp rmw;
   if (op == "add")
     rmw = isFloat ? AtomicRMWInst::FAdd : AtomicRMWInst::Add;
@@ -70,6 +77,42 @@ Value *Lowerer::lowerAtomicCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   else
     throw Error("internal error: cuda.atomic." + op + " not lowered");
   return b_.CreateAtomicRMW(rmw, addr, v, align, ord);
+}
+
+Value *Lowerer::floatAtomicExtreme(const std::string &op, Value *addr, Value *v, Scalar t) {
+  // numba's semantics: max/min leave the element when it or the value is NaN; nanmax/
+  // nanmin ignore a NaN value and replace a NaN element. A compare-and-swap loop on the
+  // bits, retried while the element still loses to the value.
+  bool isMax = op == "max" || op == "nanmax", nanAware = op == "nanmax" || op == "nanmin";
+  llvm::Type *ft = scalarType(t);
+  llvm::Type *it = llvm::Type::getIntNTy(ctx_, fe::bitWidth(t));
+  MaybeAlign align(fe::byteSize(t));
+  const auto ord = AtomicOrdering::Monotonic;
+  BasicBlock *entry = b_.GetInsertBlock();
+  auto *check = BasicBlock::Create(ctx_, "atomic.check", fn_);
+  auto *attempt = BasicBlock::Create(ctx_, "atomic.attempt", fn_);
+  auto *done = BasicBlock::Create(ctx_, "atomic.done", fn_);
+  LoadInst *first = b_.CreateAlignedLoad(ft, addr, align, true, "atomic.first");
+  Value *skip = nanAware ? b_.CreateFCmpUNO(v, v) : b_.CreateFCmpUNO(v, first);
+  b_.CreateCondBr(skip, done, check);
+  b_.SetInsertPoint(check);
+  PHINode *old = b_.CreatePHI(ft, 2, "atomic.old");
+  old->addIncoming(first, entry);
+  // Loses: old < v (max) / old > v (min), or old is NaN for the nan-aware forms.
+  Value *loses = isMax ? (nanAware ? b_.CreateFCmpULT(old, v) : b_.CreateFCmpOLT(old, v))
+                       : (nanAware ? b_.CreateFCmpUGT(old, v) : b_.CreateFCmpOGT(old, v));
+  b_.CreateCondBr(loses, attempt, done);
+  b_.SetInsertPoint(attempt);
+  Value *pair = b_.CreateAtomicCmpXchg(addr, b_.CreateBitCast(old, it), b_.CreateBitCast(v, it), align, ord, ord);
+  Value *seen = b_.CreateBitCast(b_.CreateExtractValue(pair, {0}), ft);
+  old->addIncoming(seen, attempt);
+  b_.CreateCondBr(b_.CreateExtractValue(pair, {1}), done, check);
+  b_.SetInsertPoint(done);
+  PHINode *result = b_.CreatePHI(ft, 3, "atomic.result");
+  result->addIncoming(first, entry);
+  result->addIncoming(old, check);
+  result->addIncoming(old, attempt);
+  return result;
 }
 
 } // namespace cutwin::ir

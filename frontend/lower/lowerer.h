@@ -98,6 +98,7 @@ private:
   llvm::Value *lowerCmathCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// cuda.atomic.* (lower_atomic.cpp).
   llvm::Value *lowerAtomicCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *floatAtomicExtreme(const std::string &op, llvm::Value *addr, llvm::Value *v, Scalar t);
 
   // ---- arrays (lower_array.cpp)
   /// Address of a[idx...] (every dimension indexed) with wraparound and bounds checks.

@@ -173,8 +173,9 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     return std::nullopt;
   }
   if (m == "cuda.atomic") {
-    static const std::set<std::string> ops = {"add", "sub", "and_", "or_", "xor", "exch", "max",
-                                              "min", "inc", "dec", "cas", "compare_and_swap"};
+    static const std::set<std::string> ops = {"add", "sub", "and_",   "or_",    "xor", "exch", "max",
+                                              "min", "inc", "dec",    "cas",    "compare_and_swap",
+                                              "nanmax", "nanmin"};
     if (ops.count(attr))
       return functionEntity("cuda.atomic." + attr);
     return std::nullopt;

@@ -132,14 +132,13 @@ ExprInfo FunctionTyper::typeAtomicCall(const CallExpr &c, const std::string &op,
   S t = at.scalar;
   bool isInt = t == S::I32 || t == S::I64 || t == S::U32 || t == S::U64;
   bool isFloat = t == S::F32 || t == S::F64;
-  bool ok = op == "add" || op == "sub" || op == "exch" ? isInt || isFloat
-            : op == "inc" || op == "dec"               ? t == S::U32 || t == S::U64
-                                                       : isInt; // and_ or_ xor max min cas
+  bool ok = op == "add" || op == "sub" || op == "exch" || op == "max" || op == "min" || op == "nanmax" ||
+                    op == "nanmin"
+                ? isInt || isFloat
+            : op == "inc" || op == "dec" ? t == S::U32 || t == S::U64
+                                         : isInt; // and_ or_ xor cas
   if (!ok)
-    error(c.args[0]->loc, what + " does not support arrays of " + scalarName(t) +
-                              (isFloat && (op == "max" || op == "min")
-                                   ? " yet (integer max/min only)"
-                                   : ""));
+    error(c.args[0]->loc, what + " does not support arrays of " + scalarName(t));
   ExprInfo info;
   info.builtin = "cuda.atomic." + op;
   info.type = Type::scalarOf(t);

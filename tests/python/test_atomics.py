@@ -113,3 +113,43 @@ def test_unsupported_types_are_typing_errors():
         float_and[1, 1](np.zeros(1))
     with pytest.raises(TypingError, match="inc.*int64"):
         signed_inc[1, 1](np.zeros(1, np.int64))
+
+
+@cuda.jit
+def float_extremes(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        v = x[i]
+        cuda.atomic.max(out, 0, v)
+        cuda.atomic.min(out, 1, v)
+        cuda.atomic.nanmax(out, 2, v)
+        cuda.atomic.nanmin(out, 3, v)
+        cuda.atomic.max(out, 4, v)     # starts as NaN: max leaves a NaN element
+        cuda.atomic.nanmax(out, 5, v)  # starts as NaN: nanmax replaces it
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_max_min_and_nan_forms(cutwin_backend, dtype):
+    x = np.random.default_rng(3).standard_normal(4000).astype(dtype)
+    x[::7] = np.nan  # NaN values are ignored by all four
+    out = np.array([-np.inf, np.inf, -np.inf, np.inf, np.nan, np.nan], dtype)
+    float_extremes.forall(x.size)(x, out)
+    finite = x[~np.isnan(x)]
+    assert out[0] == finite.max() and out[1] == finite.min()
+    assert out[2] == finite.max() and out[3] == finite.min()
+    assert np.isnan(out[4]) and out[5] == finite.max()
+
+
+@cuda.jit
+def returned_max(a, got):
+    i = cuda.grid(1)
+    if i < got.size:
+        got[i] = cuda.atomic.max(a, 0, i * 0.5)
+
+
+def test_float_max_returns_the_old_value(cutwin_backend):
+    a, got = np.zeros(1), np.zeros(300)
+    returned_max.forall(300)(a, got)
+    assert a[0] == 149.5
+    assert np.isin(got, np.arange(300) * 0.5).all()  # each saw a value some thread stored (or 0)
+    assert got[299] < 149.5  # the thread storing the maximum saw a smaller value
