@@ -138,6 +138,36 @@ def const_arrays():
 
 
 @case
+def atomics_final_states():
+    r = rng(41)
+    n = 5000
+    x = r.integers(-10**12, 10**12, n)
+    f = r.standard_normal(n)
+    f[::9] = np.nan  # ignored by max/min (the elements start as numbers) and nanmax/nanmin
+    ints = np.array([np.iinfo(np.int64).min, np.iinfo(np.int64).max, 0, 0], np.int64)
+    uints = np.zeros(6, np.uint64)
+    uints[0] = np.uint64(2**64 - 1)
+    floats = np.array([0, -np.inf, np.inf, np.nan, np.nan], np.float64)
+    i = np.arange(n, dtype=np.uint64)
+    finite = f[~np.isnan(f)]
+    bits = np.uint64(2**60 - 1)
+    want_u = np.array([np.uint64(2**64 - 1) - bits, bits, np.bitwise_xor.reduce(i), n % 13,
+                       [0, 7, 6, 5, 4, 3, 2, 1][n % 8], x.astype(np.uint64).max()], np.uint64)
+    return dict(kernel="atomics_final_states", grid=[blocks(n, 256)], block=[256],
+                args=[("x", x), ("f", f), ("bins", np.zeros(32, np.int32)), ("ints", ints), ("uints", uints),
+                      ("floats", floats)],
+                expect={"bins": (np.bincount(x % 32, minlength=32).astype(np.int32), {}),
+                        "ints": (np.array([x.max(), x.min(), -x.sum(), x.sum()], np.int64), {}),
+                        "uints": (want_u, {}),
+                        "floats": (np.array([n * 0.25, finite.max(), finite.min(), finite.max(), finite.min()]), {})},
+                description="atomics under contention (shared and global, 5000 threads): final states of add, "
+                            "sub, max, min, and_, or_, xor, inc, dec, float add, max/min and nanmax/nanmin with "
+                            "NaN values, which no order of the threads changes",
+                numba_sim_difference="numba's simulator runs the kernel as Python: the negative mask "
+                                     "~(1 << k) given to a uint64 atomic raises OverflowError there")
+
+
+@case
 def complex_arith():
     r = rng(37)
     n = 250
