@@ -167,8 +167,36 @@ GlobalVariable *initGridLeader(Module &m, Function *kernel) {
 
 } // namespace
 
+namespace {
+
+/// Fences from cuda.threadfence*: NVPTX selects no `fence`, so they become membar by scope.
+void lowerFences(Module &m) {
+  std::vector<FenceInst *> fences;
+  for (Function &f : m)
+    for (BasicBlock &bb : f)
+      for (Instruction &i : bb)
+        if (auto *fi = dyn_cast<FenceInst>(&i))
+          fences.push_back(fi);
+  if (fences.empty())
+    return;
+  SmallVector<StringRef, 8> names;
+  m.getContext().getSyncScopeNames(names);
+  for (FenceInst *fi : fences) {
+    StringRef scope = fi->getSyncScopeID() < names.size() ? names[fi->getSyncScopeID()] : "";
+    Intrinsic::ID id = scope == "block" ? Intrinsic::nvvm_membar_cta
+                       : scope == "device" ? Intrinsic::nvvm_membar_gl
+                                           : Intrinsic::nvvm_membar_sys;
+    IRBuilder<> b(fi);
+    b.CreateIntrinsic(id, {}, {})->setDebugLoc(fi->getDebugLoc());
+    fi->eraseFromParent();
+  }
+}
+
+} // namespace
+
 GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
   GpuLoweringResult result;
+  lowerFences(m);
   std::vector<CallInst *> calls;
   for (Function &f : m)
     for (BasicBlock &bb : f)

@@ -175,6 +175,48 @@ Value *Lowerer::lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
     }
     return makeComplex(re, im, Scalar::C128);
   }
+  if (fn == "cuda.popc" || fn == "cuda.clz" || fn == "cuda.ffs" || fn == "cuda.brev") {
+    Scalar t = ci.operandTypes[0];
+    Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
+    if (fn == "cuda.popc")
+      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, v);
+    if (fn == "cuda.brev")
+      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, v);
+    if (fn == "cuda.clz")
+      return b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, v, b_.getFalse());
+    // ffs: 1 + the index of the lowest set bit, 0 when none is
+    Value *tz = b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, v, b_.getFalse());
+    Value *pos = b_.CreateAdd(b_.CreateZExtOrTrunc(tz, b_.getInt32Ty()), b_.getInt32(1));
+    return b_.CreateSelect(b_.CreateICmpEQ(v, ConstantInt::get(v->getType(), 0)), b_.getInt32(0), pos);
+  }
+  if (fn == "cuda.fma") {
+    Type ft = Type::scalarOf(ci.operandTypes[0]);
+    return b_.CreateIntrinsic(llvm::Intrinsic::fma, {scalarType(ft.scalar)},
+                              {lowerAs(*c.args[0], ft), lowerAs(*c.args[1], ft), lowerAs(*c.args[2], ft)});
+  }
+  if (fn == "cuda.cbrt") {
+    Scalar t = ci.operandTypes[0];
+    return libdeviceCall("cbrt", t, {lowerAs(*c.args[0], Type::scalarOf(t))});
+  }
+  if (fn == "cuda.selp") {
+    Type vt = Type::scalarOf(ci.operandTypes[1]);
+    Value *test = truth(lowerExpr(*c.args[0]), info(*c.args[0]).type);
+    return b_.CreateSelect(test, lowerAs(*c.args[1], vt), lowerAs(*c.args[2], vt));
+  }
+  if (fn == "cuda.threadfence" || fn == "cuda.threadfence_block" || fn == "cuda.threadfence_system") {
+    // The scope travels as the fence's sync scope ("block", "device", "system"); the GPU
+    // backend turns it into membar.cta/gl/sys, the CPU into its ordinary fence.
+    const char *scope = fn == "cuda.threadfence_block" ? "block" : fn == "cuda.threadfence" ? "device" : "system";
+    b_.CreateFence(AtomicOrdering::SequentiallyConsistent, ctx_.getOrInsertSyncScopeID(scope));
+    return nullptr;
+  }
+  if (fn == "scalar.bit_count") {
+    Scalar t = ci.operandTypes[0];
+    Value *v = lowerAs(*static_cast<const fe::AttributeExpr &>(*c.func).value, Type::scalarOf(t));
+    if (fe::isSigned(t))
+      v = b_.CreateSelect(b_.CreateICmpSLT(v, ConstantInt::get(v->getType(), 0)), b_.CreateNeg(v), v);
+    return b_.CreateZExtOrTrunc(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, v), b_.getInt64Ty());
+  }
   if (fn == "scalar.conjugate") {
     Scalar t = ci.operandTypes[0];
     Value *v = lowerAs(*static_cast<const fe::AttributeExpr &>(*c.func).value, Type::scalarOf(t));

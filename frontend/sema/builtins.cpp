@@ -152,8 +152,9 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim", "gridDim",
                                                      "shared",    "local",    "const",   "random",  "cg",
                                                      "atomic"};
-    static const std::set<std::string> functions = {"grid", "gridsize", "syncthreads", "jit",
-                                                    "declare_device"};
+    static const std::set<std::string> functions = {
+        "grid", "gridsize", "syncthreads", "jit", "declare_device", "popc", "brev", "clz", "ffs", "fma", "cbrt",
+        "selp", "threadfence", "threadfence_block", "threadfence_system"};
     if (submodules.count(attr))
       return moduleEntity("cuda." + attr);
     if (functions.count(attr))

@@ -132,11 +132,10 @@ ExprInfo FunctionTyper::typeAtomicCall(const CallExpr &c, const std::string &op,
   S t = at.scalar;
   bool isInt = t == S::I32 || t == S::I64 || t == S::U32 || t == S::U64;
   bool isFloat = t == S::F32 || t == S::F64;
-  bool ok = op == "add" || op == "sub" || op == "exch" || op == "max" || op == "min" || op == "nanmax" ||
-                    op == "nanmin"
+  bool ok = op == "add" || op == "sub" || op == "max" || op == "min" || op == "nanmax" || op == "nanmin"
                 ? isInt || isFloat
             : op == "inc" || op == "dec" ? t == S::U32 || t == S::U64
-                                         : isInt; // and_ or_ xor cas
+                                         : isInt; // and_ or_ xor exch cas
   if (!ok)
     error(c.args[0]->loc, what + " does not support arrays of " + scalarName(t));
   ExprInfo info;
@@ -387,6 +386,60 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
   }
   if (fn.rfind("cuda.atomic.", 0) == 0)
     return typeAtomicCall(c, fn.substr(12), args);
+  if (fn == "cuda.popc" || fn == "cuda.clz" || fn == "cuda.ffs" || fn == "cuda.brev") {
+    // numba: popc and clz keep the integer type, ffs gives uint32, brev takes uint32/uint64.
+    arity(1, 1);
+    auto actual = scalarArgs(c, args, fn.c_str());
+    std::vector<ScalarCase> cases;
+    if (fn == "cuda.brev") {
+      cases = {{{S::U32}, S::U32}, {{S::U64}, S::U64}};
+    } else {
+      for (S s : {S::I8, S::I16, S::I32, S::I64, S::U8, S::U16, S::U32, S::U64})
+        cases.push_back({{s}, fn == "cuda.ffs" ? S::U32 : s});
+    }
+    auto cs = resolveOverload(cases, actual, fn != "cuda.brev");
+    if (!cs || isFloat(actual[0]) || isComplex(actual[0]))
+      error(c.loc, fn + "() takes an integer, not " + scalarName(actual[0]));
+    info.type = Type::scalarOf(cs->result);
+    info.operandTypes = cs->args;
+    return info;
+  }
+  if (fn == "cuda.fma" || fn == "cuda.cbrt") {
+    size_t n = fn == "cuda.fma" ? 3 : 1;
+    arity(n, n);
+    auto actual = scalarArgs(c, args, fn.c_str());
+    auto cs = resolveOverload({{std::vector<S>(n, S::F32), S::F32}, {std::vector<S>(n, S::F64), S::F64}}, actual);
+    if (!cs)
+      error(c.loc, fn + "() takes float32 or float64 arguments");
+    info.type = Type::scalarOf(cs->result);
+    info.operandTypes = cs->args;
+    return info;
+  }
+  if (fn == "cuda.selp") { // selp(test, a, b): a and b of one type
+    arity(3, 3);
+    auto actual = scalarArgs(c, args, "cuda.selp");
+    if (actual[1] != actual[2] || actual[1] == S::Bool || actual[1] == S::I8 || actual[1] == S::U8 ||
+        isComplex(actual[1]))
+      error(c.loc, "cuda.selp() takes two values of one type (16- to 64-bit integers or floats), not " +
+                       std::string(scalarName(actual[1])) + " and " + scalarName(actual[2]));
+    info.type = Type::scalarOf(actual[1]);
+    info.operandTypes = {S::Bool, actual[1], actual[1]};
+    return info;
+  }
+  if (fn == "cuda.threadfence" || fn == "cuda.threadfence_block" || fn == "cuda.threadfence_system") {
+    arity(0, 0);
+    info.type = Type::none();
+    return info;
+  }
+  if (fn == "scalar.bit_count") { // int.bit_count(): the ones of |x|, as Python
+    arity(0, 0);
+    ExprInfo recv = typeExpr(*static_cast<const AttributeExpr &>(*c.func).value);
+    if (!recv.type.isScalar() || !isInteger(recv.type.scalar))
+      error(c.loc, "bit_count() is a method of integers");
+    info.type = Type::scalarOf(S::I64);
+    info.operandTypes = {recv.type.scalar};
+    return info;
+  }
   if (fn == "scalar.conjugate") {
     arity(0, 0);
     ExprInfo recv = typeExpr(*static_cast<const AttributeExpr &>(*c.func).value);

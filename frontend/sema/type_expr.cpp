@@ -272,6 +272,10 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
     info.builtin = "scalar." + a.attr;
     return info;
   }
+  if (t.isScalar() && isInteger(t.scalar) && a.attr == "bit_count") {
+    info.type = Type::named(TypeKind::Function, "scalar.bit_count");
+    return info;
+  }
   if (t.isScalar() && a.attr == "conjugate") {
     info.type = Type::named(TypeKind::Function, "scalar.conjugate");
     return info;
