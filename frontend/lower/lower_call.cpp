@@ -130,6 +130,43 @@ Value *Lowerer::lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
                   {ConstantInt::get(llvm::Type::getInt32Ty(ctx_), site(c.loc, "grid barrier"))});
     return nullptr;
   }
+  if (fn == "cuda.syncthreads_count" || fn == "cuda.syncthreads_and" || fn == "cuda.syncthreads_or") {
+    // Three barriers around a shared counter of this call site: thread (0,0,0) clears it,
+    // every thread adds its predicate, every thread reads the sum. Exact on both backends
+    // (the next such call clears only after every thread has passed its own first barrier).
+    Value *pred = truth(lowerExpr(*c.args[0]), info(*c.args[0]).type);
+    auto *i32 = llvm::Type::getInt32Ty(ctx_);
+    auto *counter = new GlobalVariable(mod_, i32, false, GlobalValue::InternalLinkage, UndefValue::get(i32),
+                                       spec_->def->name + ".block_vote." + std::to_string(sharedCounter_++),
+                                       nullptr, GlobalValue::NotThreadLocal, 3);
+    counter->setAlignment(Align(4));
+    unsigned id = site(c.loc, "barrier");
+    auto barrier = [&] { b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier), {ConstantInt::get(i32, id)}); };
+    setLoc(c.loc);
+    barrier();
+    Value *first = b_.CreateIsNull(b_.CreateOr(b_.CreateOr(specialRegister("cuda.threadIdx.x"),
+                                                           specialRegister("cuda.threadIdx.y")),
+                                               specialRegister("cuda.threadIdx.z")));
+    auto *clear = BasicBlock::Create(ctx_, "vote.clear", fn_);
+    auto *cont = BasicBlock::Create(ctx_, "vote.add", fn_);
+    b_.CreateCondBr(first, clear, cont);
+    b_.SetInsertPoint(clear);
+    b_.CreateStore(ConstantInt::get(i32, 0), counter);
+    b_.CreateBr(cont);
+    b_.SetInsertPoint(cont);
+    barrier();
+    b_.CreateAtomicRMW(AtomicRMWInst::Add, counter, b_.CreateZExt(pred, i32), MaybeAlign(4),
+                       AtomicOrdering::Monotonic);
+    barrier();
+    Value *count = b_.CreateLoad(i32, counter);
+    if (fn == "cuda.syncthreads_count")
+      return count;
+    if (fn == "cuda.syncthreads_or")
+      return b_.CreateZExt(b_.CreateICmpNE(count, ConstantInt::get(i32, 0)), i32);
+    Value *threads = b_.CreateMul(b_.CreateMul(specialRegister("cuda.blockDim.x"), specialRegister("cuda.blockDim.y")),
+                                  specialRegister("cuda.blockDim.z"));
+    return b_.CreateZExt(b_.CreateICmpEQ(count, threads), i32);
+  }
   if (fn == "cuda.syncthreads") {
     b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier),
                   {ConstantInt::get(llvm::Type::getInt32Ty(ctx_), site(c.loc, "barrier"))});

@@ -154,7 +154,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
                                                      "atomic"};
     static const std::set<std::string> functions = {
         "grid", "gridsize", "syncthreads", "jit", "declare_device", "popc", "brev", "clz", "ffs", "fma", "cbrt",
-        "selp", "threadfence", "threadfence_block", "threadfence_system"};
+        "selp", "threadfence", "threadfence_block", "threadfence_system", "syncthreads_count",
+        "syncthreads_and", "syncthreads_or"};
     if (submodules.count(attr))
       return moduleEntity("cuda." + attr);
     if (functions.count(attr))

@@ -326,6 +326,17 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
     info.type = Type::none();
     return info;
   }
+  if (fn == "cuda.syncthreads_count" || fn == "cuda.syncthreads_and" || fn == "cuda.syncthreads_or") {
+    // numba: the block's count of true predicates (int32), or whether all / any are true
+    // (int32 0 or 1, as CUDA's __syncthreads_and/or).
+    arity(1, 1);
+    auto actual = scalarArgs(c, args, fn.c_str());
+    if (isComplex(actual[0]))
+      error(c.loc, fn + "() takes a number as its predicate");
+    info.type = Type::scalarOf(S::I32);
+    info.operandTypes = {actual[0]};
+    return info;
+  }
   if (fn == "cuda.jit")
     error(c.loc, "cuda.jit cannot be used inside a kernel");
 

@@ -82,3 +82,31 @@ def test_fma_cbrt_selp_bit_count(cutwin_backend):
     assert roots[:3].tolist() == [-3.0, -2.0, 0.0]
     np.testing.assert_array_equal(picks, np.where(a > b, a, b))
     assert counts.tolist() == [int(v).bit_count() for v in n]
+
+
+@cuda.jit
+def votes(x, out):
+    t = cuda.threadIdx.x
+    b = cuda.blockIdx.x
+    v = x[b * cuda.blockDim.x + t]
+    n = cuda.syncthreads_count(v > 0)
+    a = cuda.syncthreads_and(v > -100)
+    o = cuda.syncthreads_or(v > 90)
+    n2 = cuda.syncthreads_count(v)  # a number is true when nonzero
+    if t == 0:
+        out[b, 0] = n
+        out[b, 1] = a
+        out[b, 2] = o
+        out[b, 3] = n2
+
+
+def test_block_votes(cutwin_backend):
+    x = np.random.default_rng(8).integers(-100, 100, (6, 128)).astype(np.int32)
+    x[2, :] = np.abs(x[2, :]) - 99  # all > -100
+    x[3, 5] = 95
+    out = np.zeros((6, 4), np.int32)
+    votes[6, 128](x.ravel(), out)
+    np.testing.assert_array_equal(out[:, 0], (x > 0).sum(axis=1))
+    np.testing.assert_array_equal(out[:, 1], (x > -100).all(axis=1))
+    np.testing.assert_array_equal(out[:, 2], (x > 90).any(axis=1))
+    np.testing.assert_array_equal(out[:, 3], (x != 0).sum(axis=1))
