@@ -228,6 +228,12 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
       }
       b.CreateCall(gridSync)->setDebugLoc(ci->getDebugLoc());
       break;
+    case ir::Intrinsic::Nanosleep: {
+      auto *ty = FunctionType::get(Type::getVoidTy(m.getContext()), {Type::getInt32Ty(m.getContext())}, false);
+      b.CreateCall(InlineAsm::get(ty, "nanosleep.u32 $0;", "r", true), {ci->getArgOperand(0)})
+          ->setDebugLoc(ci->getDebugLoc());
+      break;
+    }
     case ir::Intrinsic::DynamicSharedSize: {
       auto *ty = FunctionType::get(Type::getInt32Ty(m.getContext()), false);
       CallInst *size = b.CreateCall(InlineAsm::get(ty, "mov.u32 $0, %dynamic_smem_size;", "=r", false));

@@ -274,6 +274,8 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
       call->setDebugLoc(ci->getDebugLoc());
       break;
     }
+    case ir::Intrinsic::Nanosleep: // a scheduling hint; simulated threads need none
+      break;
     case ir::Intrinsic::DynamicSharedSize:
       repl = b.CreateTrunc(b.CreateLoad(Type::getInt64Ty(m.getContext()), b.CreateStructGEP(ctxTy, ctx, 7)), i32);
       break;

@@ -12,7 +12,7 @@ constexpr std::array<const char *, kIntrinsicCount> kNames = {
     "cutwin.tid.x",    "cutwin.tid.y",    "cutwin.tid.z",   "cutwin.ctaid.x",     "cutwin.ctaid.y",
     "cutwin.ctaid.z",  "cutwin.ntid.x",   "cutwin.ntid.y",  "cutwin.ntid.z",      "cutwin.nctaid.x",
     "cutwin.nctaid.y", "cutwin.nctaid.z", "cutwin.barrier", "cutwin.error.raise", "cutwin.dynamic_shared_size",
-    "cutwin.grid.sync",
+    "cutwin.grid.sync", "cutwin.nanosleep",
 };
 } // namespace
 
@@ -40,7 +40,8 @@ llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id) {
   FunctionType *ft;
   switch (id) {
   case Intrinsic::Barrier:
-  case Intrinsic::GridSync: ft = FunctionType::get(voidTy, {i32}, false); break;
+  case Intrinsic::GridSync:
+  case Intrinsic::Nanosleep: ft = FunctionType::get(voidTy, {i32}, false); break;
   case Intrinsic::RaiseError:
     ft = FunctionType::get(voidTy, {PointerType::get(c, 1), i32, i32, i64, i64, i64}, false);
     break;
@@ -55,6 +56,7 @@ llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id) {
     f->addFnAttr(Attribute::NoReturn);
     f->addFnAttr(Attribute::Cold);
     break;
+  case Intrinsic::Nanosleep: break; // has an effect (time passes): never removed or moved
   default:
     f->setDoesNotAccessMemory();
     f->addFnAttr(Attribute::WillReturn);

@@ -30,8 +30,9 @@ enum class Intrinsic {
   RaiseError, ///< void (ptr addrspace(1) record, i32 kind, i32 site, i64, i64, i64), noreturn
   DynamicSharedSize, ///< i32 (): bytes of dynamic shared memory of the launch
   GridSync,          ///< void (i32 site): cuda.cg.this_grid().sync(); the launch is cooperative
+  Nanosleep,         ///< void (i32 ns): cuda.nanosleep, a hint (the simulator does nothing)
 };
-inline constexpr unsigned kIntrinsicCount = unsigned(Intrinsic::GridSync) + 1;
+inline constexpr unsigned kIntrinsicCount = unsigned(Intrinsic::Nanosleep) + 1;
 
 /// The one declaration every `cuda.shared.array(0, dtype)` aliases: the launch's dynamic
 /// shared memory (an external, zero-length addrspace(3) array).

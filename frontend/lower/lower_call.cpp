@@ -240,6 +240,12 @@ Value *Lowerer::lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
     Value *test = truth(lowerExpr(*c.args[0]), info(*c.args[0]).type);
     return b_.CreateSelect(test, lowerAs(*c.args[1], vt), lowerAs(*c.args[2], vt));
   }
+  if (fn == "cuda.lanemask_lt")
+    return b_.CreateSub(b_.CreateShl(b_.getInt32(1), laneId()), b_.getInt32(1));
+  if (fn == "cuda.nanosleep") {
+    b_.CreateCall(getIntrinsic(mod_, Intrinsic::Nanosleep), {lowerAs(*c.args[0], Type::scalarOf(Scalar::U32))});
+    return nullptr;
+  }
   if (fn == "cuda.threadfence" || fn == "cuda.threadfence_block" || fn == "cuda.threadfence_system") {
     // The scope travels as the fence's sync scope ("block", "device", "system"); the GPU
     // backend turns it into membar.cta/gl/sys, the CPU into its ordinary fence.

@@ -446,6 +446,17 @@ Value *Lowerer::lowerIfExp(const fe::IfExpExpr &ie) {
   return b_.CreateLoad(llvmType(rt), slot);
 }
 
+Value *Lowerer::laneId() {
+  // The thread's position in its warp: its linear index in the block modulo 32, which is
+  // how the GPU forms warps (and what %laneid reads).
+  Value *linear = b_.CreateAdd(
+      specialRegister("cuda.threadIdx.x"),
+      b_.CreateMul(specialRegister("cuda.blockDim.x"),
+                   b_.CreateAdd(specialRegister("cuda.threadIdx.y"),
+                                b_.CreateMul(specialRegister("cuda.blockDim.y"), specialRegister("cuda.threadIdx.z")))));
+  return b_.CreateAnd(linear, b_.getInt32(31));
+}
+
 Value *Lowerer::specialRegister(const std::string &builtin) {
   // "cuda.threadIdx.x" -> tid.x, and so on.
   unsigned dim = unsigned(builtin.back() - 'x');
@@ -463,6 +474,8 @@ Value *Lowerer::specialRegister(const std::string &builtin) {
 
 Value *Lowerer::lowerAttribute(const fe::AttributeExpr &a) {
   const fe::ExprInfo &ei = info(a);
+  if (ei.builtin == "cuda.laneid")
+    return laneId();
   if (!ei.builtin.empty() && ei.builtin.rfind("cuda.", 0) == 0)
     return specialRegister(ei.builtin);
   if (ei.builtin == "array.shape" || ei.builtin == "array.strides" || ei.builtin == "array.size") {

@@ -80,6 +80,7 @@ private:
   llvm::Value *lowerTuple(const fe::TupleExpr &t);
   llvm::Value *lowerSubscript(const fe::SubscriptExpr &s);
   llvm::Value *specialRegister(const std::string &builtin);
+  llvm::Value *laneId(); ///< cuda.laneid (i32)
   llvm::Value *libdeviceCall(const std::string &stem, Scalar t, llvm::ArrayRef<llvm::Value *> args);
 
   // ---- complex numbers (lower_complex.cpp)

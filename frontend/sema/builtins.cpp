@@ -155,13 +155,21 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     static const std::set<std::string> functions = {
         "grid", "gridsize", "syncthreads", "jit", "declare_device", "popc", "brev", "clz", "ffs", "fma", "cbrt",
         "selp", "threadfence", "threadfence_block", "threadfence_system", "syncthreads_count",
-        "syncthreads_and", "syncthreads_or"};
+        "syncthreads_and", "syncthreads_or", "nanosleep", "lanemask_lt"};
     if (submodules.count(attr))
       return moduleEntity("cuda." + attr);
     if (functions.count(attr))
       return functionEntity("cuda." + attr);
     if (attr == "types")
       return moduleEntity("numba.types");
+    if (attr == "laneid") // read as a value by the typer, like threadIdx.x
+      return functionEntity("cuda.laneid");
+    if (attr == "warpsize") { // an int32 constant, as numba types it
+      ConstValue w = ConstValue::ofInt(32);
+      w.typedScalar = true;
+      w.dtype = Scalar::I32;
+      return Entity{Type::scalarOf(Scalar::I32), w};
+    }
     return std::nullopt;
   }
   if (m == "cuda.threadIdx" || m == "cuda.blockIdx" || m == "cuda.blockDim" || m == "cuda.gridDim") {

@@ -437,6 +437,20 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
     info.operandTypes = {S::Bool, actual[1], actual[1]};
     return info;
   }
+  if (fn == "cuda.lanemask_lt") { // the lanes below this one: (1 << laneid) - 1
+    arity(0, 0);
+    info.type = Type::scalarOf(S::U32);
+    return info;
+  }
+  if (fn == "cuda.nanosleep") {
+    arity(1, 1);
+    auto actual = scalarArgs(c, args, "cuda.nanosleep");
+    if (!isInteger(actual[0]) && actual[0] != S::Bool)
+      error(c.loc, "cuda.nanosleep() takes an integer number of nanoseconds");
+    info.type = Type::none();
+    info.operandTypes = {S::U32};
+    return info;
+  }
   if (fn == "cuda.threadfence" || fn == "cuda.threadfence_block" || fn == "cuda.threadfence_system") {
     arity(0, 0);
     info.type = Type::none();

@@ -232,7 +232,7 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
             "module '" + t.path + "' has no attribute '" + a.attr + "' that cutwin supports in kernels");
     const std::string &p = m->type.path;
     if (m->type.kind == TypeKind::Function &&
-        (p.rfind("cuda.threadIdx.", 0) == 0 || p.rfind("cuda.blockIdx.", 0) == 0 ||
+        (p == "cuda.laneid" || p.rfind("cuda.threadIdx.", 0) == 0 || p.rfind("cuda.blockIdx.", 0) == 0 ||
          p.rfind("cuda.blockDim.", 0) == 0 || p.rfind("cuda.gridDim.", 0) == 0)) {
       info.type = Type::scalarOf(Scalar::I32);
       info.builtin = p;

@@ -110,3 +110,21 @@ def test_block_votes(cutwin_backend):
     np.testing.assert_array_equal(out[:, 1], (x > -100).all(axis=1))
     np.testing.assert_array_equal(out[:, 2], (x > 90).any(axis=1))
     np.testing.assert_array_equal(out[:, 3], (x != 0).sum(axis=1))
+
+
+@cuda.jit
+def lanes(out):
+    t = cuda.threadIdx.x + cuda.blockDim.x * cuda.threadIdx.y
+    cuda.nanosleep(100)
+    out[t, 0] = cuda.laneid
+    out[t, 1] = cuda.warpsize
+    out[t, 2] = cuda.lanemask_lt()
+
+
+def test_laneid_warpsize_lanemask_lt(cutwin_backend):
+    out = np.zeros((96, 3), np.int64)
+    lanes[1, (24, 4)](out)  # warps are formed from the linear thread index: 24 x 4 threads
+    lane = np.arange(96) % 32
+    np.testing.assert_array_equal(out[:, 0], lane)
+    assert (out[:, 1] == 32).all()
+    np.testing.assert_array_equal(out[:, 2], (1 << lane) - 1)
