@@ -1,5 +1,6 @@
 #include "backend_gpu/libnvvm.h"
 
+#include "backend_gpu/toolkit_library.h"
 #include "cutwin/errors.h"
 #include "frontend/ir/libdevice_link.h"
 
@@ -7,15 +8,10 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <sstream>
 #include <vector>
-
-#ifndef CUTWIN_CUDA_HOME_DIR
-#define CUTWIN_CUDA_HOME_DIR "/usr/local/cuda"
-#endif
 
 namespace cutwin::gpu {
 
@@ -40,19 +36,8 @@ const Libnvvm &lib() {
   static std::once_flag once;
   static Libnvvm l;
   std::call_once(once, [] {
-    std::vector<std::string> candidates;
-    if (const char *p = std::getenv("CUTWIN_LIBNVVM"))
-      candidates.push_back(p);
-    for (const char *home :
-         {static_cast<const char *>(std::getenv("CUDA_HOME")), CUTWIN_CUDA_HOME_DIR, "/usr/local/cuda"})
-      if (home)
-        for (const char *sub : {"/nvvm/lib64/libnvvm.so", "/lib64/libnvvm.so", "/lib/libnvvm.so"})
-          candidates.push_back(std::string(home) + sub);
-    candidates.push_back("libnvvm.so");
-    void *h = nullptr;
-    for (auto &c : candidates)
-      if ((h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL)))
-        break;
+    void *h = openToolkitLibrary("CUTWIN_LIBNVVM", {"/nvvm/lib64/libnvvm.so", "/lib64/libnvvm.so", "/lib/libnvvm.so"},
+                                 {"libnvvm.so"});
     if (!h) {
       l.error = "libNVVM not found (set CUTWIN_LIBNVVM to the toolkit's libnvvm.so)";
       return;

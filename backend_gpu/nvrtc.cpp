@@ -1,17 +1,13 @@
 #include "backend_gpu/nvrtc.h"
 
+#include "backend_gpu/toolkit_library.h"
 #include "cutwin/errors.h"
 
 #include <nvrtc.h>
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <mutex>
-
-#ifndef CUTWIN_CUDA_HOME_DIR
-#define CUTWIN_CUDA_HOME_DIR "/usr/local/cuda"
-#endif
 
 namespace cutwin::gpu {
 
@@ -34,21 +30,9 @@ const Libnvrtc &lib() {
   static std::once_flag once;
   static Libnvrtc l;
   std::call_once(once, [] {
-    std::vector<std::string> candidates;
-    if (const char *p = std::getenv("CUTWIN_LIBNVRTC"))
-      candidates.push_back(p);
-    for (const char *home :
-         {static_cast<const char *>(std::getenv("CUDA_HOME")), CUTWIN_CUDA_HOME_DIR, "/usr/local/cuda"})
-      if (home)
-        for (const char *sub : {"/lib64/libnvrtc.so", "/lib/libnvrtc.so", "/targets/x86_64-linux/lib/libnvrtc.so"})
-          candidates.push_back(std::string(home) + sub);
-    candidates.push_back("libnvrtc.so");
-    candidates.push_back("libnvrtc.so.13");
-    candidates.push_back("libnvrtc.so.12");
-    void *h = nullptr;
-    for (auto &c : candidates)
-      if ((h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL)))
-        break;
+    void *h = openToolkitLibrary("CUTWIN_LIBNVRTC",
+                                 {"/lib64/libnvrtc.so", "/lib/libnvrtc.so", "/targets/x86_64-linux/lib/libnvrtc.so"},
+                                 {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"});
     if (!h) {
       l.error = "NVRTC not found (set CUTWIN_LIBNVRTC to the toolkit's libnvrtc.so)";
       return;
@@ -68,8 +52,7 @@ const Libnvrtc &lib() {
     CUTWIN_SYM(log, nvrtcGetProgramLog)
     CUTWIN_SYM(errorString, nvrtcGetErrorString)
 #undef CUTWIN_SYM
-    const char *home = std::getenv("CUDA_HOME");
-    l.include = std::string(home ? home : CUTWIN_CUDA_HOME_DIR) + "/include";
+    l.include = std::string(toolkitHome()) + "/include";
   });
   return l;
 }

@@ -62,7 +62,6 @@ CompiledFunction ModuleImpl::compileFunction(const std::string &name, const Func
   ir::KernelIR kir;
   if (!req.device) {
     kir = buildKernelIR(*parsed_, name, fe::kernelArgTypesFromSignature(*parsed_->scope, *sym, sig), po);
-    out.returnType = "none";
   } else {
     ir::ExportAbi abi;
     if (req.abi == "numba")
@@ -79,15 +78,11 @@ CompiledFunction ModuleImpl::compileFunction(const std::string &name, const Func
       ret = sig.ret;
     kir = buildDeviceExportIR(*parsed_, name, sig.args, ret, abi, entry, po);
   }
+  // Kernels return none; a device function what its wrapper returns (declared or inferred).
+  out.returnType = req.device ? kir.info.exportedReturnType.str() : "none";
   GpuCompiled g = compileForGpu(std::move(kir), po, req.arch);
   out.name = g.entry;
   out.code = po.lto ? g.ltoir : g.ptx;
-  if (req.device) {
-    // The result type the wrapper was built with: declared, else inferred.
-    fe::Typer typer(*parsed_->scope);
-    out.returnType = sig.hasReturn ? sig.ret.str()
-                                   : typer.typeDeviceFunction(*sym, sig.args, sym->loc).returnType.str();
-  }
   return out;
 }
 

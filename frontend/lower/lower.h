@@ -40,6 +40,7 @@ struct KernelInfo {
   /// A device function compiled on its own (compile_ptx): irName is an external device
   /// function, not a kernel entry, and `layout` is empty.
   bool exported = false;
+  fe::Type exportedReturnType; ///< exported: the result type the wrapper returns
   /// Device functions called from linked code (cuda.declare_device): their names there and
   /// the line of the first call, for the simulator's error when it has no CPU version.
   std::map<std::string, SourceLoc> foreign;

@@ -27,6 +27,7 @@ KernelIR lowerDeviceExport(const fe::Typer &typer, const fe::FunctionSpec &fn, c
   out.info.opt = fn.options().debug ? 0 : fn.options().opt;
   out.info.boundscheck = opts.boundscheck;
   out.info.exported = true;
+  out.info.exportedReturnType = returnType;
   Lowerer(typer, opts, out).lowerExportEntry(fn, abi, name, returnType);
   addLinkedFiles(typer, out.info.link);
   std::string err;

@@ -15,6 +15,21 @@ Entity moduleEntity(const std::string &path) { return {Type::named(TypeKind::Mod
 Entity functionEntity(const std::string &path) { return {Type::named(TypeKind::Function, path), {}}; }
 Entity floatConst(double v) { return {Type::scalarOf(Scalar::F64), ConstValue::ofFloat(v)}; }
 
+/// pi, e, inf, nan (and tau where the module has it) of math, cmath and numpy.
+std::optional<Entity> floatConstant(const std::string &attr, bool hasTau) {
+  if (attr == "pi")
+    return floatConst(M_PI);
+  if (attr == "e")
+    return floatConst(M_E);
+  if (attr == "tau" && hasTau)
+    return floatConst(2 * M_PI);
+  if (attr == "inf")
+    return floatConst(std::numeric_limits<double>::infinity());
+  if (attr == "nan")
+    return floatConst(std::numeric_limits<double>::quiet_NaN());
+  return std::nullopt;
+}
+
 Entity typeObject(Scalar s) { return {Type::typeObject(s), {}}; }
 Entity voidTypeObject() {
   Type t = Type::make(TypeKind::TypeObject);
@@ -106,44 +121,22 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     return std::nullopt;
   }
   if (m == "numpy") {
-    if (attr == "pi")
-      return floatConst(M_PI);
-    if (attr == "e")
-      return floatConst(M_E);
-    if (attr == "inf")
-      return floatConst(std::numeric_limits<double>::infinity());
-    if (attr == "nan")
-      return floatConst(std::numeric_limits<double>::quiet_NaN());
+    if (auto k = floatConstant(attr, false)) // NumPy has no tau
+      return k;
     if (numpyUfunc(attr))
       return functionEntity("numpy." + attr);
     return std::nullopt;
   }
   if (m == "math") {
-    if (attr == "pi")
-      return floatConst(M_PI);
-    if (attr == "e")
-      return floatConst(M_E);
-    if (attr == "tau")
-      return floatConst(2 * M_PI);
-    if (attr == "inf")
-      return floatConst(std::numeric_limits<double>::infinity());
-    if (attr == "nan")
-      return floatConst(std::numeric_limits<double>::quiet_NaN());
+    if (auto k = floatConstant(attr, true))
+      return k;
     if (mathFunction(attr))
       return functionEntity("math." + attr);
     return std::nullopt;
   }
   if (m == "cmath") {
-    if (attr == "pi")
-      return floatConst(M_PI);
-    if (attr == "e")
-      return floatConst(M_E);
-    if (attr == "tau")
-      return floatConst(2 * M_PI);
-    if (attr == "inf")
-      return floatConst(std::numeric_limits<double>::infinity());
-    if (attr == "nan")
-      return floatConst(std::numeric_limits<double>::quiet_NaN());
+    if (auto k = floatConstant(attr, true))
+      return k;
     if (isCmathFunction(attr))
       return functionEntity("cmath." + attr);
     return std::nullopt;
