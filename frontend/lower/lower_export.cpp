@@ -4,36 +4,17 @@
 
 #include "frontend/ir/error_record.h"
 
-#include <llvm/IR/Verifier.h>
-#include <llvm/Support/raw_ostream.h>
-
 namespace cutwin::ir {
 
 using namespace llvm;
 
 KernelIR lowerDeviceExport(const fe::Typer &typer, const fe::FunctionSpec &fn, const LowerOptions &opts,
                            ExportAbi abi, const std::string &name, const fe::Type &returnType) {
-  KernelIR out;
-  out.context = std::make_unique<LLVMContext>();
-  out.module = std::make_unique<llvm::Module>(fn.def->name, *out.context);
-  out.module->setDataLayout(kKernelIRDataLayout);
-  out.module->setTargetTriple(kKernelIRTriple);
-  out.info.name = fn.def->name;
-  out.info.irName = name;
-  out.info.file = typer.scope().file().path();
-  out.info.argTypes = fn.argTypes;
-  out.info.debug = fn.options().debug;
-  out.info.fastmath = fn.options().fastmath;
-  out.info.opt = fn.options().debug ? 0 : fn.options().opt;
-  out.info.boundscheck = opts.boundscheck;
+  KernelIR out = startKernelIR(typer, fn, opts, name);
   out.info.exported = true;
   out.info.exportedReturnType = returnType;
   Lowerer(typer, opts, out).lowerExportEntry(fn, abi, name, returnType);
-  addLinkedFiles(typer, out.info.link);
-  std::string err;
-  raw_string_ostream os(err);
-  if (verifyModule(*out.module, &os))
-    throw Error("internal error: IR of device function '" + fn.def->name + "' is invalid:\n" + os.str());
+  finishKernelIR(typer, out);
   return out;
 }
 

@@ -30,27 +30,38 @@ void addLinkedFiles(const fe::Typer &typer, std::vector<std::string> &files) {
   }
 }
 
-KernelIR lowerKernel(const fe::Typer &typer, const fe::FunctionSpec &kernel, const LowerOptions &opts) {
+KernelIR startKernelIR(const fe::Typer &typer, const fe::FunctionSpec &fn, const LowerOptions &opts,
+                       const std::string &irName) {
   KernelIR out;
   out.context = std::make_unique<LLVMContext>();
-  out.module = std::make_unique<llvm::Module>(kernel.def->name, *out.context);
+  out.module = std::make_unique<llvm::Module>(fn.def->name, *out.context);
   out.module->setDataLayout(kKernelIRDataLayout);
   out.module->setTargetTriple(kKernelIRTriple);
-  out.info.name = kernel.def->name;
-  out.info.irName = kernel.irName;
+  out.info.name = fn.def->name;
+  out.info.irName = irName;
   out.info.file = typer.scope().file().path();
-  out.info.argTypes = kernel.argTypes;
-  out.info.layout = computeArgLayout(kernel.argTypes);
-  out.info.debug = kernel.options().debug;
-  out.info.fastmath = kernel.options().fastmath;
-  out.info.opt = kernel.options().debug ? 0 : kernel.options().opt;
+  out.info.argTypes = fn.argTypes;
+  out.info.debug = fn.options().debug;
+  out.info.fastmath = fn.options().fastmath;
+  out.info.opt = fn.options().debug ? 0 : fn.options().opt;
   out.info.boundscheck = opts.boundscheck;
-  Lowerer(typer, opts, out).lowerKernelEntry(kernel);
+  return out;
+}
+
+void finishKernelIR(const fe::Typer &typer, KernelIR &out) {
   addLinkedFiles(typer, out.info.link);
   std::string err;
   raw_string_ostream os(err);
   if (verifyModule(*out.module, &os))
-    throw Error("internal error: kernel IR of '" + kernel.def->name + "' is invalid:\n" + os.str());
+    throw Error(std::string("internal error: ") + (out.info.exported ? "IR of device function '" : "kernel IR of '") +
+                out.info.name + "' is invalid:\n" + os.str());
+}
+
+KernelIR lowerKernel(const fe::Typer &typer, const fe::FunctionSpec &kernel, const LowerOptions &opts) {
+  KernelIR out = startKernelIR(typer, kernel, opts, kernel.irName);
+  out.info.layout = computeArgLayout(kernel.argTypes);
+  Lowerer(typer, opts, out).lowerKernelEntry(kernel);
+  finishKernelIR(typer, out);
   return out;
 }
 

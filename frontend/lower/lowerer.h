@@ -16,6 +16,12 @@ namespace cutwin::ir {
 using fe::Scalar;
 using fe::Type;
 
+/// A fresh module for `fn` with the KernelInfo kernels and exported device functions share,
+/// and the steps after lowering them: linked files, verification (lower_function.cpp).
+KernelIR startKernelIR(const fe::Typer &typer, const fe::FunctionSpec &fn, const LowerOptions &opts,
+                       const std::string &irName);
+void finishKernelIR(const fe::Typer &typer, KernelIR &out);
+
 class Lowerer {
 public:
   Lowerer(const fe::Typer &typer, const LowerOptions &opts, KernelIR &out);
