@@ -13,5 +13,9 @@ mkdir -p dist/lib
 for lib in libtbb.so.12 libboost_context.so.1.74.0; do
   cp -L "$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')" dist/lib/
 done
+# The hardware/CUB reference points for cuda.reduce (bench/reduce_ceiling.cu), where nvcc is.
+if command -v nvcc >/dev/null; then
+  nvcc -O3 -arch=sm_90 -std=c++17 -o dist/bin/cutwin_reduce_ceiling bench/reduce_ceiling.cu
+fi
 strip --strip-debug dist/bin/* dist/lib/*
 du -sh dist

@@ -48,8 +48,12 @@ export CUDA_CACHE_DISABLE=1
   tee "$out/python_bench.md" || status=1
 { header; PYTHONPATH=build-python/python python3 bench/rng_states.py --backend gpu --numba gpu; } |
   tee "$out/rng_bench.md" || status=1
-{ header; PYTHONPATH=build-python/python python3 bench/reduce.py --backend gpu --numba gpu; } |
-  tee "$out/reduce_bench.md" || status=1
+{
+  header
+  PYTHONPATH=build-python/python python3 bench/reduce.py --backend gpu --numba gpu
+  echo
+  if [ -x dist/bin/cutwin_reduce_ceiling ]; then dist/bin/cutwin_reduce_ceiling; fi
+} | tee "$out/reduce_bench.md" || status=1
 {
   echo "| benchmark | implementation | kernel ms | compile + first launch ms | note |"
   echo "|---|---|---|---|---|"

@@ -80,3 +80,15 @@ def test_size_init_res_and_device_input(cutwin_backend):
     assert res.copy_to_host()[0] == x.sum()
     with pytest.raises(TypeError, match="1-D"):
         add(np.zeros((2, 2)))
+
+
+def test_function_named_like_a_local_of_the_generated_kernel(cutwin_backend):
+    # The generated kernel has locals s, sm, acc, v: a reduction of that name still works.
+    @cuda.reduce
+    def s(a, b):
+        return a * b
+
+    sm = cuda.Reduce(lambda acc, v: acc - v)
+    x = np.arange(1, 11, dtype=np.int64)
+    assert s(x, init=1) == math.factorial(10)  # init (default 0) is folded in, as in numba
+    assert sm(np.array([5, 1, 1], dtype=np.int64), init=0) == 5 - 1 - 1 - 0

@@ -230,6 +230,9 @@ class _LaunchConfig:
         self.dispatcher._launch(self.griddim, self.blockdim, self._native_stream, self.sharedmem, args)
 
 
+_SCALAR_NAMES = {}  # NumPy scalar type -> its dtype's name
+
+
 class Dispatcher(_JitFunction):
     """A kernel: `kernel[griddim, blockdim](*args)`, `kernel[griddim, blockdim, stream,
     sharedmem](*args)`, `kernel.forall(n)(*args)`."""
@@ -290,7 +293,10 @@ class Dispatcher(_JitFunction):
                     copy_back = copy_back or []
                     copy_back.append((d, a))
             elif isinstance(a, np.generic):
-                native.append((a.dtype.name, a.item()))
+                name = _SCALAR_NAMES.get(t)
+                if name is None:  # dtype.name costs microseconds: once per type
+                    name = _SCALAR_NAMES[t] = a.dtype.name
+                native.append((name, a.item()))
             elif isinstance(a, DeviceNDArray):
                 native.append(a._arr)
             elif hasattr(a, "__cuda_array_interface__"):  # CuPy, PyTorch, ...: used in place

@@ -98,6 +98,7 @@ def _cutwin_reduce_grid(arr, n, partials, out, init):
 """
 
 _counter = itertools.count()
+_BINOP = "_cutwin_binop"
 
 
 def _binop_source(fn):
@@ -113,14 +114,17 @@ def _binop_source(fn):
         block = textwrap.dedent("".join(inspect.getblock(lines[code.co_firstlineno - 1:])))
         # drop decorators (@cuda.reduce, @cuda.jit(device=True)): the kernel module adds its own
         body = block[block.index("def "):] if not block.startswith("def ") else block
-        return body, fn.__name__
+        # Renamed: the user's name could be one of the generated kernel's locals.
+        tree = ast.parse(body)
+        tree.body[0].name = _BINOP
+        return ast.unparse(tree) + "\n", _BINOP
     # A lambda: find it on its line by its parameter names.
     text = textwrap.dedent("".join(inspect.getblock(lines[code.co_firstlineno - 1:])))
     params = list(code.co_varnames[:2])
     for node in ast.walk(ast.parse(text if not text.lstrip().startswith(".") else "(" + text + ")")):
         if isinstance(node, ast.Lambda) and [a.arg for a in node.args.args] == params:
-            return "def _cutwin_binop(%s, %s):\n    return %s\n" % (params[0], params[1], ast.unparse(node.body)), \
-                "_cutwin_binop"
+            return "def %s(%s, %s):\n    return %s\n" % (_BINOP, params[0], params[1], ast.unparse(node.body)), \
+                _BINOP
     raise TypeError("cannot find the source of the lambda given to cuda.reduce")
 
 
