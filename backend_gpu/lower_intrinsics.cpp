@@ -1,5 +1,7 @@
 #include "backend_gpu/lower_intrinsics.h"
 
+#include "backend_gpu/lower_warp.h"
+
 #include "frontend/ir/error_record.h"
 #include "frontend/ir/intrinsics.h"
 
@@ -234,6 +236,7 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
           ->setDebugLoc(ci->getDebugLoc());
       break;
     }
+    case ir::Intrinsic::Warp: lowerWarpCall(ci); break;
     case ir::Intrinsic::DynamicSharedSize: {
       auto *ty = FunctionType::get(Type::getInt32Ty(m.getContext()), false);
       CallInst *size = b.CreateCall(InlineAsm::get(ty, "mov.u32 $0, %dynamic_smem_size;", "=r", false));

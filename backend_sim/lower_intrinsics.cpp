@@ -230,12 +230,14 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
   auto *p = PointerType::get(c, 0);
   FunctionCallee barrier = m.getOrInsertFunction(kBarrierFn, Type::getVoidTy(c), p, i32);
   FunctionCallee gridSync = m.getOrInsertFunction(kGridSyncFn, Type::getVoidTy(c), p, i32);
+  auto *i64 = Type::getInt64Ty(c);
+  FunctionCallee warp = m.getOrInsertFunction(kWarpFn, i64, p, i32, i32, i64, i32, i32);
   FunctionCallee raise =
       m.getOrInsertFunction(kRaiseFn, Type::getVoidTy(c), p, PointerType::get(c, 1), i32, i32,
                             Type::getInt64Ty(c), Type::getInt64Ty(c), Type::getInt64Ty(c));
   // Neither host function writes the thread context itself (only memory reached through
   // pointers stored in it), so loads of blockIdx/blockDim stay hoistable past them.
-  for (FunctionCallee fc : {raise, barrier, gridSync}) {
+  for (FunctionCallee fc : {raise, barrier, gridSync, warp}) {
     auto *fn = cast<Function>(fc.getCallee());
     fn->setDoesNotThrow();
     fn->addParamAttr(0, Attribute::ReadOnly);
@@ -276,6 +278,15 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
     }
     case ir::Intrinsic::Nanosleep: // a scheduling hint; simulated threads need none
       break;
+    case ir::Intrinsic::Warp: { // the lanes of a warp meet in the scheduler: fibers
+      result.usesBarrier = true;
+      std::vector<Value *> args{ctx};
+      args.insert(args.end(), ci->arg_begin(), ci->arg_end());
+      CallInst *call = b.CreateCall(warp, args);
+      call->setDebugLoc(ci->getDebugLoc());
+      repl = call;
+      break;
+    }
     case ir::Intrinsic::DynamicSharedSize:
       repl = b.CreateTrunc(b.CreateLoad(Type::getInt64Ty(m.getContext()), b.CreateStructGEP(ctxTy, ctx, 7)), i32);
       break;

@@ -1,5 +1,8 @@
 #include "backend_sim/scheduler.h"
 
+#include "backend_sim/warp_ops.h"
+#include "frontend/ir/intrinsics.h"
+
 #include "cutwin/errors.h"
 
 #include <boost/context/detail/fcontext.hpp>
@@ -24,12 +27,14 @@ namespace cutwin::sim {
 
 /// One simulated thread running on its own stack.
 struct Fiber {
-  enum class State : uint8_t { Ready, AtBarrier, AtGridBarrier, Done, Faulted };
+  enum class State : uint8_t { Ready, AtBarrier, AtGridBarrier, AtWarp, Done, Faulted };
   bctx::fcontext_t ctx = nullptr;   ///< where to resume the fiber
   bctx::fcontext_t sched = nullptr; ///< where to return to the scheduler
   ThreadContext tc{};
   State state = State::Ready;
   uint32_t site = 0;
+  WarpRequest warp;        ///< AtWarp: the operation asked for
+  uint64_t warpResult = 0; ///< its result, set when the warp completes it
   EntryFn entry = nullptr;
   const void *args = nullptr;
   const char *stackLow = nullptr; ///< lowest usable byte; the guard page is below it
@@ -220,8 +225,89 @@ void startFibers(const SimKernel &k, const ThreadContext &base, Dim3 block, cons
 
 enum class BlockEnd { Done, AtGridBarrier, Stopped };
 
-/// Resumes the block's threads round by round until all have finished (Done), all wait at
-/// one grid barrier (AtGridBarrier), or a fault or barrier divergence was recorded (Stopped).
+/// A warp operation that cannot complete: `waiter` waits in it, `blocker` is a lane of
+/// its mask that waits elsewhere (null: the waiter's own lane is not in its mask).
+struct WarpStall {
+  const Fiber *waiter = nullptr;
+  const Fiber *blocker = nullptr;
+};
+
+/// Completes the warp operations whose lanes have all arrived; returns how many lanes it
+/// released. A *_sync operation completes when every live lane of its mask waits in an
+/// operation of the same kind with the same mask (the calls may be at different places,
+/// as on sm_70 and later). activemask() completes once nothing else in its warp can move:
+/// the lanes waiting in it at the same call site are the active ones.
+uint32_t resolveWarps(std::vector<Fiber> &fibers, uint32_t n, WarpStall &stall) {
+  uint32_t released = 0;
+  for (uint32_t base = 0; base < n; base += 32) {
+    uint32_t lanes = std::min<uint32_t>(32, n - base);
+    Fiber *lane = &fibers[base];
+    uint32_t live = 0, syncWaiting = 0, activeWaiting = 0;
+    for (uint32_t l = 0; l < lanes; ++l) {
+      if (lane[l].state != Fiber::State::Done)
+        live |= 1u << l;
+      if (lane[l].state == Fiber::State::AtWarp)
+        ((lane[l].warp.op & ir::kWarpOpMask) == unsigned(ir::WarpOp::ActiveMask) ? activeWaiting : syncWaiting) |=
+            1u << l;
+    }
+    if (!(syncWaiting | activeWaiting))
+      continue;
+    WarpRequest req[32];
+    uint64_t out[32];
+    for (uint32_t l = 0; l < lanes; ++l)
+      req[l] = lane[l].warp;
+    uint32_t releasedHere = 0;
+    auto release = [&](uint32_t group) {
+      computeWarpOp(group, req, out);
+      for (uint32_t l = 0; l < lanes; ++l)
+        if (group >> l & 1u) {
+          lane[l].warpResult = out[l];
+          lane[l].state = Fiber::State::Ready;
+        }
+      releasedHere |= group;
+      released += uint32_t(__builtin_popcount(group));
+    };
+    for (uint32_t pending = syncWaiting; pending;) {
+      uint32_t l = uint32_t(__builtin_ctz(pending));
+      const WarpRequest &r = req[l];
+      if (!(r.mask >> l & 1u)) {
+        stall = {&lane[l], nullptr};
+        return 0; // a lane outside its own mask: an error, whatever else could move
+      }
+      uint32_t group = r.mask & live;
+      const Fiber *blocker = nullptr;
+      for (uint32_t k = 0; k < lanes && !blocker; ++k)
+        if ((group >> k & 1u) && !(lane[k].state == Fiber::State::AtWarp && req[k].op == r.op && req[k].mask == r.mask))
+          blocker = &lane[k];
+      if (blocker) {
+        if (!stall.waiter)
+          stall = {&lane[l], blocker};
+        pending &= ~(1u << l);
+        continue;
+      }
+      release(group);
+      pending &= ~group;
+    }
+    if (releasedHere)
+      continue; // released lanes may yet reach an activemask() waiting in this warp
+    for (uint32_t pending = activeWaiting; pending;) {
+      uint32_t l = uint32_t(__builtin_ctz(pending)), group = 0;
+      for (uint32_t k = l; k < lanes; ++k)
+        if ((pending >> k & 1u) && lane[k].site == lane[l].site)
+          group |= 1u << k;
+      release(group);
+      pending &= ~group;
+    }
+  }
+  if (released)
+    stall = {};
+  return released;
+}
+
+/// Resumes the block's threads until all have finished (Done), all wait at one grid
+/// barrier (AtGridBarrier), or a fault, barrier divergence or stuck warp operation was
+/// recorded (Stopped). Each round runs every ready thread until it blocks, then completes
+/// the warp operations that can complete; when nothing can run, the block barrier opens.
 BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState &bs, const SchedulerOptions &opts,
                       BlockFibers &bf) {
   std::vector<Fiber> &fibers = *bf.fibers;
@@ -232,17 +318,13 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
   for (uint32_t i = 0; i < n; ++i) // released from the grid barrier
     if (fibers[i].state == Fiber::State::AtGridBarrier)
       fibers[i].state = Fiber::State::Ready;
-  // One pass per barrier round: resume every unfinished thread until it waits at a barrier
-  // or finishes, counting as we go. A thread waiting at the barrier is simply resumed in
-  // the next round, so releasing a barrier costs nothing.
   while (true) {
     if (opts.seed)
       std::shuffle(bf.order->begin(), bf.order->end(), bf.rng);
-    uint32_t waiting = 0, done = 0, grid = 0;
-    const Fiber *firstWaiting = nullptr, *firstDone = nullptr, *otherSite = nullptr;
+    bool atWarp = false;
     for (uint32_t j = 0; j < n; ++j) {
       Fiber &f = fibers[opts.seed ? (*bf.order)[j] : j];
-      if (f.state != Fiber::State::Done) {
+      if (f.state == Fiber::State::Ready) {
         active = ActiveKernel{&f.tc, &bs, &escape, f.stackLow, k.stackBytes};
         bctx::transfer_t t = bctx::jump_fcontext(f.ctx, &f);
         active = ActiveKernel{};
@@ -250,19 +332,34 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
         if (f.state == Fiber::State::Faulted)
           return BlockEnd::Stopped; // the other fibers are abandoned; their stacks are reused
       }
+      atWarp = atWarp || f.state == Fiber::State::AtWarp;
+    }
+    WarpStall stall;
+    if (atWarp && resolveWarps(fibers, n, stall) > 0)
+      continue;
+    if (stall.waiter) { // nothing can run and a warp operation waits for a lane that never comes
+      const Fiber &w = *stall.waiter;
+      int64_t lane = stall.blocker ? int64_t(stall.blocker - &fibers[0]) % 32 : -1;
+      int64_t where = stall.blocker ? int64_t(stall.blocker->site) : int64_t(&w - &fibers[0]) % 32;
+      recordError(bs.err, w.tc.tid, base.ctaid, uint32_t(KernelErrorKind::WarpDivergence), w.site,
+                  int64_t(w.warp.mask), lane, where);
+      bs.abort->store(true, std::memory_order_relaxed);
+      return BlockEnd::Stopped;
+    }
+    uint32_t waiting = 0, done = 0, grid = 0;
+    const Fiber *firstWaiting = nullptr, *firstDone = nullptr, *otherSite = nullptr;
+    for (uint32_t i = 0; i < n; ++i) {
+      const Fiber &f = fibers[i];
       if (f.state == Fiber::State::Done) {
         ++done;
-        if (!firstDone)
-          firstDone = &f;
+        firstDone = firstDone ? firstDone : &f;
         continue;
       }
       ++waiting;
       grid += f.state == Fiber::State::AtGridBarrier;
       if (!firstWaiting)
         firstWaiting = &f;
-      else if ((f.state != firstWaiting->state ||
-                (f.state == Fiber::State::AtBarrier && f.site != firstWaiting->site)) &&
-               !otherSite)
+      else if ((f.state != firstWaiting->state || f.site != firstWaiting->site) && !otherSite)
         otherSite = &f;
     }
     if (waiting == 0)
@@ -282,6 +379,8 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
       bs.abort->store(true, std::memory_order_relaxed);
       return BlockEnd::Stopped;
     }
+    for (uint32_t i = 0; i < n; ++i) // every thread waits at this barrier: it opens
+      fibers[i].state = Fiber::State::Ready;
   }
 }
 
@@ -413,6 +512,17 @@ extern "C" void cutwin_sim_grid_sync(ThreadContext *tc, uint32_t site) {
   f->site = site;
   boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
   f->sched = t.fctx;
+}
+
+extern "C" uint64_t cutwin_sim_warp(ThreadContext *tc, uint32_t op, uint32_t mask, uint64_t value, uint32_t b,
+                                    uint32_t site) {
+  Fiber *f = tc->fiber; // kernels with warp operations always run as fibers
+  f->state = Fiber::State::AtWarp;
+  f->site = site;
+  f->warp = cutwin::sim::WarpRequest{op, mask, value, b};
+  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
+  f->sched = t.fctx;
+  return f->warpResult;
 }
 
 extern "C" [[noreturn]] void cutwin_sim_raise(ThreadContext *tc, cutwin::ir::ErrorRecord *rec, uint32_t kind,

@@ -14,6 +14,11 @@ std::string siteText(const ir::KernelInfo &info, int64_t id) {
     return "?";
   return info.file + ":" + std::to_string(info.sites[size_t(id)].loc.line);
 }
+std::string siteWhat(const ir::KernelInfo &info, int64_t id) {
+  if (id < 0 || size_t(id) >= info.sites.size())
+    return "?";
+  return info.sites[size_t(id)].what;
+}
 } // namespace
 
 void throwKernelError(const ir::ErrorRecord &rec, const ir::KernelInfo &info) {
@@ -52,6 +57,22 @@ void throwKernelError(const ir::ErrorRecord &rec, const ir::KernelInfo &info) {
              " blocks wait at this grid sync, but this thread's block exited without reaching it "
              "(on a GPU the launch would hang)";
     break;
+  case KernelErrorKind::WarpDivergence: {
+    std::ostringstream m;
+    m << "warp operation with mask 0x" << std::hex << (uint64_t(rec.payload[0]) & 0xffffffffu) << std::dec;
+    if (rec.payload[1] < 0) {
+      m << ": this thread's lane (" << rec.payload[2] << ") is not in the mask";
+    } else {
+      m << " cannot complete: lane " << rec.payload[1] << " of the mask ";
+      if (rec.payload[2] < 0)
+        m << "never arrives";
+      else
+        m << "waits at the " << siteWhat(info, rec.payload[2]) << " at " << siteText(info, rec.payload[2]);
+      m << " (on a GPU the warp would hang)";
+    }
+    detail = m.str();
+    break;
+  }
   default: detail = "kernel fault (kind " + std::to_string(rec.kind) + ")"; break;
   }
   SourceLoc loc = site ? site->loc : SourceLoc{};

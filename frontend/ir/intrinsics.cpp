@@ -12,7 +12,7 @@ constexpr std::array<const char *, kIntrinsicCount> kNames = {
     "cutwin.tid.x",    "cutwin.tid.y",    "cutwin.tid.z",   "cutwin.ctaid.x",     "cutwin.ctaid.y",
     "cutwin.ctaid.z",  "cutwin.ntid.x",   "cutwin.ntid.y",  "cutwin.ntid.z",      "cutwin.nctaid.x",
     "cutwin.nctaid.y", "cutwin.nctaid.z", "cutwin.barrier", "cutwin.error.raise", "cutwin.dynamic_shared_size",
-    "cutwin.grid.sync", "cutwin.nanosleep",
+    "cutwin.grid.sync", "cutwin.nanosleep", "cutwin.warp",
 };
 } // namespace
 
@@ -45,13 +45,15 @@ llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id) {
   case Intrinsic::RaiseError:
     ft = FunctionType::get(voidTy, {PointerType::get(c, 1), i32, i32, i64, i64, i64}, false);
     break;
+  case Intrinsic::Warp: ft = FunctionType::get(i64, {i32, i32, i64, i32, i32}, false); break;
   default: ft = FunctionType::get(i32, {}, false); break;
   }
   Function *f = Function::Create(ft, GlobalValue::ExternalLinkage, name, m);
   f->addFnAttr(Attribute::NoUnwind);
   switch (id) {
   case Intrinsic::Barrier:
-  case Intrinsic::GridSync: f->addFnAttr(Attribute::Convergent); break;
+  case Intrinsic::GridSync:
+  case Intrinsic::Warp: f->addFnAttr(Attribute::Convergent); break; // and orders memory, as syncwarp does
   case Intrinsic::RaiseError:
     f->addFnAttr(Attribute::NoReturn);
     f->addFnAttr(Attribute::Cold);

@@ -31,8 +31,29 @@ enum class Intrinsic {
   DynamicSharedSize, ///< i32 (): bytes of dynamic shared memory of the launch
   GridSync,          ///< void (i32 site): cuda.cg.this_grid().sync(); the launch is cooperative
   Nanosleep,         ///< void (i32 ns): cuda.nanosleep, a hint (the simulator does nothing)
+  Warp, ///< i64 (i32 op, i32 mask, i64 value, i32 b, i32 site): one warp operation (WarpOp)
 };
-inline constexpr unsigned kIntrinsicCount = unsigned(Intrinsic::Nanosleep) + 1;
+inline constexpr unsigned kIntrinsicCount = unsigned(Intrinsic::Warp) + 1;
+
+/// The operations of `cutwin.warp`, its first (constant) operand. The value operand holds
+/// the lane's 32-bit value zero-extended, or a 64-bit value with kWarpWide set; `b` is the
+/// shuffle's source lane, delta or xor mask (PTX uses its low five bits).
+enum class WarpOp : unsigned {
+  ShflIdx = 0,   ///< the value of lane b
+  ShflUp = 1,    ///< the value of lane (lane - b), or the caller's own when that is below 0
+  ShflDown = 2,  ///< the value of lane (lane + b), or the caller's own when that is above 31
+  ShflXor = 3,   ///< the value of lane (lane ^ b)
+  VoteAll = 4,   ///< 1 if every participating lane's predicate (value != 0) is true
+  VoteAny = 5,   ///< 1 if any is
+  VoteUni = 6,   ///< 1 if all are equal
+  Ballot = 7,    ///< the participating lanes whose predicate is true, as a bit mask
+  MatchAny = 8,  ///< the participating lanes whose value equals the caller's
+  MatchAll = 9,  ///< the mask if every participating lane has the caller's value, else 0
+  ActiveMask = 10, ///< the lanes executing this call together (mask and value unused)
+  SyncWarp = 11,   ///< a barrier of the lanes in the mask
+};
+inline constexpr unsigned kWarpWide = 0x100; ///< or'ed into the op: a 64-bit value
+inline constexpr unsigned kWarpOpMask = 0xff;
 
 /// The one declaration every `cuda.shared.array(0, dtype)` aliases: the launch's dynamic
 /// shared memory (an external, zero-length addrspace(3) array).

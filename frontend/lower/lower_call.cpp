@@ -33,6 +33,8 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
     return lowerCmathCall(c, ci);
   if (ci.builtin.rfind("cuda.atomic.", 0) == 0)
     return lowerAtomicCall(c, ci);
+  if (fe::isWarpFunction(ci.builtin))
+    return lowerWarpCall(c, ci);
   return lowerBuiltinCall(c, ci);
 }
 

@@ -148,7 +148,9 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     static const std::set<std::string> functions = {
         "grid", "gridsize", "syncthreads", "jit", "declare_device", "popc", "brev", "clz", "ffs", "fma", "cbrt",
         "selp", "threadfence", "threadfence_block", "threadfence_system", "syncthreads_count",
-        "syncthreads_and", "syncthreads_or", "nanosleep", "lanemask_lt"};
+        "syncthreads_and", "syncthreads_or", "nanosleep", "lanemask_lt", "shfl_sync", "shfl_up_sync",
+        "shfl_down_sync", "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync",
+        "match_all_sync", "activemask", "syncwarp"};
     if (submodules.count(attr))
       return moduleEntity("cuda." + attr);
     if (functions.count(attr))

@@ -34,5 +34,7 @@ struct MathFunction {
 const MathFunction *mathFunction(const std::string &name);
 /// cmath functions kernels can call (on complex, real or integer arguments).
 bool isCmathFunction(const std::string &name);
+/// Whether `fn` (a builtin path such as "cuda.shfl_sync") is a warp operation (type_warp.cpp).
+bool isWarpFunction(const std::string &fn);
 
 } // namespace cutwin::fe

@@ -54,6 +54,8 @@ private:
   ExprInfo typeAtomicCall(const CallExpr &c, const std::string &op, const std::vector<ExprInfo> &args);
   ExprInfo typeCmathCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
   ExprInfo typeForeignCall(const CallExpr &c, const ExprInfo &fn, const std::vector<ExprInfo> &args);
+  /// cuda.shfl*_sync, votes, match, activemask, syncwarp (type_warp.cpp).
+  ExprInfo typeWarpCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
   std::vector<Scalar> scalarArgs(const CallExpr &c, const std::vector<ExprInfo> &args, const char *what);
 
   [[noreturn]] void error(SourceLoc loc, const std::string &msg) const { file_.error(loc, msg); }

@@ -397,6 +397,8 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
   }
   if (fn.rfind("cuda.atomic.", 0) == 0)
     return typeAtomicCall(c, fn.substr(12), args);
+  if (isWarpFunction(fn))
+    return typeWarpCall(c, fn, args);
   if (fn == "cuda.popc" || fn == "cuda.clz" || fn == "cuda.ffs" || fn == "cuda.brev") {
     // numba: popc and clz keep the integer type, ffs gives uint32, brev takes uint32/uint64.
     arity(1, 1);

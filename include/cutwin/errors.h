@@ -62,6 +62,8 @@ enum class KernelErrorKind : uint32_t {
   Trap = 6,
   IllegalAddress = 7, ///< payload: the address (an access the bounds checks did not cover)
   StackOverflow = 8,  ///< simulator: a thread overflowed its fiber stack; payload: stack bytes
+  WarpDivergence = 9, ///< simulator: a warp operation that cannot complete; payload: mask, the lane
+                      ///< it waits for (-1: the caller is not in its mask), that lane's site
 };
 
 /// A fault inside a kernel, reported by the host after the launch:

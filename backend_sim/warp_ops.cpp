@@ -1,0 +1,64 @@
+#include "backend_sim/warp_ops.h"
+
+#include "frontend/ir/intrinsics.h"
+
+namespace cutwin::sim {
+
+using ir::WarpOp;
+
+namespace {
+bool in(uint32_t set, unsigned lane) { return lane < 32 && (set >> lane & 1u); }
+} // namespace
+
+void computeWarpOp(uint32_t group, const WarpRequest req[32], uint64_t out[32]) {
+  unsigned first = unsigned(__builtin_ctz(group));
+  auto op = WarpOp(req[first].op & ir::kWarpOpMask);
+  bool wide = req[first].op & ir::kWarpWide;
+  uint64_t bits = wide ? ~uint64_t(0) : 0xffffffffu;
+  uint32_t ballot = 0;
+  bool allEqual = true;
+  for (unsigned l = 0; l < 32; ++l)
+    if (in(group, l)) {
+      ballot |= uint32_t(req[l].value != 0) << l;
+      allEqual = allEqual && (req[l].value & bits) == (req[first].value & bits);
+    }
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!in(group, l))
+      continue;
+    const WarpRequest &r = req[l];
+    unsigned b = r.b & 31u; // PTX takes the low five bits of the lane operand
+    uint64_t result = 0;
+    switch (op) {
+    case WarpOp::ShflIdx:
+    case WarpOp::ShflUp:
+    case WarpOp::ShflDown:
+    case WarpOp::ShflXor: {
+      int src = op == WarpOp::ShflIdx  ? int(b)
+                : op == WarpOp::ShflUp ? int(l) - int(b)
+                : op == WarpOp::ShflDown ? int(l + b)
+                                         : int(l ^ b);
+      bool valid = src >= 0 && src <= 31 && in(group, unsigned(src));
+      result = (valid ? req[src].value : r.value) & bits;
+      break;
+    }
+    case WarpOp::VoteAll: result = ballot == group; break;
+    case WarpOp::VoteAny: result = ballot != 0; break;
+    case WarpOp::VoteUni: result = ballot == 0 || ballot == group; break;
+    case WarpOp::Ballot: result = ballot; break;
+    case WarpOp::MatchAny: {
+      uint32_t same = 0;
+      for (unsigned k = 0; k < 32; ++k)
+        if (in(group, k) && (req[k].value & bits) == (r.value & bits))
+          same |= 1u << k;
+      result = same;
+      break;
+    }
+    case WarpOp::MatchAll: result = allEqual ? r.mask : 0; break;
+    case WarpOp::ActiveMask: result = group; break;
+    case WarpOp::SyncWarp: break;
+    }
+    out[l] = result;
+  }
+}
+
+} // namespace cutwin::sim
