@@ -237,6 +237,12 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
       break;
     }
     case ir::Intrinsic::Warp: lowerWarpCall(ci); break;
+    case ir::Intrinsic::Print: { // the CUDA runtime's device printf
+      auto *p = PointerType::get(m.getContext(), 0);
+      FunctionCallee vprintf = m.getOrInsertFunction("vprintf", Type::getInt32Ty(m.getContext()), p, p);
+      b.CreateCall(vprintf, {ci->getArgOperand(0), ci->getArgOperand(1)})->setDebugLoc(ci->getDebugLoc());
+      break;
+    }
     case ir::Intrinsic::DynamicSharedSize: {
       auto *ty = FunctionType::get(Type::getInt32Ty(m.getContext()), false);
       CallInst *size = b.CreateCall(InlineAsm::get(ty, "mov.u32 $0, %dynamic_smem_size;", "=r", false));

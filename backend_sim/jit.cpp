@@ -18,6 +18,7 @@
 
 extern "C" void cutwin_sim_barrier(cutwin::sim::ThreadContext *, uint32_t);
 extern "C" void cutwin_sim_grid_sync(cutwin::sim::ThreadContext *, uint32_t);
+extern "C" void cutwin_sim_print(const char *, const void *);
 extern "C" uint64_t cutwin_sim_warp(cutwin::sim::ThreadContext *, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t);
 extern "C" void cutwin_sim_raise(cutwin::sim::ThreadContext *, void *, uint32_t, uint32_t, int64_t, int64_t,
                                  int64_t);
@@ -91,6 +92,8 @@ Jit::Jit() {
       JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_grid_sync), JITSymbolFlags::Exported);
   syms[mangle(kWarpFn)] =
       JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_warp), JITSymbolFlags::Exported);
+  syms[mangle(kPrintFn)] =
+      JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_print), JITSymbolFlags::Exported);
   syms[mangle(kRaiseFn)] =
       JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_raise), JITSymbolFlags::Exported);
   for (auto &[name, addr] : libdeviceHostSymbols())

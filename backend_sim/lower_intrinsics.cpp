@@ -232,6 +232,7 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
   FunctionCallee gridSync = m.getOrInsertFunction(kGridSyncFn, Type::getVoidTy(c), p, i32);
   auto *i64 = Type::getInt64Ty(c);
   FunctionCallee warp = m.getOrInsertFunction(kWarpFn, i64, p, i32, i32, i64, i32, i32);
+  FunctionCallee print = m.getOrInsertFunction(kPrintFn, Type::getVoidTy(c), p, p);
   FunctionCallee raise =
       m.getOrInsertFunction(kRaiseFn, Type::getVoidTy(c), p, PointerType::get(c, 1), i32, i32,
                             Type::getInt64Ty(c), Type::getInt64Ty(c), Type::getInt64Ty(c));
@@ -277,6 +278,9 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
       break;
     }
     case ir::Intrinsic::Nanosleep: // a scheduling hint; simulated threads need none
+      break;
+    case ir::Intrinsic::Print:
+      b.CreateCall(print, {ci->getArgOperand(0), ci->getArgOperand(1)})->setDebugLoc(ci->getDebugLoc());
       break;
     case ir::Intrinsic::Warp: { // the lanes of a warp meet in the scheduler: fibers
       result.usesBarrier = true;

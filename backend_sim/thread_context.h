@@ -36,6 +36,7 @@ static_assert(offsetof(ThreadContext, dynamicShared) == 72);
 inline constexpr const char *kBarrierFn = "cutwin_sim_barrier";
 inline constexpr const char *kGridSyncFn = "cutwin_sim_grid_sync";
 inline constexpr const char *kWarpFn = "cutwin_sim_warp";
+inline constexpr const char *kPrintFn = "cutwin_sim_print";
 inline constexpr const char *kRaiseFn = "cutwin_sim_raise";
 inline constexpr const char *kThreadEntry = "cutwin.sim.thread";
 inline constexpr const char *kBlockEntry = "cutwin.sim.block";

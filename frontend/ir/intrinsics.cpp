@@ -12,7 +12,7 @@ constexpr std::array<const char *, kIntrinsicCount> kNames = {
     "cutwin.tid.x",    "cutwin.tid.y",    "cutwin.tid.z",   "cutwin.ctaid.x",     "cutwin.ctaid.y",
     "cutwin.ctaid.z",  "cutwin.ntid.x",   "cutwin.ntid.y",  "cutwin.ntid.z",      "cutwin.nctaid.x",
     "cutwin.nctaid.y", "cutwin.nctaid.z", "cutwin.barrier", "cutwin.error.raise", "cutwin.dynamic_shared_size",
-    "cutwin.grid.sync", "cutwin.nanosleep", "cutwin.warp",
+    "cutwin.grid.sync", "cutwin.nanosleep", "cutwin.warp", "cutwin.print",
 };
 } // namespace
 
@@ -46,6 +46,7 @@ llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id) {
     ft = FunctionType::get(voidTy, {PointerType::get(c, 1), i32, i32, i64, i64, i64}, false);
     break;
   case Intrinsic::Warp: ft = FunctionType::get(i64, {i32, i32, i64, i32, i32}, false); break;
+  case Intrinsic::Print: ft = FunctionType::get(voidTy, {PointerType::get(c, 0), PointerType::get(c, 0)}, false); break;
   default: ft = FunctionType::get(i32, {}, false); break;
   }
   Function *f = Function::Create(ft, GlobalValue::ExternalLinkage, name, m);
@@ -58,7 +59,8 @@ llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id) {
     f->addFnAttr(Attribute::NoReturn);
     f->addFnAttr(Attribute::Cold);
     break;
-  case Intrinsic::Nanosleep: break; // has an effect (time passes): never removed or moved
+  case Intrinsic::Nanosleep: // has an effect (time passes): never removed or moved
+  case Intrinsic::Print: break;
   default:
     f->setDoesNotAccessMemory();
     f->addFnAttr(Attribute::WillReturn);

@@ -35,6 +35,8 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
     return lowerAtomicCall(c, ci);
   if (fe::isWarpFunction(ci.builtin))
     return lowerWarpCall(c, ci);
+  if (ci.builtin == "builtins.print")
+    return lowerPrint(c);
   return lowerBuiltinCall(c, ci);
 }
 

@@ -106,6 +106,8 @@ private:
   /// cuda.atomic.* (lower_atomic.cpp).
   llvm::Value *lowerAtomicCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *floatAtomicExtreme(const std::string &op, llvm::Value *addr, llvm::Value *v, Scalar t);
+  /// print(...) in a kernel (lower_print.cpp).
+  llvm::Value *lowerPrint(const fe::CallExpr &c);
   /// cuda.shfl*_sync, votes, match, activemask, syncwarp (lower_warp.cpp).
   llvm::Value *lowerWarpCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
 

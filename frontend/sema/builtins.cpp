@@ -216,7 +216,7 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
 
 std::optional<Entity> pythonBuiltin(const std::string &name) {
   static const std::set<std::string> fns = {"range", "len",   "min",  "max",   "abs",    "int",
-                                            "float", "bool",  "round", "pow", "complex"};
+                                            "float", "bool",  "round", "pow", "complex", "print"};
   if (fns.count(name))
     return functionEntity("builtins." + name);
   return std::nullopt;

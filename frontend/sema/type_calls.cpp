@@ -3,6 +3,8 @@
 #include "frontend/sema/numpy_ufuncs.h"
 #include "frontend/sema/operator_rules.h"
 
+#include <functional>
+
 namespace cutwin::fe {
 
 using S = Scalar;
@@ -358,6 +360,27 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
         error(c.args[2]->loc, "range() step must not be zero");
     info.type = Type::range(cs->result);
     info.operandTypes = cs->args;
+    return info;
+  }
+  if (fn == "builtins.print") { // numba's vprintf formats: %lld/%llu for integers, %f for floats
+    std::function<bool(const Type &)> printable = [&](const Type &t) {
+      if (t.kind == TypeKind::String)
+        return true;
+      if (t.isScalar())
+        return !isComplex(t.scalar);
+      if (t.isTuple()) {
+        for (auto &e : t.elems)
+          if (!printable(e))
+            return false;
+        return true;
+      }
+      return false;
+    };
+    for (size_t i = 0; i < args.size(); ++i)
+      if (!printable(args[i].type))
+        error(c.args[i]->loc, "print() in a kernel takes strings, integers, floats, booleans and tuples of "
+                              "them, not " + args[i].type.str());
+    info.type = Type::none();
     return info;
   }
   if (fn == "builtins.len") {

@@ -36,3 +36,23 @@ class KernelIndexError(KernelError, IndexError):
 
 class KernelAssertionError(KernelError, AssertionError):
     """A failed `assert` inside a kernel (debug kernels)."""
+
+
+_raised = {}
+
+
+def kernel_exception_class(detail):
+    """The class of a `raise` inside a kernel: a KernelError that is also the builtin
+    exception the kernel raised (`raise ValueError("...")` is caught by `except
+    ValueError`), named from `detail` ("ValueError: text")."""
+    import builtins
+
+    name = detail.split(":", 1)[0].strip()
+    base = getattr(builtins, name, None)
+    if not (isinstance(base, type) and issubclass(base, Exception)) or issubclass(base, KernelError):
+        return KernelError
+    cls = _raised.get(name)
+    if cls is None:
+        cls = _raised[name] = type("Kernel" + name, (KernelError, base),
+                                   {"__doc__": "A `raise %s` inside a kernel." % name, "__module__": __name__})
+    return cls

@@ -21,13 +21,17 @@ const char *kernelErrorClass(KernelErrorKind k) {
   }
 }
 
-/// Raises cutwin.errors.<cls>(message) with `attrs` set on the instance.
-void raise(const char *cls, const std::string &message, const nb::dict &attrs = {}) {
-  nb::object type = nb::module_::import_("cutwin.errors").attr(cls);
+/// Raises `type`(message) with `attrs` set on the instance.
+void raiseAs(nb::object type, const std::string &message, const nb::dict &attrs) {
   nb::object exc = type(message);
   for (auto [k, v] : attrs)
     nb::setattr(exc, k, v);
   PyErr_SetObject(type.ptr(), exc.ptr());
+}
+
+/// Raises cutwin.errors.<cls>(message) with `attrs` set on the instance.
+void raise(const char *cls, const std::string &message, const nb::dict &attrs = {}) {
+  raiseAs(nb::module_::import_("cutwin.errors").attr(cls), message, attrs);
 }
 
 nb::tuple dims(const std::array<uint32_t, 3> &d) { return nb::make_tuple(d[0], d[1], d[2]); }
@@ -46,7 +50,10 @@ void bindErrors(nb::module_ &) {
       a["thread"] = dims(e.thread());
       a["block"] = dims(e.block());
       a["detail"] = e.detail();
-      raise(kernelErrorClass(e.kind()), e.what(), a);
+      if (e.kind() == KernelErrorKind::Exception) // `raise ValueError(...)`: also a ValueError
+        raiseAs(nb::module_::import_("cutwin.errors").attr("kernel_exception_class")(e.detail()), e.what(), a);
+      else
+        raise(kernelErrorClass(e.kind()), e.what(), a);
     } catch (const CompileError &e) {
       nb::dict a;
       a["file"] = e.file();
