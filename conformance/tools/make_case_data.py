@@ -168,6 +168,102 @@ def atomics_final_states():
 
 
 @case
+def warp_ops():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("warp_ref", os.path.join(os.path.dirname(__file__), "warp_ref.py"))
+    ref = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ref)
+    r = rng(61)
+    grid, block = 3, 80
+    n = grid * block
+    vi = r.integers(-2**31, 2**31, n).astype(np.int32)
+    vl = r.integers(-2**63, 2**63 - 1, n, dtype=np.int64, endpoint=True)
+    vf = (r.standard_normal(n) * 1e3).astype(np.float32)
+    vd = r.standard_normal(n) * 1e3
+    for v, u in ((vf, np.uint32), (vd, np.uint64)):
+        v[::7] = np.nan
+        v.view(u)[::14] |= u(0x3)  # NaN payloads travel through shuffles too
+        v[3::11] = -0.0
+        v[5::13] = np.inf
+    vd[::7] = 1.0  # the butterfly sums stay finite
+    vl[80:112] = -(1 << 62)  # a warp where match_all finds one value
+    vi[112:144] = 3  # and one where every predicate is true
+    modes = [ref.IDX, ref.UP, ref.DOWN, ref.XOR]
+    b = np.zeros((n, 4), np.int32)
+    shuf = {k: np.zeros((n, 4), d) for k, d in (("i", np.int32), ("l", np.int64), ("f", np.float32),
+                                                    ("d", np.float64))}
+    votes = np.zeros((n, 12), np.int64)
+    sums = np.zeros(n)
+    raw = {"i": vi, "l": vl, "f": vf.view(np.uint32), "d": vd.view(np.uint64)}
+    total = 0
+    for blk in range(grid):
+        for first, lanes in ref.warps(block):
+            lo = blk * block + first
+            group = set(range(lanes))
+            mask = (1 << lanes) - 1
+            for col, mode in enumerate(modes):
+                # lanes and deltas from -40 to 69, redrawn where the source lane would not exist
+                for lane in range(lanes):
+                    while True:
+                        cand = int(r.integers(-40, 70))
+                        bl = [0] * 32
+                        bl[lane] = cand
+                        probe = ref.shfl(mode, list(range(32)), bl, set(range(32)))[lane]
+                        if probe < lanes:
+                            break
+                    b[lo + lane, col] = cand
+                for key, v in raw.items():
+                    out = ref.shfl(mode, [int(x) for x in v[lo:lo + lanes]] + [None] * (32 - lanes),
+                                   [int(x) for x in b[lo:lo + lanes, col]] + [0] * (32 - lanes), group)
+                    view = shuf[key][:, col].view(v.dtype) if key in "fd" else shuf[key][:, col]
+                    for lane in range(lanes):
+                        view[lo + lane] = out[lane]
+            w = slice(lo, lo + lanes)
+            pred = list(vi[w] % 3 == 0)
+            even = set(range(0, lanes, 2))
+            for lane in range(lanes):
+                row = votes[lo + lane]
+                row[0] = ref.as_int32(ref.ballot(pred, group))
+                row[1] = ref.vote("all", pred, group)
+                row[2] = ref.vote("any", pred, group)
+                row[3] = ref.vote("uni", list(vl[w] > 0), group)
+                row[4] = ref.as_int32(ref.match_any(list(vi[w] % 4), group)[lane])
+                row[5] = ref.as_int32(ref.match_any(list(vl[w] >> 61), group)[lane])
+                m, same = ref.match_all(list(vl[w] >> 62), group, mask)
+                row[6], row[7] = ref.as_int32(m), same
+                row[8] = (1 << lane) - 1
+                if lane % 2 == 0:
+                    row[9] = ref.as_int32(ref.ballot(pred, even))
+                    row[10] = ref.vote("any", list(vi[w] < 0), even)
+            # the butterfly: lane l adds lane l ^ offset's running value, offsets lanes/2 .. 1
+            s = vd[w].copy()
+            offset = lanes // 2
+            while offset:
+                s = s + s[np.arange(lanes) ^ offset]
+                offset //= 2
+            sums[w] = s
+            want = vi[w] % 5 != 0
+            total += int(want.sum())
+            below = np.cumsum(want) - want
+            votes[w, 11] = np.where(want, below, 0)
+    return dict(kernel="warp_ops", grid=[grid], block=[block],
+                args=[("vi", vi), ("vl", vl), ("vf", vf), ("vd", vd), ("b", b),
+                      ("shuf_i", np.zeros((n, 4), np.int32)), ("shuf_l", np.zeros((n, 4), np.int64)),
+                      ("shuf_f", np.zeros((n, 4), np.float32)), ("shuf_d", np.zeros((n, 4), np.float64)),
+                      ("votes", np.zeros((n, 12), np.int64)), ("sums", np.zeros(n)),
+                      ("counts", np.zeros(1, np.int32))],
+                expect={"shuf_i": (shuf["i"], {}), "shuf_l": (shuf["l"], {}), "shuf_f": (shuf["f"], {}),
+                        "shuf_d": (shuf["d"], {}), "votes": (votes, {}), "sums": (sums, {}),
+                        "counts": (np.array([total], np.int32), {})},
+                description="warp operations on full and partial warps: shuffles of 32- and 64-bit integers "
+                            "and floats (NaN payloads, -0.0, lanes and deltas beyond 31 and below 0), votes, "
+                            "match, a partial mask, lanemask_lt, a butterfly sum and a warp-aggregated atomic; "
+                            "expected values from a model of PTX's rules (conformance/tools/warp_ref.py)",
+                numba_sim_difference="numba's simulator has no warp operations (shfl_sync and the rest "
+                                     "are missing from it)")
+
+
+@case
 def complex_arith():
     r = rng(37)
     n = 250
