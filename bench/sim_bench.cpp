@@ -1,6 +1,7 @@
 // Simulator throughput against plain C++ implementations of the same algorithms, in the
-// same process: vector add (no barrier), 16x16 shared-memory tiled matmul (barriers), and
-// the cost of one barrier per thread. Prints a Markdown table (docs/performance.md).
+// same process: vector add (no barrier), 16x16 shared-memory tiled matmul (barriers), a
+// shared-memory histogram (atomics), a warp-shuffle reduction (warp operations), and the
+// cost of one barrier per thread. Prints a Markdown table (docs/performance.md).
 #include "cutwin/cutwin.h"
 #include "tests/support/random_data.h"
 
@@ -8,6 +9,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -81,6 +83,37 @@ void tiledPlain(const float *A, const float *B, float *C, int n, bool parallel) 
   tbb::parallel_for(0, nb * nb, block);
 }
 
+/// The histogram kernel's algorithm: per block a private histogram of its grid-stride
+/// slices, merged into the result with one atomic add per bin.
+void histogramPlain(const int32_t *x, int64_t n, int32_t *bins, int blocks) {
+  const int T = 256;
+  tbb::parallel_for(0, blocks, [&](int b) {
+    int32_t h[T] = {};
+    for (int t = 0; t < T; ++t)
+      for (int64_t i = int64_t(b) * T + t; i < n; i += int64_t(blocks) * T)
+        ++h[x[i]];
+    for (int t = 0; t < T; ++t)
+      std::atomic_ref<int32_t>(bins[t]).fetch_add(h[t], std::memory_order_relaxed);
+  });
+}
+
+/// The warp-sum kernel's algorithm: per warp, five steps of lane l adding lane l + offset
+/// (lanes past 31 add their own value, as shfl_down_sync gives them).
+void warpSumPlain(const float *x, int64_t n, float *out) {
+  tbb::parallel_for(tbb::blocked_range<int64_t>(0, n / 32, 64), [&](const tbb::blocked_range<int64_t> &r) {
+    for (int64_t w = r.begin(); w != r.end(); ++w) {
+      float v[32], next[32];
+      std::copy(x + w * 32, x + w * 32 + 32, v);
+      for (int off = 16; off > 0; off /= 2) {
+        for (int l = 0; l < 32; ++l)
+          next[l] = v[l] + (l + off < 32 ? v[l + off] : v[l]);
+        std::copy(next, next + 32, v);
+      }
+      out[w] = v[0];
+    }
+  });
+}
+
 void row(const char *what, const char *mode, double tSim, double tBase, double threads,
          const char *extra = "") {
   std::printf("| %s | %s | %.2f | %.2f | %.2f | %.0f M | %s |\n", what, mode, tSim * 1e3, tBase * 1e3,
@@ -144,6 +177,44 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "tiled matmul: simulator and C++ results differ at %zu\n", i);
         return 1;
       }
+  }
+
+  // Shared-memory histogram, 16 M int32 values in 256 bins, 512 blocks of 256 threads.
+  {
+    const int blocks = 512;
+    std::mt19937 gen(5);
+    std::vector<int32_t> x(static_cast<size_t>(n));
+    for (auto &v : x)
+      v = int32_t(gen() % 256);
+    std::vector<int32_t> bins(256);
+    auto k = Module::fromFile(dev, dir + "/histogram.py", unchecked)->kernel("histogram");
+    auto dx = dev->toDevice(x), dbins = dev->zeros(DType::I32, {256});
+    double tSim = timeIt([&] { k.launch(blocks, 256, {dx, dbins}); }, 3);
+    double tBase = timeIt([&] { histogramPlain(x.data(), n, bins.data(), blocks); }, 3);
+    auto got = dbins.toVector<int32_t>();
+    for (int b = 0; b < 256; ++b) // both accumulated over warm-up and timed runs alike
+      if (got[size_t(b)] != bins[size_t(b)]) {
+        std::fprintf(stderr, "histogram: simulator and C++ results differ in bin %d\n", b);
+        return 1;
+      }
+    row("shared-memory histogram 16M int32", "TBB, 2 cores", tSim, tBase, double(blocks) * 256,
+        "atomics on shared and global memory; 2 barriers per thread");
+  }
+
+  // Warp-shuffle reduction, 1 M float32: 5 shfl_down_sync per thread.
+  {
+    const int64_t w = 1 << 20;
+    auto x = randomFloats(size_t(w), 6);
+    std::vector<float> sums(size_t(w / 32));
+    auto k = Module::fromFile(dev, dir + "/warp_sum.py", unchecked)->kernel("warp_sum");
+    auto dx = dev->toDevice(x), dsums = dev->zeros(DType::F32, {w / 32});
+    double tSim = timeIt([&] { k.launch(uint32_t(w / 256), 256, {dx, dsums}); }, 3);
+    double tBase = timeIt([&] { warpSumPlain(x.data(), w, sums.data()); }, 3);
+    if (dsums.toVector<float>() != sums) {
+      std::fprintf(stderr, "warp sum: simulator and C++ results differ\n");
+      return 1;
+    }
+    row("warp-shuffle sum 1M float32", "TBB, 2 cores", tSim, tBase, double(w), "5 warp shuffles per thread");
   }
 
   // Compile time: parse + type + lower + optimise + JIT, measured as the first launch of a
