@@ -318,13 +318,16 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
   for (uint32_t i = 0; i < n; ++i) // released from the grid barrier
     if (fibers[i].state == Fiber::State::AtGridBarrier)
       fibers[i].state = Fiber::State::Ready;
+  bool open = false; // the block barrier every waiting thread reached opens in the next pass
   while (true) {
     if (opts.seed)
       std::shuffle(bf.order->begin(), bf.order->end(), bf.rng);
     bool atWarp = false;
+    uint32_t waiting = 0, done = 0, grid = 0;
+    const Fiber *firstWaiting = nullptr, *firstDone = nullptr, *otherSite = nullptr;
     for (uint32_t j = 0; j < n; ++j) {
       Fiber &f = fibers[opts.seed ? (*bf.order)[j] : j];
-      if (f.state == Fiber::State::Ready) {
+      if (f.state == Fiber::State::Ready || (open && f.state == Fiber::State::AtBarrier)) {
         active = ActiveKernel{&f.tc, &bs, &escape, f.stackLow, k.stackBytes};
         bctx::transfer_t t = bctx::jump_fcontext(f.ctx, &f);
         active = ActiveKernel{};
@@ -332,12 +335,26 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
         if (f.state == Fiber::State::Faulted)
           return BlockEnd::Stopped; // the other fibers are abandoned; their stacks are reused
       }
+      // Count where the threads wait as we go (valid when no warp operation intervenes).
+      if (f.state == Fiber::State::Done) {
+        ++done;
+        firstDone = firstDone ? firstDone : &f;
+        continue;
+      }
       atWarp = atWarp || f.state == Fiber::State::AtWarp;
+      ++waiting;
+      grid += f.state == Fiber::State::AtGridBarrier;
+      if (!firstWaiting)
+        firstWaiting = &f;
+      else if ((f.state != firstWaiting->state || f.site != firstWaiting->site) && !otherSite)
+        otherSite = &f;
     }
-    WarpStall stall;
-    if (atWarp && resolveWarps(fibers, n, stall) > 0)
-      continue;
-    if (stall.waiter) { // nothing can run and a warp operation waits for a lane that never comes
+    open = false;
+    if (atWarp) {
+      WarpStall stall;
+      if (resolveWarps(fibers, n, stall) > 0)
+        continue;
+      // Nothing can run and a warp operation waits for a lane that never comes.
       const Fiber &w = *stall.waiter;
       int64_t lane = stall.blocker ? int64_t(stall.blocker - &fibers[0]) % 32 : -1;
       int64_t where = stall.blocker ? int64_t(stall.blocker->site) : int64_t(&w - &fibers[0]) % 32;
@@ -345,22 +362,6 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
                   int64_t(w.warp.mask), lane, where);
       bs.abort->store(true, std::memory_order_relaxed);
       return BlockEnd::Stopped;
-    }
-    uint32_t waiting = 0, done = 0, grid = 0;
-    const Fiber *firstWaiting = nullptr, *firstDone = nullptr, *otherSite = nullptr;
-    for (uint32_t i = 0; i < n; ++i) {
-      const Fiber &f = fibers[i];
-      if (f.state == Fiber::State::Done) {
-        ++done;
-        firstDone = firstDone ? firstDone : &f;
-        continue;
-      }
-      ++waiting;
-      grid += f.state == Fiber::State::AtGridBarrier;
-      if (!firstWaiting)
-        firstWaiting = &f;
-      else if ((f.state != firstWaiting->state || f.site != firstWaiting->site) && !otherSite)
-        otherSite = &f;
     }
     if (waiting == 0)
       return BlockEnd::Done;
@@ -379,8 +380,7 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
       bs.abort->store(true, std::memory_order_relaxed);
       return BlockEnd::Stopped;
     }
-    for (uint32_t i = 0; i < n; ++i) // every thread waits at this barrier: it opens
-      fibers[i].state = Fiber::State::Ready;
+    open = true; // every unfinished thread waits at this barrier
   }
 }
 
