@@ -75,8 +75,28 @@ def fma(a, b, c):
     a, b, c = np.broadcast_arrays(a, b, c)
     out = np.empty(a.shape, a.dtype)
     for idx in np.ndindex(a.shape):
-        exact = Fraction(float(a[idx])) * Fraction(float(b[idx])) + Fraction(float(c[idx]))
+        x, y, z = float(a[idx]), float(b[idx]), float(c[idx])
+        exact = Fraction(x) * Fraction(y) + Fraction(z)
         out[idx] = round_fraction(exact, a.dtype.type)
+        if exact == 0 and x * y == 0 and z == 0:  # IEEE: -0 only for (-0) + (-0)
+            negative_product = (np.signbit(x) != np.signbit(y))
+            out[idx] = -0.0 if negative_product and np.signbit(z) else 0.0
+    return out
+
+
+def cbrt(x):
+    """The cube root correctly rounded to x's dtype (NumPy's is up to 3 ulp off)."""
+    from decimal import Decimal, localcontext
+    out = np.empty_like(x)
+    with localcontext() as ctx:
+        ctx.prec = 80
+        for k, v in enumerate(x):
+            if v == 0 or not np.isfinite(v):
+                out[k] = v
+                continue
+            root = Decimal(abs(float(v))) ** (Decimal(1) / Decimal(3))
+            q = Fraction(root) * (1 if v > 0 else -1)
+            out[k] = round_fraction(q, x.dtype.type)
     return out
 
 
@@ -261,6 +281,81 @@ def warp_ops():
                             "expected values from a model of PTX's rules (conformance/tools/warp_ref.py)",
                 numba_sim_difference="numba's simulator has no warp operations (shfl_sync and the rest "
                                      "are missing from it)")
+
+
+@case
+def intrinsics_adversarial():
+    r = rng(67)
+    n, t = 2048, 256
+    i32 = r.integers(-2**31, 2**31, n).astype(np.int32)
+    i64 = r.integers(-2**63, 2**63 - 1, n, dtype=np.int64, endpoint=True)
+    u64 = r.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+    edge32 = [-2**31, -1, 0, 1, 2**31 - 1, -2**30, 2**30, 12345, 1 << 16, -(1 << 16)]
+    edge64 = [-2**63, -1, 0, 1, 2**63 - 1, -2**32, 2**32, 1 << 62, -(1 << 62), 3]
+    edgeu = [0, 2**64 - 1, 2**63, 1, 2**32 - 1, 2**32, 1 << 40, 5, 2**63 - 1, 2**62]
+    i32[:10], i64[:10], u64[:10] = edge32, edge64, np.array(edgeu, np.uint64)
+    i64[100:110] = 0
+    f64 = r.standard_normal(n) * np.exp2(r.uniform(-500, 500, n))
+    f64[:8] = [0.0, -0.0, 1e150, -1e150, 5e-324, -5e-324, -27.0, 8.0]  # squares stay finite
+    f32 = (r.standard_normal(n) * np.exp2(r.uniform(-60, 60, n))).astype(np.float32)
+    f32[:8] = [0.0, -0.0, 1e18, -1e18, 1e-45, -1e-45, -27.0, 8.0]
+
+    def popc(v, width):
+        return bin(int(v) & ((1 << width) - 1)).count("1")
+
+    def clz(v, width):
+        return width - (int(v) & ((1 << width) - 1)).bit_length()
+
+    def ffs(v, width):
+        v = int(v) & ((1 << width) - 1)
+        return (v & -v).bit_length()
+
+    def brev(v, width):
+        return int(format(int(v) & ((1 << width) - 1), "0%db" % width)[::-1], 2)
+
+    def wrap64(v):
+        v &= (1 << 64) - 1
+        return v - (1 << 64) if v >= 1 << 63 else v
+
+    bits = np.zeros((n, 13), np.int64)
+    for k in range(n):
+        a, b, c = int(i32[k]), int(i64[k]), int(u64[k])
+        bits[k] = [popc(a, 32), popc(b, 64), wrap64(popc(c, 64)), clz(a, 32), clz(b, 64), clz(c, 64),
+                   ffs(a, 32), ffs(b, 64), ffs(c, 64), brev(a, 32), wrap64(brev(c, 64)),
+                   popc(wrap64(abs(b)), 64), b if a < 0 else wrap64(-b)]
+    nxt = lambda v, s: np.roll(v, -s)
+    fl32 = np.stack([fma(f32, nxt(f32, 1), nxt(f32, 2)), fma(f32, -f32, f32 * f32)], axis=1)
+    fl64 = np.stack([fma(f64, nxt(f64, 1), nxt(f64, 2)), fma(f64, -f64, f64 * f64)], axis=1)
+    votes = np.zeros((n, 4), np.int32)
+    for blk in range(n // t):
+        w = slice(blk * t, (blk + 1) * t)
+        votes[w] = [int((i32[w] % 3 == 0).sum()), int((i32[w] != 12345).all()), int((i64[w] == 0).any()), 0]
+    wraps = np.zeros(15, np.int32)
+    wraps[:10] = n // 10 + (np.arange(10) < n % 10)
+    dec = [0] + [4 - (k - 1) % 5 for k in range(1, n)]  # dec from 0 with limit 4: 0, 4, 3, 2, 1, 0, 4, ...
+    wraps[10:] = np.bincount(dec, minlength=5)
+    return dict(kernel="intrinsics_adversarial", grid=[n // t], block=[t],
+                args=[("i32", i32), ("i64", i64), ("u64", u64), ("f32", f32), ("f64", f64),
+                      ("bits", np.zeros((n, 13), np.int64)), ("fl32", np.zeros((n, 2), np.float32)),
+                      ("fl64", np.zeros((n, 2))), ("roots32", np.zeros(n, np.float32)), ("roots64", np.zeros(n)),
+                      ("votes", np.zeros((n, 4), np.int32)),
+                      ("hits", np.zeros(n, np.int32)), ("wraps", np.zeros(15, np.int32)),
+                      ("cas_hits", np.zeros(n, np.int32)), ("counters", np.zeros(2, np.int32)),
+                      ("ucounters", np.zeros(2, np.uint32))],
+                expect={"bits": (bits, {}), "fl32": (fl32, {}), "fl64": (fl64, {}),
+                        "roots32": (cbrt(f32), {"max_ulp": 1}), "roots64": (cbrt(f64), {"max_ulp": 1}),
+                        "votes": (votes, {}), "hits": (np.ones(n, np.int32), {}), "wraps": (wraps, {}),
+                        "cas_hits": (np.ones(n, np.int32), {}),
+                        "counters": (np.array([n, n], np.int32), {}),
+                        "ucounters": (np.array([n % 10, dec[-1] - 1 if dec[-1] else 4], np.uint32), {})},
+                description="bit intrinsics (popc, clz, ffs, brev, bit_count, selp) on negative, extreme and "
+                            "64-bit values; fma (exact against rational arithmetic) and cbrt (libdevice, within 1 ulp of the correctly rounded root) "
+                            "with negative, huge and subnormal operands; block votes; and the old values atomic "
+                            "add, inc, dec and a compare-and-swap loop return under contention, counted so that "
+                            "no order of the threads changes the result",
+                numba_sim_difference="numba's simulator runs the kernel as Python integers: the bit intrinsics "
+                                     "overflow (OverflowError) on extreme 64-bit values and treat negatives "
+                                     "as Python does, not as the GPU")
 
 
 @case
