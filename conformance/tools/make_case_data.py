@@ -322,7 +322,7 @@ def intrinsics_adversarial():
         a, b, c = int(i32[k]), int(i64[k]), int(u64[k])
         bits[k] = [popc(a, 32), popc(b, 64), wrap64(popc(c, 64)), clz(a, 32), clz(b, 64), clz(c, 64),
                    ffs(a, 32), ffs(b, 64), ffs(c, 64), brev(a, 32), wrap64(brev(c, 64)),
-                   popc(wrap64(abs(b)), 64), b if a < 0 else wrap64(-b)]
+                   popc(b, 64), b if a < 0 else wrap64(-b)]
     nxt = lambda v, s: np.roll(v, -s)
     fl32 = np.stack([fma(f32, nxt(f32, 1), nxt(f32, 2)), fma(f32, -f32, f32 * f32)], axis=1)
     fl64 = np.stack([fma(f64, nxt(f64, 1), nxt(f64, 2)), fma(f64, -f64, f64 * f64)], axis=1)

@@ -260,8 +260,6 @@ Value *Lowerer::lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
   if (fn == "scalar.bit_count") {
     Scalar t = ci.operandTypes[0];
     Value *v = lowerAs(*static_cast<const fe::AttributeExpr &>(*c.func).value, Type::scalarOf(t));
-    if (fe::isSigned(t))
-      v = b_.CreateSelect(b_.CreateICmpSLT(v, ConstantInt::get(v->getType(), 0)), b_.CreateNeg(v), v);
     return b_.CreateZExtOrTrunc(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, v), b_.getInt64Ty());
   }
   if (fn == "scalar.conjugate") {

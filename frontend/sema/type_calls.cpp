@@ -481,7 +481,7 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
     info.type = Type::none();
     return info;
   }
-  if (fn == "scalar.bit_count") { // int.bit_count(): the ones of |x|, as Python
+  if (fn == "scalar.bit_count") { // the ones of x's bits at its width, as numba-cuda counts them
     arity(0, 0);
     ExprInfo recv = typeExpr(*static_cast<const AttributeExpr &>(*c.func).value);
     if (!recv.type.isScalar() || !isInteger(recv.type.scalar))

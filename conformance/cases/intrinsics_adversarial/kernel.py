@@ -1,4 +1,4 @@
-from numba import cuda, uint32
+from numba import cuda, int32, uint32
 
 
 @cuda.jit
@@ -36,10 +36,11 @@ def intrinsics_adversarial(i32, i64, u64, f32, f64, bits, fl32, fl64, roots32, r
     fl64[i, 1] = cuda.fma(x64, -x64, x64 * x64)
     roots64[i] = cuda.cbrt(x64)
 
-    votes[i, 0] = cuda.syncthreads_count(a % 3 == 0)
-    votes[i, 1] = cuda.syncthreads_and(a != 12345)
-    votes[i, 2] = cuda.syncthreads_or(b == 0)
-    votes[i, 3] = cuda.syncthreads_and(cuda.threadIdx.x < 255)
+    # numba-cuda's block votes take an int32 predicate
+    votes[i, 0] = cuda.syncthreads_count(int32(a % 3 == 0))
+    votes[i, 1] = cuda.syncthreads_and(int32(a != 12345))
+    votes[i, 2] = cuda.syncthreads_or(int32(b == 0))
+    votes[i, 3] = cuda.syncthreads_and(int32(cuda.threadIdx.x < 255))
 
     cuda.atomic.add(hits, cuda.atomic.add(counters, 0, 1), 1)
     cuda.atomic.add(wraps, cuda.atomic.inc(ucounters, 0, 9), 1)
