@@ -211,7 +211,7 @@ class _JitFunction:
 
     def _compiled(self, spec):
         """This function's module and kernel on device `spec`, compiled on first use."""
-        module = self._module(spec)
+        module = self._module(spec, codegen=None if spec == "sim" else getattr(self, "_gpu_codegen", None))
         kernel = None if self.targetoptions["device"] else module.kernel(self.__name__)
         return _Compiled(module, kernel)
 

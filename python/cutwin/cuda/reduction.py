@@ -7,6 +7,7 @@ associative binary function of the array's dtype works: a plain function, a lamb
 `@cuda.jit(device=True)` function."""
 import ast
 import inspect
+import os
 import itertools
 import linecache
 import textwrap
@@ -14,6 +15,7 @@ import textwrap
 import numpy as np
 
 from .. import types as ct
+from ..errors import CutwinError
 from . import runtime
 from .devicearray import DeviceNDArray, as_cuda_array, device_array, mapped_array, to_device
 from .dispatcher import module_imports
@@ -152,6 +154,12 @@ class Reduce:
             scope = dict(self._functor.__globals__)
             exec(compile(text, filename, "exec"), scope)
             k = self._kernels[dtype] = (scope["_cutwin_reduce"], scope["_cutwin_reduce_grid"])
+            if "CUTWIN_CODEGEN" not in os.environ:
+                # On a GPU, libNVVM's code for the strided fold needs 32 registers (LLVM's
+                # NVPTX 48): eight blocks of 256 threads per multiprocessor, so the whole
+                # reduction fits one cooperative launch (same folds, same bits as two).
+                for kernel in k:
+                    kernel._gpu_codegen = "nvvm"
         return k
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
@@ -172,7 +180,7 @@ class Reduce:
             arr = to_device(arr, stream)
         two_pass, one_launch = self._kernel(arr.dtype)
         blocks = min((n + THREADS - 1) // THREADS, MAX_BLOCKS)
-        s = self._scratch_for(arr.dtype, one_launch)
+        s = self._scratch_for(arr.dtype, one_launch, two_pass)
         out = res if res is not None else s.result
         if blocks == 1:
             two_pass[1, THREADS, stream](arr, n, out, init, True)
@@ -191,20 +199,20 @@ class Reduce:
             runtime.synchronize()
         return s.host[0]
 
-    def _scratch_for(self, dtype, one_launch):
+    def _scratch_for(self, dtype, one_launch, two_pass):
         """Partials and the result (a mapped host array and its device view), kept per
         device and dtype: allocating them each call cost more than a small reduction."""
         key = (runtime._selected_spec(), dtype)
         s = self._scratch.get(key)
         if s is None:
-            s = self._scratch[key] = _Scratch(dtype, one_launch)
+            s = self._scratch[key] = _Scratch(dtype, one_launch, two_pass)
         return s
 
 
 class _Scratch:
     __slots__ = ("partials", "host", "result", "cooperative_blocks")
 
-    def __init__(self, dtype, one_launch):
+    def __init__(self, dtype, one_launch, two_pass):
         self.partials = device_array(MAX_BLOCKS, dtype)
         self.host = mapped_array(1, dtype)
         self.result = as_cuda_array(self.host)
@@ -212,9 +220,15 @@ class _Scratch:
         # thread of the grid a fiber at once.
         self.cooperative_blocks = 0
         if runtime._selected_spec() != "sim":
-            self.cooperative_blocks = one_launch.compile(
-                (ct.from_dtype(dtype)[::1], ct.int64, ct.from_dtype(dtype)[::1], ct.from_dtype(dtype)[::1],
-                 ct.from_dtype(dtype))).max_cooperative_grid_blocks(THREADS)
+            t = ct.from_dtype(dtype)
+            sig = (t[::1], ct.int64, t[::1], t[::1], t)
+            try:
+                self.cooperative_blocks = one_launch.compile(sig).max_cooperative_grid_blocks(THREADS)
+            except CutwinError:  # no libNVVM: LLVM's NVPTX backend
+                for k in (one_launch, two_pass):
+                    k._gpu_codegen = None
+                    k._per_device.clear()
+                self.cooperative_blocks = one_launch.compile(sig).max_cooperative_grid_blocks(THREADS)
 
 
 def reduce(functor):
