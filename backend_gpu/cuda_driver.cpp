@@ -33,6 +33,7 @@ const char *symbolName(const char *name) {
       {"cuMemHostGetDevicePointer", "cuMemHostGetDevicePointer_v2"},
       {"cuMemHostRegister", "cuMemHostRegister_v2"},
       {"cuMemGetInfo", "cuMemGetInfo_v2"},
+      {"cuIpcOpenMemHandle", "cuIpcOpenMemHandle_v2"},
       {"cuMemGetAddressRange", "cuMemGetAddressRange_v2"},
   };
   for (auto &[plain, versioned] : v2)

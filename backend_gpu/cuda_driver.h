@@ -52,6 +52,8 @@ struct CudaDriver {
   X(cuMemGetInfo, CUresult (*)(size_t *, size_t *))                                                          \
   X(cuMemGetAddressRange, CUresult (*)(CUdeviceptr *, size_t *, CUdeviceptr))                                \
   X(cuIpcGetMemHandle, CUresult (*)(CUipcMemHandle *, CUdeviceptr))                                          \
+  X(cuIpcOpenMemHandle, CUresult (*)(CUdeviceptr *, CUipcMemHandle, unsigned))                               \
+  X(cuIpcCloseMemHandle, CUresult (*)(CUdeviceptr))                                                          \
   X(cuModuleGetFunction, CUresult (*)(CUfunction *, CUmodule, const char *))                                 \
   X(cuFuncGetAttribute, CUresult (*)(int *, CUfunction_attribute, CUfunction))                               \
   X(cuFuncSetAttribute, CUresult (*)(CUfunction, CUfunction_attribute, int))                                 \

@@ -50,6 +50,8 @@ public:
   virtual void *hostDevicePointer(void *host) = 0;
   virtual MemoryInfo memoryInfo() = 0;
   virtual IpcMemHandle ipcHandle(void *p) = 0;
+  virtual void *ipcOpen(const std::vector<uint8_t> &handle) = 0;
+  virtual void ipcClose(void *base) = 0;
 
   virtual std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) = 0;
 

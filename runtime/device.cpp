@@ -181,6 +181,8 @@ void Device::unregisterHost(void *p) { backend_->unregisterHost(p); }
 void *Device::hostDevicePointer(void *host) { return backend_->hostDevicePointer(host); }
 MemoryInfo Device::memoryInfo() { return backend_->memoryInfo(); }
 IpcMemHandle Device::ipcHandle(void *p) { return backend_->ipcHandle(p); }
+void *Device::ipcOpen(const std::vector<uint8_t> &handle) { return backend_->ipcOpen(handle); }
+void Device::ipcClose(void *base) { backend_->ipcClose(base); }
 void Device::synchronize() { launches_->check(); }
 
 Stream Device::createStream() {

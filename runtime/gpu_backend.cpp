@@ -8,6 +8,7 @@
 #include "runtime/pipeline.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace cutwin::rt {
@@ -201,6 +202,21 @@ public:
     d_->check(d_->cuIpcGetMemHandle(&raw, base), "cuIpcGetMemHandle");
     h.bytes.assign(reinterpret_cast<uint8_t *>(&raw), reinterpret_cast<uint8_t *>(&raw) + sizeof raw);
     return h;
+  }
+  void *ipcOpen(const std::vector<uint8_t> &handle) override {
+    current();
+    CUipcMemHandle raw;
+    if (handle.size() != sizeof raw)
+      throw DeviceError("an IPC handle has " + std::to_string(sizeof raw) + " bytes, not " +
+                        std::to_string(handle.size()));
+    std::memcpy(&raw, handle.data(), sizeof raw);
+    CUdeviceptr p = 0;
+    d_->check(d_->cuIpcOpenMemHandle(&p, raw, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS), "cuIpcOpenMemHandle");
+    return reinterpret_cast<void *>(p);
+  }
+  void ipcClose(void *base) override {
+    current();
+    d_->check(d_->cuIpcCloseMemHandle(reinterpret_cast<CUdeviceptr>(base)), "cuIpcCloseMemHandle");
   }
   void copyToDevice(void *dst, const void *src, size_t n) override {
     current();

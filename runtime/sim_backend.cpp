@@ -87,6 +87,12 @@ public:
   IpcMemHandle ipcHandle(void *) override {
     throw DeviceError("IPC handles need a GPU: simulator memory cannot be opened by another process");
   }
+  void *ipcOpen(const std::vector<uint8_t> &) override {
+    throw DeviceError("IPC handles need a GPU: the simulator cannot map another process's memory");
+  }
+  void ipcClose(void *) override {
+    throw DeviceError("IPC handles need a GPU: the simulator cannot map another process's memory");
+  }
 
   std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
     return std::make_unique<SimCompiledKernel>(compileForSim(std::move(ir), opts), limits_, opts_);

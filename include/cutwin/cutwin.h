@@ -201,6 +201,10 @@ public:
   MemoryInfo memoryInfo();
   /// An IPC handle for device memory; the simulator throws (no other process can map it).
   IpcMemHandle ipcHandle(void *devicePointer);
+  /// Maps device memory another process exported with ipcHandle (its 64 bytes); returns
+  /// the start of the allocation. Unmap with ipcClose. A process cannot open its own.
+  void *ipcOpen(const std::vector<uint8_t> &handle);
+  void ipcClose(void *base);
 
   /// Waits for all work on the device; throws the KernelError of the first launch since
   /// the last synchronisation that faulted (GPU launches are asynchronous).

@@ -51,7 +51,17 @@ void bindDevice(nb::module_ &m) {
             return nb::make_tuple(nb::bytes(reinterpret_cast<const char *>(h.bytes.data()), h.bytes.size()),
                                   reinterpret_cast<uintptr_t>(h.base), h.size);
           },
-          nb::arg("ptr"));
+          nb::arg("ptr"))
+      .def(
+          "ipc_open",
+          [](Device &d, nb::bytes handle) {
+            const auto *p = static_cast<const uint8_t *>(handle.data());
+            return reinterpret_cast<uintptr_t>(d.ipcOpen(std::vector<uint8_t>(p, p + handle.size())));
+          },
+          nb::arg("handle"))
+      .def(
+          "ipc_close", [](Device &d, uintptr_t base) { d.ipcClose(reinterpret_cast<void *>(base)); },
+          nb::arg("base"));
 
   nb::class_<Stream>(m, "Stream")
       .def("synchronize", &Stream::synchronize, nb::call_guard<nb::gil_scoped_release>())

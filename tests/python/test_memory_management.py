@@ -141,9 +141,61 @@ def test_ipc_handle(cutwin_backend):
     if cutwin_backend == "sim":
         with pytest.raises(CutwinError, match="IPC handles need a GPU"):
             ctx.get_ipc_handle(mem)
+        with pytest.raises(CutwinError, match="IPC handles need a GPU"):
+            d.get_ipc_handle()
         return
     h = ctx.get_ipc_handle(mem)
     assert len(h.handle) == 64 and h.offset == 256 and h.size == 512
+
+
+CHILD = """
+import base64, pickle, sys
+import numpy as np
+from cutwin import cuda
+
+@cuda.jit
+def double(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= 2
+
+handle, raw, offset = pickle.loads(base64.b64decode(sys.stdin.read()))
+with handle as arr:                      # the exported array, mapped here
+    double.forall(arr.size)(arr)
+    cuda.synchronize()
+with cuda.open_ipc_array(raw, 10, np.float64, offset=offset) as part:  # a slice of it by raw bytes
+    print(repr(part.copy_to_host().tolist()))
+"""
+
+
+def test_arrays_shared_with_another_process(cutwin_backend):
+    import base64
+    import pickle
+    x = np.arange(1000, dtype=np.float64)
+    d = cuda.to_device(x)
+    if cutwin_backend == "sim":
+        with pytest.raises(CutwinError, match="IPC handles need a GPU"):
+            d.get_ipc_handle()
+        with pytest.raises(CutwinError, match="IPC handles need a GPU"):
+            with cuda.open_ipc_array(bytes(64), 10, np.float64):
+                pass
+        return
+    h = d.get_ipc_handle()
+    payload = base64.b64encode(pickle.dumps((h, h._ipc_handle.handle, h._ipc_handle.offset + 8 * 100))).decode()
+    run = subprocess.run([sys.executable, "-c", CHILD], input=payload, capture_output=True, text=True,
+                         timeout=300, env=dict(os.environ, CUTWIN_BACKEND="gpu"))
+    assert run.returncode == 0, run.stderr
+    np.testing.assert_array_equal(d.copy_to_host(), 2 * x)  # the other process wrote our memory
+    assert eval(run.stdout) == (2 * x[100:110]).tolist()
+
+
+def test_rng_states_come_from_the_memory_manager(cutwin_backend, counting):
+    from cutwin.cuda.random import create_xoroshiro128p_states
+    states = create_xoroshiro128p_states(100, seed=7)
+    assert counting["memalloc"] == 1 and counting["bytes"] == 100 * 16
+    cuda.set_memory_manager(None)
+    same = create_xoroshiro128p_states(100, seed=7)
+    assert states.copy_to_host().tobytes() == same.copy_to_host().tobytes()
 
 
 def test_plugin_must_implement_interface_version_1(cutwin_backend):

@@ -7,7 +7,7 @@ from ..types import *  # noqa: F401,F403  numba exposes its types through numba.
 from .. import types  # noqa: F401  (from numba.cuda import types)
 from .devicearray import (DeviceNDArray, MappedNDArray, PinnedNDArray, as_cuda_array, device_array,  # noqa: F401
                           device_array_like, from_cuda_array_interface, is_cuda_array, mapped, mapped_array,
-                          pinned, pinned_array, to_device)
+                          open_ipc_array, pinned, pinned_array, to_device)
 from .memory import (AutoFreePointer, BaseCUDAMemoryManager, CutwinMemoryManager, GetIpcHandleMixin,  # noqa: F401
                      HostOnlyCUDAMemoryManager, IpcHandle, MappedMemory, MemoryInfo, MemoryPointer,
                      PinnedMemory, current_context, set_memory_manager)

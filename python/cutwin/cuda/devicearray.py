@@ -98,6 +98,12 @@ class DeviceNDArray:
     def is_c_contiguous(self):
         return self._arr.is_c_contiguous
 
+    def get_ipc_handle(self):
+        """An IpcArrayHandle another process can open to use this array's memory (GPU)."""
+        ctx = memory.current_context()
+        ipch = ctx.get_ipc_handle(memory.MemoryPointer(ctx, self._arr.device_pointer, self._arr.span[1]))
+        return IpcArrayHandle(ipch, dict(shape=self.shape, strides=self.strides, dtype=self.dtype))
+
     def is_f_contiguous(self):
         return self.strides == _strides_for(self.shape, self.dtype.itemsize, "F") or self.size <= 1
 
@@ -355,6 +361,57 @@ def mapped(*arrays, stream=0, portable=False, wc=False):
         runtime.synchronize()
         for m in maps:
             m.free()
+
+
+class IpcArrayHandle:
+    """A device array exported to other processes (DeviceNDArray.get_ipc_handle): pickle
+    it to another process, which opens it (`with handle as array:` or open()/close())."""
+
+    def __init__(self, ipc_handle, array_desc):
+        self._ipc_handle = ipc_handle
+        self._array_desc = array_desc
+
+    def open(self):
+        """The array, mapped into this process's current device."""
+        mem = self._ipc_handle.open(memory.current_context())
+        d = self._array_desc
+        return _array_at(mem.device_pointer_value, d["shape"], d["dtype"], d["strides"], mem)
+
+    def close(self):
+        self._ipc_handle.close()
+
+    def __enter__(self):
+        return self.open()
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def _array_at(pointer, shape, dtype, strides=None, owner=None):
+    dtype = np.dtype(dtype)
+    shape = tuple(int(s) for s in shape)
+    return from_cuda_array_interface({"shape": shape, "typestr": dtype.str, "data": (int(pointer), False),
+                                      "strides": tuple(strides) if strides is not None else None,
+                                      "version": 3, "descr": dtype.descr if dtype.names else None},
+                                     owner=owner, sync=False)
+
+
+@contextlib.contextmanager
+def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
+    """A device array over memory another process exported: `handle` is the IPC handle's
+    64 bytes (bytes, or a NumPy array of them), the array starts `offset` bytes into the
+    allocation. Unmapped when the with-block ends."""
+    dtype = np.dtype(dtype)
+    shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(s) for s in shape)
+    raw = handle.tobytes() if isinstance(handle, np.ndarray) else bytes(handle)
+    size = int(np.prod(shape)) * dtype.itemsize
+    ipch = memory.IpcHandle(None, raw, size, offset=offset)
+    mem = ipch.open(memory.current_context())
+    try:
+        yield _array_at(mem.device_pointer_value, shape, dtype, strides, mem)
+    finally:
+        ipch.close()
 
 
 def is_cuda_array(obj):

@@ -125,15 +125,37 @@ class PinnedMemory:
 
 class IpcHandle:
     """An inter-process handle to device memory (64 opaque bytes from cuIpcGetMemHandle),
-    `offset` bytes into the allocation it names."""
+    `offset` bytes into the allocation it names. It pickles (without `base`, the memory
+    of the exporting process), so it can be sent to another process, which `open`s it."""
 
     def __init__(self, base, handle, size, source_info=None, offset=0):
         self.base, self.handle, self.size = base, handle, size
         self.source_info, self.offset = source_info, offset
+        self._opened = None  # (context, mapped base) while open
 
     def open(self, context=None):
-        raise NotImplementedError("cutwin cannot open IPC handles yet: pass the handle's bytes to a "
-                                  "process that maps them with cuIpcOpenMemHandle")
+        """Maps the memory into this process (not the one that exported it): a
+        MemoryPointer to the handle's `size` bytes. Unmapped by close()."""
+        if self._opened is not None:
+            raise ValueError("the IPC handle is already open")
+        ctx = context or current_context()
+        base = ctx._native.ipc_open(bytes(self.handle))
+        self._opened = (ctx, base)
+        return MemoryPointer(ctx, base + self.offset, self.size)
+
+    def close(self):
+        if self._opened is None:
+            raise ValueError("the IPC handle is not open")
+        ctx, base = self._opened
+        self._opened = None
+        ctx._native.ipc_close(base)
+
+    def __getstate__(self):
+        return {"handle": bytes(self.handle), "size": self.size, "source_info": self.source_info,
+                "offset": self.offset}
+
+    def __setstate__(self, state):
+        self.__init__(None, state["handle"], state["size"], state["source_info"], state["offset"])
 
 
 class BaseCUDAMemoryManager(abc.ABC):

@@ -5,7 +5,7 @@ with the xoroshiro128p_* functions (compiled by cutwin; calling them on the host
 States and numbers are bit-identical to numba-cuda's."""
 from .. import _cutwin
 from . import runtime
-from .devicearray import DeviceNDArray, xoroshiro128p_dtype
+from .devicearray import DeviceNDArray, device_array, xoroshiro128p_dtype
 
 __all__ = ["xoroshiro128p_dtype", "xoroshiro128p_type", "create_xoroshiro128p_states",
            "init_xoroshiro128p_states", "init_xoroshiro128p_state", "xoroshiro128p_next",
@@ -29,9 +29,10 @@ def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
     `subsequence_start` jumps of 2**64 steps, each further state one jump after the last."""
     if int(n) < 0:
         raise ValueError("n must not be negative")
-    native = _cutwin.create_xoroshiro128p_states(runtime._device(), int(n), _uint64(seed, "seed"),
-                                                 _uint64(subsequence_start, "subsequence_start"))
-    return DeviceNDArray(native, xoroshiro128p_dtype, stream)
+    # Allocated like every device array (through the memory manager in use), then filled.
+    states = device_array(int(n), xoroshiro128p_dtype, stream=stream)
+    init_xoroshiro128p_states(states, seed, subsequence_start, stream)
+    return states
 
 
 def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
