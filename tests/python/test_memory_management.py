@@ -168,7 +168,7 @@ with cuda.open_ipc_array(raw, 10, np.float64, offset=offset) as part:  # a slice
 """
 
 
-def test_arrays_shared_with_another_process(cutwin_backend):
+def test_arrays_shared_with_another_process(cutwin_backend, tmp_path):
     import base64
     import pickle
     x = np.arange(1000, dtype=np.float64)
@@ -182,7 +182,9 @@ def test_arrays_shared_with_another_process(cutwin_backend):
         return
     h = d.get_ipc_handle()
     payload = base64.b64encode(pickle.dumps((h, h._ipc_handle.handle, h._ipc_handle.offset + 8 * 100))).decode()
-    run = subprocess.run([sys.executable, "-c", CHILD], input=payload, capture_output=True, text=True,
+    child = tmp_path / "ipc_child.py"  # cutwin compiles kernels from a source file
+    child.write_text(CHILD)
+    run = subprocess.run([sys.executable, str(child)], input=payload, capture_output=True, text=True,
                          timeout=300, env=dict(os.environ, CUTWIN_BACKEND="gpu"))
     assert run.returncode == 0, run.stderr
     np.testing.assert_array_equal(d.copy_to_host(), 2 * x)  # the other process wrote our memory
