@@ -1,6 +1,9 @@
-// Host helpers for libdevice on the CPU: operations in a directed rounding mode, and
-// correctly rounded stand-ins for the GPU's approximation instructions. Compiled with
-// -frounding-math so that the compiler keeps each operation inside its rounding mode.
+// Host helpers for libdevice on the CPU: operations in a directed rounding mode, and the
+// GPU's approximation instructions (measured tables where there are, else correctly rounded
+// stand-ins). Compiled with -frounding-math so that the compiler keeps each operation inside
+// its rounding mode.
+#include "backend_sim/approx_tables.h"
+
 #include <cfenv>
 #include <cmath>
 #include <cstdint>
@@ -80,11 +83,14 @@ extern "C" double cutwin_sim_tof64(int kind, int mode, int64_t bits) {
   return r;
 }
 
-/// Stand-ins for approximation units: op 0 ex2, 1 lg2, 2 sin, 3 cos, 4 rsqrt, 5 sqrt,
-/// 6 tanh, 7 rcp. Evaluated in double and rounded once.
+/// The approximation units: op 0 ex2, 1 lg2, 2 sin, 3 cos, 4 rsqrt, 5 sqrt, 6 tanh,
+/// 7 rcp (ftz), 8 ex2 (ftz). rcp and ex2.ftz are the GPU's, from measured tables; the
+/// others stand in with the value evaluated in double and rounded once.
 extern "C" float cutwin_sim_approx_f32(int op, float x) {
   double d = x;
   switch (op) {
+  case 7: return cutwin::sim::approxRcpF32(x);
+  case 8: return cutwin::sim::approxEx2F32(x);
   case 0: return float(std::exp2(d));
   case 1: return float(std::log2(d));
   case 2: return float(std::sin(d));
@@ -99,6 +105,6 @@ extern "C" float cutwin_sim_approx_f32(int op, float x) {
 extern "C" double cutwin_sim_approx_f64(int op, double x) {
   switch (op) {
   case 4: return 1.0 / std::sqrt(x);
-  default: return 1.0 / x;
+  default: return cutwin::sim::approxRcpF64(x); // rcp.approx.ftz.f64
   }
 }

@@ -155,7 +155,7 @@ private:
           return arith(b, code, mode, a, ftz);
     if (approx) {
       if (op == "ex2")
-        return approxF32(b, 0, a[0], ftz);
+        return approxF32(b, ftz ? 8 : 0, a[0], ftz);
       if (op == "lg2")
         return approxF32(b, 1, a[0], ftz);
       if (op == "sin")

@@ -1,0 +1,29 @@
+/// Table models of the GPU's approximation instructions (rcp.approx, ex2.approx), measured
+/// on the GPU by backend_sim/approx/measure_tables.cu and embedded in the library; the
+/// simulator evaluates libdevice's uses of those instructions with them, so that it
+/// returns the GPU's bits (docs/numerics.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cutwin::sim {
+
+struct EmbeddedTable {
+  const char *name; ///< "<arch>.<instruction>", e.g. "sm_90.rcp_approx_ftz_f32"
+  const unsigned char *bytes;
+  size_t size;
+};
+extern const EmbeddedTable kApproxTableData[]; ///< ends with a null name
+
+/// The architecture whose tables the simulator uses: the one it simulates.
+inline constexpr const char *kSimulatedArch = "sm_90";
+
+/// rcp.approx.ftz.f32, rcp.approx.ftz.f64 and ex2.approx.ftz.f32 as the GPU computes them,
+/// from the tables; where the simulated architecture has no tables, the correctly rounded
+/// value (said once per process on stderr).
+float approxRcpF32(float x);
+double approxRcpF64(double x);
+float approxEx2F32(float x);
+
+} // namespace cutwin::sim
