@@ -16,10 +16,13 @@ namespace cutwin::sim {
 
 namespace {
 
-enum Table { Rcp32, Rcp64, Ex2Pos, Ex2Neg, TableCount };
-const char *const kNames[TableCount] = {"rcp_approx_ftz_f32", "rcp_approx_ftz_f64", "ex2_approx_ftz_f32_pos",
-                                        "ex2_approx_ftz_f32_neg"};
-const size_t kEntries[TableCount] = {size_t(1) << 23, size_t(1) << 20, size_t(1) << 24, size_t(1) << 24};
+enum Table { Rcp32, Rcp64, Ex2Pos, Ex2Neg, Rsqrt32Even, Rsqrt32Odd, Rsqrt64Even, Rsqrt64Odd, TableCount };
+const char *const kNames[TableCount] = {"rcp_approx_ftz_f32",        "rcp_approx_ftz_f64",
+                                        "ex2_approx_ftz_f32_pos",    "ex2_approx_ftz_f32_neg",
+                                        "rsqrt_approx_ftz_f32_even", "rsqrt_approx_ftz_f32_odd",
+                                        "rsqrt_approx_ftz_f64_even", "rsqrt_approx_ftz_f64_odd"};
+const size_t kEntries[TableCount] = {size_t(1) << 23, size_t(1) << 20, size_t(1) << 24, size_t(1) << 24,
+                                     size_t(1) << 23, size_t(1) << 23, size_t(1) << 20, size_t(1) << 20};
 
 /// Decodes one embedded table (zlib, then int8 deltas after a 4-byte first entry); empty
 /// when the simulated architecture has none or it does not decode.
@@ -115,6 +118,42 @@ float approxEx2F32(float x) {
   if (r >= 0xff)
     return INFINITY;
   return std::bit_cast<float>(uint32_t(r) << 23 | (t & 0x7fffff));
+}
+
+float approxRsqrtF32(float x) {
+  const std::vector<uint32_t> *T0 = table(Rsqrt32Even), *T1 = table(Rsqrt32Odd);
+  if (!T0 || !T1)
+    return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(INFINITY, x) : float(1.0 / std::sqrt(double(x)));
+  uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
+  if (e == 0xff)
+    return std::bit_cast<float>((m || s) ? 0x7fffffffu : 0u);
+  if (e == 0)
+    return std::bit_cast<float>(s | 0x7f800000u);
+  if (s)
+    return std::bit_cast<float>(0x7fffffffu);
+  int32_t p = int32_t(e) - 127, odd = p & 1;
+  uint32_t t = (odd ? *T1 : *T0)[m];
+  int32_t r = int32_t((t >> 23) & 0xff) - ((p - odd) >> 1);
+  return std::bit_cast<float>(uint32_t(r) << 23 | (t & 0x7fffff));
+}
+
+double approxRsqrtF64(double x) {
+  const std::vector<uint32_t> *T0 = table(Rsqrt64Even), *T1 = table(Rsqrt64Odd);
+  if (!T0 || !T1)
+    return 1.0 / std::sqrt(x);
+  uint64_t u = std::bit_cast<uint64_t>(x);
+  uint32_t hi = uint32_t(u >> 32), s = hi & 0x80000000u, e = (hi >> 20) & 0x7ff, m = hi & 0xfffff;
+  const uint64_t nan = 0x7fffffff00000000ull;
+  if (e == 0x7ff)
+    return std::bit_cast<double>((m || s) ? nan : 0);
+  if (e == 0)
+    return std::bit_cast<double>(uint64_t(s | 0x7ff00000u) << 32);
+  if (s)
+    return std::bit_cast<double>(nan);
+  int32_t p = int32_t(e) - 1023, odd = p & 1;
+  uint32_t t = (odd ? *T1 : *T0)[m];
+  int32_t r = int32_t((t >> 20) & 0x7ff) - ((p - odd) >> 1);
+  return std::bit_cast<double>(uint64_t(uint32_t(r) << 20 | (t & 0xfffff)) << 32);
 }
 
 } // namespace cutwin::sim

@@ -19,11 +19,13 @@ extern const EmbeddedTable kApproxTableData[]; ///< ends with a null name
 /// The architecture whose tables the simulator uses: the one it simulates.
 inline constexpr const char *kSimulatedArch = "sm_90";
 
-/// rcp.approx.ftz.f32, rcp.approx.ftz.f64 and ex2.approx.ftz.f32 as the GPU computes them,
+/// rcp.approx.ftz, ex2.approx.ftz.f32 and rsqrt.approx.ftz as the GPU computes them,
 /// from the tables; where the simulated architecture has no tables, the correctly rounded
 /// value (said once per process on stderr).
 float approxRcpF32(float x);
 double approxRcpF64(double x);
 float approxEx2F32(float x);
+float approxRsqrtF32(float x);
+double approxRsqrtF64(double x);
 
 } // namespace cutwin::sim

@@ -84,11 +84,13 @@ extern "C" double cutwin_sim_tof64(int kind, int mode, int64_t bits) {
 }
 
 /// The approximation units: op 0 ex2, 1 lg2, 2 sin, 3 cos, 4 rsqrt, 5 sqrt, 6 tanh,
-/// 7 rcp (ftz), 8 ex2 (ftz). rcp and ex2.ftz are the GPU's, from measured tables; the
-/// others stand in with the value evaluated in double and rounded once.
+/// 7 rcp (ftz), 8 ex2 (ftz), 9 rsqrt (ftz). rcp and the ftz ex2 and rsqrt are the GPU's,
+/// from measured tables; the others stand in with the value evaluated in double and rounded
+/// once.
 extern "C" float cutwin_sim_approx_f32(int op, float x) {
   double d = x;
   switch (op) {
+  case 9: return cutwin::sim::approxRsqrtF32(x);
   case 7: return cutwin::sim::approxRcpF32(x);
   case 8: return cutwin::sim::approxEx2F32(x);
   case 0: return float(std::exp2(d));
@@ -105,6 +107,7 @@ extern "C" float cutwin_sim_approx_f32(int op, float x) {
 extern "C" double cutwin_sim_approx_f64(int op, double x) {
   switch (op) {
   case 4: return 1.0 / std::sqrt(x);
+  case 5: return cutwin::sim::approxRsqrtF64(x); // rsqrt.approx.ftz.f64
   default: return cutwin::sim::approxRcpF64(x); // rcp.approx.ftz.f64
   }
 }

@@ -166,8 +166,8 @@ private:
         return approxF32(b, 6, a[0], ftz);
       if (op == "sqrt")
         return approxF32(b, 5, a[0], ftz);
-      if (op == "rsqrt")
-        return rt->isDoubleTy() ? approxF64(b, 4, a[0]) : approxF32(b, 4, a[0], ftz);
+      if (op == "rsqrt") // the ftz forms from the measured tables
+        return rt->isDoubleTy() ? approxF64(b, ftz ? 5 : 4, a[0]) : approxF32(b, ftz ? 9 : 4, a[0], ftz);
       if (op == "rcp" && rt->isDoubleTy())
         return approxF64(b, 7, a[0]);
       if (op == "div")
@@ -288,7 +288,7 @@ private:
     if (s == "rcp.approx.ftz.f32$0,$1;")
       return approxF32(b, 7, a[0], true);
     if (s == "rsqrt.approx.ftz.f64$0,$1;")
-      return approxF64(b, 4, a[0]);
+      return approxF64(b, 5, a[0]);
     if (StringRef(s).startswith("sub.") && StringRef(s).endswith("$0,$1,$2;")) {
       SmallVector<StringRef, 4> tok;
       StringRef(s).split(tok, '.');
