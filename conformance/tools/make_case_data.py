@@ -374,13 +374,12 @@ def complex_arith():
                       ("approx", np.zeros((n, 2), np.complex128)), ("trans", np.zeros((n, 4), np.complex128)),
                       ("single", np.zeros(n, np.complex64))],
                 expect={"exact": (exact, {}), "approx": (approx, {"rtol": 1e-13, "atol": 1e-14}),
-                        "trans": (trans, {"rtol": 1e-13, "atol": 1e-14, "max_ulp": 64}),
+                        "trans": (trans, {"rtol": 1e-13, "atol": 1e-14}),
                         "single": (single, {"rtol": 1e-6, "atol": 1e-6})},
                 description="complex numbers: exact +, -, conjugate, complex(); * and / within a tolerance of "
                             "NumPy (contracted products) and bit-exact between the backends; abs (hypot) and "
-                            "cmath.sqrt/exp/log, whose libdevice functions on the simulator may differ from the "
-                            "GPU's (64 ulp allowed until the simulator's libdevice is bit-exact); complex64 stays "
-                            "single")
+                            "cmath.sqrt/exp/log (libdevice) within a tolerance of NumPy and bit-exact between the "
+                            "backends; complex64 stays single")
 
 
 @case
