@@ -254,7 +254,9 @@ TEST(Typer, DiagnosticsNamePlaceAndProblem) {
   EXPECT_THAT(err("    s = cuda.shared.array(n, np.float32)\n"),
               HasSubstr("t.py:5:27: error: cuda.shared.array() shape must be a constant"));
   EXPECT_THAT(err("    x = np.zeros(3)\n"), HasSubstr("module 'numpy' has no attribute 'zeros'"));
-  EXPECT_THAT(err("    print(x)\n"), HasSubstr("name 'print' is not defined"));
+  EXPECT_THAT(err("    open(n)\n"), HasSubstr("name 'open' is not defined"));
+  EXPECT_THAT(err("    print(a)\n"),
+              HasSubstr("t.py:5:11: error: print() in a kernel takes strings, integers, floats, booleans"));
   EXPECT_THAT(err("    x = a[0, 1]\n"), HasSubstr("too many indices"));
   EXPECT_THAT(err("    a.foo = 1\n"), HasSubstr("cannot assign to attribute 'foo'"));
   EXPECT_THAT(err("    x = 1.5 & 2\n"), HasSubstr("unsupported operand types for &: 'float64' and 'int64'"));
