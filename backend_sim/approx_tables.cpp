@@ -8,6 +8,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
+#include <atomic>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -24,53 +27,102 @@ const char *const kNames[TableCount] = {"rcp_approx_ftz_f32",        "rcp_approx
 const size_t kEntries[TableCount] = {size_t(1) << 23, size_t(1) << 20, size_t(1) << 24, size_t(1) << 24,
                                      size_t(1) << 23, size_t(1) << 23, size_t(1) << 20, size_t(1) << 20};
 
-/// Decodes one embedded table (zlib, then int8 deltas after a 4-byte first entry); empty
-/// when the simulated architecture has none or it does not decode.
-std::vector<uint32_t> decode(Table t) {
-  std::string name = std::string(kSimulatedArch) + "." + kNames[t];
-  for (const EmbeddedTable *e = kApproxTableData; e->name; ++e) {
-    if (name != e->name)
-      continue;
-    llvm::SmallVector<uint8_t, 0> raw;
-    size_t n = kEntries[t];
-    if (llvm::Error err = llvm::compression::zlib::decompress(llvm::ArrayRef<uint8_t>(e->bytes, e->size), raw, n + 3)) {
-      llvm::consumeError(std::move(err));
-      return {};
+/// One embedded table, decoded chunk by chunk as lookups reach it: a kernel that takes the
+/// exponential of a few values decodes a few of 256 chunks, not 64 MB.
+class LazyTable {
+public:
+  /// Finds and indexes the table; false when the simulated architecture has none.
+  bool open(Table t) {
+    std::string name = std::string(kSimulatedArch) + "." + kNames[t];
+    for (const EmbeddedTable *e = kApproxTableData; e->name; ++e) {
+      if (name != e->name)
+        continue;
+      const unsigned char *p = e->bytes, *end = e->bytes + e->size;
+      auto u32 = [&] {
+        uint32_t v = 0;
+        std::memcpy(&v, p, 4);
+        p += 4;
+        return v;
+      };
+      entries_ = u32();
+      perChunk_ = u32();
+      if (entries_ != kEntries[t] || perChunk_ == 0)
+        return false;
+      while (p + 4 <= end) {
+        uint32_t n = u32();
+        chunks_.push_back({p, n});
+        p += n;
+      }
+      if (chunks_.size() != (entries_ + perChunk_ - 1) / perChunk_)
+        return false;
+      values_.reset(new uint32_t[entries_]); // pages untouched until a chunk is decoded
+      ready_.reset(new std::atomic<bool>[chunks_.size()]);
+      for (size_t c = 0; c < chunks_.size(); ++c)
+        ready_[c].store(false, std::memory_order_relaxed);
+      return llvm::compression::zlib::isAvailable();
     }
-    if (raw.size() != n + 3)
-      return {};
-    std::vector<uint32_t> out(n);
-    uint32_t v = uint32_t(raw[0]) | uint32_t(raw[1]) << 8 | uint32_t(raw[2]) << 16 | uint32_t(raw[3]) << 24;
-    out[0] = v;
-    for (size_t i = 1; i < n; ++i)
-      out[i] = v += uint32_t(int32_t(int8_t(raw[3 + i])));
-    return out;
+    return false;
   }
-  return {};
-}
 
-const std::vector<uint32_t> *table(Table t) {
+  uint32_t operator[](uint32_t i) {
+    size_t c = i / perChunk_;
+    if (!ready_[c].load(std::memory_order_acquire))
+      decode(c);
+    return values_[i];
+  }
+
+private:
+  void decode(size_t c) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (ready_[c].load(std::memory_order_relaxed))
+      return;
+    size_t first = c * perChunk_, n = std::min<size_t>(perChunk_, entries_ - first);
+    llvm::SmallVector<uint8_t, 0> raw;
+    llvm::Error err = llvm::compression::zlib::decompress(
+        llvm::ArrayRef<uint8_t>(chunks_[c].first, chunks_[c].second), raw, n + 3);
+    if (err || raw.size() != n + 3) { // the embedded data is the library's own: cannot happen
+      llvm::consumeError(std::move(err));
+      std::fprintf(stderr, "cutwin: a measured approximation table is corrupt\n");
+      std::abort();
+    }
+    uint32_t v;
+    std::memcpy(&v, raw.data(), 4);
+    values_[first] = v;
+    for (size_t i = 1; i < n; ++i)
+      values_[first + i] = v += uint32_t(int32_t(int8_t(raw[3 + i])));
+    ready_[c].store(true, std::memory_order_release);
+  }
+
+  uint32_t entries_ = 0, perChunk_ = 0;
+  std::vector<std::pair<const unsigned char *, uint32_t>> chunks_;
+  std::unique_ptr<uint32_t[]> values_;
+  std::unique_ptr<std::atomic<bool>[]> ready_;
+  std::mutex mutex_;
+};
+
+LazyTable *table(Table t) {
   static std::once_flag once[TableCount];
-  static std::vector<uint32_t> tables[TableCount];
+  static LazyTable tables[TableCount];
+  static bool present[TableCount];
   std::call_once(once[t], [t] {
-    tables[t] = decode(t);
-    if (tables[t].empty() && llvm::compression::zlib::isAvailable()) {
+    present[t] = tables[t].open(t);
+    if (!present[t]) {
       static std::once_flag said;
       std::call_once(said, [] {
         std::fprintf(stderr, "cutwin: no measured approximation tables for %s: the simulator uses correctly "
-                             "rounded values for rcp.approx/ex2.approx (results may differ from the GPU's "
-                             "by an ulp)\n",
+                             "rounded values for rcp.approx/ex2.approx/rsqrt.approx (results may differ from "
+                             "the GPU's by an ulp)\n",
                      kSimulatedArch);
       });
     }
   });
-  return tables[t].empty() ? nullptr : &tables[t];
+  return present[t] ? &tables[t] : nullptr;
 }
 
 } // namespace
 
 float approxRcpF32(float x) {
-  const std::vector<uint32_t> *T = table(Rcp32);
+  LazyTable *T = table(Rcp32);
   if (!T)
     return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(INFINITY, x) : 1.0f / x;
   uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
@@ -84,7 +136,7 @@ float approxRcpF32(float x) {
 }
 
 double approxRcpF64(double x) {
-  const std::vector<uint32_t> *T = table(Rcp64);
+  LazyTable *T = table(Rcp64);
   if (!T)
     return 1.0 / x;
   uint64_t u = std::bit_cast<uint64_t>(x);
@@ -99,7 +151,7 @@ double approxRcpF64(double x) {
 }
 
 float approxEx2F32(float x) {
-  const std::vector<uint32_t> *P = table(Ex2Pos), *N = table(Ex2Neg);
+  LazyTable *P = table(Ex2Pos), *N = table(Ex2Neg);
   if (!P || !N)
     return std::fpclassify(x) == FP_SUBNORMAL ? 1.0f : float(std::exp2(double(x)));
   uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
@@ -121,7 +173,7 @@ float approxEx2F32(float x) {
 }
 
 float approxRsqrtF32(float x) {
-  const std::vector<uint32_t> *T0 = table(Rsqrt32Even), *T1 = table(Rsqrt32Odd);
+  LazyTable *T0 = table(Rsqrt32Even), *T1 = table(Rsqrt32Odd);
   if (!T0 || !T1)
     return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(INFINITY, x) : float(1.0 / std::sqrt(double(x)));
   uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
@@ -138,7 +190,7 @@ float approxRsqrtF32(float x) {
 }
 
 double approxRsqrtF64(double x) {
-  const std::vector<uint32_t> *T0 = table(Rsqrt64Even), *T1 = table(Rsqrt64Odd);
+  LazyTable *T0 = table(Rsqrt64Even), *T1 = table(Rsqrt64Odd);
   if (!T0 || !T1)
     return 1.0 / std::sqrt(x);
   uint64_t u = std::bit_cast<uint64_t>(x);

@@ -1,7 +1,8 @@
 // Simulator throughput against plain C++ implementations of the same algorithms, in the
 // same process: vector add (no barrier), 16x16 shared-memory tiled matmul (barriers), a
-// shared-memory histogram (atomics), a warp-shuffle reduction (warp operations), and the
-// cost of one barrier per thread. Prints a Markdown table (docs/performance.md).
+// shared-memory histogram (atomics), a warp-shuffle reduction (warp operations), math
+// functions (libdevice compiled for the CPU against glibc), and the cost of one barrier per
+// thread. Prints a Markdown table (docs/performance.md).
 #include "cutwin/cutwin.h"
 #include "tests/support/random_data.h"
 
@@ -215,6 +216,52 @@ int main(int argc, char **argv) {
       return 1;
     }
     row("warp-shuffle sum 1M float32", "TBB, 2 cores", tSim, tBase, double(w), "5 warp shuffles per thread");
+  }
+
+  // Math throughput: libdevice on the simulator against glibc on the same TBB threads,
+  // 4 M elements, float32 and float64, positive inputs (log and pow need them).
+  {
+    const int64_t m = 1 << 22;
+    auto x32 = randomFloats(size_t(m), 7);
+    for (auto &v : x32)
+      v = std::fabs(v) * 10.0f + 0.01f;
+    std::vector<double> x64(x32.begin(), x32.end());
+    std::vector<float> y32(x32.size());
+    std::vector<double> y64(x64.size());
+    auto mod = Module::fromFile(dev, dir + "/math_throughput.py", unchecked);
+    auto d32 = dev->toDevice(x32), d64 = dev->toDevice(x64);
+    auto o32 = dev->zeros(DType::F32, {m}), o64 = dev->zeros(DType::F64, {m});
+    auto each = [&](auto &in, auto &out, auto f) {
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, in.size(), 4096), [&](const tbb::blocked_range<size_t> &r) {
+        for (size_t i = r.begin(); i != r.end(); ++i)
+          out[i] = f(in[i]);
+      });
+    };
+    struct Fn {
+      const char *kernel, *name32, *name64;
+      float (*f32)(float);
+      double (*f64)(double);
+    };
+    const Fn fns[] = {
+        {"sin_each", "sinf", "sin", [](float v) { return std::sin(v); }, [](double v) { return std::sin(v); }},
+        {"exp_each", "expf", "exp", [](float v) { return std::exp(v); }, [](double v) { return std::exp(v); }},
+        {"log_each", "logf", "log", [](float v) { return std::log(v); }, [](double v) { return std::log(v); }},
+        {"pow_each", "powf", "pow", [](float v) { return std::pow(v, 1.7f); },
+         [](double v) { return std::pow(v, 1.7); }},
+    };
+    for (const Fn &f : fns) {
+      auto k = mod->kernel(f.kernel);
+      for (bool single : {true, false}) {
+        double tSim = single ? timeIt([&] { k.launch(uint32_t(m / 256), 256, {d32, o32}); })
+                             : timeIt([&] { k.launch(uint32_t(m / 256), 256, {d64, o64}); });
+        double tLibm = single ? timeIt([&] { each(x32, y32, f.f32); }) : timeIt([&] { each(x64, y64, f.f64); });
+        std::string what = std::string(single ? f.name32 : f.name64) + " 4M (glibc baseline)";
+        char note[96];
+        std::snprintf(note, sizeof note, "%.1f ns per element (glibc %.1f ns)", tSim / double(m) * 1e9,
+                      tLibm / double(m) * 1e9);
+        row(what.c_str(), "TBB, 2 cores", tSim, tLibm, double(m), note);
+      }
+    }
   }
 
   // Compile time: parse + type + lower + optimise + JIT, measured as the first launch of a

@@ -8,7 +8,7 @@
 //                        for odd e, the exponent shifted by -floor(e / 2)
 //   rsqrt.approx.ftz.f64 the same on the high word (2^20 entries each)
 // Writes each table as int8 deltas between consecutive entries (the first entry as four
-// bytes), the form backend_sim/approx/ stores them in (zlib-compressed). Usage:
+// bytes); compress_tables.py packs them into the chunks backend_sim/approx/ stores. Usage:
 //   measure_tables OUTDIR && python3 compress_tables.py OUTDIR
 #include <cstdint>
 #include <cstdio>
