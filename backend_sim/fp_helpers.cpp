@@ -40,9 +40,44 @@ template <class T> T apply(int op, T a, T b, T c) {
   return r;
 }
 
+/// float32 a + b (op 0), a - b (6), a * b (1) and fma (3) in a directed rounding mode
+/// without switching the FPU's mode (which costs more than the operation): in double the
+/// exact value is s + e (the product is exact, e the TwoSum error of the sum); the float
+/// nearest s is moved one step down or up when it lies on the wrong side of s + e. False
+/// where that does not apply (other ops, zero, infinite or NaN results): the caller then
+/// switches modes.
+bool directedF32(int op, int mode, float a, float b, float c, float &out) {
+  double x, y;
+  switch (op) {
+  case 0: x = a, y = b; break;
+  case 6: x = a, y = -double(b); break;
+  case 1: x = double(a) * double(b), y = 0; break;
+  case 3: x = double(a) * double(b), y = c; break;
+  default: return false;
+  }
+  double s = x + y, t = s - x, e = (x - (s - t)) + (y - t);
+  if (s == 0 || !std::isfinite(s))
+    return false;
+  float f = float(s);
+  if (!std::isfinite(f))
+    return false;
+  // f below (-1), at (0) or above (1) the exact value s + e; |e| is below s's half-ulp
+  int side = double(f) > s ? 1 : double(f) < s ? -1 : e > 0 ? -1 : e < 0 ? 1 : 0;
+  bool down = mode == 1 || (mode == 3 && s > 0), up = mode == 2 || (mode == 3 && s < 0);
+  if (down && side > 0)
+    f = std::nextafter(f, -INFINITY);
+  else if (up && side < 0)
+    f = std::nextafter(f, INFINITY);
+  out = f;
+  return true;
+}
+
 } // namespace
 
 extern "C" float cutwin_sim_f32op(int op, int mode, float a, float b, float c) {
+  float r;
+  if (directedF32(op, mode, a, b, c, r))
+    return r;
   RoundingScope s(mode);
   return apply<float>(op, a, b, c);
 }
