@@ -6,6 +6,7 @@
 #include "backend_gpu/lower_intrinsics.h"
 #include "backend_gpu/nvptx.h"
 #include "backend_gpu/nvvm_printer.h"
+#include "backend_sim/canonical_nan.h"
 #include "backend_sim/foreign_cpu.h"
 #include "backend_sim/jit.h"
 #include "backend_sim/libdevice_cpu.h"
@@ -213,6 +214,11 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   verify(m, "sim-libdevice");
   dumpIR(opts, "sim-libdevice", m);
   clock.done("sim-libdevice");
+  // sim-nan
+  sim::canonicalizeFloat32NaNs(m);
+  verify(m, "sim-nan");
+  dumpIR(opts, "sim-nan", m);
+  clock.done("sim-nan");
   // Frames larger than a page touch each page in order, so a fiber that outgrows its
   // stack hits the guard page below it instead of another fiber's stack.
   for (llvm::Function &f : m)
