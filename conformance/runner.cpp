@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -175,6 +177,44 @@ std::string formatValue(const uint8_t *p, DType t) {
 /// Complex arrays are compared part by part (value i is part i % 2 of element i / 2).
 DType comparedAs(DType t) { return t == DType::C64 ? DType::F32 : t == DType::C128 ? DType::F64 : t; }
 
+/// FNV-1a, 64 bits: the digest of one row of an output (conformance/tools/numba_case.py
+/// computes the same).
+uint64_t fnv1a64(const uint8_t *p, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; ++i)
+    h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+/// An output checked by the digests of its rows (one per row of the leading dimension,
+/// hex, recorded on a GPU): the outputs too large to keep as golden files. Throws naming
+/// the first row that differs; CUTWIN_PRINT_DIGESTS=1 prints every row's digest.
+std::string compareRowDigests(const std::string &name, const std::vector<uint8_t> &got,
+                              const llvm::json::Array &digests, const llvm::json::Object &spec) {
+  size_t rows = digests.size(), rowBytes = rows ? got.size() / rows : 0;
+  if (rows == 0 || rowBytes * rows != got.size())
+    throw Error(name + ": " + std::to_string(rows) + " row digests do not fit its " + std::to_string(got.size()) +
+                " bytes");
+  const llvm::json::Array *labels = spec.getArray("rows");
+  std::string mismatch;
+  if (const char *p = std::getenv("CUTWIN_PRINT_DIGESTS"); p && *p == '1')
+    std::printf("digests %s:", name.c_str());
+  for (size_t r = 0; r < rows; ++r) {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fnv1a64(got.data() + r * rowBytes, rowBytes));
+    if (const char *p = std::getenv("CUTWIN_PRINT_DIGESTS"); p && *p == '1')
+      std::printf(" \"%s\"%s", hex, r + 1 < rows ? "," : "\n");
+    if (mismatch.empty() && digests[r].getAsString().value_or("") != hex) {
+      std::string label = labels && r < labels->size() ? labels->operator[](r).getAsString().value_or("").str() : "";
+      mismatch = name + " row " + std::to_string(r) + (label.empty() ? "" : " (" + label + ")") +
+                 ": digest " + hex + ", expected " + digests[r].getAsString().value_or("").str();
+    }
+  }
+  if (!mismatch.empty())
+    throw Error("mismatch: " + mismatch);
+  return "bit-exact by digest (" + std::to_string(rows) + " rows of " + std::to_string(rowBytes) + " bytes)";
+}
+
 /// Compares `got` with the expected array; empty string if they agree.
 std::string compare(const std::string &name, const NpyArray &want, const std::vector<uint8_t> &got,
                     DType gotType, const llvm::json::Object &spec, std::string &summary) {
@@ -316,22 +356,34 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
       if (!expect || expect->empty())
         throw Error("case: nothing to compare ('expect' is empty)");
       std::vector<std::string> parts;
+      std::string firstMismatch;
       for (auto &[key, val] : *expect) {
         std::string name = key.str();
         auto it = arrays.find(name);
         if (it == arrays.end())
           throw Error("case: 'expect' names unknown array '" + name + "'");
         const llvm::json::Object *spec = val.getAsObject();
-        NpyArray want = readNpy((fs::path(caseDir) / spec->getString("npy").value_or("").str()).string());
         std::vector<uint8_t> got(it->second.nbytes());
         it->second.copyToHost(got.data(), got.size());
         r.outputs[name] = {got, it->second.dtype()};
+        if (const llvm::json::Array *digests = spec->getArray("row_digests")) {
+          try {
+            parts.push_back(name + " " + compareRowDigests(name, got, *digests, *spec));
+          } catch (const Error &e) { // every output's digests printed before the case fails
+            if (firstMismatch.empty())
+              firstMismatch = e.what();
+          }
+          continue;
+        }
+        NpyArray want = readNpy((fs::path(caseDir) / spec->getString("npy").value_or("").str()).string());
         std::string summary;
         std::string diff = compare(name, want, got, it->second.dtype(), *spec, summary);
         if (!diff.empty())
           throw Error("mismatch: " + diff);
         parts.push_back(name + " " + summary + " (" + std::to_string(want.size()) + " values)");
       }
+      if (!firstMismatch.empty())
+        throw Error(firstMismatch);
       r.passed = true;
       for (size_t i = 0; i < parts.size(); ++i)
         r.detail += (i ? "; " : "") + parts[i];

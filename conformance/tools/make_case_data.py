@@ -803,6 +803,9 @@ def write(name, spec, root=CASES):
     if "expect" in spec:
         case["expect"] = {}
         for arg_name, (value, tol) in spec["expect"].items():
+            if "row_digests" in tol:  # checked by digests recorded on a GPU, no golden file
+                case["expect"][arg_name] = dict(tol)
+                continue
             f = f"expected_{arg_name}.npy"
             if value is not None:
                 np.save(os.path.join(d, f), np.ascontiguousarray(value))
