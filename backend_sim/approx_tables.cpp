@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <algorithm>
 #include <atomic>
@@ -14,6 +15,8 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include <sys/mman.h>
 
 namespace cutwin::sim {
 
@@ -27,8 +30,18 @@ const char *const kNames[TableCount] = {"rcp_approx_ftz_f32",        "rcp_approx
 const size_t kEntries[TableCount] = {size_t(1) << 23, size_t(1) << 20, size_t(1) << 24, size_t(1) << 24,
                                      size_t(1) << 23, size_t(1) << 23, size_t(1) << 20, size_t(1) << 20};
 
-/// One embedded table, decoded chunk by chunk as lookups reach it: a kernel that takes the
-/// exponential of a few values decodes a few of 256 chunks, not 64 MB.
+/// 64 consecutive entries in 24 bytes: the first, and the 63 differences to the entry
+/// before, each the block's smallest difference plus 0, 1 or 2 (two bit planes). The
+/// measured tables are smooth enough for that; an entry is the first plus a popcount or
+/// two, and a table takes 6 MB of cache instead of 64.
+struct Block {
+  uint32_t first;
+  int32_t least;
+  uint64_t plane0, plane1; ///< bit k: the k-th difference's two bits (k = 1..63)
+};
+
+/// One embedded table, decoded chunk by chunk as lookups reach it (a kernel that takes
+/// the exponential of a few values decodes a few of 256 chunks) into Blocks.
 class LazyTable {
 public:
   /// Finds and indexes the table; false when the simulated architecture has none.
@@ -55,7 +68,16 @@ public:
       }
       if (chunks_.size() != (entries_ + perChunk_ - 1) / perChunk_)
         return false;
-      values_.reset(new uint32_t[entries_]); // pages untouched until a chunk is decoded
+      // Pages untouched until a chunk is decoded; huge pages where the kernel offers them
+      // (lookups land anywhere in the table: 4 KiB pages would miss the TLB on most).
+      size_t bytes = (entries_ + 63) / 64 * sizeof(Block);
+      size_t huge = size_t(2) << 20;
+      void *mem = std::aligned_alloc(huge, (bytes + huge - 1) / huge * huge);
+      if (!mem)
+        return false;
+      madvise(mem, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
+      blocks_.reset(static_cast<Block *>(mem));
+      full_.resize(chunks_.size());
       ready_.reset(new std::atomic<bool>[chunks_.size()]);
       for (size_t c = 0; c < chunks_.size(); ++c)
         ready_[c].store(false, std::memory_order_relaxed);
@@ -68,7 +90,13 @@ public:
     size_t c = i / perChunk_;
     if (!ready_[c].load(std::memory_order_acquire))
       decode(c);
-    return values_[i];
+    if (!full_[c].empty()) [[unlikely]]
+      return full_[c][i - c * perChunk_];
+    const Block &b = blocks_[i >> 6];
+    uint32_t r = i & 63;
+    uint64_t below = r == 63 ? ~uint64_t(1) : ((uint64_t(1) << (r + 1)) - 1) & ~uint64_t(1);
+    return b.first + uint32_t(b.least) * r + uint32_t(std::popcount(b.plane0 & below)) +
+           2 * uint32_t(std::popcount(b.plane1 & below));
   }
 
 private:
@@ -85,22 +113,55 @@ private:
       std::fprintf(stderr, "cutwin: a measured approximation table is corrupt\n");
       std::abort();
     }
+    std::vector<uint32_t> values(n);
     uint32_t v;
     std::memcpy(&v, raw.data(), 4);
-    values_[first] = v;
+    values[0] = v;
     for (size_t i = 1; i < n; ++i)
-      values_[first + i] = v += uint32_t(int32_t(int8_t(raw[3 + i])));
+      values[i] = v += uint32_t(int32_t(int8_t(raw[3 + i])));
+    if (perChunk_ % 64 != 0 || !pack(values, first)) // blocks must not straddle chunks
+      full_[c] = std::move(values);
     ready_[c].store(true, std::memory_order_release);
+  }
+
+  /// Packs the chunk's values into Blocks; false if some block's differences span more
+  /// than three values (then the chunk stays whole).
+  bool pack(const std::vector<uint32_t> &values, size_t first) {
+    for (size_t s = 0; s < values.size(); s += 64) {
+      size_t n = std::min<size_t>(64, values.size() - s);
+      int32_t least = 0, most = 0;
+      for (size_t k = 1; k < n; ++k) {
+        int32_t d = int32_t(values[s + k] - values[s + k - 1]);
+        least = k == 1 ? d : std::min(least, d);
+        most = k == 1 ? d : std::max(most, d);
+      }
+      if (most - least > 2)
+        return false;
+      Block &b = blocks_[(first + s) / 64];
+      b.first = values[s];
+      b.least = least;
+      b.plane0 = b.plane1 = 0;
+      for (size_t k = 1; k < n; ++k) {
+        uint32_t d = uint32_t(int32_t(values[s + k] - values[s + k - 1]) - least);
+        b.plane0 |= uint64_t(d & 1) << k;
+        b.plane1 |= uint64_t(d >> 1) << k;
+      }
+    }
+    return true;
   }
 
   uint32_t entries_ = 0, perChunk_ = 0;
   std::vector<std::pair<const unsigned char *, uint32_t>> chunks_;
-  std::unique_ptr<uint32_t[]> values_;
+  struct FreeBlocks {
+    void operator()(Block *b) const { std::free(b); }
+  };
+  std::unique_ptr<Block[], FreeBlocks> blocks_;
+  std::vector<std::vector<uint32_t>> full_; ///< chunks that did not pack (none measured so far)
   std::unique_ptr<std::atomic<bool>[]> ready_;
   std::mutex mutex_;
 };
 
-LazyTable *table(Table t) {
+LazyTable *tableFor(Table t) {
   static std::once_flag once[TableCount];
   static LazyTable tables[TableCount];
   static bool present[TableCount];
@@ -121,8 +182,13 @@ LazyTable *table(Table t) {
 
 } // namespace
 
+uint32_t approxTableEntry(int t, uint32_t i) {
+  LazyTable *table = t >= 0 && t < TableCount ? tableFor(Table(t)) : nullptr;
+  return table && i < kEntries[t] ? (*table)[i] : 0;
+}
+
 float approxRcpF32(float x) {
-  LazyTable *T = table(Rcp32);
+  LazyTable *T = tableFor(Rcp32);
   if (!T)
     return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(INFINITY, x) : 1.0f / x;
   uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
@@ -136,7 +202,7 @@ float approxRcpF32(float x) {
 }
 
 double approxRcpF64(double x) {
-  LazyTable *T = table(Rcp64);
+  LazyTable *T = tableFor(Rcp64);
   if (!T)
     return 1.0 / x;
   uint64_t u = std::bit_cast<uint64_t>(x);
@@ -151,7 +217,7 @@ double approxRcpF64(double x) {
 }
 
 float approxEx2F32(float x) {
-  LazyTable *P = table(Ex2Pos), *N = table(Ex2Neg);
+  LazyTable *P = tableFor(Ex2Pos), *N = tableFor(Ex2Neg);
   if (!P || !N)
     return std::fpclassify(x) == FP_SUBNORMAL ? 1.0f : float(std::exp2(double(x)));
   uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
@@ -173,7 +239,7 @@ float approxEx2F32(float x) {
 }
 
 float approxRsqrtF32(float x) {
-  LazyTable *T0 = table(Rsqrt32Even), *T1 = table(Rsqrt32Odd);
+  LazyTable *T0 = tableFor(Rsqrt32Even), *T1 = tableFor(Rsqrt32Odd);
   if (!T0 || !T1)
     return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(INFINITY, x) : float(1.0 / std::sqrt(double(x)));
   uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
@@ -190,7 +256,7 @@ float approxRsqrtF32(float x) {
 }
 
 double approxRsqrtF64(double x) {
-  LazyTable *T0 = table(Rsqrt64Even), *T1 = table(Rsqrt64Odd);
+  LazyTable *T0 = tableFor(Rsqrt64Even), *T1 = tableFor(Rsqrt64Odd);
   if (!T0 || !T1)
     return 1.0 / std::sqrt(x);
   uint64_t u = std::bit_cast<uint64_t>(x);

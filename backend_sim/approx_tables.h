@@ -26,6 +26,9 @@ float approxRcpF32(float x);
 double approxRcpF64(double x);
 float approxEx2F32(float x);
 float approxRsqrtF32(float x);
+/// Entry `i` of table `t` (0 rcp f32, 1 rcp f64, 2/3 ex2 f32 +/-, 4/5 rsqrt f32 even/odd,
+/// 6/7 rsqrt f64 even/odd) as lookups see it; 0 where there is none. For tests.
+uint32_t approxTableEntry(int t, uint32_t i);
 double approxRsqrtF64(double x);
 
 } // namespace cutwin::sim
