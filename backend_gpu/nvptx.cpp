@@ -3,6 +3,9 @@
 #include "cutwin/errors.h"
 #include "frontend/ir/passes.h"
 
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -13,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 extern "C" void LLVMInitializeNVPTXTargetInfo();
 extern "C" void LLVMInitializeNVPTXTarget();
@@ -23,7 +27,32 @@ namespace cutwin::gpu {
 
 namespace {
 constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+
+/// LLVM 16's NVPTX backend expands a float64 copysign into abs, neg and a select; on the
+/// GPU those change the bits of a NaN, so libdevice's odd functions (asin, sinh, asinh,
+/// atanh, erf) returned other NaNs than libNVVM's build, which keeps PTX's copysign (a
+/// bit operation, as on the simulator). Emit that instruction.
+void keepCopysignF64(llvm::Module &m) {
+  std::vector<llvm::IntrinsicInst *> calls;
+  for (llvm::Function &f : m)
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb)
+        if (auto *ii = llvm::dyn_cast<llvm::IntrinsicInst>(&i))
+          if (ii->getIntrinsicID() == llvm::Intrinsic::copysign && ii->getType()->isDoubleTy())
+            calls.push_back(ii);
+  for (llvm::IntrinsicInst *ii : calls) {
+    llvm::IRBuilder<> b(ii);
+    auto *d = b.getDoubleTy();
+    // PTX: copysign.f64 d, a, b gives b's magnitude with a's sign
+    auto *asmFn = llvm::InlineAsm::get(llvm::FunctionType::get(d, {d, d}, false), "copysign.f64 $0, $1, $2;",
+                                       "=d,d,d", false);
+    llvm::CallInst *r = b.CreateCall(asmFn, {ii->getArgOperand(1), ii->getArgOperand(0)});
+    r->setDebugLoc(ii->getDebugLoc());
+    ii->replaceAllUsesWith(r);
+    ii->eraseFromParent();
+  }
 }
+} // namespace
 
 llvm::TargetMachine &nvptxTargetMachine(const GpuTarget &t) {
   static std::mutex mu;
@@ -66,6 +95,7 @@ std::string emitPtx(llvm::Module &m, const GpuTarget &t) {
   llvm::TargetMachine &tm = nvptxTargetMachine(t);
   llvm::SmallString<0> buf;
   llvm::raw_svector_ostream os(buf);
+  keepCopysignF64(m);
   llvm::legacy::PassManager pm;
   if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_AssemblyFile))
     throw Error("NVPTX backend cannot emit PTX");
