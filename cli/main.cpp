@@ -25,7 +25,7 @@ const char *kUsage = R"USAGE(usage:
 
 SIGNATURE is numba's, e.g. "void(float32[:], float32[:], int64)"; a kernel with a declared
 signature needs none. Steps: parse resolve type lower verify cleanup contract, then sim-lower
-sim-libdevice sim-optimize sim-jit, or gpu-lower gpu-libdevice gpu-optimize gpu-ptx (NVPTX),
+sim-libdevice sim-nan sim-optimize sim-jit, or gpu-lower gpu-libdevice gpu-optimize gpu-ptx (NVPTX),
 or gpu-lower gpu-nvvm-ir gpu-ptx (NVVM). --time prints each step's wall time to stderr.
 )USAGE";
 
