@@ -118,6 +118,7 @@ class _JitFunction:
         self.__doc__ = py_func.__doc__
         self.__module__ = py_func.__module__
         self.__wrapped__ = py_func
+        self._gpu_codegen = None  # a code generator preferred on GPUs (None: CUTWIN_CODEGEN's)
 
     @property
     def _filename(self):
@@ -211,7 +212,7 @@ class _JitFunction:
 
     def _compiled(self, spec):
         """This function's module and kernel on device `spec`, compiled on first use."""
-        module = self._module(spec, codegen=None if spec == "sim" else getattr(self, "_gpu_codegen", None))
+        module = self._module(spec, codegen=None if spec == "sim" else self._gpu_codegen)
         kernel = None if self.targetoptions["device"] else module.kernel(self.__name__)
         return _Compiled(module, kernel)
 
