@@ -4,13 +4,13 @@
 #include <llvm/Support/Compression.h>
 #include <llvm/Support/Error.h>
 
+#include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
-#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -59,7 +59,7 @@ public:
       };
       entries_ = u32();
       perChunk_ = u32();
-      if (entries_ != kEntries[t] || perChunk_ == 0)
+      if (entries_ != kEntries[t] || perChunk_ == 0 || perChunk_ % 64 != 0) // blocks within chunks
         return false;
       while (p + 4 <= end) {
         uint32_t n = u32();
@@ -77,7 +77,6 @@ public:
         return false;
       madvise(mem, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
       blocks_.reset(static_cast<Block *>(mem));
-      full_.resize(chunks_.size());
       ready_.reset(new std::atomic<bool>[chunks_.size()]);
       for (size_t c = 0; c < chunks_.size(); ++c)
         ready_[c].store(false, std::memory_order_relaxed);
@@ -90,8 +89,6 @@ public:
     size_t c = i / perChunk_;
     if (!ready_[c].load(std::memory_order_acquire))
       decode(c);
-    if (!full_[c].empty()) [[unlikely]]
-      return full_[c][i - c * perChunk_];
     const Block &b = blocks_[i >> 6];
     uint32_t r = i & 63;
     uint64_t below = r == 63 ? ~uint64_t(1) : ((uint64_t(1) << (r + 1)) - 1) & ~uint64_t(1);
@@ -119,13 +116,15 @@ private:
     values[0] = v;
     for (size_t i = 1; i < n; ++i)
       values[i] = v += uint32_t(int32_t(int8_t(raw[3 + i])));
-    if (perChunk_ % 64 != 0 || !pack(values, first)) // blocks must not straddle chunks
-      full_[c] = std::move(values);
+    if (!pack(values, first)) { // every embedded table packs (ApproxTables.EveryEntryAsLookupsSeeIt)
+      std::fprintf(stderr, "cutwin: a measured approximation table does not fit its packed form\n");
+      std::abort();
+    }
     ready_[c].store(true, std::memory_order_release);
   }
 
   /// Packs the chunk's values into Blocks; false if some block's differences span more
-  /// than three values (then the chunk stays whole).
+  /// than three values.
   bool pack(const std::vector<uint32_t> &values, size_t first) {
     for (size_t s = 0; s < values.size(); s += 64) {
       size_t n = std::min<size_t>(64, values.size() - s);
@@ -156,7 +155,6 @@ private:
     void operator()(Block *b) const { std::free(b); }
   };
   std::unique_ptr<Block[], FreeBlocks> blocks_;
-  std::vector<std::vector<uint32_t>> full_; ///< chunks that did not pack (none measured so far)
   std::unique_ptr<std::atomic<bool>[]> ready_;
   std::mutex mutex_;
 };

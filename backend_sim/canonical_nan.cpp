@@ -1,6 +1,5 @@
 #include "backend_sim/canonical_nan.h"
 
-#include <llvm/ADT/STLExtras.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
