@@ -197,12 +197,14 @@ std::string compareRowDigests(const std::string &name, const std::vector<uint8_t
                 " bytes");
   const llvm::json::Array *labels = spec.getArray("rows");
   std::string mismatch;
-  if (const char *p = std::getenv("CUTWIN_PRINT_DIGESTS"); p && *p == '1')
+  const char *env = std::getenv("CUTWIN_PRINT_DIGESTS");
+  bool print = env && *env == '1';
+  if (print)
     std::printf("digests %s:", name.c_str());
   for (size_t r = 0; r < rows; ++r) {
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fnv1a64(got.data() + r * rowBytes, rowBytes));
-    if (const char *p = std::getenv("CUTWIN_PRINT_DIGESTS"); p && *p == '1')
+    if (print)
       std::printf(" \"%s\"%s", hex, r + 1 < rows ? "," : "\n");
     if (mismatch.empty() && digests[r].getAsString().value_or("") != hex) {
       std::string label = labels && r < labels->size() ? labels->operator[](r).getAsString().value_or("").str() : "";
