@@ -22,23 +22,48 @@ namespace cutwin::sim {
 
 namespace {
 
-enum Table { Rcp32, Rcp64, Ex2Pos, Ex2Neg, Rsqrt32Even, Rsqrt32Odd, Rsqrt64Even, Rsqrt64Odd, TableCount };
+enum Table {
+  Rcp32,
+  Rcp64,
+  Ex2Pos,
+  Ex2Neg,
+  Rsqrt32Even,
+  Rsqrt32Odd,
+  Rsqrt64Even,
+  Rsqrt64Odd,
+  Lg2E0,
+  Lg2Em1,
+  Sqrt32Even,
+  Sqrt32Odd,
+  Sin,
+  Cos,
+  TableCount
+};
 const char *const kNames[TableCount] = {"rcp_approx_ftz_f32",        "rcp_approx_ftz_f64",
                                         "ex2_approx_ftz_f32_pos",    "ex2_approx_ftz_f32_neg",
                                         "rsqrt_approx_ftz_f32_even", "rsqrt_approx_ftz_f32_odd",
-                                        "rsqrt_approx_ftz_f64_even", "rsqrt_approx_ftz_f64_odd"};
+                                        "rsqrt_approx_ftz_f64_even", "rsqrt_approx_ftz_f64_odd",
+                                        "lg2_approx_ftz_f32_e0",     "lg2_approx_ftz_f32_em1",
+                                        "sqrt_approx_ftz_f32_even",  "sqrt_approx_ftz_f32_odd",
+                                        "sin_approx_f32",            "cos_approx_f32"};
 const size_t kEntries[TableCount] = {size_t(1) << 23, size_t(1) << 20, size_t(1) << 24, size_t(1) << 24,
-                                     size_t(1) << 23, size_t(1) << 23, size_t(1) << 20, size_t(1) << 20};
+                                     size_t(1) << 23, size_t(1) << 23, size_t(1) << 20, size_t(1) << 20,
+                                     size_t(1) << 23, size_t(1) << 23, size_t(1) << 23, size_t(1) << 23,
+                                     size_t(1) << 25, size_t(1) << 25};
 
 /// 64 consecutive entries in 24 bytes: the first, and the 63 differences to the entry
 /// before, each the block's smallest difference plus 0, 1 or 2 (two bit planes). The
-/// measured tables are smooth enough for that; an entry is the first plus a popcount or
-/// two, and a table takes 6 MB of cache instead of 64.
+/// measured tables are smooth enough for that almost everywhere; an entry is the first
+/// plus a popcount or two, and a table takes 6 MB of cache instead of 64. A block that is
+/// not (where a table's values cross a power of two, or the interpolation steps by more
+/// than the rounding) keeps its 64 entries elsewhere: `least` is kRawBlock and `plane0`
+/// points to them.
 struct Block {
   uint32_t first;
   int32_t least;
   uint64_t plane0, plane1; ///< bit k: the k-th difference's two bits (k = 1..63)
 };
+constexpr int32_t kRawBlock = INT32_MIN;
 
 /// One embedded table, decoded chunk by chunk as lookups reach it (a kernel that takes
 /// the exponential of a few values decodes a few of 256 chunks) into Blocks.
@@ -78,6 +103,7 @@ public:
       madvise(mem, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
       blocks_.reset(static_cast<Block *>(mem));
       ready_.reset(new std::atomic<bool>[chunks_.size()]);
+      raw_.resize(chunks_.size());
       for (size_t c = 0; c < chunks_.size(); ++c)
         ready_[c].store(false, std::memory_order_relaxed);
       return llvm::compression::zlib::isAvailable();
@@ -91,6 +117,8 @@ public:
       decode(c);
     const Block &b = blocks_[i >> 6];
     uint32_t r = i & 63;
+    if (b.least == kRawBlock) [[unlikely]]
+      return reinterpret_cast<const uint32_t *>(b.plane0)[r];
     uint64_t below = r == 63 ? ~uint64_t(1) : ((uint64_t(1) << (r + 1)) - 1) & ~uint64_t(1);
     return b.first + uint32_t(b.least) * r + uint32_t(std::popcount(b.plane0 & below)) +
            2 * uint32_t(std::popcount(b.plane1 & below));
@@ -102,10 +130,12 @@ private:
     if (ready_[c].load(std::memory_order_relaxed))
       return;
     size_t first = c * perChunk_, n = std::min<size_t>(perChunk_, entries_ - first);
+    // The chunk: its first entry, then the n - 1 differences as four byte planes.
+    size_t size = 4 + 4 * (n - 1);
     llvm::SmallVector<uint8_t, 0> raw;
     llvm::Error err = llvm::compression::zlib::decompress(
-        llvm::ArrayRef<uint8_t>(chunks_[c].first, chunks_[c].second), raw, n + 3);
-    if (err || raw.size() != n + 3) { // the embedded data is the library's own: cannot happen
+        llvm::ArrayRef<uint8_t>(chunks_[c].first, chunks_[c].second), raw, size);
+    if (err || raw.size() != size) { // the embedded data is the library's own: cannot happen
       llvm::consumeError(std::move(err));
       std::fprintf(stderr, "cutwin: a measured approximation table is corrupt\n");
       std::abort();
@@ -114,39 +144,54 @@ private:
     uint32_t v;
     std::memcpy(&v, raw.data(), 4);
     values[0] = v;
-    for (size_t i = 1; i < n; ++i)
-      values[i] = v += uint32_t(int32_t(int8_t(raw[3 + i])));
-    if (!pack(values, first)) { // every embedded table packs (ApproxTables.EveryEntryAsLookupsSeeIt)
-      std::fprintf(stderr, "cutwin: a measured approximation table does not fit its packed form\n");
-      std::abort();
+    const uint8_t *planes = raw.data() + 4;
+    for (size_t i = 1; i < n; ++i) {
+      uint32_t d = 0;
+      for (size_t k = 0; k < 4; ++k)
+        d |= uint32_t(planes[k * (n - 1) + i - 1]) << (8 * k);
+      values[i] = v += d;
     }
+    pack(values, first, c);
     ready_[c].store(true, std::memory_order_release);
   }
 
-  /// Packs the chunk's values into Blocks; false if some block's differences span more
-  /// than three values.
-  bool pack(const std::vector<uint32_t> &values, size_t first) {
-    for (size_t s = 0; s < values.size(); s += 64) {
+  /// Packs the chunk's values into Blocks; blocks whose differences span more than three
+  /// values keep their entries in the chunk's raw storage.
+  void pack(const std::vector<uint32_t> &values, size_t first, size_t c) {
+    std::vector<uint32_t> &spill = raw_[c];
+    size_t spilled = 0;
+    for (int pass = 0; pass < 2; ++pass) // count the raw blocks, then fill them (no reallocation)
+      for (size_t s = 0; s < values.size(); s += 64) {
       size_t n = std::min<size_t>(64, values.size() - s);
-      int32_t least = 0, most = 0;
+      int64_t least = 0, most = 0; // differences modulo 2^32, as int32s (a sign change wraps)
       for (size_t k = 1; k < n; ++k) {
-        int32_t d = int32_t(values[s + k] - values[s + k - 1]);
+        int64_t d = int32_t(values[s + k] - values[s + k - 1]);
         least = k == 1 ? d : std::min(least, d);
         most = k == 1 ? d : std::max(most, d);
       }
-      if (most - least > 2)
-        return false;
       Block &b = blocks_[(first + s) / 64];
       b.first = values[s];
-      b.least = least;
+      if (most - least > 2 || least == kRawBlock) {
+        if (pass == 0) {
+          spill.resize(spill.size() + 64);
+        } else {
+          uint32_t *dst = spill.data() + spilled++ * 64;
+          std::copy(values.begin() + long(s), values.begin() + long(s + n), dst);
+          b.least = kRawBlock;
+          b.plane0 = reinterpret_cast<uint64_t>(dst);
+        }
+        continue;
+      }
+      if (pass == 0)
+        continue;
+      b.least = int32_t(least);
       b.plane0 = b.plane1 = 0;
       for (size_t k = 1; k < n; ++k) {
-        uint32_t d = uint32_t(int32_t(values[s + k] - values[s + k - 1]) - least);
+        uint32_t d = uint32_t(int64_t(int32_t(values[s + k] - values[s + k - 1])) - least);
         b.plane0 |= uint64_t(d & 1) << k;
         b.plane1 |= uint64_t(d >> 1) << k;
       }
     }
-    return true;
   }
 
   uint32_t entries_ = 0, perChunk_ = 0;
@@ -156,6 +201,7 @@ private:
   };
   std::unique_ptr<Block[], FreeBlocks> blocks_;
   std::unique_ptr<std::atomic<bool>[]> ready_;
+  std::vector<std::vector<uint32_t>> raw_; ///< per chunk, the entries of its raw blocks
   std::mutex mutex_;
 };
 
@@ -169,7 +215,7 @@ LazyTable *tableFor(Table t) {
       static std::once_flag said;
       std::call_once(said, [] {
         std::fprintf(stderr, "cutwin: no measured approximation tables for %s: the simulator uses correctly "
-                             "rounded values for rcp.approx/ex2.approx/rsqrt.approx (results may differ from "
+                             "rounded values for the approximation instructions (results may differ from "
                              "the GPU's by an ulp)\n",
                      kSimulatedArch);
       });
@@ -270,6 +316,82 @@ double approxRsqrtF64(double x) {
   uint32_t t = (odd ? *T1 : *T0)[m];
   int32_t r = int32_t((t >> 20) & 0x7ff) - ((p - odd) >> 1);
   return std::bit_cast<double>(uint64_t(uint32_t(r) << 20 | (t & 0xfffff)) << 32);
+}
+
+namespace {
+/// x rounded toward zero to float (x finite, within float's normal range or zero).
+float truncateToFloat(double x) {
+  return float(std::bit_cast<double>(std::bit_cast<uint64_t>(x) & ~((uint64_t(1) << 29) - 1)));
+}
+} // namespace
+
+float approxLg2F32(float x) {
+  LazyTable *T0 = tableFor(Lg2E0), *T1 = tableFor(Lg2Em1);
+  if (!T0 || !T1)
+    return std::fpclassify(x) == FP_SUBNORMAL ? -INFINITY : float(std::log2(double(x)));
+  uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
+  if (e == 0xff)
+    return std::bit_cast<float>((m || s) ? 0x7fffffffu : 0x7f800000u);
+  if (e == 0)
+    return -INFINITY; // zero and flushed subnormals
+  if (s)
+    return std::bit_cast<float>(0x7fffffffu);
+  // The unit forms e + lg2(1.m) exactly and truncates; e < 0 starts from lg2(1.m / 2) so that
+  // the sum and the entry have one sign and truncating twice is truncating once.
+  int32_t p = int32_t(e) - 127;
+  if (p >= 0)
+    return truncateToFloat(double(p) + double(std::bit_cast<float>((*T0)[m])));
+  return truncateToFloat(double(p + 1) + double(std::bit_cast<float>((*T1)[m])));
+}
+
+float approxSqrtF32(float x) {
+  LazyTable *T0 = tableFor(Sqrt32Even), *T1 = tableFor(Sqrt32Odd);
+  if (!T0 || !T1)
+    return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : std::sqrt(x);
+  uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
+  if (e == 0xff)
+    return std::bit_cast<float>((m || s) ? 0x7fffffffu : 0x7f800000u);
+  if (e == 0)
+    return std::bit_cast<float>(s); // zero and flushed subnormals: +-0
+  if (s)
+    return std::bit_cast<float>(0x7fffffffu);
+  int32_t p = int32_t(e) - 127, odd = p & 1;
+  uint32_t t = (odd ? *T1 : *T0)[m];
+  int32_t r = int32_t((t >> 23) & 0xff) + ((p - odd) >> 1);
+  return std::bit_cast<float>(uint32_t(r) << 23 | (t & 0x7fffff));
+}
+
+namespace {
+/// The phase the sine and cosine units read: q = floor(frac(|t|) 2^25) of t = RZ(x / 2 pi),
+/// as the instruction scales x (FMUL.RZ by float(1 / 2 pi)).
+uint32_t sinCosPhase(float x, bool &negative) {
+  // the product is exact in double; below float's normal range q is 0 however it rounds
+  float t = truncateToFloat(double(x) * double(0.15915493667125701904f));
+  negative = std::signbit(t);
+  float a = std::fabs(t);
+  return uint32_t((a - std::floor(a)) * 0x1p25f); // exact, then truncated
+}
+} // namespace
+
+float approxSinF32(float x) {
+  LazyTable *T = tableFor(Sin);
+  if (!T)
+    return float(std::sin(double(x)));
+  if (!std::isfinite(x))
+    return std::bit_cast<float>(0x7fffffffu);
+  bool negative;
+  uint32_t q = sinCosPhase(x, negative);
+  return std::bit_cast<float>((*T)[q] ^ (negative ? 0x80000000u : 0u));
+}
+
+float approxCosF32(float x) {
+  LazyTable *T = tableFor(Cos);
+  if (!T)
+    return float(std::cos(double(x)));
+  if (!std::isfinite(x))
+    return std::bit_cast<float>(0x7fffffffu);
+  bool negative;
+  return std::bit_cast<float>((*T)[sinCosPhase(x, negative)]);
 }
 
 } // namespace cutwin::sim

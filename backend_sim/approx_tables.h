@@ -1,4 +1,5 @@
-/// Table models of the GPU's approximation instructions (rcp.approx, ex2.approx), measured
+/// Table models of the GPU's approximation instructions (rcp, ex2, rsqrt, lg2, sqrt, sin and
+/// cos .approx), measured
 /// on the GPU by backend_sim/approx/measure_tables.cu and embedded in the library; the
 /// simulator evaluates libdevice's uses of those instructions with them, so that it
 /// returns the GPU's bits (docs/numerics.md).
@@ -26,8 +27,15 @@ float approxRcpF32(float x);
 double approxRcpF64(double x);
 float approxEx2F32(float x);
 float approxRsqrtF32(float x);
+/// lg2.approx.ftz.f32 and sqrt.approx.ftz.f32 likewise; sin.approx.f32 and cos.approx.f32
+/// whole (the scaling by 1 / 2 pi included; their ftz forms are the same).
+float approxLg2F32(float x);
+float approxSqrtF32(float x);
+float approxSinF32(float x);
+float approxCosF32(float x);
 /// Entry `i` of table `t` (0 rcp f32, 1 rcp f64, 2/3 ex2 f32 +/-, 4/5 rsqrt f32 even/odd,
-/// 6/7 rsqrt f64 even/odd) as lookups see it; 0 where there is none. For tests.
+/// 6/7 rsqrt f64 even/odd, 8/9 lg2 f32 e >= 0 / e < 0, 10/11 sqrt f32 even/odd, 12 sin,
+/// 13 cos) as lookups see it; 0 where there is none. For tests.
 uint32_t approxTableEntry(int t, uint32_t i);
 double approxRsqrtF64(double x);
 

@@ -13,22 +13,30 @@ using namespace llvm;
 
 namespace {
 
+/// Whether `i` is a float64 fabs or fneg (which the GPU computes as an addition with
+/// operand modifiers: a NaN comes out quieted, its sign untouched).
+bool isSignOpFloat64(const Instruction &i) {
+  if (!i.getType()->isDoubleTy())
+    return false;
+  if (isa<UnaryOperator>(i))
+    return cast<UnaryOperator>(i).getOpcode() == Instruction::FNeg;
+  auto *ii = dyn_cast<IntrinsicInst>(&i);
+  return ii && ii->getIntrinsicID() == Intrinsic::fabs;
+}
+
 /// Whether `i` computes a new float32 value (a NaN it returns is the GPU's canonical one).
 bool computesFloat32(const Instruction &i) {
   if (!i.getType()->isFloatTy())
     return false;
-  if (auto *bo = dyn_cast<BinaryOperator>(&i))
-    return bo->getOpcode() != Instruction::FNeg;
-  if (isa<FPTruncInst>(i))
+  if (isa<BinaryOperator>(i) || isa<UnaryOperator>(i)) // fneg too: the GPU adds with a modifier
     return true;
   if (auto *ii = dyn_cast<IntrinsicInst>(&i)) {
     switch (ii->getIntrinsicID()) {
-    case Intrinsic::fabs:
     case Intrinsic::copysign:
     case Intrinsic::ssa_copy:
-      return false; // sign-bit operations
+      return false; // bit operations
     default:
-      return true;
+      return true; // fabs too, as fneg
     }
   }
   // A host helper (directed rounding, approximation tables) computes; a function defined
@@ -41,20 +49,30 @@ bool computesFloat32(const Instruction &i) {
 
 } // namespace
 
-void canonicalizeFloat32NaNs(Module &m) {
+void applyGpuNanRules(Module &m) {
   LLVMContext &c = m.getContext();
   Constant *canonical = ConstantFP::get(Type::getFloatTy(c), APFloat(APFloat::IEEEsingle(), APInt(32, 0x7fffffffu)));
-  std::vector<Instruction *> work;
+  std::vector<Instruction *> f32, f64;
   for (Function &f : m)
     for (BasicBlock &bb : f)
-      for (Instruction &i : bb)
+      for (Instruction &i : bb) {
         if (computesFloat32(i))
-          work.push_back(&i);
-  for (Instruction *i : work) {
+          f32.push_back(&i);
+        else if (isSignOpFloat64(i))
+          f64.push_back(&i);
+      }
+  for (Instruction *i : f32) {
     IRBuilder<> b(i->getNextNode());
     auto *isNan = cast<Instruction>(b.CreateFCmpUNO(i, i));
     auto *sel = cast<Instruction>(b.CreateSelect(isNan, canonical, i));
     i->replaceUsesWithIf(sel, [&](Use &u) { return u.getUser() != isNan && u.getUser() != sel; });
+  }
+  for (Instruction *i : f64) {
+    IRBuilder<> b(i->getNextNode());
+    Value *x = i->getOperand(0);
+    Value *quiet = b.CreateBitCast(b.CreateOr(b.CreateBitCast(x, b.getInt64Ty()), uint64_t(1) << 51), b.getDoubleTy());
+    auto *sel = cast<Instruction>(b.CreateSelect(b.CreateFCmpUNO(x, x), quiet, i));
+    i->replaceUsesWithIf(sel, [&](Use &u) { return u.getUser() != sel; });
   }
 }
 

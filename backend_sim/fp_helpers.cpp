@@ -2,7 +2,10 @@
 // GPU's approximation instructions (measured tables where there are, else correctly rounded
 // stand-ins). Compiled with -frounding-math so that the compiler keeps each operation inside
 // its rounding mode.
+#include "backend_sim/approx_ops.h"
 #include "backend_sim/approx_tables.h"
+
+#include <bit>
 
 #include <cfenv>
 #include <cmath>
@@ -118,31 +121,82 @@ extern "C" double cutwin_sim_tof64(int kind, int mode, int64_t bits) {
   return r;
 }
 
-/// The approximation units: op 0 ex2, 1 lg2, 2 sin, 3 cos, 4 rsqrt, 5 sqrt, 6 tanh,
-/// 7 rcp (ftz), 8 ex2 (ftz), 9 rsqrt (ftz). rcp and the ftz ex2 and rsqrt are the GPU's,
-/// from measured tables; the others stand in with the value evaluated in double and rounded
-/// once.
-extern "C" float cutwin_sim_approx_f32(int op, float x) {
-  double d = x;
-  switch (op) {
-  case 9: return cutwin::sim::approxRsqrtF32(x);
-  case 7: return cutwin::sim::approxRcpF32(x);
-  case 8: return cutwin::sim::approxEx2F32(x);
-  case 0: return float(std::exp2(d));
-  case 1: return float(std::log2(d));
-  case 2: return float(std::sin(d));
-  case 3: return float(std::cos(d));
-  case 4: return float(1.0 / std::sqrt(d));
-  case 5: return float(std::sqrt(d));
-  case 6: return float(std::tanh(d));
-  default: return float(1.0 / d);
+namespace {
+
+using cutwin::sim::ApproxF32;
+using cutwin::sim::ApproxF64;
+
+bool subnormalOrZero(float x) { return std::fabs(x) < 0x1p-126f; } // false for NaN
+
+float flushed(float x) { return subnormalOrZero(x) ? std::copysign(0.0f, x) : x; }
+
+/// mul.rn.ftz.f32
+float mulFtz(float x, float y) { return flushed(flushed(x) * flushed(y)); }
+
+} // namespace
+
+/// The approximation instructions (approx_ops.h): the units from the measured tables, and
+/// around them the sequences ptxas emits for sm_90 (measure_tables.cu checks each on every
+/// input). Runs in the default rounding mode, with subnormals, as the sequences need.
+extern "C" float cutwin_sim_approx_f32(int op, float x, float y) {
+  using namespace cutwin::sim;
+  switch (ApproxF32(op)) {
+  case ApproxF32::Ex2Ftz: return approxEx2F32(x);
+  case ApproxF32::Ex2: {
+    if (x >= -126.0f || x != x)
+      return approxEx2F32(x);
+    float h = approxEx2F32(x * 0.5f);
+    return h * h;
   }
+  case ApproxF32::Lg2Ftz: return approxLg2F32(x);
+  case ApproxF32::Lg2: return subnormalOrZero(x) ? approxLg2F32(x * 0x1p24f) - 24.0f : approxLg2F32(x);
+  case ApproxF32::Sin: return approxSinF32(x);
+  case ApproxF32::Cos: return approxCosF32(x);
+  case ApproxF32::RsqrtFtz: return approxRsqrtF32(x);
+  case ApproxF32::Rsqrt: return subnormalOrZero(x) ? approxRsqrtF32(x * 0x1p24f) * 4096.0f : approxRsqrtF32(x);
+  case ApproxF32::SqrtFtz: return approxSqrtF32(x);
+  case ApproxF32::Sqrt: return subnormalOrZero(x) ? approxSqrtF32(x * 0x1p24f) * 0x1p-12f : approxSqrtF32(x);
+  case ApproxF32::RcpFtz: return approxRcpF32(x);
+  case ApproxF32::Rcp: {
+    float s = std::fabs(x) > 0x1p126f ? 0.25f : subnormalOrZero(x) ? 0x1p24f : 1.0f;
+    return s * approxRcpF32(x * s);
+  }
+  case ApproxF32::Tanh: return float(std::tanh(double(x)));
+  case ApproxF32::DivFtz: return mulFtz(x, approxRcpF32(y));
+  case ApproxF32::Div: {
+    float k = subnormalOrZero(y) ? 0x1p24f : 1.0f;
+    return approxRcpF32(y * k) * (x * k);
+  }
+  }
+  return NAN;
 }
 
 extern "C" double cutwin_sim_approx_f64(int op, double x) {
-  switch (op) {
-  case 4: return 1.0 / std::sqrt(x);
-  case 5: return cutwin::sim::approxRsqrtF64(x); // rsqrt.approx.ftz.f64
-  default: return cutwin::sim::approxRcpF64(x); // rcp.approx.ftz.f64
+  using namespace cutwin::sim;
+  switch (ApproxF64(op)) {
+  case ApproxF64::RcpFtz: return approxRcpF64(x);
+  case ApproxF64::RsqrtFtz: return approxRsqrtF64(x);
+  case ApproxF64::Rsqrt: {
+    // the unit's estimate and one Newton step; zeros, NaN, negative, inf and subnormal
+    // (scaled by 2^54) leave the fast path
+    uint32_t hi = uint32_t(std::bit_cast<uint64_t>(x) >> 32);
+    double scale = 1.0;
+    if (hi - 0x00100000u >= 0x7fe00000u) {
+      if (x == 0)
+        return std::bit_cast<double>(uint64_t((hi & 0x80000000u) | 0x7ff00000u) << 32);
+      if (x != x)
+        return x + x;
+      if (hi & 0x80000000u)
+        return std::bit_cast<double>(0xfff8000000000000ull);
+      if (std::isinf(x))
+        return 0.0;
+      x *= 0x1p54;
+      scale = 0x1p27;
+    }
+    double r = approxRsqrtF64(x), e = std::fma(x, -(r * r), 1.0);
+    r = std::fma(std::fma(e, 0.375, 0.5), r * e, r);
+    return r * scale;
   }
+  }
+  return NAN;
 }

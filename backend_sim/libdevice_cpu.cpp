@@ -1,5 +1,7 @@
 #include "backend_sim/libdevice_cpu.h"
 
+#include "backend_sim/approx_ops.h"
+
 #include "cutwin/errors.h"
 #include "frontend/ir/libdevice_link.h"
 #include "frontend/ir/passes.h"
@@ -18,12 +20,14 @@ extern "C" float cutwin_sim_f32op(int, int, float, float, float);
 extern "C" double cutwin_sim_f64op(int, int, double, double, double);
 extern "C" float cutwin_sim_tof32(int, int, int64_t);
 extern "C" double cutwin_sim_tof64(int, int, int64_t);
-extern "C" float cutwin_sim_approx_f32(int, float);
+extern "C" float cutwin_sim_approx_f32(int, float, float);
 extern "C" double cutwin_sim_approx_f64(int, double);
 
 namespace cutwin::sim {
 
 using namespace llvm;
+using cutwin::sim::ApproxF32;
+using cutwin::sim::ApproxF64;
 
 std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
   return {
@@ -112,14 +116,16 @@ private:
     return flush(b, r, ftz);
   }
 
-  Value *approxF32(IRBuilder<> &b, int op, Value *x, bool ftz) {
-    FunctionCallee h = helper("cutwin_sim_approx_f32", b.getFloatTy(), {b.getInt32Ty(), b.getFloatTy()});
-    return flush(b, b.CreateCall(h, {b.getInt32(op), flush(b, x, ftz)}), ftz);
+  /// The instruction `op` whole (its ftz form flushes as the GPU does): approx_ops.h.
+  Value *approxF32(IRBuilder<> &b, ApproxF32 op, Value *x, Value *y = nullptr) {
+    Type *f32 = b.getFloatTy();
+    FunctionCallee h = helper("cutwin_sim_approx_f32", f32, {b.getInt32Ty(), f32, f32});
+    return b.CreateCall(h, {b.getInt32(int(op)), x, y ? y : ConstantFP::get(f32, 0.0)});
   }
 
-  Value *approxF64(IRBuilder<> &b, int op, Value *x) {
+  Value *approxF64(IRBuilder<> &b, ApproxF64 op, Value *x) {
     FunctionCallee h = helper("cutwin_sim_approx_f64", b.getDoubleTy(), {b.getInt32Ty(), b.getDoubleTy()});
-    return b.CreateCall(h, {b.getInt32(op), x});
+    return b.CreateCall(h, {b.getInt32(int(op)), x});
   }
 
   static int roundingMode(const SmallVectorImpl<StringRef> &tok) {
@@ -154,30 +160,29 @@ private:
         if (op == n) // includes sqrt.f, whose result the correctly rounded sqrt stands in for
           return arith(b, code, mode, a, ftz);
     if (approx) {
-      if (op == "ex2")
-        return approxF32(b, ftz ? 8 : 0, a[0], ftz);
-      if (op == "lg2")
-        return approxF32(b, 1, a[0], ftz);
-      if (op == "sin")
-        return approxF32(b, 2, a[0], ftz);
-      if (op == "cos")
-        return approxF32(b, 3, a[0], ftz);
-      if (op == "tanh")
-        return approxF32(b, 6, a[0], ftz);
-      if (op == "sqrt")
-        return approxF32(b, 5, a[0], ftz);
-      if (op == "rsqrt") // the ftz forms from the measured tables
-        return rt->isDoubleTy() ? approxF64(b, ftz ? 5 : 4, a[0]) : approxF32(b, ftz ? 9 : 4, a[0], ftz);
-      if (op == "rcp" && rt->isDoubleTy())
-        return approxF64(b, 7, a[0]);
-      if (op == "div")
-        return flush(b, b.CreateFDiv(flush(b, a[0], ftz), flush(b, a[1], ftz)), ftz);
+      if (rt->isDoubleTy()) {
+        if (op == "rsqrt")
+          return approxF64(b, ftz ? ApproxF64::RsqrtFtz : ApproxF64::Rsqrt, a[0]);
+        if (op == "rcp" && ftz)
+          return approxF64(b, ApproxF64::RcpFtz, a[0]);
+      } else {
+        static const struct {
+          const char *name;
+          ApproxF32 ftz, full;
+        } units[] = {{"ex2", ApproxF32::Ex2Ftz, ApproxF32::Ex2},         {"lg2", ApproxF32::Lg2Ftz, ApproxF32::Lg2},
+                     {"sin", ApproxF32::Sin, ApproxF32::Sin},            {"cos", ApproxF32::Cos, ApproxF32::Cos},
+                     {"rsqrt", ApproxF32::RsqrtFtz, ApproxF32::Rsqrt},   {"sqrt", ApproxF32::SqrtFtz, ApproxF32::Sqrt},
+                     {"rcp", ApproxF32::RcpFtz, ApproxF32::Rcp},         {"tanh", ApproxF32::Tanh, ApproxF32::Tanh},
+                     {"div", ApproxF32::DivFtz, ApproxF32::Div}};
+        for (auto &u : units)
+          if (op == u.name)
+            return approxF32(b, ftz ? u.ftz : u.full, a[0], a.size() > 1 ? a[1] : nullptr);
+      }
     }
     static const std::pair<const char *, Intrinsic::ID> unary[] = {{"fabs", Intrinsic::fabs},
                                                                    {"floor", Intrinsic::floor},
                                                                    {"ceil", Intrinsic::ceil},
-                                                                   {"trunc", Intrinsic::trunc},
-                                                                   {"round", Intrinsic::rint}};
+                                                                   {"trunc", Intrinsic::trunc}};
     for (auto &[n, id] : unary)
       if (op == n)
         return flush(b, b.CreateUnaryIntrinsic(id, flush(b, a[0], ftz)), ftz);
@@ -286,9 +291,9 @@ private:
       return b.CreateInsertValue(agg, hi, {1});
     };
     if (s == "rcp.approx.ftz.f32$0,$1;")
-      return approxF32(b, 7, a[0], true);
+      return approxF32(b, ApproxF32::RcpFtz, a[0]);
     if (s == "rsqrt.approx.ftz.f64$0,$1;")
-      return approxF64(b, 5, a[0]);
+      return approxF64(b, ApproxF64::RsqrtFtz, a[0]);
     if (StringRef(s).startswith("sub.") && StringRef(s).endswith("$0,$1,$2;")) {
       SmallVector<StringRef, 4> tok;
       StringRef(s).split(tok, '.');
@@ -330,31 +335,6 @@ private:
   LibdeviceOptions opts_;
 };
 
-void resolveReflect(Function &f, const LibdeviceOptions &o) {
-  std::vector<CallInst *> calls;
-  for (BasicBlock &bb : f)
-    for (Instruction &i : bb)
-      if (auto *ci = dyn_cast<CallInst>(&i))
-        if (Function *callee = ci->getCalledFunction(); callee && callee->getName() == "__nvvm_reflect")
-          calls.push_back(ci);
-  for (CallInst *ci : calls) {
-    int value = 0;
-    Value *arg = ci->getArgOperand(0)->stripPointerCasts();
-    if (auto *gv = dyn_cast<GlobalVariable>(arg))
-      if (auto *init = dyn_cast_or_null<ConstantDataSequential>(gv->getInitializer())) {
-        StringRef key = init->getAsCString();
-        if (key == "__CUDA_FTZ")
-          value = o.ftz;
-        else if (key == "__CUDA_PREC_SQRT")
-          value = o.precSqrt;
-        else if (key == "__CUDA_ARCH")
-          value = int(o.arch);
-      }
-    ci->replaceAllUsesWith(ConstantInt::get(ci->getType(), value));
-    ci->eraseFromParent();
-  }
-}
-
 } // namespace
 
 void linkLibdeviceForCpu(Module &m, const LibdeviceOptions &opts) {
@@ -366,7 +346,8 @@ void linkLibdeviceForCpu(Module &m, const LibdeviceOptions &opts) {
     Function &f = *m.getFunction(name);
     f.removeFnAttr("target-cpu");
     f.removeFnAttr("target-features");
-    resolveReflect(f, opts);
+    ir::resolveReflect(f, {opts.ftz, opts.precSqrt, opts.arch});
+    ir::givePtxMeaning(f);
     ir::simplifyFunction(f);
     rewriter.run(f);
   }

@@ -186,6 +186,19 @@ uint64_t fnv1a64(const uint8_t *p, size_t n) {
   return h;
 }
 
+/// CUTWIN_DUMP_OUTPUTS=DIR writes every output a case computes to
+/// DIR/<case>.<backend>.<name>.npy: the values behind a digest, to compare backends.
+void dumpOutput(const CaseResult &r, const std::string &name, const DeviceArray &a, const std::vector<uint8_t> &got) {
+  const char *dir = std::getenv("CUTWIN_DUMP_OUTPUTS");
+  if (!dir || !*dir)
+    return;
+  NpyArray out;
+  out.dtype = a.dtype();
+  out.shape = a.shape();
+  out.data = got;
+  writeNpy((fs::path(dir) / (r.name + "." + r.backend + "." + name + ".npy")).string(), out);
+}
+
 /// An output checked by the digests of its rows (one per row of the leading dimension,
 /// hex, recorded on a GPU): the outputs too large to keep as golden files. Throws naming
 /// the first row that differs; CUTWIN_PRINT_DIGESTS=1 prints every row's digest.
@@ -368,6 +381,7 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
         std::vector<uint8_t> got(it->second.nbytes());
         it->second.copyToHost(got.data(), got.size());
         r.outputs[name] = {got, it->second.dtype()};
+        dumpOutput(r, name, it->second, got);
         if (const llvm::json::Array *digests = spec->getArray("row_digests")) {
           try {
             parts.push_back(name + " " + compareRowDigests(name, got, *digests, *spec));

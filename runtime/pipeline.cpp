@@ -215,7 +215,7 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   dumpIR(opts, "sim-libdevice", m);
   clock.done("sim-libdevice");
   // sim-nan
-  sim::canonicalizeFloat32NaNs(m);
+  sim::applyGpuNanRules(m);
   verify(m, "sim-nan");
   dumpIR(opts, "sim-nan", m);
   clock.done("sim-nan");
@@ -310,12 +310,21 @@ GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const st
     throw Error("LTO-IR is made by libNVVM: compile with the nvvm code generator");
   if (opts.codegen != "nvptx")
     throw Error("unknown GPU code generator '" + opts.codegen + "' (expected nvptx or nvvm)");
-  // gpu-libdevice
-  ir::linkLibdevice(m);
+  // gpu-libdevice: reflection answered as libNVVM answers it for the same options (LLVM's
+  // NVVMReflect knows only __CUDA_FTZ and __CUDA_ARCH and would take __CUDA_PREC_SQRT as 0),
+  // shifts and nvvm.round with PTX's meaning, as libNVVM reads them
+  ir::ReflectValues reflect;
+  reflect.ftz = ir.info.fastmath;
+  reflect.precSqrt = !ir.info.fastmath;
+  reflect.arch = unsigned(std::stoi(arch.substr(3))) * 10;
+  for (const std::string &name : ir::linkLibdevice(m)) {
+    ir::resolveReflect(*m.getFunction(name), reflect);
+    ir::givePtxMeaning(*m.getFunction(name));
+  }
   verify(m, "gpu-libdevice");
   dumpIR(opts, "gpu-libdevice", m);
   clock.done("gpu-libdevice");
-  // gpu-optimize (NVVM reflection resolves libdevice's __nvvm_reflect first)
+  // gpu-optimize
   gpu::optimizeForNvptx(m, target, std::min(opts.optLevel + 1, ir.info.opt));
   dumpIR(opts, "gpu-optimize", m);
   clock.done("gpu-optimize");

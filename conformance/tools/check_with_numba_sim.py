@@ -101,7 +101,7 @@ def run_case(case_dir):
 
 def main(argv):
     cases = CASES
-    if argv[:1] == ["--cases"]:  # another folder of cases (conformance/pending)
+    if argv[:1] == ["--cases"]:  # another folder of cases
         cases, argv = argv[1], argv[2:]
     names = argv or sorted(d for d in os.listdir(cases) if os.path.exists(os.path.join(cases, d, "case.json")))
     failed = 0

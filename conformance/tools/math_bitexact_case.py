@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
-"""The acceptance case of bit-exact math (not yet in the suite: it fails today, see
-docs/numerics.md): every libdevice function of the math module and cuda.cbrt in float64
+"""The acceptance case of bit-exact math (docs/numerics.md): every libdevice function of the math module and cuda.cbrt in float64
 and float32 on 10^5 inputs each, checked by FNV-1a digests of each function's results as
-an H200 computes them. Writes conformance/pending/math_bitexact; run it with
+numba-cuda computes them on an H200. Writes conformance/cases/math_bitexact; run it with
 
     python3 conformance/tools/math_bitexact_case.py
-    CUTWIN_PRINT_DIGESTS=1 cutwin conformance conformance/pending --backend both
+    CUTWIN_PRINT_DIGESTS=1 cutwin conformance --backend both --filter math_bitexact
 
-(the digests printed on a GPU go into conformance/pending/math_bitexact/digests.json)."""
+(the digests printed on a GPU go into conformance/cases/math_bitexact/digests.json)."""
 import json
 import os
 
@@ -15,7 +14,7 @@ import numpy as np
 
 from make_case_data import blocks, rng, write
 
-PENDING = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pending")
+CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cases")
 
 
 MATH_BITEXACT_ROWS = ["sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
@@ -59,7 +58,7 @@ def math_bitexact():
     x64 = math_inputs(r, n, np.float64)
     x32 = math_inputs(r, n, np.float32)
     rows = len(MATH_BITEXACT_ROWS)
-    digests_path = os.path.join(PENDING, "math_bitexact", "digests.json")
+    digests_path = os.path.join(CASES, "math_bitexact", "digests.json")
     recorded = {}
     if os.path.exists(digests_path):
         with open(digests_path) as fh:
@@ -73,13 +72,39 @@ def math_bitexact():
                 expect=expect,
                 description="every libdevice function of the math module and cuda.cbrt, float64 and float32, on "
                             "10^5 inputs each (random bit patterns, extreme magnitudes, neighbours of multiples "
-                            "of pi/2, values near +-1, special values): bit-exact against the digests of an "
-                            "H200's results (digests.json, recorded with CUTWIN_PRINT_DIGESTS=1)",
+                            "of pi/2, values near +-1, special values): bit-exact against the digests of "
+                            "numba-cuda's results on an H200 (digests.json; CUTWIN_PRINT_DIGESTS=1 prints them)",
                 numba_sim_difference="numba's simulator evaluates the math functions with Python's libm, "
                                      "not libdevice")
 
 
+MATH_FASTMATH_ROWS = ["sin", "cos", "tan", "exp", "log", "log2", "log10", "pow", "sqrt", "divide", "atan2",
+                      "hypot", "expm1"]
+
+
+def math_fastmath():
+    r = rng(79)
+    n = 100_000
+    x = math_inputs(r, n, np.float32)
+    path = os.path.join(CASES, "math_fastmath", "digests.json")
+    recorded = {}
+    if os.path.exists(path):
+        with open(path) as fh:
+            recorded = json.load(fh)
+    rows = len(MATH_FASTMATH_ROWS)
+    return dict(kernel="math_fastmath", grid=[blocks(n, 256)], block=[256],
+                args=[("x", x), ("out", np.zeros((rows, n), np.float32))],
+                expect={"out": (None, {"row_digests": recorded.get("out", ["0" * 16] * rows),
+                                       "rows": MATH_FASTMATH_ROWS})},
+                description="fastmath=True: the float32 functions numba-cuda takes from libdevice's fast versions "
+                            "(sin.approx, lg2.approx, ex2.approx, div.approx), division, sqrt (sqrt.approx) and "
+                            "functions on their flush-to-zero paths, on 10^5 inputs: bit-exact against the "
+                            "digests of numba-cuda's results on an H200",
+                numba_sim_difference="numba's simulator evaluates the math functions with Python's libm, "
+                                     "not libdevice")
+
 
 if __name__ == "__main__":
-    write("math_bitexact", math_bitexact(), root=PENDING)
-    print("wrote math_bitexact")
+    write("math_bitexact", math_bitexact(), root=CASES)
+    write("math_fastmath", math_fastmath(), root=CASES)
+    print("wrote math_bitexact, math_fastmath")

@@ -3,12 +3,17 @@
 #include "cutwin/errors.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <cstdlib>
 #include <mutex>
+#include <vector>
 
 #ifndef CUTWIN_LIBDEVICE_PATH
 #define CUTWIN_LIBDEVICE_PATH "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
@@ -72,5 +77,63 @@ std::set<std::string> linkLibdevice(llvm::Module &m) {
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
   return added;
 }
+
+void resolveReflect(llvm::Function &f, const ReflectValues &v) {
+  std::vector<llvm::CallInst *> calls;
+  for (llvm::BasicBlock &bb : f)
+    for (llvm::Instruction &i : bb)
+      if (auto *ci = llvm::dyn_cast<llvm::CallInst>(&i))
+        if (llvm::Function *callee = ci->getCalledFunction(); callee && callee->getName() == "__nvvm_reflect")
+          calls.push_back(ci);
+  for (llvm::CallInst *ci : calls) {
+    int value = 0;
+    llvm::Value *arg = ci->getArgOperand(0)->stripPointerCasts();
+    if (auto *gv = llvm::dyn_cast<llvm::GlobalVariable>(arg))
+      if (auto *init = llvm::dyn_cast_or_null<llvm::ConstantDataSequential>(gv->getInitializer())) {
+        llvm::StringRef key = init->getAsCString();
+        if (key == "__CUDA_FTZ")
+          value = v.ftz;
+        else if (key == "__CUDA_PREC_SQRT")
+          value = v.precSqrt;
+        else if (key == "__CUDA_ARCH")
+          value = int(v.arch);
+      }
+    ci->replaceAllUsesWith(llvm::ConstantInt::get(ci->getType(), value));
+    ci->eraseFromParent();
+  }
+}
+
+void givePtxMeaning(llvm::Function &f) {
+  using namespace llvm;
+  std::vector<CallInst *> rounds;
+  std::vector<BinaryOperator *> shifts;
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb) {
+      if (auto *bo = dyn_cast<BinaryOperator>(&i); bo && bo->isShift() && !isa<Constant>(bo->getOperand(1)))
+        shifts.push_back(bo);
+      if (auto *ci = dyn_cast<CallInst>(&i))
+        if (Function *callee = ci->getCalledFunction(); callee && callee->getName().startswith("llvm.nvvm.round."))
+          rounds.push_back(ci);
+    }
+  for (BinaryOperator *sh : shifts) {
+    IRBuilder<> b(sh->getNextNode());
+    Type *t = sh->getType();
+    unsigned width = t->getScalarSizeInBits();
+    Value *x = sh->getOperand(0), *amt = sh->getOperand(1);
+    Value *wide = b.CreateICmpUGE(amt, ConstantInt::get(t, width));
+    Value *clamped = sh->getOpcode() == Instruction::AShr ? b.CreateAShr(x, ConstantInt::get(t, width - 1))
+                                                          : ConstantInt::get(t, 0);
+    auto *sel = cast<Instruction>(b.CreateSelect(wide, clamped, sh));
+    sh->replaceUsesWithIf(sel, [&](Use &u) { return u.getUser() != sel; });
+    sh->setOperand(1, b.CreateAnd(amt, ConstantInt::get(t, width - 1))); // defined where used
+    cast<Instruction>(sh->getOperand(1))->moveBefore(sh);
+  }
+  for (CallInst *ci : rounds) {
+    IRBuilder<> b(ci);
+    ci->replaceAllUsesWith(b.CreateUnaryIntrinsic(Intrinsic::rint, ci->getArgOperand(0)));
+    ci->eraseFromParent();
+  }
+}
+
 
 } // namespace cutwin::ir

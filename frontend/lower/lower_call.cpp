@@ -4,6 +4,7 @@
 #include "frontend/ir/intrinsics.h"
 #include "frontend/sema/builtins.h"
 
+#include <algorithm>
 #include <llvm/IR/Intrinsics.h>
 
 #include <cmath>
@@ -321,9 +322,17 @@ Value *Lowerer::mathOp(const std::string &name, ArrayRef<Value *> args, ArrayRef
     double k = name == "radians" ? M_PI / 180.0 : 180.0 / M_PI;
     return b_.CreateFMul(ConstantFP::get(args[0]->getType(), k), args[0]);
   }
+  if (name == "sqrt")
+    return fsqrt(args[0]);
+  // numba-cuda's fastmath takes libdevice's fast float32 versions of these.
+  static const char *const fast[] = {"cos", "sin", "tan", "exp", "log", "log2", "log10", "pow"};
+  if (out_.info.fastmath && out == Scalar::F32 && in == Scalar::F32 &&
+      std::find(std::begin(fast), std::end(fast), name) != std::end(fast) &&
+      (name != "pow" || argTypes[1] == Scalar::F32))
+    return libdeviceCall("fast_" + name, out, args);
   // Exact operations are LLVM intrinsics (IEEE on every target); the rest is libdevice.
   static const std::pair<const char *, llvm::Intrinsic::ID> exact[] = {
-      {"sqrt", llvm::Intrinsic::sqrt},   {"fabs", llvm::Intrinsic::fabs},
+      {"fabs", llvm::Intrinsic::fabs},
       {"floor", llvm::Intrinsic::floor}, {"ceil", llvm::Intrinsic::ceil},
       {"trunc", llvm::Intrinsic::trunc}, {"copysign", llvm::Intrinsic::copysign},
   };

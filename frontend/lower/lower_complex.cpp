@@ -48,18 +48,18 @@ Value *Lowerer::complexBinary(fe::BinOp op, Value *x, Value *y, Scalar t) {
     Value *zero = ConstantFP::get(scalarType(p), 0.0);
     Value *nan = ConstantFP::getNaN(scalarType(p));
     // |c| >= |d|: ratio = d / c, denom = c + d * ratio
-    Value *r1 = b_.CreateFDiv(d, c);
+    Value *r1 = fdiv(d, c);
     Value *den1 = b_.CreateFAdd(c, b_.CreateFMul(d, r1));
-    Value *re1 = b_.CreateFDiv(b_.CreateFAdd(a, b_.CreateFMul(b, r1)), den1);
-    Value *im1 = b_.CreateFDiv(b_.CreateFSub(b, b_.CreateFMul(a, r1)), den1);
+    Value *re1 = fdiv(b_.CreateFAdd(a, b_.CreateFMul(b, r1)), den1);
+    Value *im1 = fdiv(b_.CreateFSub(b, b_.CreateFMul(a, r1)), den1);
     Value *cZero = b_.CreateFCmpOEQ(c, zero);
     re1 = b_.CreateSelect(cZero, nan, re1);
     im1 = b_.CreateSelect(cZero, nan, im1);
     // otherwise: ratio = c / d, denom = c * ratio + d
-    Value *r2 = b_.CreateFDiv(c, d);
+    Value *r2 = fdiv(c, d);
     Value *den2 = b_.CreateFAdd(b_.CreateFMul(c, r2), d);
-    Value *re2 = b_.CreateFDiv(b_.CreateFAdd(b_.CreateFMul(a, r2), b), den2);
-    Value *im2 = b_.CreateFDiv(b_.CreateFSub(b_.CreateFMul(b, r2), a), den2);
+    Value *re2 = fdiv(b_.CreateFAdd(b_.CreateFMul(a, r2), b), den2);
+    Value *im2 = fdiv(b_.CreateFSub(b_.CreateFMul(b, r2), a), den2);
     Value *dZero = b_.CreateFCmpOEQ(d, zero);
     re2 = b_.CreateSelect(dZero, nan, re2);
     im2 = b_.CreateSelect(dZero, nan, im2);
@@ -129,8 +129,8 @@ Value *Lowerer::cmathUnary(const std::string &fn, Value *zv, Scalar z) {
     Value *re = math("log", {complexAbs(args[0], z)}), *im = math("atan2", {b, a});
     if (fn == "log10") {
       Value *ln10 = ConstantFP::get(scalarType(p), 2.302585092994045684017991454684364208);
-      re = b_.CreateFDiv(re, ln10);
-      im = b_.CreateFDiv(im, ln10);
+      re = fdiv(re, ln10);
+      im = fdiv(im, ln10);
     }
     return makeComplex(re, im, z);
   }
@@ -140,8 +140,8 @@ Value *Lowerer::cmathUnary(const std::string &fn, Value *zv, Scalar z) {
     Value *absA = b_.CreateUnaryIntrinsic(Intrinsic::fabs, a);
     Value *t = math("sqrt", {b_.CreateFMul(b_.CreateFAdd(absA, complexAbs(args[0], z)), half)});
     Value *twoT = b_.CreateFMul(two, t);
-    Value *other = b_.CreateFDiv(b, twoT);
-    Value *absOther = b_.CreateFDiv(b_.CreateUnaryIntrinsic(Intrinsic::fabs, b), twoT);
+    Value *other = fdiv(b, twoT);
+    Value *absOther = fdiv(b_.CreateUnaryIntrinsic(Intrinsic::fabs, b), twoT);
     Value *nonNeg = b_.CreateFCmpOGE(a, fzero);
     Value *re = b_.CreateSelect(nonNeg, t, absOther);
     Value *im = b_.CreateSelect(nonNeg, other, b_.CreateBinaryIntrinsic(Intrinsic::copysign, t, b));
@@ -174,7 +174,7 @@ Value *Lowerer::cmathUnary(const std::string &fn, Value *zv, Scalar z) {
     Value *x = fn == "tan" ? a : b, *y = fn == "tan" ? b : a;
     Value *x2 = b_.CreateFMul(two, x), *y2 = b_.CreateFMul(two, y);
     Value *den = b_.CreateFAdd(math("cos", {x2}), math("cosh", {y2}));
-    Value *re = b_.CreateFDiv(math("sin", {x2}), den), *im = b_.CreateFDiv(math("sinh", {y2}), den);
+    Value *re = fdiv(math("sin", {x2}), den), *im = fdiv(math("sinh", {y2}), den);
     return fn == "tan" ? makeComplex(re, im, z) : makeComplex(im, re, z);
   }
   // The inverse functions: Kahan's formulas for asin, acos and acosh, as CPython's cmath

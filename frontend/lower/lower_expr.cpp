@@ -115,6 +115,18 @@ Value *Lowerer::truth(Value *v, const Type &t) {
   return convertScalar(v, t.scalar, Scalar::Bool);
 }
 
+Value *Lowerer::fdiv(Value *a, Value *b) {
+  if (out_.info.fastmath && a->getType()->isFloatTy())
+    return libdeviceCall("fast_fdivide", Scalar::F32, {a, b});
+  return b_.CreateFDiv(a, b);
+}
+
+Value *Lowerer::fsqrt(Value *x) {
+  if (out_.info.fastmath && x->getType()->isFloatTy())
+    return libdeviceCall("sqrt", Scalar::F32, {x});
+  return b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+}
+
 Value *Lowerer::libdeviceCall(const std::string &stem, Scalar t, ArrayRef<Value *> args) {
   std::string name = "__nv_" + stem + (t == Scalar::F32 ? "f" : "");
   std::vector<llvm::Type *> params;
@@ -161,7 +173,7 @@ Value *Lowerer::floatFloorDivMod(bool wantMod, Value *a, Value *b, Scalar t) {
   llvm::Type *lt = a->getType();
   Value *zero = ConstantFP::get(lt, 0.0);
   Value *mod = libdeviceCall("fmod", t, {a, b});
-  Value *div = b_.CreateFDiv(b_.CreateFSub(a, mod), b);
+  Value *div = fdiv(b_.CreateFSub(a, mod), b);
   Value *modNZ = b_.CreateFCmpUNE(mod, zero);
   Value *fix = b_.CreateAnd(modNZ, b_.CreateICmpNE(b_.CreateFCmpOLT(b, zero), b_.CreateFCmpOLT(mod, zero)));
   Value *copysignB = b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, zero, b);
@@ -174,7 +186,7 @@ Value *Lowerer::floatFloorDivMod(bool wantMod, Value *a, Value *b, Scalar t) {
   Value *fl = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, div1);
   Value *fl2 = b_.CreateSelect(b_.CreateFCmpOGT(b_.CreateFSub(div1, fl), ConstantFP::get(lt, 0.5)),
                                b_.CreateFAdd(fl, ConstantFP::get(lt, 1.0)), fl);
-  Value *quot = b_.CreateFDiv(a, b);
+  Value *quot = fdiv(a, b);
   Value *res = b_.CreateSelect(b_.CreateFCmpUNE(div1, zero), fl2,
                                b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, zero, quot));
   return b_.CreateSelect(isZero, quot, res); // x // 0.0: inf or nan
@@ -258,7 +270,7 @@ Value *Lowerer::power(Value *a, Value *b, Scalar ta, Scalar tb, Scalar result) {
     Value *negRes = b_.CreateSelect(isZeroBase, minV, b_.CreateSelect(isUnit, r, ConstantInt::get(rt, 0)));
     res = b_.CreateSelect(neg, negRes, r);
   } else {
-    res = b_.CreateSelect(neg, b_.CreateFDiv(ConstantFP::get(rt, 1.0), r), r);
+    res = b_.CreateSelect(neg, fdiv(ConstantFP::get(rt, 1.0), r), r);
   }
   BasicBlock *doneEnd = b_.GetInsertBlock();
   b_.CreateBr(endB);
@@ -278,7 +290,7 @@ Value *Lowerer::binary(fe::BinOp op, Value *a, Value *b, Scalar t) {
     case BinOp::Add: return b_.CreateFAdd(a, b);
     case BinOp::Sub: return b_.CreateFSub(a, b);
     case BinOp::Mul: return b_.CreateFMul(a, b);
-    case BinOp::Div: return b_.CreateFDiv(a, b);
+    case BinOp::Div: return fdiv(a, b);
     case BinOp::FloorDiv: return floatFloorDivMod(false, a, b, t);
     case BinOp::Mod: return floatFloorDivMod(true, a, b, t);
     default: break;
@@ -309,10 +321,10 @@ Value *Lowerer::lowerBinOp(const fe::BinOpExpr &be) {
   switch (be.op) {
   case fe::BinOp::Div:
     if (fe::isInteger(la)) // int / int: both to float64 (numba's int_truediv)
-      return b_.CreateFDiv(convertScalar(l, la, Scalar::F64), convertScalar(r, rb, Scalar::F64));
+      return fdiv(convertScalar(l, la, Scalar::F64), convertScalar(r, rb, Scalar::F64));
     if (fe::isComplex(la))
       return complexBinary(be.op, l, r, la);
-    return b_.CreateFDiv(l, r);
+    return fdiv(l, r);
   case fe::BinOp::Pow: return power(l, r, la, rb, res);
   case fe::BinOp::LShift:
   case fe::BinOp::RShift: return shift(be.op, convertScalar(l, la, res), convertScalar(r, rb, res), res);

@@ -104,11 +104,11 @@ Value *Lowerer::lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
     Value *u2 = unit32(nextStep(b_, s0, s1));
     Value *logu1 = libdeviceCall("log", Scalar::F32, {u1});
     if (name == "xoroshiro128p_normal_float32") {
-      Value *r = b_.CreateUnaryIntrinsic(Intrinsic::sqrt, b_.CreateFMul(ConstantFP::get(f32, -2.0), logu1));
+      Value *r = fsqrt(b_.CreateFMul(ConstantFP::get(f32, -2.0), logu1));
       Value *angle = b_.CreateFMul(ConstantFP::get(f32, double(float(2 * M_PI))), u2);
       result = b_.CreateFMul(r, libdeviceCall("cos", Scalar::F32, {angle}));
     } else {
-      Value *r = b_.CreateUnaryIntrinsic(Intrinsic::sqrt,
+      Value *r = fsqrt(
                                          b_.CreateFMul(ConstantFP::get(f64, -2.0), b_.CreateFPExt(logu1, f64)));
       Value *angle = b_.CreateFMul(ConstantFP::get(f64, 2 * M_PI), b_.CreateFPExt(u2, f64));
       result = b_.CreateFMul(r, libdeviceCall("cos", Scalar::F64, {angle}));

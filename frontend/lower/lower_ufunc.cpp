@@ -19,9 +19,9 @@ Value *Lowerer::ufuncScalar(const std::string &name, ArrayRef<Value *> args, Arr
   case K::Math: return mathOp(u.math, args, argTypes, out);
   case K::Operator:
     if (u.op == fe::BinOp::Div && fe::isInteger(t)) // int / int is float64, as in Python
-      return b_.CreateFDiv(convertScalar(args[0], t, Scalar::F64), convertScalar(args[1], argTypes[1], Scalar::F64));
+      return fdiv(convertScalar(args[0], t, Scalar::F64), convertScalar(args[1], argTypes[1], Scalar::F64));
     if (u.op == fe::BinOp::Div)
-      return b_.CreateFDiv(args[0], args[1]);
+      return fdiv(args[0], args[1]);
     if (u.op == fe::BinOp::Pow)
       return power(args[0], args[1], t, argTypes[1], out);
     return binary(u.op, args[0], args[1], t);

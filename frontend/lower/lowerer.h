@@ -88,6 +88,12 @@ private:
   llvm::Value *specialRegister(const std::string &builtin);
   llvm::Value *laneId(); ///< cuda.laneid (i32)
   llvm::Value *libdeviceCall(const std::string &stem, Scalar t, llvm::ArrayRef<llvm::Value *> args);
+  /// Floating-point a / b and sqrt(x): with fastmath, float32 takes libdevice's
+  /// approximations (__nv_fast_fdividef, __nv_sqrtf without precise sqrt), as numba-cuda's
+  /// fastmath does through libNVVM's -prec-div=0 -prec-sqrt=0; every backend then runs the
+  /// same instructions.
+  llvm::Value *fdiv(llvm::Value *a, llvm::Value *b);
+  llvm::Value *fsqrt(llvm::Value *x);
 
   // ---- complex numbers (lower_complex.cpp)
   llvm::Value *makeComplex(llvm::Value *re, llvm::Value *im, Scalar c);

@@ -18,7 +18,8 @@ using namespace cutwin::sim;
 
 namespace {
 
-/// The table's entries decoded straight from its chunks (first entry, int8 deltas).
+/// The table's entries decoded straight from its chunks (first entry, then the differences
+/// as four byte planes).
 std::vector<uint32_t> plainDecode(const std::string &name) {
   for (const EmbeddedTable *e = kApproxTableData; e->name; ++e) {
     if (name != e->name)
@@ -35,15 +36,20 @@ std::vector<uint32_t> plainDecode(const std::string &name) {
       p += 4;
       llvm::SmallVector<uint8_t, 0> raw;
       size_t count = std::min<size_t>(per, entries - out.size());
-      llvm::Error err = llvm::compression::zlib::decompress(llvm::ArrayRef<uint8_t>(p, n), raw, count + 3);
+      llvm::Error err =
+          llvm::compression::zlib::decompress(llvm::ArrayRef<uint8_t>(p, n), raw, 4 + 4 * (count - 1));
       EXPECT_FALSE(bool(err));
       llvm::consumeError(std::move(err));
       p += n;
       uint32_t v;
       std::memcpy(&v, raw.data(), 4);
       out.push_back(v);
-      for (size_t i = 1; i < count; ++i)
-        out.push_back(v += uint32_t(int32_t(int8_t(raw[3 + i]))));
+      for (size_t i = 1; i < count; ++i) {
+        uint32_t d = 0;
+        for (size_t k = 0; k < 4; ++k)
+          d |= uint32_t(raw[4 + k * (count - 1) + i - 1]) << (8 * k);
+        out.push_back(v += d);
+      }
     }
     return out;
   }
@@ -53,8 +59,10 @@ std::vector<uint32_t> plainDecode(const std::string &name) {
 TEST(ApproxTables, EveryEntryAsLookupsSeeIt) {
   const char *names[] = {"rcp_approx_ftz_f32",        "rcp_approx_ftz_f64",        "ex2_approx_ftz_f32_pos",
                          "ex2_approx_ftz_f32_neg",    "rsqrt_approx_ftz_f32_even", "rsqrt_approx_ftz_f32_odd",
-                         "rsqrt_approx_ftz_f64_even", "rsqrt_approx_ftz_f64_odd"};
-  for (int t = 0; t < 8; ++t) {
+                         "rsqrt_approx_ftz_f64_even", "rsqrt_approx_ftz_f64_odd",  "lg2_approx_ftz_f32_e0",
+                         "lg2_approx_ftz_f32_em1",    "sqrt_approx_ftz_f32_even",  "sqrt_approx_ftz_f32_odd",
+                         "sin_approx_f32",            "cos_approx_f32"};
+  for (int t = 0; t < 14; ++t) {
     std::vector<uint32_t> want = plainDecode(std::string(kSimulatedArch) + "." + names[t]);
     ASSERT_FALSE(want.empty()) << names[t];
     for (uint32_t i = 0; i < want.size(); ++i)
@@ -75,6 +83,21 @@ TEST(ApproxTables, ModelsGiveTheGpuValuesAtKnownPoints) {
   EXPECT_EQ(approxRsqrtF32(4.0f), 0.5f);
   EXPECT_EQ(approxRsqrtF32(0.25f), 2.0f);
   EXPECT_EQ(std::bit_cast<uint32_t>(approxRsqrtF32(-1.0f)), 0x7fffffffu);
+  EXPECT_EQ(approxLg2F32(1.0f), 0.0f);
+  EXPECT_EQ(approxLg2F32(8.0f), 3.0f);
+  // below 1 the unit is not exact at powers of two; within PTX's bound of 2^-22.6
+  EXPECT_NEAR(approxLg2F32(0.5f), -1.0f, 0x1p-22f);
+  EXPECT_NEAR(approxLg2F32(0x1p-100f), -100.0f, 0x1p-16f);
+  EXPECT_EQ(approxLg2F32(0.0f), -INFINITY);
+  EXPECT_EQ(approxLg2F32(1e-40f), -INFINITY); // flushed
+  EXPECT_EQ(std::bit_cast<uint32_t>(approxLg2F32(-2.0f)), 0x7fffffffu);
+  EXPECT_EQ(approxSqrtF32(4.0f), 2.0f);
+  EXPECT_EQ(approxSqrtF32(0.25f), 0.5f);
+  EXPECT_EQ(std::bit_cast<uint32_t>(approxSqrtF32(-0.0f)), 0x80000000u);
+  EXPECT_EQ(approxSinF32(0.0f), 0.0f);
+  EXPECT_EQ(std::bit_cast<uint32_t>(approxSinF32(-0.0f)), 0x80000000u);
+  EXPECT_EQ(approxCosF32(0.0f), 1.0f);
+  EXPECT_EQ(std::bit_cast<uint32_t>(approxSinF32(INFINITY)), 0x7fffffffu);
   EXPECT_EQ(approxRcpF64(2.0), 0.5);
   EXPECT_EQ(std::bit_cast<uint64_t>(approxRcpF64(NAN)), 0x7fffffff00000000ull);
   EXPECT_EQ(approxRsqrtF64(16.0), 0.25);

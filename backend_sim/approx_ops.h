@@ -1,0 +1,33 @@
+/// The GPU approximation instructions the simulator's libdevice reaches, as the codes its
+/// rewritten calls pass to the host helpers cutwin_sim_approx_f32/f64 (fp_helpers.cpp).
+/// Each is the PTX instruction whole, ftz or not: the unit from a measured table
+/// (approx_tables.h) and the instructions ptxas puts around it.
+#pragma once
+
+namespace cutwin::sim {
+
+enum class ApproxF32 : int {
+  Ex2Ftz,   ///< ex2.approx.ftz.f32
+  Ex2,      ///< ex2.approx.f32: ex2(x / 2)^2 below -126 (a subnormal result)
+  Lg2Ftz,   ///< lg2.approx.ftz.f32
+  Lg2,      ///< lg2.approx.f32: lg2(x 2^24) - 24 for subnormal x
+  Sin,      ///< sin.approx(.ftz).f32
+  Cos,      ///< cos.approx(.ftz).f32
+  RsqrtFtz, ///< rsqrt.approx.ftz.f32
+  Rsqrt,    ///< rsqrt.approx.f32: rsqrt(x 2^24) 2^12 for subnormal x
+  SqrtFtz,  ///< sqrt.approx.ftz.f32
+  Sqrt,     ///< sqrt.approx.f32: sqrt(x 2^24) 2^-12 for subnormal x
+  RcpFtz,   ///< rcp.approx.ftz.f32
+  Rcp,      ///< rcp.approx.f32: s rcp(x s), s = 1/4 above 2^126, 2^24 for subnormal x
+  Tanh,     ///< tanh.approx.f32 (not measured: correctly rounded)
+  DivFtz,   ///< div.approx.ftz.f32: x * rcp(y), the product flushed
+  Div,      ///< div.approx.f32: (x k) * rcp(y k), k = 2^24 for subnormal y
+};
+
+enum class ApproxF64 : int {
+  RcpFtz,   ///< rcp.approx.ftz.f64
+  RsqrtFtz, ///< rsqrt.approx.ftz.f64
+  Rsqrt,    ///< rsqrt.approx.f64: one Newton step from rsqrt.approx.ftz.f64
+};
+
+} // namespace cutwin::sim
