@@ -95,7 +95,12 @@ def math_fastmath():
     return dict(kernel="math_fastmath", grid=[blocks(n, 256)], block=[256],
                 args=[("x", x), ("out", np.zeros((rows, n), np.float32))],
                 expect={"out": (None, {"row_digests": recorded.get("out", ["0" * 16] * rows),
-                                       "rows": MATH_FASTMATH_ROWS})},
+                                       "rows": MATH_FASTMATH_ROWS,
+                                       "known_differences": {"gpu-nvvm": {
+                                           "rows": ["pow", "expm1"],
+                                           "why": "cutwin's libNVVM build flushes subnormal operands of "
+                                                  "libdevice's plain float32 multiplications where numba-cuda's "
+                                                  "build does not (docs/numerics.md)"}}})},
                 description="fastmath=True: the float32 functions numba-cuda takes from libdevice's fast versions "
                             "(sin.approx, lg2.approx, ex2.approx, div.approx), division, sqrt (sqrt.approx) and "
                             "functions on their flush-to-zero paths, on 10^5 inputs: bit-exact against the "

@@ -1,6 +1,7 @@
 // The simulator's measured approximation tables: every entry as lookups see it (packed in
 // 64-entry blocks) against a plain decode of the embedded bytes, and the models against
 // values the GPU's instructions are known to give.
+#include "backend_sim/approx_ops.h"
 #include "backend_sim/approx_tables.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,9 @@
 #include <vector>
 
 using namespace cutwin::sim;
+
+extern "C" float cutwin_sim_approx_f32(int op, float x, float y);
+extern "C" double cutwin_sim_approx_f64(int op, double x);
 
 namespace {
 
@@ -113,3 +117,46 @@ TEST(ApproxTables, ModelsGiveTheGpuValuesAtKnownPoints) {
 }
 
 } // namespace
+
+namespace {
+float approx(ApproxF32 op, float x, float y = 0.0f) { return cutwin_sim_approx_f32(int(op), x, y); }
+} // namespace
+
+// The sequences ptxas builds around the units (measure_tables.cu checks them on every input
+// on the GPU): here, that each composes the units as documented at the points where the
+// non-ftz and ftz forms part.
+TEST(ApproxSequences, NonFtzFormsScaleSubnormalsAroundTheUnit) {
+  float h = approxEx2F32(-65.0f);
+  EXPECT_EQ(approx(ApproxF32::Ex2, -130.0f), h * h); // a subnormal result
+  EXPECT_GT(approx(ApproxF32::Ex2, -130.0f), 0.0f);
+  EXPECT_EQ(approx(ApproxF32::Ex2Ftz, -130.0f), 0.0f);
+  EXPECT_EQ(approx(ApproxF32::Lg2, 0x1p-140f), approxLg2F32(0x1p-116f) - 24.0f);
+  EXPECT_EQ(approx(ApproxF32::Lg2Ftz, 0x1p-140f), -INFINITY);
+  EXPECT_EQ(approx(ApproxF32::Rsqrt, 0x1p-140f), approxRsqrtF32(0x1p-116f) * 4096.0f);
+  EXPECT_EQ(approx(ApproxF32::Sqrt, 0x1p-140f), approxSqrtF32(0x1p-116f) * 0x1p-12f);
+  EXPECT_EQ(approx(ApproxF32::SqrtFtz, 0x1p-140f), 0.0f);
+  EXPECT_EQ(approx(ApproxF32::Rcp, 0x1p127f), 0.25f * approxRcpF32(0x1p125f)); // subnormal result
+  EXPECT_GT(approx(ApproxF32::Rcp, 0x1p127f), 0.0f);
+  EXPECT_EQ(approx(ApproxF32::RcpFtz, 0x1p127f), 0.0f);
+}
+
+TEST(ApproxSequences, DivisionIsAProductWithTheReciprocal) {
+  EXPECT_EQ(approx(ApproxF32::DivFtz, 3.0f, 7.0f), 3.0f * approxRcpF32(7.0f));
+  EXPECT_EQ(approx(ApproxF32::DivFtz, 1.0f, 0x1p-130f), INFINITY); // the divisor is flushed
+  EXPECT_EQ(approx(ApproxF32::DivFtz, 0x1p-140f, 2.0f), 0.0f);     // the dividend too
+  EXPECT_EQ(approx(ApproxF32::Div, 0x1p-140f, 0x1p-130f),
+            approxRcpF32(0x1p-106f) * 0x1p-116f); // both scaled by 2^24
+}
+
+TEST(ApproxSequences, RsqrtF64IsOneNewtonStepFromTheUnit) {
+  auto rsqrt = [](double x) { return cutwin_sim_approx_f64(int(ApproxF64::Rsqrt), x); };
+  EXPECT_EQ(rsqrt(4.0), 0.5);
+  EXPECT_EQ(rsqrt(0.0), INFINITY);
+  EXPECT_EQ(rsqrt(-0.0), -INFINITY);
+  EXPECT_EQ(rsqrt(INFINITY), 0.0);
+  EXPECT_EQ(std::bit_cast<uint64_t>(rsqrt(-1.0)), 0xfff8000000000000ull);
+  for (double x : {3.0, 0.1, 1e300, 1e-300, 0x1p-1060}) { // the last subnormal: scaled by 2^54
+    double want = 1.0 / std::sqrt(x);
+    EXPECT_NEAR(rsqrt(x), want, want * 0x1p-50) << x;
+  }
+}
