@@ -106,7 +106,9 @@ std::string compileWithLibnvvm(const std::string &nvvmIR, const std::string &nam
   std::string arch = "-arch=compute_" + o.arch.substr(3);
   std::string opt = "-opt=" + std::to_string(o.opt);
   std::string ftz = o.ftz ? "-ftz=1" : "-ftz=0";
-  std::vector<const char *> opts = {arch.c_str(), opt.c_str(), "-fma=0", ftz.c_str(), "-prec-div=1", "-prec-sqrt=1"};
+  // fastmath as numba-cuda asks for it: flush, approximate float32 division and sqrt
+  const char *precDiv = o.ftz ? "-prec-div=0" : "-prec-div=1", *precSqrt = o.ftz ? "-prec-sqrt=0" : "-prec-sqrt=1";
+  std::vector<const char *> opts = {arch.c_str(), opt.c_str(), "-fma=0", ftz.c_str(), precDiv, precSqrt};
   if (o.lineInfo)
     opts.push_back("-generate-line-info");
   if (o.lto)

@@ -237,6 +237,15 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
       break;
     }
     case ir::Intrinsic::Warp: lowerWarpCall(ci); break;
+    case ir::Intrinsic::TanhApprox: {
+      auto *f32 = Type::getFloatTy(m.getContext());
+      CallInst *r = b.CreateCall(InlineAsm::get(FunctionType::get(f32, {f32}, false), "tanh.approx.f32 $0, $1;", "=f,f",
+                                                false),
+                                 {ci->getArgOperand(0)});
+      r->setDebugLoc(ci->getDebugLoc());
+      ci->replaceAllUsesWith(r);
+      break;
+    }
     case ir::Intrinsic::Print: { // the CUDA runtime's device printf
       auto *p = PointerType::get(m.getContext(), 0);
       FunctionCallee vprintf = m.getOrInsertFunction("vprintf", Type::getInt32Ty(m.getContext()), p, p);

@@ -19,7 +19,7 @@ enum class ApproxF32 : int {
   Sqrt,     ///< sqrt.approx.f32: sqrt(x 2^24) 2^-12 for subnormal x
   RcpFtz,   ///< rcp.approx.ftz.f32
   Rcp,      ///< rcp.approx.f32: s rcp(x s), s = 1/4 above 2^126, 2^24 for subnormal x
-  Tanh,     ///< tanh.approx.f32 (not measured: correctly rounded)
+  Tanh,     ///< tanh.approx.f32 (fastmath's math.tanh; libdevice does not reach it)
   DivFtz,   ///< div.approx.ftz.f32: x * rcp(y), the product flushed
   Div,      ///< div.approx.f32: (x k) * rcp(y k), k = 2^24 for subnormal y
 };

@@ -37,6 +37,7 @@ enum Table {
   Sqrt32Odd,
   Sin,
   Cos,
+  Tanh,
   TableCount
 };
 const char *const kNames[TableCount] = {"rcp_approx_ftz_f32",        "rcp_approx_ftz_f64",
@@ -45,11 +46,12 @@ const char *const kNames[TableCount] = {"rcp_approx_ftz_f32",        "rcp_approx
                                         "rsqrt_approx_ftz_f64_even", "rsqrt_approx_ftz_f64_odd",
                                         "lg2_approx_ftz_f32_e0",     "lg2_approx_ftz_f32_em1",
                                         "sqrt_approx_ftz_f32_even",  "sqrt_approx_ftz_f32_odd",
-                                        "sin_approx_f32",            "cos_approx_f32"};
+                                        "sin_approx_f32",            "cos_approx_f32",
+                                        "tanh_approx_f32"};
 const size_t kEntries[TableCount] = {size_t(1) << 23, size_t(1) << 20, size_t(1) << 24, size_t(1) << 24,
                                      size_t(1) << 23, size_t(1) << 23, size_t(1) << 20, size_t(1) << 20,
                                      size_t(1) << 23, size_t(1) << 23, size_t(1) << 23, size_t(1) << 23,
-                                     size_t(1) << 25, size_t(1) << 25};
+                                     size_t(1) << 25, size_t(1) << 25, 6684672};
 
 /// 64 consecutive entries in 24 bytes: the first, and the 63 differences to the entry
 /// before, each the block's smallest difference plus 0, 1 or 2 (two bit planes). The
@@ -398,6 +400,29 @@ float approxCosF32(float x) {
     return std::bit_cast<float>(0x7fffffffu);
   bool negative;
   return std::bit_cast<float>((*T)[sinCosPhase(x, negative)]);
+}
+
+namespace {
+/// tanh's table, per exponent -8 .. 2: the mantissa bits the unit reads, where its part starts.
+constexpr int kTanhBits[11] = {17, 17, 17, 18, 18, 19, 19, 19, 20, 21, 20};
+constexpr uint32_t kTanhOffset[11] = {0, 131072, 262144, 393216, 655360, 917504, 1441792, 1966080, 2490368, 3538944,
+                                      5636096};
+} // namespace
+
+float approxTanhF32(float x) {
+  LazyTable *T = tableFor(Tanh);
+  if (!T)
+    return float(std::tanh(double(x)));
+  uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
+  if (e == 0xff)
+    return std::bit_cast<float>(m ? 0x7fffffffu : s | 0x3f800000u);
+  int p = int(e) - 127;
+  if (p < -8)
+    return x; // zeros and subnormals too
+  if (p > 2)
+    return std::bit_cast<float>(s | 0x3f800000u);
+  int k = p + 8;
+  return std::bit_cast<float>(s | (*T)[kTanhOffset[k] + (m >> (23 - kTanhBits[k]))]);
 }
 
 } // namespace cutwin::sim

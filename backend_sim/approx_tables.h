@@ -33,9 +33,12 @@ float approxLg2F32(float x);
 float approxSqrtF32(float x);
 float approxSinF32(float x);
 float approxCosF32(float x);
+/// tanh.approx.f32: x below 2^-8, +-1 from 8, else a table per exponent (-8 .. 2) over the
+/// top 17 to 21 mantissa bits the unit reads.
+float approxTanhF32(float x);
 /// Entry `i` of table `t` (0 rcp f32, 1 rcp f64, 2/3 ex2 f32 +/-, 4/5 rsqrt f32 even/odd,
 /// 6/7 rsqrt f64 even/odd, 8/9 lg2 f32 e >= 0 / e < 0, 10/11 sqrt f32 even/odd, 12 sin,
-/// 13 cos) as lookups see it; 0 where there is none. For tests.
+/// 13 cos, 14 tanh) as lookups see it; 0 where there is none. For tests.
 uint32_t approxTableEntry(int t, uint32_t i);
 double approxRsqrtF64(double x);
 

@@ -161,7 +161,7 @@ extern "C" float cutwin_sim_approx_f32(int op, float x, float y) {
     float s = std::fabs(x) > 0x1p126f ? 0.25f : subnormalOrZero(x) ? 0x1p24f : 1.0f;
     return s * approxRcpF32(x * s);
   }
-  case ApproxF32::Tanh: return float(std::tanh(double(x)));
+  case ApproxF32::Tanh: return approxTanhF32(x);
   case ApproxF32::DivFtz: return mulFtz(x, approxRcpF32(y));
   case ApproxF32::Div: {
     float k = subnormalOrZero(y) ? 0x1p24f : 1.0f;

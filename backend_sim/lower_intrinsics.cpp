@@ -1,5 +1,7 @@
 #include "backend_sim/lower_intrinsics.h"
 
+#include "backend_sim/approx_ops.h"
+
 #include "backend_sim/thread_context.h"
 #include "frontend/ir/intrinsics.h"
 #include "frontend/ir/passes.h"
@@ -279,6 +281,12 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
     }
     case ir::Intrinsic::Nanosleep: // a scheduling hint; simulated threads need none
       break;
+    case ir::Intrinsic::TanhApprox: { // the measured table model (approx_ops.h)
+      Type *f32 = Type::getFloatTy(m.getContext());
+      FunctionCallee h = m.getOrInsertFunction("cutwin_sim_approx_f32", f32, i32, f32, f32);
+      repl = b.CreateCall(h, {b.getInt32(int(sim::ApproxF32::Tanh)), ci->getArgOperand(0), ConstantFP::get(f32, 0.0)});
+      break;
+    }
     case ir::Intrinsic::Print:
       b.CreateCall(print, {ci->getArgOperand(0), ci->getArgOperand(1)})->setDebugLoc(ci->getDebugLoc());
       break;

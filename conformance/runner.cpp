@@ -200,6 +200,25 @@ void dumpOutput(const CaseResult &r, const std::string &name, const DeviceArray 
   writeNpy((fs::path(dir) / (r.name + "." + r.backend + "." + name + ".npy")).string(), out);
 }
 
+/// The rows of a digest-checked output that `backend` is documented to compute differently
+/// ("known_differences": {backend: {"rows": [labels], "why": text}}), by index.
+std::set<size_t> knownDifferentRows(const llvm::json::Object &spec, const std::string &backend, std::string *why) {
+  std::set<size_t> rows;
+  const llvm::json::Object *kd = spec.getObject("known_differences");
+  const llvm::json::Object *mine = kd ? kd->getObject(backend) : nullptr;
+  const llvm::json::Array *labels = spec.getArray("rows");
+  if (!mine || !labels)
+    return rows;
+  if (why)
+    *why = mine->getString("why").value_or("").str();
+  if (const llvm::json::Array *names = mine->getArray("rows"))
+    for (const llvm::json::Value &n : *names)
+      for (size_t r = 0; r < labels->size(); ++r)
+        if ((*labels)[r].getAsString() == n.getAsString())
+          rows.insert(r);
+  return rows;
+}
+
 /// An output checked by the digests of its rows (one per row of the leading dimension,
 /// hex, recorded on a GPU): the outputs too large to keep as golden files. Throws naming
 /// the first row that differs; CUTWIN_PRINT_DIGESTS=1 prints every row's digest. A
@@ -216,15 +235,8 @@ std::string compareRowDigests(const std::string &name, const std::vector<uint8_t
   auto label = [&](size_t r) {
     return labels && r < labels->size() ? labels->operator[](r).getAsString().value_or("").str() : "";
   };
-  std::set<std::string> known;
   std::string why;
-  if (const llvm::json::Object *kd = spec.getObject("known_differences"))
-    if (const llvm::json::Object *mine = kd->getObject(backend)) {
-      why = mine->getString("why").value_or("").str();
-      if (const llvm::json::Array *rs = mine->getArray("rows"))
-        for (const llvm::json::Value &v : *rs)
-          known.insert(v.getAsString().value_or("").str());
-    }
+  std::set<size_t> known = knownDifferentRows(spec, backend, &why);
   std::string mismatch;
   const char *env = std::getenv("CUTWIN_PRINT_DIGESTS");
   bool print = env && *env == '1';
@@ -235,7 +247,7 @@ std::string compareRowDigests(const std::string &name, const std::vector<uint8_t
     std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fnv1a64(got.data() + r * rowBytes, rowBytes));
     if (print)
       std::printf(" \"%s\"%s", hex, r + 1 < rows ? "," : "\n");
-    if (known.count(label(r)))
+    if (known.count(r))
       continue;
     if (mismatch.empty() && digests[r].getAsString().value_or("") != hex)
       mismatch = name + " row " + std::to_string(r) + (label(r).empty() ? "" : " (" + label(r) + ")") +
@@ -247,8 +259,8 @@ std::string compareRowDigests(const std::string &name, const std::vector<uint8_t
                     std::to_string(rowBytes) + " bytes)";
   if (!known.empty()) {
     out += "; not compared here (known difference):";
-    for (const std::string &k : known)
-      out += " " + k;
+    for (size_t k : known)
+      out += " " + label(k);
     out += " - " + why;
   }
   return out;
@@ -511,9 +523,20 @@ Agreement compareBackends(const CaseResult &a, const CaseResult &b, const std::s
     DType t = comparedAs(out.second);
     size_t es = dtypeSize(t);
     uint64_t allowed = 0;
-    if (const llvm::json::Object *spec = expect ? expect->getObject(name) : nullptr)
+    std::set<size_t> skipped; // rows either backend is documented to compute differently
+    size_t rowValues = 1;
+    if (const llvm::json::Object *spec = expect ? expect->getObject(name) : nullptr) {
       allowed = uint64_t(spec->getInteger("max_ulp").value_or(0));
+      if (const llvm::json::Array *digests = spec->getArray("row_digests"); digests && !digests->empty()) {
+        rowValues = out.first.size() / es / digests->size();
+        for (const CaseResult *r : {&a, &b})
+          for (size_t k : knownDifferentRows(*spec, r->backend, nullptr))
+            skipped.insert(k);
+      }
+    }
     for (size_t i = 0; i < out.first.size() / es; ++i) {
+      if (!skipped.empty() && skipped.count(i / rowValues))
+        continue;
       const uint8_t *x = out.first.data() + i * es, *y = it->second.first.data() + i * es;
       if (std::memcmp(x, y, es) == 0)
         continue;
@@ -525,7 +548,7 @@ Agreement compareBackends(const CaseResult &a, const CaseResult &b, const std::s
         return g;
       }
     }
-    values += out.first.size() / es;
+    values += out.first.size() / es - skipped.size() * rowValues;
   }
   g.detail = (worst == 0 ? std::string("bit-exact") : "within " + std::to_string(worst) + " ulp") + " (" +
              std::to_string(values) + " values)";

@@ -18,6 +18,10 @@
 //                        output any input with that q gives (collected over all 2^32 inputs,
 //                        and checked to be one value per q); q no input reaches repeats its
 //                        predecessor
+//   tanh.approx.f32      x itself below 2^-8 (zeros and subnormals included), +-1 from 8 up;
+//                        between, the unit reads the top K(e) mantissa bits of x = 1.m 2^e
+//                        (K = 17 17 17 18 18 19 19 19 20 21 20 for e = -8 .. 2, the fewest
+//                        with one output each): +-T[offset(e) + (m >> (23 - K(e)))]
 // The non-ftz forms, div.approx/div.full and rsqrt.approx.f64 are short sequences around these
 // (ptxas's SASS), checked in measure_tables by composing the instructions themselves.
 // Writes each table as raw little-endian uint32s (<arch>.<name>.u32); compress_tables.py
@@ -201,6 +205,44 @@ __device__ uint64_t modelRsqrt64(uint64_t u, const uint32_t *T0, const uint32_t 
   return uint64_t(uint32_t(r) << 20 | (t & 0xfffff)) << 32;
 }
 
+// ---- tanh --------------------------------------------------------------------------------------
+
+__device__ float tanhApprox(float x) {
+  float r;
+  asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+
+constexpr int kTanhLowExp = -8, kTanhHighExp = 2;
+__constant__ int kTanhBits[11] = {17, 17, 17, 18, 18, 19, 19, 19, 20, 21, 20};
+__constant__ uint32_t kTanhOffset[12] = {0,       131072,  262144,  393216,  655360, 917504,
+                                         1441792, 1966080, 2490368, 3538944, 5636096, 6684672};
+constexpr uint32_t kTanhEntries = 6684672;
+
+__global__ void tableTanh(uint32_t *T) {
+  uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= kTanhEntries)
+    return;
+  int k = 0;
+  while (kTanhOffset[k + 1] <= j)
+    ++k;
+  uint32_t q = j - kTanhOffset[k], e = uint32_t(kTanhLowExp + k + 127);
+  T[j] = __float_as_uint(tanhApprox(__uint_as_float(e << 23 | q << (23 - kTanhBits[k]))));
+}
+
+__device__ uint32_t modelTanh(uint32_t u, const uint32_t *T) {
+  uint32_t s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
+  if (e == 0xff)
+    return m ? 0x7fffffffu : s | 0x3f800000u;
+  int x = int(e) - 127;
+  if (x < kTanhLowExp)
+    return u;
+  if (x > kTanhHighExp)
+    return s | 0x3f800000u;
+  int k = x - kTanhLowExp;
+  return s | T[kTanhOffset[k] + (m >> (23 - kTanhBits[k]))];
+}
+
 // ---- sin and cos: collected from every input, then checked -----------------------------------
 
 __device__ float sinApprox(float x) {
@@ -303,9 +345,11 @@ __global__ void verify(int which, uint64_t base, const uint32_t *A, const uint32
     ok = __float_as_uint(lg2(__uint_as_float(u))) == modelLg2(u, A, B);
   } else if (which == 6) {
     ok = __float_as_uint(sqrt32(__uint_as_float(u))) == modelSqrt32(u, A, B);
-  } else {
+  } else if (which == 7) {
     ok = __float_as_uint(sinApprox(__uint_as_float(u))) == modelSin(u, A) &&
          __float_as_uint(cosApprox(__uint_as_float(u))) == modelCos(u, B);
+  } else {
+    ok = __float_as_uint(tanhApprox(__uint_as_float(u))) == modelTanh(u, A);
   }
   if (!ok && atomicAdd(bad, 1ull) == 0)
     *first = i;
@@ -509,6 +553,12 @@ int main(int argc, char **argv) {
   CK(cudaMemcpy(tc, hc.data(), 4u << 25, cudaMemcpyHostToDevice));
   unsigned long long b7 = check(7, ts, tc, 1ull << 32);
   std::printf("sin/cos.approx.f32: %llu of 2^32 inputs differ from the models\n", b7);
+  uint32_t *th;
+  CK(cudaMalloc(&th, 4ull * kTanhEntries));
+  tableTanh<<<(kTanhEntries + 255) / 256, 256>>>(th);
+  CK(cudaDeviceSynchronize());
+  unsigned long long b8 = check(8, th, nullptr, 1ull << 32);
+  std::printf("tanh.approx.f32: %llu of 2^32 inputs differ from the model\n", b8);
   unsigned long long *seqBad;
   CK(cudaMallocManaged(&seqBad, 9 * sizeof *seqBad));
   std::memset(seqBad, 0, 9 * sizeof *seqBad);
@@ -543,5 +593,6 @@ int main(int argc, char **argv) {
   writeTable(dir + "/" + arch + ".sqrt_approx_ftz_f32_odd.u32", fetch(s1, 1u << 23));
   writeTable(dir + "/" + arch + ".sin_approx_f32.u32", hs);
   writeTable(dir + "/" + arch + ".cos_approx_f32.u32", hc);
-  return (b0 || b1 || b2 || b3 || b4 || b5 || b6 || b7 || *conflicts || seqTotal) ? 1 : 0;
+  writeTable(dir + "/" + arch + ".tanh_approx_f32.u32", fetch(th, kTanhEntries));
+  return (b0 || b1 || b2 || b3 || b4 || b5 || b6 || b7 || b8 || *conflicts || seqTotal) ? 1 : 0;
 }

@@ -79,7 +79,7 @@ def math_bitexact():
 
 
 MATH_FASTMATH_ROWS = ["sin", "cos", "tan", "exp", "log", "log2", "log10", "pow", "sqrt", "divide", "atan2",
-                      "hypot", "expm1"]
+                      "hypot", "expm1", "tanh"]
 
 
 def math_fastmath():
@@ -102,7 +102,8 @@ def math_fastmath():
                                                   "libdevice's plain float32 multiplications where numba-cuda's "
                                                   "build does not (docs/numerics.md)"}}})},
                 description="fastmath=True: the float32 functions numba-cuda takes from libdevice's fast versions "
-                            "(sin.approx, lg2.approx, ex2.approx, div.approx), division, sqrt (sqrt.approx) and "
+                            "(sin.approx, lg2.approx, ex2.approx, div.approx), division, sqrt (sqrt.approx), tanh "
+                            "(tanh.approx) and "
                             "functions on their flush-to-zero paths, on 10^5 inputs: bit-exact against the "
                             "digests of numba-cuda's results on an H200",
                 numba_sim_difference="numba's simulator evaluates the math functions with Python's libm, "

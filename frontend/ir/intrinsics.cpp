@@ -12,7 +12,7 @@ constexpr std::array<const char *, kIntrinsicCount> kNames = {
     "cutwin.tid.x",    "cutwin.tid.y",    "cutwin.tid.z",   "cutwin.ctaid.x",     "cutwin.ctaid.y",
     "cutwin.ctaid.z",  "cutwin.ntid.x",   "cutwin.ntid.y",  "cutwin.ntid.z",      "cutwin.nctaid.x",
     "cutwin.nctaid.y", "cutwin.nctaid.z", "cutwin.barrier", "cutwin.error.raise", "cutwin.dynamic_shared_size",
-    "cutwin.grid.sync", "cutwin.nanosleep", "cutwin.warp", "cutwin.print",
+    "cutwin.grid.sync", "cutwin.nanosleep", "cutwin.warp", "cutwin.print", "cutwin.tanh.approx",
 };
 } // namespace
 
@@ -47,6 +47,7 @@ llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id) {
     break;
   case Intrinsic::Warp: ft = FunctionType::get(i64, {i32, i32, i64, i32, i32}, false); break;
   case Intrinsic::Print: ft = FunctionType::get(voidTy, {PointerType::get(c, 0), PointerType::get(c, 0)}, false); break;
+  case Intrinsic::TanhApprox: ft = FunctionType::get(Type::getFloatTy(c), {Type::getFloatTy(c)}, false); break;
   default: ft = FunctionType::get(i32, {}, false); break;
   }
   Function *f = Function::Create(ft, GlobalValue::ExternalLinkage, name, m);

@@ -33,8 +33,9 @@ enum class Intrinsic {
   Nanosleep,         ///< void (i32 ns): cuda.nanosleep, a hint (the simulator does nothing)
   Warp, ///< i64 (i32 op, i32 mask, i64 value, i32 b, i32 site): one warp operation (WarpOp)
   Print, ///< void (ptr format, ptr args): printf of one line; %lld %llu %f %s, 8-byte slots
+  TanhApprox, ///< float (float): PTX's tanh.approx.f32 (numba-cuda's fastmath math.tanh)
 };
-inline constexpr unsigned kIntrinsicCount = unsigned(Intrinsic::Print) + 1;
+inline constexpr unsigned kIntrinsicCount = unsigned(Intrinsic::TanhApprox) + 1;
 
 /// The operations of `cutwin.warp`, its first (constant) operand. The value operand holds
 /// the lane's 32-bit value zero-extended, or a 64-bit value with kWarpWide set; `b` is the

@@ -324,7 +324,10 @@ Value *Lowerer::mathOp(const std::string &name, ArrayRef<Value *> args, ArrayRef
   }
   if (name == "sqrt")
     return fsqrt(args[0]);
-  // numba-cuda's fastmath takes libdevice's fast float32 versions of these.
+  // numba-cuda's fastmath takes tanh.approx.f32 for float32 tanh, and libdevice's fast
+  // float32 versions of these.
+  if (out_.info.fastmath && name == "tanh" && in == Scalar::F32)
+    return b_.CreateCall(getIntrinsic(mod_, Intrinsic::TanhApprox), {args[0]});
   static const char *const fast[] = {"cos", "sin", "tan", "exp", "log", "log2", "log10", "pow"};
   if (out_.info.fastmath && out == Scalar::F32 && in == Scalar::F32 &&
       std::find(std::begin(fast), std::end(fast), name) != std::end(fast) &&

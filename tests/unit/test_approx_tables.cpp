@@ -65,8 +65,8 @@ TEST(ApproxTables, EveryEntryAsLookupsSeeIt) {
                          "ex2_approx_ftz_f32_neg",    "rsqrt_approx_ftz_f32_even", "rsqrt_approx_ftz_f32_odd",
                          "rsqrt_approx_ftz_f64_even", "rsqrt_approx_ftz_f64_odd",  "lg2_approx_ftz_f32_e0",
                          "lg2_approx_ftz_f32_em1",    "sqrt_approx_ftz_f32_even",  "sqrt_approx_ftz_f32_odd",
-                         "sin_approx_f32",            "cos_approx_f32"};
-  for (int t = 0; t < 14; ++t) {
+                         "sin_approx_f32",            "cos_approx_f32",            "tanh_approx_f32"};
+  for (int t = 0; t < 15; ++t) {
     std::vector<uint32_t> want = plainDecode(std::string(kSimulatedArch) + "." + names[t]);
     ASSERT_FALSE(want.empty()) << names[t];
     for (uint32_t i = 0; i < want.size(); ++i)
@@ -102,6 +102,12 @@ TEST(ApproxTables, ModelsGiveTheGpuValuesAtKnownPoints) {
   EXPECT_EQ(std::bit_cast<uint32_t>(approxSinF32(-0.0f)), 0x80000000u);
   EXPECT_EQ(approxCosF32(0.0f), 1.0f);
   EXPECT_EQ(std::bit_cast<uint32_t>(approxSinF32(INFINITY)), 0x7fffffffu);
+  EXPECT_EQ(approxTanhF32(0x1p-9f), 0x1p-9f); // below 2^-8: x itself
+  EXPECT_EQ(approxTanhF32(-1e-40f), -1e-40f);
+  EXPECT_EQ(approxTanhF32(8.0f), 1.0f);
+  EXPECT_EQ(approxTanhF32(-INFINITY), -1.0f);
+  EXPECT_NEAR(approxTanhF32(0.5f), std::tanh(0.5), 0x1p-11 * std::tanh(0.5)); // PTX's bound
+  EXPECT_EQ(approxTanhF32(-0.5f), -approxTanhF32(0.5f));
   EXPECT_EQ(approxRcpF64(2.0), 0.5);
   EXPECT_EQ(std::bit_cast<uint64_t>(approxRcpF64(NAN)), 0x7fffffff00000000ull);
   EXPECT_EQ(approxRsqrtF64(16.0), 0.25);

@@ -6,9 +6,8 @@ import math
 def math_fastmath(x, out):
     """fastmath=True on float32: sin, cos, tan, exp, log, log2, log10 and pow become
     libdevice's __nv_fast_* (the GPU's approximation instructions), division and sqrt the
-    approximate instructions, and the other functions take their flush-to-zero paths.
-    (math.tanh is left out: numba-cuda makes it tanh.approx.f32, which cutwin does not
-    model; docs/numerics.md.)
+    approximate instructions, tanh is tanh.approx.f32, and the other functions take their
+    flush-to-zero paths.
     The second operand is another input of the same set."""
     i = cuda.grid(1)
     n = x.size
@@ -28,3 +27,4 @@ def math_fastmath(x, out):
         out[10, i] = math.atan2(a, b)
         out[11, i] = math.hypot(a, b)
         out[12, i] = math.expm1(a)
+        out[13, i] = math.tanh(a)
