@@ -223,10 +223,27 @@ std::set<size_t> knownDifferentRows(const llvm::json::Object &spec, const std::s
 /// hex, recorded on a GPU): the outputs too large to keep as golden files. Throws naming
 /// the first row that differs; CUTWIN_PRINT_DIGESTS=1 prints every row's digest. A
 /// documented difference of one backend ("known_differences": {backend: {"rows": [labels],
-/// "why": text}}) leaves those rows uncompared there and says so in the result.
-std::string compareRowDigests(const std::string &name, const std::vector<uint8_t> &got,
+/// "why": text}}) leaves those rows uncompared there and says so in the result. With
+/// "nans": "any" every NaN is hashed as one pattern: which of two NaN operands an operation
+/// returns depends on the operand order a compiler chose (docs/numerics.md).
+std::string compareRowDigests(const std::string &name, std::vector<uint8_t> got, DType type,
                               const llvm::json::Array &digests, const llvm::json::Object &spec,
                               const std::string &backend) {
+  if (spec.getString("nans").value_or("") == "any") {
+    bool f32 = type == DType::F32 || type == DType::C64, f64 = type == DType::F64 || type == DType::C128;
+    for (size_t i = 0; f32 && i + 4 <= got.size(); i += 4) {
+      float v;
+      std::memcpy(&v, got.data() + i, 4);
+      if (v != v)
+        std::memcpy(got.data() + i, "\xff\xff\xff\x7f", 4);
+    }
+    for (size_t i = 0; f64 && i + 8 <= got.size(); i += 8) {
+      double v;
+      std::memcpy(&v, got.data() + i, 8);
+      if (v != v)
+        std::memcpy(got.data() + i, "\xff\xff\xff\xff\xff\xff\xff\x7f", 8);
+    }
+  }
   size_t rows = digests.size(), rowBytes = rows ? got.size() / rows : 0;
   if (rows == 0 || rowBytes * rows != got.size())
     throw Error(name + ": " + std::to_string(rows) + " row digests do not fit its " + std::to_string(got.size()) +
@@ -420,7 +437,7 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
         dumpOutput(r, name, it->second, got);
         if (const llvm::json::Array *digests = spec->getArray("row_digests")) {
           try {
-            parts.push_back(name + " " + compareRowDigests(name, got, *digests, *spec, r.backend));
+            parts.push_back(name + " " + compareRowDigests(name, got, it->second.dtype(), *digests, *spec, r.backend));
           } catch (const Error &e) { // every output's digests printed before the case fails
             if (firstMismatch.empty())
               firstMismatch = e.what();

@@ -821,8 +821,9 @@ def write(name, spec, root=CASES):
     if "backends" in spec:
         case["backends"] = spec["backends"]
         case["backends_reason"] = spec["backends_reason"]
-    if "numba_sim_difference" in spec:
-        case["numba_sim_difference"] = spec["numba_sim_difference"]
+    for key in ("numba_sim_difference", "numba_difference"):
+        if key in spec:
+            case[key] = spec[key]
     with open(os.path.join(d, "case.json"), "w") as fh:
         json.dump(case, fh, indent=2)
         fh.write("\n")
