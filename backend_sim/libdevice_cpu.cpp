@@ -346,7 +346,7 @@ void linkLibdeviceForCpu(Module &m, const LibdeviceOptions &opts) {
     Function &f = *m.getFunction(name);
     f.removeFnAttr("target-cpu");
     f.removeFnAttr("target-features");
-    ir::resolveReflect(f, {opts.ftz, opts.precSqrt, opts.arch});
+    ir::resolveReflect(f, opts);
     ir::givePtxMeaning(f);
     ir::simplifyFunction(f);
     rewriter.run(f);

@@ -2,9 +2,11 @@
 /// GPU's math (ARCHITECTURE.md, numerics policy). The functions a kernel calls are linked
 /// from the toolkit's libdevice.10.bc; `__nvvm_reflect` is resolved as the GPU path
 /// resolves it; every NVVM intrinsic and inline-PTX block they reach becomes an exact CPU
-/// equivalent (directed rounding through host helpers); hardware approximation units get
-/// correctly rounded stand-ins until measured tables are available.
+/// equivalent (directed rounding through host helpers, the hardware approximation units
+/// from measured tables: approx_tables.h).
 #pragma once
+
+#include "frontend/ir/libdevice_link.h"
 
 #include <cstdint>
 #include <string>
@@ -17,11 +19,8 @@ class Module;
 
 namespace cutwin::sim {
 
-struct LibdeviceOptions {
-  bool ftz = false;     ///< __CUDA_FTZ (fastmath)
-  bool precSqrt = true; ///< __CUDA_PREC_SQRT
-  unsigned arch = 900;  ///< __CUDA_ARCH
-};
+/// How `__nvvm_reflect` is answered: as on the GPU for the kernel's options.
+using LibdeviceOptions = ir::ReflectValues;
 
 /// Links the libdevice functions `m` declares (`__nv_*`) and rewrites them for the CPU.
 /// No-op if `m` calls none. Throws Error if libdevice cannot be found or a function
