@@ -48,7 +48,7 @@ const char *const kNames[TableCount] = {"rcp_approx_ftz_f32",        "rcp_approx
                                         "sqrt_approx_ftz_f32_even",  "sqrt_approx_ftz_f32_odd",
                                         "sin_approx_f32",            "cos_approx_f32",
                                         "tanh_approx_f32"};
-const size_t kEntries[TableCount] = {size_t(1) << 23, size_t(1) << 20, size_t(1) << 24, size_t(1) << 24,
+const size_t kEntries[TableCount] = {size_t(1) << 23, size_t(1) << 20, size_t(1) << 23, size_t(1) << 23,
                                      size_t(1) << 23, size_t(1) << 23, size_t(1) << 20, size_t(1) << 20,
                                      size_t(1) << 23, size_t(1) << 23, size_t(1) << 23, size_t(1) << 23,
                                      size_t(1) << 25, size_t(1) << 25, 6684672};
@@ -280,9 +280,9 @@ float approxEx2F32(float x) {
   float a = std::bit_cast<float>(u & 0x7fffffffu);
   if (a >= 128.0f)
     return s ? 0.0f : INFINITY;
-  uint32_t k = uint32_t(a * 0x1p24f); // exact: |x| < 128
-  uint32_t t = (s ? *N : *P)[k & 0xffffff];
-  int32_t r = int32_t((t >> 23) & 0xff) + (s ? -int32_t(k >> 24) : int32_t(k >> 24));
+  uint32_t k = uint32_t(a * 0x1p23f); // the unit reads |x| to 2^-23 (truncated)
+  uint32_t t = (s ? *N : *P)[k & 0x7fffff];
+  int32_t r = int32_t((t >> 23) & 0xff) + (s ? -int32_t(k >> 23) : int32_t(k >> 23));
   if (r <= 0)
     return 0.0f;
   if (r >= 0xff)

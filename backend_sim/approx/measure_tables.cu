@@ -2,8 +2,9 @@
 // and verifies each model against the instruction on every input (2^32 bit patterns):
 //   rcp.approx.ftz.f32   T[2^23] = rcp(1.m), the exponent subtracted
 //   rcp.approx.ftz.f64   reads the high word only: T[2^20] = high word of rcp(1.m20)
-//   ex2.approx.ftz.f32   k = trunc(|x| 2^24): T+[k mod 2^24] 2^(k >> 24) for x >= 0, T-[...]
-//                        2^-(k >> 24) for x < 0 (one table cannot serve both signs)
+//   ex2.approx.ftz.f32   the unit reads |x| to 2^-23: k = trunc(|x| 2^23): T+[k mod 2^23]
+//                        2^(k >> 23) for x >= 0, T-[...] 2^-(k >> 23) for x < 0 (one table
+//                        cannot serve both signs)
 //   rsqrt.approx.ftz.f32 x = 1.m 2^e: T0[m] = rsqrt(1.m) for even e, T1[m] = rsqrt(2 (1.m))
 //                        for odd e, the exponent shifted by -floor(e / 2)
 //   rsqrt.approx.ftz.f64 the same on the high word (2^20 entries each)
@@ -115,8 +116,8 @@ __global__ void tableRcp64(uint32_t *t) {
 }
 __global__ void tableEx2(uint32_t *pos, uint32_t *neg) {
   uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j < (1u << 24)) {
-    float f = float(j) * 0x1p-24f; // exact
+  if (j < (1u << 23)) {
+    float f = float(j) * 0x1p-23f; // exact
     pos[j] = __float_as_uint(ex2(f));
     neg[j] = __float_as_uint(ex2(-f));
   }
@@ -166,9 +167,9 @@ __device__ uint32_t modelEx2(uint32_t u, const uint32_t *P, const uint32_t *N) {
   float a = __uint_as_float(u & 0x7fffffffu);
   if (a >= 128.0f)
     return s ? 0u : 0x7f800000u;
-  uint32_t k = uint32_t(a * 0x1p24f); // |x| < 128: exact, below 2^31
-  uint32_t t = (s ? N : P)[k & 0xffffff];
-  int32_t r = int32_t((t >> 23) & 0xff) + (s ? -int32_t(k >> 24) : int32_t(k >> 24));
+  uint32_t k = uint32_t(a * 0x1p23f); // |x| < 128: below 2^30, truncated
+  uint32_t t = (s ? N : P)[k & 0x7fffff];
+  int32_t r = int32_t((t >> 23) & 0xff) + (s ? -int32_t(k >> 23) : int32_t(k >> 23));
   if (r <= 0)
     return 0; // below 2^-126: flushed
   if (r >= 0xff)
@@ -488,8 +489,8 @@ int main(int argc, char **argv) {
   uint32_t *r32, *r64, *pos, *neg;
   CK(cudaMalloc(&r32, 4u << 23));
   CK(cudaMalloc(&r64, 4u << 20));
-  CK(cudaMalloc(&pos, 4u << 24));
-  CK(cudaMalloc(&neg, 4u << 24));
+  CK(cudaMalloc(&pos, 4u << 23));
+  CK(cudaMalloc(&neg, 4u << 23));
   probeNaN<<<1, 1>>>();
   uint64_t nan64;
   CK(cudaMemcpyFromSymbol(&nan64, kNaN64, sizeof nan64));
@@ -504,7 +505,7 @@ int main(int argc, char **argv) {
   tableRsqrt<<<(1u << 23) / 256, 256>>>(q0, q1, e0, e1);
   tableRcp32<<<(1u << 23) / 256, 256>>>(r32);
   tableRcp64<<<(1u << 20) / 256, 256>>>(r64);
-  tableEx2<<<(1u << 24) / 256, 256>>>(pos, neg);
+  tableEx2<<<(1u << 23) / 256, 256>>>(pos, neg);
   uint32_t *l0, *l1, *s0, *s1;
   CK(cudaMalloc(&l0, 4u << 23));
   CK(cudaMalloc(&l1, 4u << 23));
@@ -581,8 +582,8 @@ int main(int argc, char **argv) {
   std::string arch = "sm_" + std::to_string(p.major) + std::to_string(p.minor);
   writeTable(dir + "/" + arch + ".rcp_approx_ftz_f32.u32", fetch(r32, 1u << 23));
   writeTable(dir + "/" + arch + ".rcp_approx_ftz_f64.u32", fetch(r64, 1u << 20));
-  writeTable(dir + "/" + arch + ".ex2_approx_ftz_f32_pos.u32", fetch(pos, 1u << 24));
-  writeTable(dir + "/" + arch + ".ex2_approx_ftz_f32_neg.u32", fetch(neg, 1u << 24));
+  writeTable(dir + "/" + arch + ".ex2_approx_ftz_f32_pos.u32", fetch(pos, 1u << 23));
+  writeTable(dir + "/" + arch + ".ex2_approx_ftz_f32_neg.u32", fetch(neg, 1u << 23));
   writeTable(dir + "/" + arch + ".rsqrt_approx_ftz_f32_even.u32", fetch(q0, 1u << 23));
   writeTable(dir + "/" + arch + ".rsqrt_approx_ftz_f32_odd.u32", fetch(q1, 1u << 23));
   writeTable(dir + "/" + arch + ".rsqrt_approx_ftz_f64_even.u32", fetch(e0, 1u << 20));
