@@ -207,16 +207,14 @@ private:
   std::mutex mutex_;
 };
 
-/// The table, opened on first use; null where the simulated architecture has none. The
-/// fast path is one acquire load (std::call_once costs a TLS round trip per lookup).
-LazyTable *tableFor(Table t) {
-  static LazyTable tables[TableCount];
-  static std::atomic<int> state[TableCount]; // 0 unopened, 1 present, 2 absent
-  if (int s = state[t].load(std::memory_order_acquire))
-    return s == 1 ? &tables[t] : nullptr;
+LazyTable tables[TableCount];
+std::atomic<int> tableState[TableCount]; // 0 unopened, 1 present, 2 absent
+
+/// Opens table `t` (once; later calls read the state).
+[[gnu::noinline]] LazyTable *openTable(Table t) {
   static std::mutex opening;
   std::lock_guard<std::mutex> lock(opening);
-  if (int s = state[t].load(std::memory_order_relaxed))
+  if (int s = tableState[t].load(std::memory_order_relaxed))
     return s == 1 ? &tables[t] : nullptr;
   bool present = tables[t].open(t);
   if (!present) {
@@ -228,8 +226,17 @@ LazyTable *tableFor(Table t) {
                    kSimulatedArch);
     said = true;
   }
-  state[t].store(present ? 1 : 2, std::memory_order_release);
+  tableState[t].store(present ? 1 : 2, std::memory_order_release);
   return present ? &tables[t] : nullptr;
+}
+
+/// The table, opened on first use; null where the simulated architecture has none. The
+/// fast path is one acquire load, inlined into every lookup (std::call_once cost a TLS
+/// round trip per lookup).
+inline LazyTable *tableFor(Table t) {
+  if (int s = tableState[t].load(std::memory_order_acquire)) [[likely]]
+    return s == 1 ? &tables[t] : nullptr;
+  return openTable(t);
 }
 
 } // namespace
