@@ -5,6 +5,7 @@
 #include <llvm/Support/Error.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -48,7 +49,7 @@ const char *const kNames[TableCount] = {"rcp_approx_ftz_f32",        "rcp_approx
                                         "sqrt_approx_ftz_f32_even",  "sqrt_approx_ftz_f32_odd",
                                         "sin_approx_f32",            "cos_approx_f32",
                                         "tanh_approx_f32"};
-const size_t kEntries[TableCount] = {size_t(1) << 23, size_t(1) << 20, size_t(1) << 23, size_t(1) << 23,
+constexpr size_t kEntries[TableCount] = {size_t(1) << 23, size_t(1) << 20, size_t(1) << 23, size_t(1) << 23,
                                      size_t(1) << 23, size_t(1) << 23, size_t(1) << 20, size_t(1) << 20,
                                      size_t(1) << 23, size_t(1) << 23, size_t(1) << 23, size_t(1) << 23,
                                      size_t(1) << 25, size_t(1) << 25, 6684672};
@@ -388,33 +389,37 @@ uint32_t sinCosPhase(float x, bool &negative) {
 }
 } // namespace
 
-float approxSinF32(float x) {
-  LazyTable *T = tableFor(Sin);
+namespace {
+/// sin.approx (odd: the sign of t) or cos.approx (even) from table `t` at x's phase.
+float phaseLookup(Table t, float x, bool odd, double (*fallback)(double)) {
+  LazyTable *T = tableFor(t);
   if (!T)
-    return float(std::sin(double(x)));
+    return float(fallback(double(x)));
   if (!std::isfinite(x))
     return std::bit_cast<float>(0x7fffffffu);
   bool negative;
   uint32_t q = sinCosPhase(x, negative);
-  return std::bit_cast<float>((*T)[q] ^ (negative ? 0x80000000u : 0u));
+  return std::bit_cast<float>((*T)[q] ^ (odd && negative ? 0x80000000u : 0u));
 }
+} // namespace
 
-float approxCosF32(float x) {
-  LazyTable *T = tableFor(Cos);
-  if (!T)
-    return float(std::cos(double(x)));
-  if (!std::isfinite(x))
-    return std::bit_cast<float>(0x7fffffffu);
-  bool negative;
-  return std::bit_cast<float>((*T)[sinCosPhase(x, negative)]);
-}
+float approxSinF32(float x) { return phaseLookup(Sin, x, true, [](double v) { return std::sin(v); }); }
+
+float approxCosF32(float x) { return phaseLookup(Cos, x, false, [](double v) { return std::cos(v); }); }
 
 namespace {
-/// tanh's table, per exponent -8 .. 2: the mantissa bits the unit reads, where its part starts.
+/// tanh's table, per exponent -8 .. 2: the mantissa bits the unit reads; each exponent's
+/// part follows the previous one's.
 constexpr int kTanhBits[11] = {17, 17, 17, 18, 18, 19, 19, 19, 20, 21, 20};
-constexpr uint32_t kTanhOffset[11] = {0, 131072, 262144, 393216, 655360, 917504, 1441792, 1966080, 2490368, 3538944,
-                                      5636096};
+constexpr std::array<uint32_t, 12> kTanhOffset = [] {
+  std::array<uint32_t, 12> o{};
+  for (size_t k = 0; k < 11; ++k)
+    o[k + 1] = o[k] + (uint32_t(1) << kTanhBits[k]);
+  return o;
+}();
 } // namespace
+
+static_assert(kTanhOffset[11] == kEntries[Tanh], "tanh's table holds every exponent's part");
 
 float approxTanhF32(float x) {
   LazyTable *T = tableFor(Tanh);

@@ -45,7 +45,7 @@ namespace {
 /// Rewrites one function's NVVM intrinsics and inline PTX for the CPU.
 class CpuRewriter {
 public:
-  CpuRewriter(Module &m, const LibdeviceOptions &o) : m_(m), c_(m.getContext()), opts_(o) {}
+  explicit CpuRewriter(Module &m) : m_(m), c_(m.getContext()) {}
 
   void run(Function &f) {
     std::vector<CallInst *> calls;
@@ -332,22 +332,19 @@ private:
 
   Module &m_;
   LLVMContext &c_;
-  LibdeviceOptions opts_;
 };
 
 } // namespace
 
 void linkLibdeviceForCpu(Module &m, const LibdeviceOptions &opts) {
-  std::set<std::string> added = ir::linkLibdevice(m);
+  std::set<std::string> added = ir::linkLibdevice(m, opts);
   if (added.empty())
     return;
-  CpuRewriter rewriter(m, opts);
+  CpuRewriter rewriter(m);
   for (const std::string &name : added) {
     Function &f = *m.getFunction(name);
     f.removeFnAttr("target-cpu");
     f.removeFnAttr("target-features");
-    ir::resolveReflect(f, opts);
-    ir::givePtxMeaning(f);
     ir::simplifyFunction(f);
     rewriter.run(f);
   }

@@ -207,10 +207,7 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   dumpIR(opts, "sim-lower", m);
   clock.done("sim-lower");
   // sim-libdevice
-  sim::LibdeviceOptions ld;
-  ld.ftz = ir.info.fastmath;
-  ld.precSqrt = !ir.info.fastmath;
-  sim::linkLibdeviceForCpu(m, ld);
+  sim::linkLibdeviceForCpu(m, ir::ReflectValues::forKernel(ir.info.fastmath));
   verify(m, "sim-libdevice");
   dumpIR(opts, "sim-libdevice", m);
   clock.done("sim-libdevice");
@@ -313,14 +310,7 @@ GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const st
   // gpu-libdevice: reflection answered as libNVVM answers it for the same options (LLVM's
   // NVVMReflect knows only __CUDA_FTZ and __CUDA_ARCH and would take __CUDA_PREC_SQRT as 0),
   // shifts and nvvm.round with PTX's meaning, as libNVVM reads them
-  ir::ReflectValues reflect;
-  reflect.ftz = ir.info.fastmath;
-  reflect.precSqrt = !ir.info.fastmath;
-  reflect.arch = unsigned(std::stoi(arch.substr(3))) * 10;
-  for (const std::string &name : ir::linkLibdevice(m)) {
-    ir::resolveReflect(*m.getFunction(name), reflect);
-    ir::givePtxMeaning(*m.getFunction(name));
-  }
+  ir::linkLibdevice(m, ir::ReflectValues::forKernel(ir.info.fastmath, unsigned(std::stoi(arch.substr(3))) * 10));
   verify(m, "gpu-libdevice");
   dumpIR(opts, "gpu-libdevice", m);
   clock.done("gpu-libdevice");

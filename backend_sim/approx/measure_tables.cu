@@ -44,43 +44,30 @@
     }                                                                                              \
   } while (0)
 
-__device__ float rcp32(float x) {
-  float r;
-  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
+/// A device function running one unary float32 PTX instruction.
+#define APPROX(name, ins)                                                                          \
+  __device__ float name(float x) {                                                                 \
+    float r;                                                                                       \
+    asm(ins " %0, %1;" : "=f"(r) : "f"(x));                                                        \
+    return r;                                                                                      \
+  }
+APPROX(rcp32, "rcp.approx.ftz.f32")
 __device__ double rcp64(double x) {
   double r;
   asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
   return r;
 }
-__device__ float ex2(float x) {
-  float r;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
+APPROX(ex2, "ex2.approx.ftz.f32")
 
-__device__ float rsqrt32(float x) {
-  float r;
-  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
+APPROX(rsqrt32, "rsqrt.approx.ftz.f32")
 __device__ double rsqrt64(double x) {
   double r;
   asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
   return r;
 }
 
-__device__ float lg2(float x) {
-  float r;
-  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-__device__ float sqrt32(float x) {
-  float r;
-  asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
+APPROX(lg2, "lg2.approx.ftz.f32")
+APPROX(sqrt32, "sqrt.approx.ftz.f32")
 
 __global__ void tableLg2Sqrt(uint32_t *l0, uint32_t *l1, uint32_t *s0, uint32_t *s1) {
   uint32_t m = blockIdx.x * blockDim.x + threadIdx.x;
@@ -208,11 +195,7 @@ __device__ uint64_t modelRsqrt64(uint64_t u, const uint32_t *T0, const uint32_t 
 
 // ---- tanh --------------------------------------------------------------------------------------
 
-__device__ float tanhApprox(float x) {
-  float r;
-  asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
+APPROX(tanhApprox, "tanh.approx.f32")
 
 constexpr int kTanhLowExp = -8, kTanhHighExp = 2;
 __constant__ int kTanhBits[11] = {17, 17, 17, 18, 18, 19, 19, 19, 20, 21, 20};
@@ -246,16 +229,8 @@ __device__ uint32_t modelTanh(uint32_t u, const uint32_t *T) {
 
 // ---- sin and cos: collected from every input, then checked -----------------------------------
 
-__device__ float sinApprox(float x) {
-  float r;
-  asm("sin.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
-__device__ float cosApprox(float x) {
-  float r;
-  asm("cos.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  return r;
-}
+APPROX(sinApprox, "sin.approx.ftz.f32")
+APPROX(cosApprox, "cos.approx.ftz.f32")
 
 /// The phase the units read, and whether t is negative.
 __device__ uint32_t phase(float x, bool *negative) {
@@ -359,12 +334,6 @@ __global__ void verify(int which, uint64_t base, const uint32_t *A, const uint32
 // ---- the sequences ptxas builds around the units (read from its SASS for sm_90), checked by
 // composing the ftz instructions as the simulator composes its models of them ----------------
 
-#define APPROX(name, ins)                                                                          \
-  __device__ float name(float x) {                                                                 \
-    float r;                                                                                       \
-    asm(ins " %0, %1;" : "=f"(r) : "f"(x));                                                        \
-    return r;                                                                                      \
-  }
 APPROX(ex2Full, "ex2.approx.f32")
 APPROX(lg2Full, "lg2.approx.f32")
 APPROX(rsqrtFull, "rsqrt.approx.f32")

@@ -48,36 +48,9 @@ const llvm::MemoryBuffer &libdeviceBitcode() {
 
 } // namespace
 
-std::set<std::string> linkLibdevice(llvm::Module &m) {
-  bool needed = false;
-  std::set<std::string> before;
-  for (llvm::Function &f : m) {
-    if (f.isDeclaration() && f.getName().startswith("__nv_"))
-      needed = true;
-    if (!f.isDeclaration())
-      before.insert(f.getName().str());
-  }
-  if (!needed)
-    return {};
-  auto lib = llvm::getLazyBitcodeModule(libdeviceBitcode().getMemBufferRef(), m.getContext());
-  if (!lib)
-    throw Error("cannot read libdevice: " + llvm::toString(lib.takeError()));
-  (*lib)->setDataLayout(m.getDataLayout());
-  (*lib)->setTargetTriple(m.getTargetTriple());
-  if (llvm::Linker::linkModules(m, std::move(*lib), llvm::Linker::Flags::LinkOnlyNeeded))
-    throw Error("linking libdevice failed");
-  std::set<std::string> added;
-  for (llvm::Function &f : m)
-    if (!f.isDeclaration() && !before.count(f.getName().str())) {
-      f.setLinkage(llvm::GlobalValue::InternalLinkage);
-      added.insert(f.getName().str());
-    }
-  for (llvm::GlobalVariable &g : m.globals())
-    if (!g.isDeclaration() && g.hasExternalLinkage() && g.getName().startswith("__cudart"))
-      g.setLinkage(llvm::GlobalValue::InternalLinkage);
-  return added;
-}
+namespace {
 
+/// Replaces each __nvvm_reflect call in `f` by its answer.
 void resolveReflect(llvm::Function &f, const ReflectValues &v) {
   std::vector<llvm::CallInst *> calls;
   for (llvm::BasicBlock &bb : f)
@@ -103,6 +76,7 @@ void resolveReflect(llvm::Function &f, const ReflectValues &v) {
   }
 }
 
+/// PTX's meaning of shifts and nvvm.round (libdevice_link.h).
 void givePtxMeaning(llvm::Function &f) {
   using namespace llvm;
   std::vector<CallInst *> rounds;
@@ -135,5 +109,38 @@ void givePtxMeaning(llvm::Function &f) {
   }
 }
 
+} // namespace
+
+std::set<std::string> linkLibdevice(llvm::Module &m, const ReflectValues &reflect) {
+  bool needed = false;
+  std::set<std::string> before;
+  for (llvm::Function &f : m) {
+    if (f.isDeclaration() && f.getName().startswith("__nv_"))
+      needed = true;
+    if (!f.isDeclaration())
+      before.insert(f.getName().str());
+  }
+  if (!needed)
+    return {};
+  auto lib = llvm::getLazyBitcodeModule(libdeviceBitcode().getMemBufferRef(), m.getContext());
+  if (!lib)
+    throw Error("cannot read libdevice: " + llvm::toString(lib.takeError()));
+  (*lib)->setDataLayout(m.getDataLayout());
+  (*lib)->setTargetTriple(m.getTargetTriple());
+  if (llvm::Linker::linkModules(m, std::move(*lib), llvm::Linker::Flags::LinkOnlyNeeded))
+    throw Error("linking libdevice failed");
+  std::set<std::string> added;
+  for (llvm::Function &f : m)
+    if (!f.isDeclaration() && !before.count(f.getName().str())) {
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+      added.insert(f.getName().str());
+      resolveReflect(f, reflect);
+      givePtxMeaning(f);
+    }
+  for (llvm::GlobalVariable &g : m.globals())
+    if (!g.isDeclaration() && g.hasExternalLinkage() && g.getName().startswith("__cudart"))
+      g.setLinkage(llvm::GlobalValue::InternalLinkage);
+  return added;
+}
 
 } // namespace cutwin::ir
