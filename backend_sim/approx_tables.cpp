@@ -23,24 +23,8 @@ namespace cutwin::sim {
 
 namespace {
 
-enum Table {
-  Rcp32,
-  Rcp64,
-  Ex2Pos,
-  Ex2Neg,
-  Rsqrt32Even,
-  Rsqrt32Odd,
-  Rsqrt64Even,
-  Rsqrt64Odd,
-  Lg2E0,
-  Lg2Em1,
-  Sqrt32Even,
-  Sqrt32Odd,
-  Sin,
-  Cos,
-  Tanh,
-  TableCount
-};
+using Table = ApproxTable;
+constexpr int TableCount = int(ApproxTable::Count);
 const char *const kNames[TableCount] = {"rcp_approx_ftz_f32",        "rcp_approx_ftz_f64",
                                         "ex2_approx_ftz_f32_pos",    "ex2_approx_ftz_f32_neg",
                                         "rsqrt_approx_ftz_f32_even", "rsqrt_approx_ftz_f32_odd",
@@ -54,19 +38,17 @@ constexpr size_t kEntries[TableCount] = {size_t(1) << 23, size_t(1) << 20, size_
                                      size_t(1) << 23, size_t(1) << 23, size_t(1) << 23, size_t(1) << 23,
                                      size_t(1) << 25, size_t(1) << 25, 6684672};
 
-/// 64 consecutive entries in 24 bytes: the first, and the 63 differences to the entry
-/// before, each the block's smallest difference plus 0, 1 or 2 (two bit planes). The
-/// measured tables are smooth enough for that almost everywhere; an entry is the first
-/// plus a popcount or two, and a table takes 6 MB of cache instead of 64. A block that is
-/// not (where a table's values cross a power of two, or the interpolation steps by more
-/// than the rounding) keeps its 64 entries elsewhere: `least` is kRawBlock and `plane0`
-/// points to them.
-struct Block {
-  uint32_t first;
-  int32_t least;
-  uint64_t plane0, plane1; ///< bit k: the k-th difference's two bits (k = 1..63)
-};
-constexpr int32_t kRawBlock = INT32_MIN;
+/// 64 consecutive entries in 24 bytes (ApproxBlock): the first, and the 63 differences
+/// to the entry before, each the block's smallest difference plus 0, 1 or 2 (two bit
+/// planes). The measured tables are smooth enough for that almost everywhere; an entry
+/// is the first plus a popcount or two, and a table takes 6 MB of cache instead of 64. A
+/// block that is not (where a table's values cross a power of two, or the interpolation
+/// steps by more than the rounding) keeps its 64 entries elsewhere.
+using Block = ApproxBlock;
+static_assert(sizeof(Block) == 24 && offsetof(Block, least) == 4 && offsetof(Block, plane0) == 8 &&
+              offsetof(Block, plane1) == 16, "approx_inline.cpp reads blocks with this layout");
+static_assert(sizeof(std::atomic<uint8_t>) == 1 && std::atomic<uint8_t>::is_always_lock_free,
+              "compiled lookups read the ready flags as bytes");
 
 /// One embedded table, decoded chunk by chunk as lookups reach it (a kernel that takes
 /// the exponential of a few values decodes a few of 256 chunks) into Blocks.
@@ -74,7 +56,7 @@ class LazyTable {
 public:
   /// Finds and indexes the table; false when the simulated architecture has none.
   bool open(Table t) {
-    std::string name = std::string(kSimulatedArch) + "." + kNames[t];
+    std::string name = std::string(kSimulatedArch) + "." + kNames[int(t)];
     for (const EmbeddedTable *e = kApproxTableData; e->name; ++e) {
       if (name != e->name)
         continue;
@@ -87,8 +69,10 @@ public:
       };
       entries_ = u32();
       perChunk_ = u32();
-      if (entries_ != kEntries[t] || perChunk_ == 0 || perChunk_ % 64 != 0) // blocks within chunks
+      // blocks within chunks; a power of two, so that finding an entry's chunk is a shift
+      if (entries_ != kEntries[int(t)] || perChunk_ < 64 || !std::has_single_bit(perChunk_))
         return false;
+      chunkShift_ = unsigned(std::countr_zero(perChunk_));
       while (p + 4 <= end) {
         uint32_t n = u32();
         chunks_.push_back({p, n});
@@ -105,18 +89,18 @@ public:
         return false;
       madvise(mem, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
       blocks_.reset(static_cast<Block *>(mem));
-      ready_.reset(new std::atomic<bool>[chunks_.size()]);
+      ready_.reset(new std::atomic<uint8_t>[chunks_.size()]);
       raw_.resize(chunks_.size());
       for (size_t c = 0; c < chunks_.size(); ++c)
-        ready_[c].store(false, std::memory_order_relaxed);
+        ready_[c].store(0, std::memory_order_relaxed);
       return llvm::compression::zlib::isAvailable();
     }
     return false;
   }
 
   uint32_t operator[](uint32_t i) {
-    size_t c = i / perChunk_;
-    if (!ready_[c].load(std::memory_order_acquire))
+    uint32_t c = i >> chunkShift_;
+    if (!ready_[c].load(std::memory_order_acquire)) [[unlikely]]
       decode(c);
     const Block &b = blocks_[i >> 6];
     uint32_t r = i & 63;
@@ -125,6 +109,11 @@ public:
     uint64_t below = r == 63 ? ~uint64_t(1) : ((uint64_t(1) << (r + 1)) - 1) & ~uint64_t(1);
     return b.first + uint32_t(b.least) * r + uint32_t(std::popcount(b.plane0 & below)) +
            2 * uint32_t(std::popcount(b.plane1 & below));
+  }
+
+  /// Where compiled lookups find the blocks (approx_tables.h).
+  ApproxTableView view() const {
+    return {blocks_.get(), reinterpret_cast<const uint8_t *>(ready_.get()), chunkShift_};
   }
 
 private:
@@ -155,7 +144,7 @@ private:
       values[i] = v += d;
     }
     pack(values, first, c);
-    ready_[c].store(true, std::memory_order_release);
+    ready_[c].store(1, std::memory_order_release);
   }
 
   /// Packs the chunk's values into Blocks; blocks whose differences span more than three
@@ -198,12 +187,13 @@ private:
   }
 
   uint32_t entries_ = 0, perChunk_ = 0;
+  unsigned chunkShift_ = 0;
   std::vector<std::pair<const unsigned char *, uint32_t>> chunks_;
   struct FreeBlocks {
     void operator()(Block *b) const { std::free(b); }
   };
   std::unique_ptr<Block[], FreeBlocks> blocks_;
-  std::unique_ptr<std::atomic<bool>[]> ready_;
+  std::unique_ptr<std::atomic<uint8_t>[]> ready_;
   std::vector<std::vector<uint32_t>> raw_; ///< per chunk, the entries of its raw blocks
   std::mutex mutex_;
 };
@@ -215,9 +205,10 @@ std::atomic<int> tableState[TableCount]; // 0 unopened, 1 present, 2 absent
 [[gnu::noinline]] LazyTable *openTable(Table t) {
   static std::mutex opening;
   std::lock_guard<std::mutex> lock(opening);
-  if (int s = tableState[t].load(std::memory_order_relaxed))
-    return s == 1 ? &tables[t] : nullptr;
-  bool present = tables[t].open(t);
+  int k = int(t);
+  if (int s = tableState[k].load(std::memory_order_relaxed))
+    return s == 1 ? &tables[k] : nullptr;
+  bool present = tables[k].open(t);
   if (!present) {
     static bool said = false;
     if (!said)
@@ -227,20 +218,28 @@ std::atomic<int> tableState[TableCount]; // 0 unopened, 1 present, 2 absent
                    kSimulatedArch);
     said = true;
   }
-  tableState[t].store(present ? 1 : 2, std::memory_order_release);
-  return present ? &tables[t] : nullptr;
+  if (present) { // the blocks pointer last: compiled lookups test it before the rest
+    ApproxTableView v = tables[k].view();
+    approxTableViews[k].ready = v.ready;
+    approxTableViews[k].chunkShift = v.chunkShift;
+    std::atomic_ref<const ApproxBlock *>(approxTableViews[k].blocks).store(v.blocks, std::memory_order_release);
+  }
+  tableState[k].store(present ? 1 : 2, std::memory_order_release);
+  return present ? &tables[k] : nullptr;
 }
 
 /// The table, opened on first use; null where the simulated architecture has none. The
 /// fast path is one acquire load, inlined into every lookup (std::call_once cost a TLS
 /// round trip per lookup).
 inline LazyTable *tableFor(Table t) {
-  if (int s = tableState[t].load(std::memory_order_acquire)) [[likely]]
-    return s == 1 ? &tables[t] : nullptr;
+  if (int s = tableState[int(t)].load(std::memory_order_acquire)) [[likely]]
+    return s == 1 ? &tables[int(t)] : nullptr;
   return openTable(t);
 }
 
 } // namespace
+
+ApproxTableView approxTableViews[TableCount];
 
 uint32_t approxTableEntry(int t, uint32_t i) {
   LazyTable *table = t >= 0 && t < TableCount ? tableFor(Table(t)) : nullptr;
@@ -248,7 +247,7 @@ uint32_t approxTableEntry(int t, uint32_t i) {
 }
 
 float approxRcpF32(float x) {
-  LazyTable *T = tableFor(Rcp32);
+  LazyTable *T = tableFor(Table::Rcp32);
   if (!T)
     return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(INFINITY, x) : 1.0f / x;
   uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
@@ -262,7 +261,7 @@ float approxRcpF32(float x) {
 }
 
 double approxRcpF64(double x) {
-  LazyTable *T = tableFor(Rcp64);
+  LazyTable *T = tableFor(Table::Rcp64);
   if (!T)
     return 1.0 / x;
   uint64_t u = std::bit_cast<uint64_t>(x);
@@ -277,7 +276,7 @@ double approxRcpF64(double x) {
 }
 
 float approxEx2F32(float x) {
-  LazyTable *P = tableFor(Ex2Pos), *N = tableFor(Ex2Neg);
+  LazyTable *P = tableFor(Table::Ex2Pos), *N = tableFor(Table::Ex2Neg);
   if (!P || !N)
     return std::fpclassify(x) == FP_SUBNORMAL ? 1.0f : float(std::exp2(double(x)));
   uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
@@ -299,7 +298,7 @@ float approxEx2F32(float x) {
 }
 
 float approxRsqrtF32(float x) {
-  LazyTable *T0 = tableFor(Rsqrt32Even), *T1 = tableFor(Rsqrt32Odd);
+  LazyTable *T0 = tableFor(Table::Rsqrt32Even), *T1 = tableFor(Table::Rsqrt32Odd);
   if (!T0 || !T1)
     return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(INFINITY, x) : float(1.0 / std::sqrt(double(x)));
   uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
@@ -316,7 +315,7 @@ float approxRsqrtF32(float x) {
 }
 
 double approxRsqrtF64(double x) {
-  LazyTable *T0 = tableFor(Rsqrt64Even), *T1 = tableFor(Rsqrt64Odd);
+  LazyTable *T0 = tableFor(Table::Rsqrt64Even), *T1 = tableFor(Table::Rsqrt64Odd);
   if (!T0 || !T1)
     return 1.0 / std::sqrt(x);
   uint64_t u = std::bit_cast<uint64_t>(x);
@@ -342,7 +341,7 @@ float truncateToFloat(double x) {
 } // namespace
 
 float approxLg2F32(float x) {
-  LazyTable *T0 = tableFor(Lg2E0), *T1 = tableFor(Lg2Em1);
+  LazyTable *T0 = tableFor(Table::Lg2E0), *T1 = tableFor(Table::Lg2Em1);
   if (!T0 || !T1)
     return std::fpclassify(x) == FP_SUBNORMAL ? -INFINITY : float(std::log2(double(x)));
   uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
@@ -361,7 +360,7 @@ float approxLg2F32(float x) {
 }
 
 float approxSqrtF32(float x) {
-  LazyTable *T0 = tableFor(Sqrt32Even), *T1 = tableFor(Sqrt32Odd);
+  LazyTable *T0 = tableFor(Table::Sqrt32Even), *T1 = tableFor(Table::Sqrt32Odd);
   if (!T0 || !T1)
     return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : std::sqrt(x);
   uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
@@ -403,9 +402,9 @@ float phaseLookup(Table t, float x, bool odd, double (*fallback)(double)) {
 }
 } // namespace
 
-float approxSinF32(float x) { return phaseLookup(Sin, x, true, [](double v) { return std::sin(v); }); }
+float approxSinF32(float x) { return phaseLookup(Table::Sin, x, true, [](double v) { return std::sin(v); }); }
 
-float approxCosF32(float x) { return phaseLookup(Cos, x, false, [](double v) { return std::cos(v); }); }
+float approxCosF32(float x) { return phaseLookup(Table::Cos, x, false, [](double v) { return std::cos(v); }); }
 
 namespace {
 /// tanh's table, per exponent -8 .. 2: the mantissa bits the unit reads; each exponent's
@@ -419,10 +418,10 @@ constexpr std::array<uint32_t, 12> kTanhOffset = [] {
 }();
 } // namespace
 
-static_assert(kTanhOffset[11] == kEntries[Tanh], "tanh's table holds every exponent's part");
+static_assert(kTanhOffset[11] == kEntries[int(Table::Tanh)], "tanh's table holds every exponent's part");
 
 float approxTanhF32(float x) {
-  LazyTable *T = tableFor(Tanh);
+  LazyTable *T = tableFor(Table::Tanh);
   if (!T)
     return float(std::tanh(double(x)));
   uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
