@@ -30,4 +30,28 @@ enum class ApproxF64 : int {
   Rsqrt,    ///< rsqrt.approx.f64: one Newton step from rsqrt.approx.ftz.f64
 };
 
+/// The host symbol of an instruction that is a unit alone (approx_tables.h's function for
+/// it: float(float) or double(double)), which kernels call directly; null for the
+/// sequences, which go through cutwin_sim_approx_f32/f64 and the operation code.
+inline const char *approxUnitSymbol(ApproxF32 op) {
+  switch (op) {
+  case ApproxF32::Ex2Ftz: return "cutwin_sim_ex2_approx_ftz_f32";
+  case ApproxF32::Lg2Ftz: return "cutwin_sim_lg2_approx_ftz_f32";
+  case ApproxF32::RcpFtz: return "cutwin_sim_rcp_approx_ftz_f32";
+  case ApproxF32::RsqrtFtz: return "cutwin_sim_rsqrt_approx_ftz_f32";
+  case ApproxF32::SqrtFtz: return "cutwin_sim_sqrt_approx_ftz_f32";
+  case ApproxF32::Sin: return "cutwin_sim_sin_approx_f32";
+  case ApproxF32::Cos: return "cutwin_sim_cos_approx_f32";
+  case ApproxF32::Tanh: return "cutwin_sim_tanh_approx_f32";
+  default: return nullptr;
+  }
+}
+inline const char *approxUnitSymbol(ApproxF64 op) {
+  switch (op) {
+  case ApproxF64::RcpFtz: return "cutwin_sim_rcp_approx_ftz_f64";
+  case ApproxF64::RsqrtFtz: return "cutwin_sim_rsqrt_approx_ftz_f64";
+  default: return nullptr;
+  }
+}
+
 } // namespace cutwin::sim

@@ -50,6 +50,14 @@ static_assert(sizeof(Block) == 24 && offsetof(Block, least) == 4 && offsetof(Blo
 static_assert(sizeof(std::atomic<uint8_t>) == 1 && std::atomic<uint8_t>::is_always_lock_free,
               "compiled lookups read the ready flags as bytes");
 
+/// Entry r of a block that is not raw: first, plus r times the least difference, plus
+/// the bits 1..r of the planes.
+inline uint32_t packedEntry(const Block &b, uint32_t r) {
+  uint64_t below = (~uint64_t(0) >> (63 - r)) & ~uint64_t(1);
+  return b.first + uint32_t(b.least) * r + uint32_t(std::popcount(b.plane0 & below)) +
+         2 * uint32_t(std::popcount(b.plane1 & below));
+}
+
 /// One embedded table, decoded chunk by chunk as lookups reach it (a kernel that takes
 /// the exponential of a few values decodes a few of 256 chunks) into Blocks.
 class LazyTable {
@@ -106,9 +114,7 @@ public:
     uint32_t r = i & 63;
     if (b.least == kRawBlock) [[unlikely]]
       return reinterpret_cast<const uint32_t *>(b.plane0)[r];
-    uint64_t below = r == 63 ? ~uint64_t(1) : ((uint64_t(1) << (r + 1)) - 1) & ~uint64_t(1);
-    return b.first + uint32_t(b.least) * r + uint32_t(std::popcount(b.plane0 & below)) +
-           2 * uint32_t(std::popcount(b.plane1 & below));
+    return packedEntry(b, r);
   }
 
   /// Where compiled lookups find the blocks (approx_tables.h).
@@ -237,6 +243,164 @@ inline LazyTable *tableFor(Table t) {
   return openTable(t);
 }
 
+/// Entry i of table t where it is at hand: the table open, i's chunk decoded (the path
+/// of nearly every lookup, kept inline and free of calls); false otherwise, and the
+/// caller takes its full path, which opens and decodes.
+inline bool readyEntry(Table t, uint32_t i, uint32_t &out) {
+  ApproxTableView &v = approxTableViews[int(t)];
+  const Block *blocks = std::atomic_ref<const Block *>(v.blocks).load(std::memory_order_acquire);
+  if (!blocks)
+    return false;
+  if (!reinterpret_cast<const std::atomic<uint8_t> *>(v.ready)[i >> v.chunkShift].load(std::memory_order_acquire))
+    return false;
+  const Block &b = blocks[i >> 6];
+  uint32_t r = i & 63;
+  out = b.least == kRawBlock ? reinterpret_cast<const uint32_t *>(b.plane0)[r] : packedEntry(b, r);
+  return true;
+}
+
+float fromBits(uint32_t u) { return std::bit_cast<float>(u); }
+uint32_t bitsOf(float f) { return std::bit_cast<uint32_t>(f); }
+double fromHigh(uint32_t hi) { return std::bit_cast<double>(uint64_t(hi) << 32); }
+uint32_t highOf(double d) { return uint32_t(std::bit_cast<uint64_t>(d) >> 32); }
+
+/// Normal floats (and high words of normal doubles): the operands the fast paths take.
+bool normal32(uint32_t u) { return (u & 0x7fffffffu) - 0x00800000u < 0x7f800000u - 0x00800000u; }
+bool positiveNormal32(uint32_t u) { return u - 0x00800000u < 0x7f800000u - 0x00800000u; }
+bool normal64(uint32_t hi) { return (hi & 0x7fffffffu) - 0x00100000u < 0x7ff00000u - 0x00100000u; }
+bool positiveNormal64(uint32_t hi) { return hi - 0x00100000u < 0x7ff00000u - 0x00100000u; }
+
+/// The results from a normal operand's entry t, shared by the fast and the full paths.
+float rcp32From(uint32_t u, uint32_t t) {
+  uint32_t s = u & 0x80000000u;
+  int32_t r = int32_t((t >> 23) & 0xff) - (int32_t((u >> 23) & 0xff) - 127);
+  return fromBits(r <= 0 ? s : s | uint32_t(r) << 23 | (t & 0x7fffff));
+}
+double rcp64From(uint32_t hi, uint32_t t) {
+  uint32_t s = hi & 0x80000000u;
+  int32_t r = int32_t((t >> 20) & 0x7ff) - (int32_t((hi >> 20) & 0x7ff) - 1023);
+  return fromHigh(r <= 0 ? s : s | uint32_t(r) << 20 | (t & 0xfffff));
+}
+/// ex2 of |x| = k 2^-23 (k read truncated): the entry's exponent moved by k's integer part.
+float ex2From(bool negative, uint32_t k, uint32_t t) {
+  int32_t whole = int32_t(k >> 23), r = int32_t((t >> 23) & 0xff) + (negative ? -whole : whole);
+  if (r <= 0)
+    return 0.0f;
+  if (r >= 0xff)
+    return INFINITY;
+  return fromBits(uint32_t(r) << 23 | (t & 0x7fffff));
+}
+/// rsqrt (halved exponent subtracted) or sqrt (added) of a positive normal operand whose
+/// exponent is p, from the table of p's parity.
+float root32From(int32_t p, uint32_t t, bool reciprocal) {
+  int32_t half = (p - (p & 1)) >> 1, e = int32_t((t >> 23) & 0xff);
+  return fromBits(uint32_t(reciprocal ? e - half : e + half) << 23 | (t & 0x7fffff));
+}
+double rsqrt64From(int32_t p, uint32_t t) {
+  int32_t half = (p - (p & 1)) >> 1;
+  return fromHigh(uint32_t(int32_t((t >> 20) & 0x7ff) - half) << 20 | (t & 0xfffff));
+}
+/// x rounded toward zero to float (x finite, within float's normal range or zero).
+float truncateToFloat(double x) {
+  return float(std::bit_cast<double>(std::bit_cast<uint64_t>(x) & ~((uint64_t(1) << 29) - 1)));
+}
+/// The unit forms p + lg2(1.m) exactly and truncates; p < 0 starts from lg2(1.m / 2) so that
+/// the sum and the entry have one sign and truncating twice is truncating once.
+float lg2From(int32_t p, uint32_t t) { return truncateToFloat(double(p >= 0 ? p : p + 1) + double(fromBits(t))); }
+
+// The full paths: special operands, tables not yet open or absent, chunks not yet decoded.
+
+[[gnu::noinline]] float rcp32Full(float x) {
+  LazyTable *T = tableFor(Table::Rcp32);
+  if (!T)
+    return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(INFINITY, x) : 1.0f / x;
+  uint32_t u = bitsOf(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
+  if (e == 0xff)
+    return fromBits(m ? 0x7fffffffu : s); // NaN; 1/inf = 0
+  if (e == 0)
+    return fromBits(s | 0x7f800000u); // zero and flushed subnormals
+  return rcp32From(u, (*T)[m]);
+}
+
+[[gnu::noinline]] double rcp64Full(double x) {
+  LazyTable *T = tableFor(Table::Rcp64);
+  if (!T)
+    return 1.0 / x;
+  uint32_t hi = highOf(x), s = hi & 0x80000000u, e = (hi >> 20) & 0x7ff, m = hi & 0xfffff;
+  if (e == 0x7ff) // the instruction reads the high word only: a NaN with a low-word payload is inf
+    return fromHigh(m ? 0x7fffffffu : s);
+  if (e == 0)
+    return fromHigh(s | 0x7ff00000u);
+  return rcp64From(hi, (*T)[m]);
+}
+
+[[gnu::noinline]] float ex2Full(float x) {
+  LazyTable *P = tableFor(Table::Ex2Pos), *N = tableFor(Table::Ex2Neg);
+  if (!P || !N)
+    return std::fpclassify(x) == FP_SUBNORMAL ? 1.0f : float(std::exp2(double(x)));
+  uint32_t u = bitsOf(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
+  if (e == 0xff)
+    return fromBits(m ? 0x7fffffffu : (s ? 0u : 0x7f800000u));
+  if (e == 0)
+    return 1.0f; // a flushed subnormal: 2^0
+  float a = fromBits(u & 0x7fffffffu);
+  if (a >= 128.0f)
+    return s ? 0.0f : INFINITY;
+  uint32_t k = uint32_t(a * 0x1p23f); // the unit reads |x| to 2^-23 (truncated)
+  return ex2From(s != 0, k, (s ? *N : *P)[k & 0x7fffff]);
+}
+
+[[gnu::noinline]] float root32Full(float x, bool reciprocal) {
+  LazyTable *T0 = tableFor(reciprocal ? Table::Rsqrt32Even : Table::Sqrt32Even),
+            *T1 = tableFor(reciprocal ? Table::Rsqrt32Odd : Table::Sqrt32Odd);
+  bool subnormal = std::fpclassify(x) == FP_SUBNORMAL;
+  if (!T0 || !T1) {
+    if (reciprocal)
+      return subnormal ? std::copysign(INFINITY, x) : float(1.0 / std::sqrt(double(x)));
+    return subnormal ? std::copysign(0.0f, x) : std::sqrt(x);
+  }
+  uint32_t u = bitsOf(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
+  if (e == 0xff)
+    return fromBits((m || s) ? 0x7fffffffu : reciprocal ? 0u : 0x7f800000u);
+  if (e == 0) // zero and flushed subnormals: +-inf, +-0
+    return fromBits(reciprocal ? s | 0x7f800000u : s);
+  if (s)
+    return fromBits(0x7fffffffu);
+  int32_t p = int32_t(e) - 127;
+  return root32From(p, (p & 1 ? *T1 : *T0)[m], reciprocal);
+}
+
+[[gnu::noinline]] double rsqrt64Full(double x) {
+  LazyTable *T0 = tableFor(Table::Rsqrt64Even), *T1 = tableFor(Table::Rsqrt64Odd);
+  if (!T0 || !T1)
+    return 1.0 / std::sqrt(x);
+  uint32_t hi = highOf(x), s = hi & 0x80000000u, e = (hi >> 20) & 0x7ff, m = hi & 0xfffff;
+  const uint32_t nan = 0x7fffffffu;
+  if (e == 0x7ff)
+    return fromHigh((m || s) ? nan : 0);
+  if (e == 0)
+    return fromHigh(s | 0x7ff00000u);
+  if (s)
+    return fromHigh(nan);
+  int32_t p = int32_t(e) - 1023;
+  return rsqrt64From(p, (p & 1 ? *T1 : *T0)[m]);
+}
+
+[[gnu::noinline]] float lg2Full(float x) {
+  LazyTable *T0 = tableFor(Table::Lg2E0), *T1 = tableFor(Table::Lg2Em1);
+  if (!T0 || !T1)
+    return std::fpclassify(x) == FP_SUBNORMAL ? -INFINITY : float(std::log2(double(x)));
+  uint32_t u = bitsOf(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
+  if (e == 0xff)
+    return fromBits((m || s) ? 0x7fffffffu : 0x7f800000u);
+  if (e == 0)
+    return -INFINITY; // zero and flushed subnormals
+  if (s)
+    return fromBits(0x7fffffffu);
+  int32_t p = int32_t(e) - 127;
+  return lg2From(p, (p >= 0 ? *T0 : *T1)[m]);
+}
+
 } // namespace
 
 ApproxTableView approxTableViews[TableCount];
@@ -247,133 +411,60 @@ uint32_t approxTableEntry(int t, uint32_t i) {
 }
 
 float approxRcpF32(float x) {
-  LazyTable *T = tableFor(Table::Rcp32);
-  if (!T)
-    return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(INFINITY, x) : 1.0f / x;
-  uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
-  if (e == 0xff)
-    return std::bit_cast<float>(m ? 0x7fffffffu : s); // NaN; 1/inf = 0
-  if (e == 0)
-    return std::bit_cast<float>(s | 0x7f800000u); // zero and flushed subnormals
-  uint32_t t = (*T)[m];
-  int32_t r = int32_t((t >> 23) & 0xff) - (int32_t(e) - 127);
-  return std::bit_cast<float>(r <= 0 ? s : s | uint32_t(r) << 23 | (t & 0x7fffff));
+  uint32_t u = bitsOf(x), t;
+  if (normal32(u) && readyEntry(Table::Rcp32, u & 0x7fffff, t))
+    return rcp32From(u, t);
+  return rcp32Full(x);
 }
 
 double approxRcpF64(double x) {
-  LazyTable *T = tableFor(Table::Rcp64);
-  if (!T)
-    return 1.0 / x;
-  uint64_t u = std::bit_cast<uint64_t>(x);
-  uint32_t hi = uint32_t(u >> 32), s = hi & 0x80000000u, e = (hi >> 20) & 0x7ff, m = hi & 0xfffff;
-  if (e == 0x7ff) // the instruction reads the high word only: a NaN with a low-word payload is inf
-    return std::bit_cast<double>(m ? 0x7fffffff00000000ull : uint64_t(s) << 32);
-  if (e == 0)
-    return std::bit_cast<double>(uint64_t(s | 0x7ff00000u) << 32);
-  uint32_t t = (*T)[m];
-  int32_t r = int32_t((t >> 20) & 0x7ff) - (int32_t(e) - 1023);
-  return std::bit_cast<double>(uint64_t(r <= 0 ? s : s | uint32_t(r) << 20 | (t & 0xfffff)) << 32);
+  uint32_t hi = highOf(x), t;
+  if (normal64(hi) && readyEntry(Table::Rcp64, hi & 0xfffff, t))
+    return rcp64From(hi, t);
+  return rcp64Full(x);
 }
 
 float approxEx2F32(float x) {
-  LazyTable *P = tableFor(Table::Ex2Pos), *N = tableFor(Table::Ex2Neg);
-  if (!P || !N)
-    return std::fpclassify(x) == FP_SUBNORMAL ? 1.0f : float(std::exp2(double(x)));
-  uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
-  if (e == 0xff)
-    return std::bit_cast<float>(m ? 0x7fffffffu : (s ? 0u : 0x7f800000u));
-  if (e == 0)
-    return 1.0f; // a flushed subnormal: 2^0
-  float a = std::bit_cast<float>(u & 0x7fffffffu);
-  if (a >= 128.0f)
-    return s ? 0.0f : INFINITY;
-  uint32_t k = uint32_t(a * 0x1p23f); // the unit reads |x| to 2^-23 (truncated)
-  uint32_t t = (s ? *N : *P)[k & 0x7fffff];
-  int32_t r = int32_t((t >> 23) & 0xff) + (s ? -int32_t(k >> 23) : int32_t(k >> 23));
-  if (r <= 0)
-    return 0.0f;
-  if (r >= 0xff)
-    return INFINITY;
-  return std::bit_cast<float>(uint32_t(r) << 23 | (t & 0x7fffff));
+  uint32_t u = bitsOf(x), a = u & 0x7fffffffu, t;
+  if (a - 0x00800000u < 0x43000000u - 0x00800000u) { // normal, |x| < 128
+    uint32_t k = uint32_t(fromBits(a) * 0x1p23f);     // the unit reads |x| to 2^-23 (truncated)
+    bool negative = u >> 31;
+    if (readyEntry(negative ? Table::Ex2Neg : Table::Ex2Pos, k & 0x7fffff, t))
+      return ex2From(negative, k, t);
+  }
+  return ex2Full(x);
 }
 
 float approxRsqrtF32(float x) {
-  LazyTable *T0 = tableFor(Table::Rsqrt32Even), *T1 = tableFor(Table::Rsqrt32Odd);
-  if (!T0 || !T1)
-    return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(INFINITY, x) : float(1.0 / std::sqrt(double(x)));
-  uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
-  if (e == 0xff)
-    return std::bit_cast<float>((m || s) ? 0x7fffffffu : 0u);
-  if (e == 0)
-    return std::bit_cast<float>(s | 0x7f800000u);
-  if (s)
-    return std::bit_cast<float>(0x7fffffffu);
-  int32_t p = int32_t(e) - 127, odd = p & 1;
-  uint32_t t = (odd ? *T1 : *T0)[m];
-  int32_t r = int32_t((t >> 23) & 0xff) - ((p - odd) >> 1);
-  return std::bit_cast<float>(uint32_t(r) << 23 | (t & 0x7fffff));
+  uint32_t u = bitsOf(x), t;
+  int32_t p = int32_t((u >> 23) & 0xff) - 127;
+  if (positiveNormal32(u) && readyEntry(p & 1 ? Table::Rsqrt32Odd : Table::Rsqrt32Even, u & 0x7fffff, t))
+    return root32From(p, t, true);
+  return root32Full(x, true);
 }
 
 double approxRsqrtF64(double x) {
-  LazyTable *T0 = tableFor(Table::Rsqrt64Even), *T1 = tableFor(Table::Rsqrt64Odd);
-  if (!T0 || !T1)
-    return 1.0 / std::sqrt(x);
-  uint64_t u = std::bit_cast<uint64_t>(x);
-  uint32_t hi = uint32_t(u >> 32), s = hi & 0x80000000u, e = (hi >> 20) & 0x7ff, m = hi & 0xfffff;
-  const uint64_t nan = 0x7fffffff00000000ull;
-  if (e == 0x7ff)
-    return std::bit_cast<double>((m || s) ? nan : 0);
-  if (e == 0)
-    return std::bit_cast<double>(uint64_t(s | 0x7ff00000u) << 32);
-  if (s)
-    return std::bit_cast<double>(nan);
-  int32_t p = int32_t(e) - 1023, odd = p & 1;
-  uint32_t t = (odd ? *T1 : *T0)[m];
-  int32_t r = int32_t((t >> 20) & 0x7ff) - ((p - odd) >> 1);
-  return std::bit_cast<double>(uint64_t(uint32_t(r) << 20 | (t & 0xfffff)) << 32);
+  uint32_t hi = highOf(x), t;
+  int32_t p = int32_t((hi >> 20) & 0x7ff) - 1023;
+  if (positiveNormal64(hi) && readyEntry(p & 1 ? Table::Rsqrt64Odd : Table::Rsqrt64Even, hi & 0xfffff, t))
+    return rsqrt64From(p, t);
+  return rsqrt64Full(x);
 }
-
-namespace {
-/// x rounded toward zero to float (x finite, within float's normal range or zero).
-float truncateToFloat(double x) {
-  return float(std::bit_cast<double>(std::bit_cast<uint64_t>(x) & ~((uint64_t(1) << 29) - 1)));
-}
-} // namespace
 
 float approxLg2F32(float x) {
-  LazyTable *T0 = tableFor(Table::Lg2E0), *T1 = tableFor(Table::Lg2Em1);
-  if (!T0 || !T1)
-    return std::fpclassify(x) == FP_SUBNORMAL ? -INFINITY : float(std::log2(double(x)));
-  uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
-  if (e == 0xff)
-    return std::bit_cast<float>((m || s) ? 0x7fffffffu : 0x7f800000u);
-  if (e == 0)
-    return -INFINITY; // zero and flushed subnormals
-  if (s)
-    return std::bit_cast<float>(0x7fffffffu);
-  // The unit forms e + lg2(1.m) exactly and truncates; e < 0 starts from lg2(1.m / 2) so that
-  // the sum and the entry have one sign and truncating twice is truncating once.
-  int32_t p = int32_t(e) - 127;
-  if (p >= 0)
-    return truncateToFloat(double(p) + double(std::bit_cast<float>((*T0)[m])));
-  return truncateToFloat(double(p + 1) + double(std::bit_cast<float>((*T1)[m])));
+  uint32_t u = bitsOf(x), t;
+  int32_t p = int32_t((u >> 23) & 0xff) - 127;
+  if (positiveNormal32(u) && readyEntry(p >= 0 ? Table::Lg2E0 : Table::Lg2Em1, u & 0x7fffff, t))
+    return lg2From(p, t);
+  return lg2Full(x);
 }
 
 float approxSqrtF32(float x) {
-  LazyTable *T0 = tableFor(Table::Sqrt32Even), *T1 = tableFor(Table::Sqrt32Odd);
-  if (!T0 || !T1)
-    return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : std::sqrt(x);
-  uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
-  if (e == 0xff)
-    return std::bit_cast<float>((m || s) ? 0x7fffffffu : 0x7f800000u);
-  if (e == 0)
-    return std::bit_cast<float>(s); // zero and flushed subnormals: +-0
-  if (s)
-    return std::bit_cast<float>(0x7fffffffu);
-  int32_t p = int32_t(e) - 127, odd = p & 1;
-  uint32_t t = (odd ? *T1 : *T0)[m];
-  int32_t r = int32_t((t >> 23) & 0xff) + ((p - odd) >> 1);
-  return std::bit_cast<float>(uint32_t(r) << 23 | (t & 0x7fffff));
+  uint32_t u = bitsOf(x), t;
+  int32_t p = int32_t((u >> 23) & 0xff) - 127;
+  if (positiveNormal32(u) && readyEntry(p & 1 ? Table::Sqrt32Odd : Table::Sqrt32Even, u & 0x7fffff, t))
+    return root32From(p, t, false);
+  return root32Full(x, false);
 }
 
 namespace {
@@ -386,19 +477,28 @@ uint32_t sinCosPhase(float x, bool &negative) {
   float a = std::fabs(t);
   return uint32_t((a - std::floor(a)) * 0x1p25f); // exact, then truncated
 }
-} // namespace
 
-namespace {
 /// sin.approx (odd: the sign of t) or cos.approx (even) from table `t` at x's phase.
-float phaseLookup(Table t, float x, bool odd, double (*fallback)(double)) {
+[[gnu::noinline]] float phaseFull(Table t, float x, bool odd, double (*fallback)(double)) {
   LazyTable *T = tableFor(t);
   if (!T)
     return float(fallback(double(x)));
   if (!std::isfinite(x))
-    return std::bit_cast<float>(0x7fffffffu);
+    return fromBits(0x7fffffffu);
   bool negative;
   uint32_t q = sinCosPhase(x, negative);
-  return std::bit_cast<float>((*T)[q] ^ (odd && negative ? 0x80000000u : 0u));
+  return fromBits((*T)[q] ^ (odd && negative ? 0x80000000u : 0u));
+}
+
+float phaseLookup(Table t, float x, bool odd, double (*fallback)(double)) {
+  bool negative;
+  uint32_t e;
+  if (std::isfinite(x)) {
+    uint32_t q = sinCosPhase(x, negative);
+    if (readyEntry(t, q, e))
+      return fromBits(e ^ (odd && negative ? 0x80000000u : 0u));
+  }
+  return phaseFull(t, x, odd, fallback);
 }
 } // namespace
 
@@ -420,20 +520,32 @@ constexpr std::array<uint32_t, 12> kTanhOffset = [] {
 
 static_assert(kTanhOffset[11] == kEntries[int(Table::Tanh)], "tanh's table holds every exponent's part");
 
-float approxTanhF32(float x) {
+namespace {
+/// The entry of tanh's table for a float with exponent p (-8 .. 2) and mantissa m.
+uint32_t tanhIndex(int p, uint32_t m) { return kTanhOffset[p + 8] + (m >> (23 - kTanhBits[p + 8])); }
+
+[[gnu::noinline]] float tanhFull(float x) {
   LazyTable *T = tableFor(Table::Tanh);
   if (!T)
     return float(std::tanh(double(x)));
-  uint32_t u = std::bit_cast<uint32_t>(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
+  uint32_t u = bitsOf(x), s = u & 0x80000000u, e = (u >> 23) & 0xff, m = u & 0x7fffff;
   if (e == 0xff)
-    return std::bit_cast<float>(m ? 0x7fffffffu : s | 0x3f800000u);
+    return fromBits(m ? 0x7fffffffu : s | 0x3f800000u);
   int p = int(e) - 127;
   if (p < -8)
     return x; // zeros and subnormals too
   if (p > 2)
-    return std::bit_cast<float>(s | 0x3f800000u);
-  int k = p + 8;
-  return std::bit_cast<float>(s | (*T)[kTanhOffset[k] + (m >> (23 - kTanhBits[k]))]);
+    return fromBits(s | 0x3f800000u);
+  return fromBits(s | (*T)[tanhIndex(p, m)]);
+}
+} // namespace
+
+float approxTanhF32(float x) {
+  uint32_t u = bitsOf(x), t;
+  int p = int((u >> 23) & 0xff) - 127;
+  if (p >= -8 && p <= 2 && readyEntry(Table::Tanh, tanhIndex(p, u & 0x7fffff), t))
+    return fromBits((u & 0x80000000u) | t);
+  return tanhFull(x);
 }
 
 } // namespace cutwin::sim

@@ -67,12 +67,20 @@ bool directedF32(int op, int mode, float a, float b, float c, float &out) {
   // f below (-1), at (0) or above (1) the exact value s + e; |e| is below s's half-ulp
   int side = double(f) > s ? 1 : double(f) < s ? -1 : e > 0 ? -1 : e < 0 ? 1 : 0;
   bool down = mode == 1 || (mode == 3 && s > 0), up = mode == 2 || (mode == 3 && s < 0);
-  if (down && side > 0)
-    f = std::nextafter(f, -INFINITY);
-  else if (up && side < 0)
-    f = std::nextafter(f, INFINITY);
-  out = f;
+  // one step toward -inf or +inf moves the encoding's magnitude by one (f is not zero:
+  // its neighbours toward zero are the signed zeros where the exact value is tiny)
+  uint32_t u = std::bit_cast<uint32_t>(f);
+  if (f != 0 && ((down && side > 0) || (up && side < 0)))
+    u += (side > 0) == (f > 0) ? -1u : 1u;
+  else if (f == 0 && side != 0)
+    return false; // stepping off zero: the FPU in that mode
+  out = std::bit_cast<float>(u);
   return true;
+}
+
+[[gnu::noinline]] float f32opInMode(int op, int mode, float a, float b, float c) {
+  RoundingScope s(mode);
+  return apply<float>(op, a, b, c);
 }
 
 } // namespace
@@ -81,8 +89,7 @@ extern "C" float cutwin_sim_f32op(int op, int mode, float a, float b, float c) {
   float r;
   if (directedF32(op, mode, a, b, c, r))
     return r;
-  RoundingScope s(mode);
-  return apply<float>(op, a, b, c);
+  return f32opInMode(op, mode, a, b, c);
 }
 
 extern "C" double cutwin_sim_f64op(int op, int mode, double a, double b, double c) {

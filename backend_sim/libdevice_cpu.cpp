@@ -1,9 +1,7 @@
 #include "backend_sim/libdevice_cpu.h"
 
-#include "backend_sim/approx_inline.h"
 #include "backend_sim/approx_ops.h"
 #include "backend_sim/approx_tables.h"
-#include "backend_sim/directed_f32.h"
 
 #include "cutwin/errors.h"
 #include "frontend/ir/libdevice_link.h"
@@ -40,7 +38,16 @@ std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
       {"cutwin_sim_tof64", reinterpret_cast<void *>(&cutwin_sim_tof64)},
       {"cutwin_sim_approx_f32", reinterpret_cast<void *>(&cutwin_sim_approx_f32)},
       {"cutwin_sim_approx_f64", reinterpret_cast<void *>(&cutwin_sim_approx_f64)},
-      {kApproxViewsSymbol, static_cast<void *>(&approxTableViews)},
+      {approxUnitSymbol(ApproxF32::Ex2Ftz), reinterpret_cast<void *>(&approxEx2F32)},
+      {approxUnitSymbol(ApproxF32::Lg2Ftz), reinterpret_cast<void *>(&approxLg2F32)},
+      {approxUnitSymbol(ApproxF32::RcpFtz), reinterpret_cast<void *>(&approxRcpF32)},
+      {approxUnitSymbol(ApproxF32::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF32)},
+      {approxUnitSymbol(ApproxF32::SqrtFtz), reinterpret_cast<void *>(&approxSqrtF32)},
+      {approxUnitSymbol(ApproxF32::Sin), reinterpret_cast<void *>(&approxSinF32)},
+      {approxUnitSymbol(ApproxF32::Cos), reinterpret_cast<void *>(&approxCosF32)},
+      {approxUnitSymbol(ApproxF32::Tanh), reinterpret_cast<void *>(&approxTanhF32)},
+      {approxUnitSymbol(ApproxF64::RcpFtz), reinterpret_cast<void *>(&approxRcpF64)},
+      {approxUnitSymbol(ApproxF64::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF64)},
   };
 }
 
@@ -111,30 +118,28 @@ private:
       }
     } else {
       bool f32 = t->isFloatTy();
-      Value *zero = ConstantFP::get(t, 0.0);
-      auto operand = [&](size_t k) { return a.size() > k ? a[k] : zero; };
-      if (Function *compiled = f32 ? compiledDirectedF32(m_, op, mode) : nullptr)
-        return flush(b, b.CreateCall(compiled, {operand(0), operand(1), operand(2)}), ftz);
       auto *i32 = b.getInt32Ty();
       FunctionCallee h = helper(f32 ? "cutwin_sim_f32op" : "cutwin_sim_f64op", t, {i32, i32, t, t, t});
-      r = b.CreateCall(h, {b.getInt32(op), b.getInt32(mode), operand(0), operand(1), operand(2)});
+      Value *zero = ConstantFP::get(t, 0.0);
+      r = b.CreateCall(h, {b.getInt32(op), b.getInt32(mode), a[0], a.size() > 1 ? a[1] : zero,
+                           a.size() > 2 ? a[2] : zero});
     }
     return flush(b, r, ftz);
   }
 
-  /// The instruction `op` whole (its ftz form flushes as the GPU does): approx_ops.h. The
-  /// common case compiled in where approx_inline.cpp has it, else the host helper.
+  /// The instruction `op` whole (its ftz form flushes as the GPU does): approx_ops.h. A
+  /// bare unit is called directly (approxUnitSymbol), the sequences through the helper.
   Value *approxF32(IRBuilder<> &b, ApproxF32 op, Value *x, Value *y = nullptr) {
     Type *f32 = b.getFloatTy();
-    if (Function *unit = compiledApproxF32(m_, op))
-      return b.CreateCall(unit, {x, y ? y : ConstantFP::get(f32, 0.0)});
+    if (const char *unit = approxUnitSymbol(op))
+      return b.CreateCall(helper(unit, f32, {f32}), {x});
     FunctionCallee h = helper("cutwin_sim_approx_f32", f32, {b.getInt32Ty(), f32, f32});
     return b.CreateCall(h, {b.getInt32(int(op)), x, y ? y : ConstantFP::get(f32, 0.0)});
   }
 
   Value *approxF64(IRBuilder<> &b, ApproxF64 op, Value *x) {
-    if (Function *unit = compiledApproxF64(m_, op))
-      return b.CreateCall(unit, {x});
+    if (const char *unit = approxUnitSymbol(op))
+      return b.CreateCall(helper(unit, b.getDoubleTy(), {b.getDoubleTy()}), {x});
     FunctionCallee h = helper("cutwin_sim_approx_f64", b.getDoubleTy(), {b.getInt32Ty(), b.getDoubleTy()});
     return b.CreateCall(h, {b.getInt32(int(op)), x});
   }

@@ -283,8 +283,8 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
       break;
     case ir::Intrinsic::TanhApprox: { // the measured table model (approx_ops.h)
       Type *f32 = Type::getFloatTy(m.getContext());
-      FunctionCallee h = m.getOrInsertFunction("cutwin_sim_approx_f32", f32, i32, f32, f32);
-      repl = b.CreateCall(h, {b.getInt32(int(sim::ApproxF32::Tanh)), ci->getArgOperand(0), ConstantFP::get(f32, 0.0)});
+      FunctionCallee h = m.getOrInsertFunction(sim::approxUnitSymbol(sim::ApproxF32::Tanh), f32, f32);
+      repl = b.CreateCall(h, {ci->getArgOperand(0)});
       break;
     }
     case ir::Intrinsic::Print:
