@@ -52,6 +52,31 @@ void keepCopysignF64(llvm::Module &m) {
     ii->eraseFromParent();
   }
 }
+
+/// libdevice's __nv_fast_tanhf calls llvm.nvvm.tanh.approx.f32, which LLVM 16's NVPTX
+/// backend does not know (it would emit a call to a function of that name): the PTX
+/// instruction, as libNVVM emits it.
+void lowerTanhApprox(llvm::Module &m) {
+  llvm::Function *f = m.getFunction("llvm.nvvm.tanh.approx.f32");
+  if (!f)
+    return;
+  std::vector<llvm::CallInst *> calls;
+  for (llvm::User *u : f->users())
+    if (auto *ci = llvm::dyn_cast<llvm::CallInst>(u); ci && ci->getCalledFunction() == f)
+      calls.push_back(ci);
+  for (llvm::CallInst *ci : calls) {
+    llvm::IRBuilder<> b(ci);
+    auto *t = b.getFloatTy();
+    auto *asmFn = llvm::InlineAsm::get(llvm::FunctionType::get(t, {t}, false), "tanh.approx.f32 $0, $1;", "=f,f",
+                                       false);
+    llvm::CallInst *r = b.CreateCall(asmFn, {ci->getArgOperand(0)});
+    r->setDebugLoc(ci->getDebugLoc());
+    ci->replaceAllUsesWith(r);
+    ci->eraseFromParent();
+  }
+  if (f->use_empty())
+    f->eraseFromParent();
+}
 } // namespace
 
 llvm::TargetMachine &nvptxTargetMachine(const GpuTarget &t) {
@@ -96,6 +121,7 @@ std::string emitPtx(llvm::Module &m, const GpuTarget &t) {
   llvm::SmallString<0> buf;
   llvm::raw_svector_ostream os(buf);
   keepCopysignF64(m);
+  lowerTanhApprox(m);
   llvm::legacy::PassManager pm;
   if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_AssemblyFile))
     throw Error("NVPTX backend cannot emit PTX");

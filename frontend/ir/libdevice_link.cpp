@@ -27,8 +27,6 @@ std::string libdevicePath() {
   return CUTWIN_LIBDEVICE_PATH;
 }
 
-namespace {
-
 const llvm::MemoryBuffer &libdeviceBitcode() {
   static std::once_flag once;
   static std::unique_ptr<llvm::MemoryBuffer> buf;
@@ -45,8 +43,6 @@ const llvm::MemoryBuffer &libdeviceBitcode() {
                 "); set CUTWIN_LIBDEVICE to the CUDA toolkit's nvvm/libdevice/libdevice.10.bc");
   return *buf;
 }
-
-} // namespace
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <string>
 
 namespace llvm {
+class MemoryBuffer;
 class Module;
 } // namespace llvm
 
@@ -14,6 +15,10 @@ namespace cutwin::ir {
 
 /// Where libdevice.10.bc is read from: $CUTWIN_LIBDEVICE, else the toolkit found at build time.
 std::string libdevicePath();
+
+/// libdevice.10.bc, read once per process; throws Error (naming CUTWIN_LIBDEVICE) if it
+/// cannot be read.
+const llvm::MemoryBuffer &libdeviceBitcode();
 
 /// What libdevice's __nvvm_reflect queries answer, as libNVVM answers them for the same
 /// options (-ftz, -prec-sqrt, -arch); unknown queries answer 0.

@@ -1,4 +1,5 @@
 // Lowering of calls: casts, device functions, cuda.* intrinsics, math.* and builtins.
+#include "frontend/ir/libdevice_signatures.h"
 #include "frontend/lower/lowerer.h"
 
 #include "frontend/ir/intrinsics.h"
@@ -30,6 +31,8 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
     return lowerUfuncCall(c, ci);
   if (ci.builtin.rfind("foreign.", 0) == 0)
     return lowerForeignCall(c, ci);
+  if (ci.builtin.rfind("cuda.libdevice.", 0) == 0)
+    return lowerLibdeviceCall(c, ci);
   if (ci.builtin.rfind("cmath.", 0) == 0)
     return lowerCmathCall(c, ci);
   if (ci.builtin.rfind("cuda.atomic.", 0) == 0)
@@ -101,6 +104,60 @@ Value *Lowerer::minMax(bool isMax, ArrayRef<Value *> vals, Scalar t) {
     acc = b_.CreateSelect(better, vals[i], acc);
   }
   return acc;
+}
+
+Value *Lowerer::lowerLibdeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  std::string name = ci.builtin.substr(strlen("cuda.libdevice."));
+  const ir::LibdeviceSignature *sig = ir::libdeviceSignature(name); // found when typed
+  auto typeOf = [&](ir::LibdeviceType t) -> llvm::Type * {
+    switch (t) {
+    case ir::LibdeviceType::Void: return llvm::Type::getVoidTy(ctx_);
+    case ir::LibdeviceType::I16: return llvm::Type::getInt16Ty(ctx_);
+    case ir::LibdeviceType::I32: return llvm::Type::getInt32Ty(ctx_);
+    case ir::LibdeviceType::I64: return llvm::Type::getInt64Ty(ctx_);
+    case ir::LibdeviceType::F32: return llvm::Type::getFloatTy(ctx_);
+    default: return llvm::Type::getDoubleTy(ctx_);
+    }
+  };
+  // Outputs go through slots in the thread's frame, read back after the call.
+  std::vector<llvm::Type *> params;
+  std::vector<Value *> args;
+  std::vector<AllocaInst *> outs;
+  size_t input = 0;
+  for (const ir::LibdeviceParam &p : sig->params) {
+    if (p.output) {
+      outs.push_back(entryAlloca(typeOf(p.type), "libdevice." + name + ".out"));
+      params.push_back(PointerType::get(ctx_, 0));
+      args.push_back(outs.back());
+      continue;
+    }
+    args.push_back(lowerAs(*c.args[input], Type::scalarOf(ci.operandTypes[input])));
+    params.push_back(args.back()->getType());
+    ++input;
+  }
+  FunctionCallee callee =
+      mod_.getOrInsertFunction("__nv_" + name, FunctionType::get(typeOf(sig->ret), params, false));
+  if (auto *fn = dyn_cast<llvm::Function>(callee.getCallee())) {
+    fn->setDoesNotThrow();
+    fn->setWillReturn();
+    if (outs.empty())
+      fn->setDoesNotAccessMemory();
+  }
+  setLoc(c.loc);
+  Value *ret = b_.CreateCall(callee, args);
+  std::vector<Value *> results;
+  if (sig->ret != ir::LibdeviceType::Void)
+    results.push_back(ret);
+  for (AllocaInst *slot : outs)
+    results.push_back(b_.CreateAlignedLoad(slot->getAllocatedType(), slot, slot->getAlign()));
+  if (results.empty())
+    return nullptr;
+  if (results.size() == 1)
+    return results[0];
+  Value *tuple = UndefValue::get(llvmType(ci.type));
+  for (unsigned k = 0; k < results.size(); ++k)
+    tuple = b_.CreateInsertValue(tuple, results[k], {k});
+  return tuple;
 }
 
 Value *Lowerer::lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {

@@ -154,6 +154,8 @@ private:
   llvm::Value *lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// A call to a cuda.declare_device function: numba's ABI, `i32 name(T *ret, args...)`.
   llvm::Value *lowerForeignCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  /// `libdevice.<name>(...)`: __nv_<name>, its pointer parameters returned as results.
+  llvm::Value *lowerLibdeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// numba.cuda.random's device functions (lower_random.cpp).
   llvm::Value *lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *minMax(bool isMax, llvm::ArrayRef<llvm::Value *> vals, Scalar t);

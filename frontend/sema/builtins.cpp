@@ -71,6 +71,8 @@ std::optional<Type> knownModule(const std::string &p) {
       {"numba", "numba"},
       {"numba.cuda", "cuda"},
       {"numba.cuda.random", "cuda.random"},
+      {"numba.cuda.libdevice", "cuda.libdevice"},
+      {"cutwin.cuda.libdevice", "cuda.libdevice"},
       {"cutwin.cuda.random", "cuda.random"},
       {"cutwin", "cutwin"},
       {"cutwin.cuda", "cuda"},
@@ -144,7 +146,7 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   if (m == "cuda") {
     static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim", "gridDim",
                                                      "shared",    "local",    "const",   "random",  "cg",
-                                                     "atomic"};
+                                                     "atomic",    "libdevice"};
     static const std::set<std::string> functions = {
         "grid", "gridsize", "syncthreads", "jit", "declare_device", "popc", "brev", "clz", "ffs", "fma", "cbrt",
         "selp", "threadfence", "threadfence_block", "threadfence_system", "syncthreads_count",
@@ -185,6 +187,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
       return functionEntity("cuda.atomic." + attr);
     return std::nullopt;
   }
+  if (m == "cuda.libdevice") // any name: the call is checked against libdevice when typed
+    return functionEntity("cuda.libdevice." + attr);
   if (m == "cuda.cg") {
     if (attr == "this_grid")
       return functionEntity("cuda.cg.this_grid");

@@ -53,6 +53,7 @@ private:
   ExprInfo typeDeviceCall(const CallExpr &c, const ExprInfo &fn, const std::vector<ExprInfo> &args);
   ExprInfo typeAtomicCall(const CallExpr &c, const std::string &op, const std::vector<ExprInfo> &args);
   ExprInfo typeCmathCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
+  ExprInfo typeLibdeviceCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
   ExprInfo typeForeignCall(const CallExpr &c, const ExprInfo &fn, const std::vector<ExprInfo> &args);
   /// cuda.shfl*_sync, votes, match, activemask, syncwarp (type_warp.cpp).
   ExprInfo typeWarpCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);

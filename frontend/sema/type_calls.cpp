@@ -1,5 +1,6 @@
 // Type inference of calls: casts, device functions, cuda.*, math.*, Python builtins.
 #include "frontend/sema/function_typer.h"
+#include "frontend/ir/libdevice_signatures.h"
 #include "frontend/sema/numpy_ufuncs.h"
 #include "frontend/sema/operator_rules.h"
 
@@ -74,6 +75,8 @@ ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
       return typeUfuncCall(c, path.substr(6), args);
     if (path.rfind("cmath.", 0) == 0)
       return typeCmathCall(c, path.substr(6), args);
+    if (path.rfind("cuda.libdevice.", 0) == 0)
+      return typeLibdeviceCall(c, path.substr(15), args);
     return typeBuiltinCall(c, path, args);
   default: error(c.func->loc, "'" + exprToString(*c.func) + "' (" + fn.type.str() + ") is not callable");
   }
@@ -166,6 +169,51 @@ ExprInfo FunctionTyper::typeAtomicCall(const CallExpr &c, const std::string &op,
       error(c.args[i]->loc, what + ": values are numbers, not " + args[i].type.str());
     info.operandTypes.push_back(t);
   }
+  return info;
+}
+
+ExprInfo FunctionTyper::typeLibdeviceCall(const CallExpr &c, const std::string &fn,
+                                          const std::vector<ExprInfo> &args) {
+  const ir::LibdeviceSignature *sig;
+  try {
+    sig = ir::libdeviceSignature(fn);
+  } catch (const Error &e) {
+    error(c.loc, std::string("libdevice.") + fn + "(): " + e.what());
+  }
+  if (!sig)
+    error(c.func->loc, "numba.cuda.libdevice has no function '" + fn + "'");
+  auto scalarOf = [](ir::LibdeviceType t) {
+    switch (t) {
+    case ir::LibdeviceType::I16: return S::I16;
+    case ir::LibdeviceType::I32: return S::I32;
+    case ir::LibdeviceType::I64: return S::I64;
+    case ir::LibdeviceType::F32: return S::F32;
+    default: return S::F64;
+    }
+  };
+  // The inputs convert to the declared types (numba's bindings have one signature each);
+  // the value and the outputs come back, a tuple when there are several.
+  ExprInfo info;
+  info.builtin = "cuda.libdevice." + fn;
+  std::vector<Type> results;
+  if (sig->ret != ir::LibdeviceType::Void)
+    results.push_back(Type::scalarOf(scalarOf(sig->ret)));
+  for (const ir::LibdeviceParam &p : sig->params) {
+    if (p.output)
+      results.push_back(Type::scalarOf(scalarOf(p.type)));
+    else
+      info.operandTypes.push_back(scalarOf(p.type));
+  }
+  std::string what = "libdevice." + fn;
+  if (args.size() != info.operandTypes.size())
+    error(c.loc, what + "() takes " + std::to_string(info.operandTypes.size()) + " argument" +
+                     (info.operandTypes.size() == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
+  auto actual = scalarArgs(c, args, what.c_str());
+  for (size_t i = 0; i < actual.size(); ++i)
+    if (isComplex(actual[i]))
+      error(c.args[i]->loc, what + "() argument " + std::to_string(i + 1) + " must be " +
+                                scalarName(info.operandTypes[i]) + ", not " + scalarName(actual[i]));
+  info.type = results.size() == 1 ? results[0] : results.empty() ? Type::none() : Type::tuple(results);
   return info;
 }
 

@@ -16,6 +16,7 @@ from .dispatcher import DeviceFunction, Dispatcher, declare_device, jit  # noqa:
 from .linkable_code import Archive, CUSource, Cubin, Fatbin, LinkableCode, LTOIR, Object, PTXSource  # noqa: F401
 from .intrinsics import *  # noqa: F401,F403
 from . import random  # noqa: F401,E402  cuda.random.xoroshiro128p_* as numba spells it
+from . import libdevice  # noqa: F401,E402  cuda.libdevice.<name>: libdevice functions in kernels
 from . import cudadrv  # noqa: F401,E402  cuda.cudadrv.driver / drvapi names
 from .reduction import Reduce, reduce  # noqa: F401,E402
 from .runtime import (Event, Stream, close, current_backend, default_stream, detect, event,  # noqa: F401

@@ -18,8 +18,8 @@ from . import runtime
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
 from .linkable_code import LinkableCode
 
-_ENTITY_MODULES = {"math", "numpy", "numba", "numba.cuda", "numba.types", "numba.core.types", "cutwin",
-                   "cutwin.cuda", "cutwin.types"}
+_ENTITY_MODULES = {"math", "cmath", "numpy", "numba", "numba.cuda", "numba.types", "numba.core.types", "cutwin",
+                   "cutwin.cuda", "cutwin.types", "numba.cuda.libdevice", "cutwin.cuda.libdevice"}
 
 
 def _codegen():
