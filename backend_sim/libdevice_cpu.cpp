@@ -242,9 +242,10 @@ private:
       return flush(
           b, b.CreateCall(h, {b.getInt32(0), b.getInt32(mode), b.CreateBitCast(a[0], b.getInt64Ty())}), ftz);
     }
-    if (op == "f2h") {
-      Value *h = b.CreateFPTrunc(flush(b, a[0], ftz), b.getHalfTy());
-      return b.CreateBitCast(h, b.getInt16Ty());
+    if (op == "f2h") { // cvt.rn.f16.f32: every NaN becomes the canonical 0x7fff (measured on the H200)
+      Value *x = flush(b, a[0], ftz);
+      Value *h = b.CreateBitCast(b.CreateFPTrunc(x, b.getHalfTy()), b.getInt16Ty());
+      return b.CreateSelect(b.CreateFCmpUNO(x, x), b.getInt16(0x7fff), h);
     }
     // Integer to float.
     if (op == "i2f" || op == "ui2f" || op == "ll2f" || op == "ull2f" || op == "i2d" || op == "ui2d" ||

@@ -50,6 +50,10 @@ def row_digests(a, any_nan=False):
     return out
 
 
+def simulator():
+    return os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+
+
 def run_case(case_dir):
     case = NumbaCase(case_dir)
     c, arrays = case.spec, case.arrays
@@ -76,8 +80,16 @@ def run_case(case_dir):
             if os.environ.get("CUTWIN_PRINT_DIGESTS") == "1":
                 print("digests %s: %s" % (name, ", ".join('"%s"' % d for d in mine)))
             bad = [i for i, (a, b) in enumerate(zip(mine, spec["row_digests"])) if a != b]
-            if bad:
-                failures.append("%s: rows %s differ (%s)" % (name, bad, ", ".join(spec["rows"][i] for i in bad)))
+            # rows documented to differ from numba-cuda on the GPU (known_differences["numba-cuda"])
+            known = spec.get("known_differences", {}).get("numba-cuda", {}) if not simulator() else {}
+            known_rows = set(known.get("rows", []))
+            unexpected = [i for i in bad if spec["rows"][i] not in known_rows]
+            if unexpected:
+                failures.append("%s: rows %s differ (%s)" % (name, unexpected,
+                                                            ", ".join(spec["rows"][i] for i in unexpected)))
+            elif bad:
+                notes.append("%s bit-exact by digest but rows %s (known: %s)" % (
+                    name, ", ".join(spec["rows"][i] for i in bad), known["why"][:60]))
             else:
                 notes.append("%s bit-exact by digest" % name)
             continue
