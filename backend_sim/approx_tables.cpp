@@ -38,17 +38,26 @@ constexpr size_t kEntries[TableCount] = {size_t(1) << 23, size_t(1) << 20, size_
                                      size_t(1) << 23, size_t(1) << 23, size_t(1) << 23, size_t(1) << 23,
                                      size_t(1) << 25, size_t(1) << 25, 6684672};
 
-/// 64 consecutive entries in 24 bytes (ApproxBlock): the first, and the 63 differences
-/// to the entry before, each the block's smallest difference plus 0, 1 or 2 (two bit
-/// planes). The measured tables are smooth enough for that almost everywhere; an entry
-/// is the first plus a popcount or two, and a table takes 6 MB of cache instead of 64. A
-/// block that is not (where a table's values cross a power of two, or the interpolation
-/// steps by more than the rounding) keeps its 64 entries elsewhere.
+constexpr int32_t kRawBlock = INT32_MIN;
+
+} // namespace
+
+/// 64 consecutive entries in 24 bytes: the first, and the 63 differences to the entry
+/// before, each the block's smallest difference plus 0, 1 or 2 (two bit planes). The
+/// measured tables are smooth enough for that almost everywhere; an entry is the first
+/// plus a popcount or two, and a table takes 6 MB of cache instead of 64. A block that is
+/// not (where a table's values cross a power of two, or the interpolation steps by more
+/// than the rounding) keeps its 64 entries elsewhere: `least` is kRawBlock and `plane0`
+/// points to them.
+struct ApproxBlock {
+  uint32_t first;
+  int32_t least;
+  uint64_t plane0, plane1; ///< bit k: the k-th difference's two bits (k = 1..63)
+};
+
+namespace {
+
 using Block = ApproxBlock;
-static_assert(sizeof(Block) == 24 && offsetof(Block, least) == 4 && offsetof(Block, plane0) == 8 &&
-              offsetof(Block, plane1) == 16, "approx_inline.cpp reads blocks with this layout");
-static_assert(sizeof(std::atomic<uint8_t>) == 1 && std::atomic<uint8_t>::is_always_lock_free,
-              "compiled lookups read the ready flags as bytes");
 
 /// Entry r of a block that is not raw: first, plus r times the least difference, plus
 /// the bits 1..r of the planes.
@@ -117,10 +126,8 @@ public:
     return packedEntry(b, r);
   }
 
-  /// Where compiled lookups find the blocks (approx_tables.h).
-  ApproxTableView view() const {
-    return {blocks_.get(), reinterpret_cast<const uint8_t *>(ready_.get()), chunkShift_};
-  }
+  /// Where the lookups' fast paths find the blocks (approx_tables.h).
+  ApproxTableView view() const { return {blocks_.get(), ready_.get(), chunkShift_}; }
 
 private:
   void decode(size_t c) {
@@ -224,7 +231,7 @@ std::atomic<int> tableState[TableCount]; // 0 unopened, 1 present, 2 absent
                    kSimulatedArch);
     said = true;
   }
-  if (present) { // the blocks pointer last: compiled lookups test it before the rest
+  if (present) { // the blocks pointer last: the fast paths test it before the rest
     ApproxTableView v = tables[k].view();
     approxTableViews[k].ready = v.ready;
     approxTableViews[k].chunkShift = v.chunkShift;
@@ -251,7 +258,7 @@ inline bool readyEntry(Table t, uint32_t i, uint32_t &out) {
   const Block *blocks = std::atomic_ref<const Block *>(v.blocks).load(std::memory_order_acquire);
   if (!blocks)
     return false;
-  if (!reinterpret_cast<const std::atomic<uint8_t> *>(v.ready)[i >> v.chunkShift].load(std::memory_order_acquire))
+  if (!v.ready[i >> v.chunkShift].load(std::memory_order_acquire))
     return false;
   const Block &b = blocks[i >> 6];
   uint32_t r = i & 63;

@@ -5,6 +5,7 @@
 /// returns the GPU's bits (docs/numerics.md).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -40,24 +41,16 @@ enum class ApproxTable : int {
   Count
 };
 
-/// How a table is held once opened, for the lookups the simulator's JIT compiles into
-/// kernels (approx_inline.cpp): entry i lies in the 24-byte block i / 64, laid out as
-/// ApproxBlock; it may be read once the byte ready[i >> chunkShift] is non-zero (its
-/// chunk is decoded; a lookup that finds zero takes the host path, which decodes).
-struct ApproxBlock {
-  uint32_t first; ///< entry 0 of the block
-  /// Entry r > 0 is first + least r + popcount(plane0 & m) + 2 popcount(plane1 & m), m the
-  /// bits 1..r; a block whose differences do not fit holds kRawBlock here and the address
-  /// of its 64 entries in plane0.
-  int32_t least;
-  uint64_t plane0, plane1;
-};
-inline constexpr int32_t kRawBlock = INT32_MIN;
+struct ApproxBlock; ///< 64 entries, packed (approx_tables.cpp)
 
+/// How an opened table is read on the lookups' fast path: the block holding entry i is
+/// blocks[i / 64], and it may be read once ready[i >> chunkShift] is set (its chunk is
+/// decoded). The fast path of a lookup that finds no blocks or an unset flag takes the
+/// full path, which opens the table and decodes the chunk.
 struct ApproxTableView {
-  const ApproxBlock *blocks; ///< null until the table is opened; stays null where none exists
-  const uint8_t *ready;      ///< per chunk: non-zero once decoded
-  uint32_t chunkShift;       ///< log2 of the entries per chunk
+  const ApproxBlock *blocks;        ///< null until the table is opened; stays null where none exists
+  const std::atomic<uint8_t> *ready; ///< per chunk: non-zero once decoded
+  uint32_t chunkShift;              ///< log2 of the entries per chunk
 };
 
 /// rcp.approx.ftz, ex2.approx.ftz.f32 and rsqrt.approx.ftz as the GPU computes them,
@@ -82,9 +75,8 @@ float approxTanhF32(float x);
 /// 13 cos, 14 tanh) as lookups see it; 0 where there is none. For tests.
 uint32_t approxTableEntry(int t, uint32_t i);
 
-/// The views of the tables, indexed by ApproxTable; JIT-compiled kernels read them under
-/// the symbol name kApproxViewsSymbol.
+/// The views of the tables, indexed by ApproxTable (a test clears `blocks` to send every
+/// lookup down its full path).
 extern ApproxTableView approxTableViews[int(ApproxTable::Count)];
-inline constexpr const char *kApproxViewsSymbol = "cutwin_sim_approx_views";
 
 } // namespace cutwin::sim
