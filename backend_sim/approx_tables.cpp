@@ -68,7 +68,7 @@ inline uint32_t packedEntry(const Block &b, uint32_t r) {
 }
 
 /// One embedded table, decoded chunk by chunk as lookups reach it (a kernel that takes
-/// the exponential of a few values decodes a few of 256 chunks) into Blocks.
+/// the exponential of a few values decodes a few of 2048 chunks) into Blocks.
 class LazyTable {
 public:
   /// Finds and indexes the table; false when the simulated architecture has none.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Packs the tables measure_tables.cu wrote into the form the simulator embeds: each table
-in chunks of 2^16 entries, each chunk zlib-compressed on its own, so that a kernel decodes
+in chunks of 2^12 entries, each chunk zlib-compressed on its own, so that a kernel decodes
 only the chunks its inputs reach. A chunk holds its first entry (four bytes) and then the
 differences between consecutive entries as int32s split into four byte planes (low bytes
 first): the planes above the first are nearly constant where a table is smooth, and zlib
@@ -18,7 +18,7 @@ import zlib
 
 import numpy as np
 
-CHUNK = 1 << 16
+CHUNK = 1 << 12
 
 
 def pack(t):
