@@ -442,13 +442,19 @@ float approxEx2F32(float x) {
   return ex2Full(x);
 }
 
-float approxRsqrtF32(float x) {
+namespace {
+/// rsqrt.approx.ftz.f32 (reciprocal) or sqrt.approx.ftz.f32: the table of the exponent's parity.
+inline float root32(float x, bool reciprocal) {
   uint32_t u = bitsOf(x), t;
   int32_t p = int32_t((u >> 23) & 0xff) - 127;
-  if (positiveNormal32(u) && readyEntry(p & 1 ? Table::Rsqrt32Odd : Table::Rsqrt32Even, u & 0x7fffff, t))
-    return root32From(p, t, true);
-  return root32Full(x, true);
+  Table odd = reciprocal ? Table::Rsqrt32Odd : Table::Sqrt32Odd, even = reciprocal ? Table::Rsqrt32Even : Table::Sqrt32Even;
+  if (positiveNormal32(u) && readyEntry(p & 1 ? odd : even, u & 0x7fffff, t))
+    return root32From(p, t, reciprocal);
+  return root32Full(x, reciprocal);
 }
+} // namespace
+
+float approxRsqrtF32(float x) { return root32(x, true); }
 
 double approxRsqrtF64(double x) {
   uint32_t hi = highOf(x), t;
@@ -466,13 +472,7 @@ float approxLg2F32(float x) {
   return lg2Full(x);
 }
 
-float approxSqrtF32(float x) {
-  uint32_t u = bitsOf(x), t;
-  int32_t p = int32_t((u >> 23) & 0xff) - 127;
-  if (positiveNormal32(u) && readyEntry(p & 1 ? Table::Sqrt32Odd : Table::Sqrt32Even, u & 0x7fffff, t))
-    return root32From(p, t, false);
-  return root32Full(x, false);
-}
+float approxSqrtF32(float x) { return root32(x, false); }
 
 namespace {
 /// The phase the sine and cosine units read: q = floor(frac(|t|) 2^25) of t = RZ(x / 2 pi),
