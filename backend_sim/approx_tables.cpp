@@ -447,7 +447,8 @@ namespace {
 inline float root32(float x, bool reciprocal) {
   uint32_t u = bitsOf(x), t;
   int32_t p = int32_t((u >> 23) & 0xff) - 127;
-  Table odd = reciprocal ? Table::Rsqrt32Odd : Table::Sqrt32Odd, even = reciprocal ? Table::Rsqrt32Even : Table::Sqrt32Even;
+  Table odd = reciprocal ? Table::Rsqrt32Odd : Table::Sqrt32Odd;
+  Table even = reciprocal ? Table::Rsqrt32Even : Table::Sqrt32Even;
   if (positiveNormal32(u) && readyEntry(p & 1 ? odd : even, u & 0x7fffff, t))
     return root32From(p, t, reciprocal);
   return root32Full(x, reciprocal);

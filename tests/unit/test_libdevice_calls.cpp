@@ -84,17 +84,18 @@ TEST(LibdeviceCalls, SignaturesAreNumbaCudasBindings) {
 }
 
 TEST(LibdeviceCalls, ResultsAndConversions) {
-  auto out = test::runOut<double>("from numba import cuda\nfrom numba.cuda import libdevice\n\n\n"
-                                  "@cuda.jit\n"
-                                  "def k(out):\n"
-                                  "    m, e = libdevice.frexp(-3.0)\n"
-                                  "    out[0] = m\n"
-                                  "    out[1] = e\n"
-                                  "    f, w = libdevice.modff(2.75)\n"
-                                  "    out[2] = f + w * 10\n"
-                                  "    out[3] = libdevice.popc(7)\n"          // int64 literal -> int32
-                                  "    out[4] = libdevice.sinf(0.5) - libdevice.sin(0.5)\n", // float64 -> float32
-                                  "k", 5);
+  auto out =
+      test::runOut<double>("from numba import cuda\nfrom numba.cuda import libdevice\n\n\n"
+                           "@cuda.jit\n"
+                           "def k(out):\n"
+                           "    m, e = libdevice.frexp(-3.0)\n"
+                           "    out[0] = m\n"
+                           "    out[1] = e\n"
+                           "    f, w = libdevice.modff(2.75)\n"
+                           "    out[2] = f + w * 10\n"
+                           "    out[3] = libdevice.popc(7)\n" // int64 literal -> int32
+                           "    out[4] = libdevice.sinf(0.5) - libdevice.sin(0.5)\n", // float64 -> float32
+                           "k", 5);
   EXPECT_EQ(out[0], -0.75);
   EXPECT_EQ(out[1], 2.0);
   EXPECT_EQ(out[2], 20.75);
@@ -104,7 +105,8 @@ TEST(LibdeviceCalls, ResultsAndConversions) {
 }
 
 TEST(LibdeviceCalls, ErrorsNameTheCall) {
-  const std::string head = "from numba import cuda\nfrom numba.cuda import libdevice\n\n\n@cuda.jit\ndef k(out):\n";
+  const std::string head =
+      "from numba import cuda\nfrom numba.cuda import libdevice\n\n\n@cuda.jit\ndef k(out):\n";
   auto message = [&](const std::string &body) {
     try {
       test::runOut<double>(head + body, "k", 1);
