@@ -47,6 +47,45 @@ bool computesFloat32(const Instruction &i) {
   return false;
 }
 
+/// Whether use `u` of a float32 value cannot observe which NaN the value is: the user
+/// computes a float32 result from it (a NaN in gives a NaN out, itself made canonical
+/// where it is observed), compares it, or converts it to an integer (payload-blind). A
+/// NaN's bits matter only where they leave arithmetic: stored, passed, selected, widened,
+/// reinterpreted, or lent their sign (copysign).
+bool blindToNanBits(const Use &u) {
+  auto *user = dyn_cast<Instruction>(u.getUser());
+  if (!user)
+    return false;
+  if (isa<FCmpInst>(user) || isa<FPToSIInst>(user) || isa<FPToUIInst>(user))
+    return true;
+  if (isa<BinaryOperator>(user) || isa<UnaryOperator>(user))
+    return user->getType()->isFloatTy();
+  auto *ii = dyn_cast<IntrinsicInst>(user);
+  if (!ii)
+    return false;
+  switch (ii->getIntrinsicID()) {
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+  case Intrinsic::sqrt:
+  case Intrinsic::fabs:
+  case Intrinsic::minnum:
+  case Intrinsic::maxnum:
+  case Intrinsic::floor:
+  case Intrinsic::ceil:
+  case Intrinsic::trunc:
+  case Intrinsic::rint:
+  case Intrinsic::nearbyint:
+  case Intrinsic::round:
+  case Intrinsic::roundeven:
+    return ii->getType()->isFloatTy();
+  case Intrinsic::fptosi_sat:
+  case Intrinsic::fptoui_sat:
+    return true;
+  default:
+    return false;
+  }
+}
+
 } // namespace
 
 void applyGpuNanRules(Module &m) {
@@ -61,11 +100,17 @@ void applyGpuNanRules(Module &m) {
         else if (isSignOpFloat64(i))
           f64.push_back(&i);
       }
+  // The canonical NaN where a result's bits are observed; a chain of arithmetic needs it
+  // once, at its end (a select per operation lengthened every float32 dependency chain).
   for (Instruction *i : f32) {
+    if (llvm::all_of(i->uses(), blindToNanBits))
+      continue;
     IRBuilder<> b(i->getNextNode());
     auto *isNan = cast<Instruction>(b.CreateFCmpUNO(i, i));
     auto *sel = cast<Instruction>(b.CreateSelect(isNan, canonical, i));
-    i->replaceUsesWithIf(sel, [&](Use &u) { return u.getUser() != isNan && u.getUser() != sel; });
+    i->replaceUsesWithIf(sel, [&](Use &u) {
+      return u.getUser() != isNan && u.getUser() != sel && !blindToNanBits(u);
+    });
   }
   for (Instruction *i : f64) {
     IRBuilder<> b(i->getNextNode());

@@ -56,6 +56,41 @@ def test_float32_abs_and_neg_of_nan_are_canonical(cutwin_backend):
     assert ab.view(np.uint32).tolist() == [0x7fffffff, 0x7fffffff, 0x7fffffff, 0x3f800000]
 
 
+@cuda.jit
+def nan_chains(x, y, out32, wide, signs, picked):
+    i = cuda.grid(1)
+    if i < x.size:
+        a = x[i] * y[i] + np.float32(1.0)  # a chain of float32 operations
+        b = math.sqrt(a * np.float32(2.0)) - np.float32(3.0)
+        out32[i] = b  # stored
+        wide[i] = np.float64(b * np.float32(0.5))  # widened
+        signs[i] = math.copysign(np.float32(1.0), a - b)  # lends its sign
+        picked[i] = a if y[i] > 0 else b  # through a select
+
+
+def test_float32_nan_is_canonical_wherever_its_bits_show(cutwin_backend):
+    # A NaN made by float32 arithmetic is 0x7fffffff on the GPU, however it was made; the
+    # simulator makes it so where the bits can be seen (stores, widening, copysign's sign,
+    # selects), not after every operation of a chain.
+    raw = np.array([0xffc12345, 0x7f800001, 0xff800002, 0x7fc00000, 0x3f800000, 0xc0000000], np.uint32)
+    x = raw.view(np.float32)
+    y = np.array([2.0, -1.0, 3.0, 0.5, 4.0, 1.0], np.float32)
+    out32, wide = np.zeros_like(x), np.zeros(x.size, np.float64)
+    signs, picked = np.zeros_like(x), np.zeros_like(x)
+    nan_chains.forall(x.size)(x, y, out32, wide, signs, picked)
+    nan = np.isnan(x)
+    assert np.all(out32.view(np.uint32)[nan] == 0x7fffffff)
+    assert np.all(wide.view(np.uint64)[nan] == 0x7fffffffe0000000)
+    assert np.all(signs[nan] == 1.0)
+    assert np.all(picked.view(np.uint32)[nan] == 0x7fffffff)
+    # ordinary values pass untouched: x = 1 gives a = 5, b = sqrt(10) - 3
+    a = np.float32(1.0) * np.float32(4.0) + np.float32(1.0)
+    b = np.sqrt(a * np.float32(2.0)) - np.float32(3.0)
+    assert out32[4] == b and picked[4] == a and signs[4] == 1.0
+    # x = -2 with y = 1: a = -1, sqrt(-2) is NaN: made by arithmetic from ordinary values
+    assert out32.view(np.uint32)[5] == 0x7fffffff and signs[5] == 1.0
+
+
 def make_math(fastmath):
     @cuda.jit(fastmath=fastmath)
     def k(x, y, out):
