@@ -17,5 +17,5 @@ done
 if command -v nvcc >/dev/null; then
   nvcc -O3 -arch=sm_90 -std=c++17 -o dist/bin/cutwin_reduce_ceiling bench/reduce_ceiling.cu
 fi
-strip --strip-debug dist/bin/* dist/lib/*
+strip --strip-all dist/bin/* && strip --strip-debug dist/lib/*
 du -sh dist
