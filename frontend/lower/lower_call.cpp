@@ -110,14 +110,7 @@ Value *Lowerer::lowerLibdeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci
   std::string name = ci.builtin.substr(strlen("cuda.libdevice."));
   const ir::LibdeviceSignature *sig = ir::libdeviceSignature(name); // found when typed
   auto typeOf = [&](ir::LibdeviceType t) -> llvm::Type * {
-    switch (t) {
-    case ir::LibdeviceType::Void: return llvm::Type::getVoidTy(ctx_);
-    case ir::LibdeviceType::I16: return llvm::Type::getInt16Ty(ctx_);
-    case ir::LibdeviceType::I32: return llvm::Type::getInt32Ty(ctx_);
-    case ir::LibdeviceType::I64: return llvm::Type::getInt64Ty(ctx_);
-    case ir::LibdeviceType::F32: return llvm::Type::getFloatTy(ctx_);
-    default: return llvm::Type::getDoubleTy(ctx_);
-    }
+    return t == ir::LibdeviceType::Void ? llvm::Type::getVoidTy(ctx_) : scalarType(fe::libdeviceScalar(t));
   };
   // Outputs go through slots in the thread's frame, read back after the call.
   std::vector<llvm::Type *> params;

@@ -66,6 +66,16 @@ const MathFunction *mathFunction(const std::string &name) {
   return nullptr;
 }
 
+Scalar libdeviceScalar(ir::LibdeviceType t) {
+  switch (t) {
+  case ir::LibdeviceType::I16: return Scalar::I16;
+  case ir::LibdeviceType::I32: return Scalar::I32;
+  case ir::LibdeviceType::I64: return Scalar::I64;
+  case ir::LibdeviceType::F32: return Scalar::F32;
+  default: return Scalar::F64;
+  }
+}
+
 std::optional<Type> knownModule(const std::string &p) {
   static const std::map<std::string, std::string> modules = {
       {"numba", "numba"},

@@ -3,6 +3,7 @@
 /// attribute reads of them their meaning.
 #pragma once
 
+#include "frontend/ir/libdevice_signatures.h"
 #include "frontend/sema/const_value.h"
 #include "frontend/sema/types.h"
 
@@ -32,6 +33,10 @@ struct MathFunction {
   const char *libdevice; ///< stem without the trailing 'f'; null for functions lowered inline
 };
 const MathFunction *mathFunction(const std::string &name);
+
+/// The scalar type numba-cuda's libdevice bindings give a libdevice parameter or result
+/// type (integers signed); not for Void.
+Scalar libdeviceScalar(ir::LibdeviceType t);
 /// cmath functions kernels can call (on complex, real or integer arguments).
 bool isCmathFunction(const std::string &name);
 /// Whether `fn` (a builtin path such as "cuda.shfl_sync") is a warp operation (type_warp.cpp).

@@ -1,6 +1,6 @@
 // Type inference of calls: casts, device functions, cuda.*, math.*, Python builtins.
 #include "frontend/sema/function_typer.h"
-#include "frontend/ir/libdevice_signatures.h"
+#include "frontend/sema/builtins.h"
 #include "frontend/sema/numpy_ufuncs.h"
 #include "frontend/sema/operator_rules.h"
 
@@ -182,27 +182,18 @@ ExprInfo FunctionTyper::typeLibdeviceCall(const CallExpr &c, const std::string &
   }
   if (!sig)
     error(c.func->loc, "numba.cuda.libdevice has no function '" + fn + "'");
-  auto scalarOf = [](ir::LibdeviceType t) {
-    switch (t) {
-    case ir::LibdeviceType::I16: return S::I16;
-    case ir::LibdeviceType::I32: return S::I32;
-    case ir::LibdeviceType::I64: return S::I64;
-    case ir::LibdeviceType::F32: return S::F32;
-    default: return S::F64;
-    }
-  };
   // The inputs convert to the declared types (numba's bindings have one signature each);
   // the value and the outputs come back, a tuple when there are several.
   ExprInfo info;
   info.builtin = "cuda.libdevice." + fn;
   std::vector<Type> results;
   if (sig->ret != ir::LibdeviceType::Void)
-    results.push_back(Type::scalarOf(scalarOf(sig->ret)));
+    results.push_back(Type::scalarOf(libdeviceScalar(sig->ret)));
   for (const ir::LibdeviceParam &p : sig->params) {
     if (p.output)
-      results.push_back(Type::scalarOf(scalarOf(p.type)));
+      results.push_back(Type::scalarOf(libdeviceScalar(p.type)));
     else
-      info.operandTypes.push_back(scalarOf(p.type));
+      info.operandTypes.push_back(libdeviceScalar(p.type));
   }
   std::string what = "libdevice." + fn;
   if (args.size() != info.operandTypes.size())
