@@ -9,6 +9,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Instructions.h>
 
 #include <map>
@@ -138,6 +139,18 @@ void attachDebugInfo(Function *entry, Function *kernel, CallInst *call) {
   dib.finalize();
 }
 
+/// Loads a thread or block index (a size when `size`: blockDim, gridDim) from the thread
+/// context, telling LLVM its range: never negative, so that an index computed from it
+/// (`cuda.grid`) needs no Python negative-index wrap and stays an affine address, which
+/// lets LLVM vectorise thread loops.
+LoadInst *loadIndex(IRBuilder<> &b, Value *p, bool size) {
+  LoadInst *l = b.CreateLoad(b.getInt32Ty(), p);
+  llvm::MDBuilder md(b.getContext());
+  l->setMetadata(LLVMContext::MD_range,
+                 md.createRange(APInt(32, size ? 1 : 0), APInt(32, uint64_t(1) << 31))); // up to 2^31 - 1
+  return l;
+}
+
 /// Loads the kernel's parameters from the packed argument buffer.
 std::vector<Value *> unpackArguments(IRBuilder<> &b, Value *args, Function *kernel,
                                      const ir::KernelInfo &info) {
@@ -183,8 +196,8 @@ void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::K
   args.insert(args.end(), params.begin(), params.end());
   Value *n[3];
   for (unsigned d = 0; d < 3; ++d)
-    n[d] = b.CreateLoad(
-        i32, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(2), b.CreateStructGEP(ctxTy, ctx, 2), 0, d));
+    n[d] = loadIndex(b, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(2), b.CreateStructGEP(ctxTy, ctx, 2), 0, d),
+                     true);
   // for z: for y: for x: ctx->tid = (x, y, z); kernel(ctx, args...)
   BasicBlock *exit = BasicBlock::Create(c, "exit", fn);
   CallInst *kernelCall = nullptr;
@@ -306,7 +319,7 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
       unsigned idx = unsigned(*id) - unsigned(ir::Intrinsic::TidX);
       unsigned field = idx / 3, dim = idx % 3;
       Value *f = b.CreateStructGEP(ctxTy, ctx, field);
-      repl = b.CreateLoad(i32, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(field), f, 0, dim));
+      repl = loadIndex(b, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(field), f, 0, dim), field >= 2);
       break;
     }
     }

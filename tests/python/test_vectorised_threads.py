@@ -1,0 +1,75 @@
+"""Threads of a barrier-free block run as a loop that LLVM may vectorise on the simulator
+(bounds checks off, contiguous arrays: the loop over threads then computes several threads
+per instruction). That must not change a bit: libdevice's float32 and float64 functions,
+with NaN payloads, infinities and subnormals among the inputs, against the same kernel with
+bounds checks on (a loop that does not vectorise) and against NumPy within libdevice's
+documented bounds."""
+import math
+
+import numpy as np
+
+from cutwin import cuda
+
+
+# float32 log and float64 exp: libdevice code without host calls, so their loops vectorise
+@cuda.jit(boundscheck=False)
+def log_unchecked(x, r, mixed):
+    i = cuda.grid(1)
+    if i < x.size:
+        r[i] = math.log(x[i])
+        mixed[i] = math.sqrt(x[i]) + x[i] * x[i] - math.floor(x[i])
+
+
+@cuda.jit(boundscheck=True)
+def log_checked(x, r, mixed):
+    i = cuda.grid(1)
+    if i < x.size:
+        r[i] = math.log(x[i])
+        mixed[i] = math.sqrt(x[i]) + x[i] * x[i] - math.floor(x[i])
+
+
+@cuda.jit(boundscheck=False)
+def exp_unchecked(x, r, mixed):
+    i = cuda.grid(1)
+    if i < x.size:
+        r[i] = math.exp(x[i])
+        mixed[i] = math.sqrt(x[i]) + x[i] * x[i] - math.floor(x[i])
+
+
+@cuda.jit(boundscheck=True)
+def exp_checked(x, r, mixed):
+    i = cuda.grid(1)
+    if i < x.size:
+        r[i] = math.exp(x[i])
+        mixed[i] = math.sqrt(x[i]) + x[i] * x[i] - math.floor(x[i])
+
+
+KERNELS = {np.float32: (log_unchecked, log_checked), np.float64: (exp_unchecked, exp_checked)}
+
+
+def inputs(dtype, bits):
+    rng = np.random.default_rng(21)
+    n = 1 << 14
+    raw = rng.integers(0, 1 << bits, n, dtype=np.uint64).astype(np.uint64 if bits == 64 else np.uint32)
+    x = raw.view(dtype).copy()
+    x[: n // 2] = rng.uniform(-20, 20, n // 2).astype(dtype)
+    tiny = np.finfo(dtype).tiny
+    x[:8] = [0.0, -0.0, np.inf, -np.inf, np.nan, tiny / 4, -tiny, 1.0]
+    return x
+
+
+def test_vectorised_thread_loops_give_the_same_bits(cutwin_backend):
+    for dtype, bits in ((np.float32, 32), (np.float64, 64)):
+        x = inputs(dtype, bits)
+        unchecked, checked = KERNELS[dtype]
+        a, b = np.zeros((2, x.size), dtype), np.zeros((2, x.size), dtype)
+        unchecked.forall(x.size)(x, *a)
+        checked.forall(x.size)(x, *b)
+        view = np.uint32 if bits == 32 else np.uint64
+        assert (a.view(view) == b.view(view)).all(), dtype
+        with np.errstate(all="ignore"):
+            ok = np.isfinite(x) & (x > 0) & (x < 80)
+            xd = x.astype(np.float64)
+            want = np.log(xd[ok]) if bits == 32 else np.exp(xd[ok])
+            assert np.allclose(a[0][ok], want, rtol=4e-7 if bits == 32 else 1e-15, atol=0)
+            assert np.allclose(a[1][ok], np.sqrt(xd[ok]) + xd[ok] * xd[ok] - np.floor(xd[ok]), rtol=1e-6, atol=0)
