@@ -47,6 +47,26 @@ def exp_checked(x, r, mixed):
 KERNELS = {np.float32: (log_unchecked, log_checked), np.float64: (exp_unchecked, exp_checked)}
 
 
+# Functions whose libdevice code calls host helpers (approximation units, directed
+# rounding): their loops vectorise through the helpers' vector variants.
+@cuda.jit(boundscheck=False)
+def helpers_unchecked(x, y, e, lg, pw):
+    i = cuda.grid(1)
+    if i < x.size:
+        e[i] = math.exp(x[i])
+        lg[i] = math.log(y[i])
+        pw[i] = math.pow(y[i], x[i])
+
+
+@cuda.jit(boundscheck=True)
+def helpers_checked(x, y, e, lg, pw):
+    i = cuda.grid(1)
+    if i < x.size:
+        e[i] = math.exp(x[i])
+        lg[i] = math.log(y[i])
+        pw[i] = math.pow(y[i], x[i])
+
+
 def inputs(dtype, bits):
     rng = np.random.default_rng(21)
     n = 1 << 14
@@ -73,3 +93,17 @@ def test_vectorised_thread_loops_give_the_same_bits(cutwin_backend):
             want = np.log(xd[ok]) if bits == 32 else np.exp(xd[ok])
             assert np.allclose(a[0][ok], want, rtol=4e-7 if bits == 32 else 1e-15, atol=0)
             assert np.allclose(a[1][ok], np.sqrt(xd[ok]) + xd[ok] * xd[ok] - np.floor(xd[ok]), rtol=1e-6, atol=0)
+
+
+def test_vectorised_loops_through_host_helpers_give_the_same_bits(cutwin_backend):
+    for dtype, bits in ((np.float32, 32), (np.float64, 64)):
+        x = inputs(dtype, bits)
+        y = np.abs(inputs(dtype, bits))[::-1].copy()
+        a, b = np.zeros((3, x.size), dtype), np.zeros((3, x.size), dtype)
+        helpers_unchecked.forall(x.size)(x, y, *a)
+        helpers_checked.forall(x.size)(x, y, *b)
+        view = np.uint32 if bits == 32 else np.uint64
+        assert (a.view(view) == b.view(view)).all(), dtype
+        with np.errstate(all="ignore"):
+            ok = np.isfinite(x) & (np.abs(x) < 80)
+            assert np.allclose(a[0][ok], np.exp(x[ok].astype(np.float64)), rtol=4e-7 if bits == 32 else 1e-15, atol=0)

@@ -1,0 +1,125 @@
+#include "backend_sim/vector_variants.h"
+
+#include "backend_sim/libdevice_cpu.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cutwin::sim {
+
+using namespace llvm;
+
+namespace {
+
+constexpr const char *kVariantTag = "__v"; ///< `<helper>__v<lanes>`
+
+/// The helpers with variants: libdevice's host helpers taking and returning numbers.
+bool isPureHelper(const Function &f) {
+  if (!f.isDeclaration())
+    return false;
+  static const std::set<std::string> names = [] {
+    std::set<std::string> s;
+    for (auto &[name, addr] : libdeviceHostSymbols())
+      s.insert(name);
+    return s;
+  }();
+  if (!names.count(f.getName().str()))
+    return false;
+  if (!f.getReturnType()->isFloatingPointTy())
+    return false;
+  for (const Argument &a : f.args())
+    if (!a.getType()->isFloatingPointTy() && !a.getType()->isIntegerTy())
+      return false;
+  return true;
+}
+
+/// Lane counts worth offering: 128, 256 and 512 bits of the result type.
+std::vector<unsigned> laneCounts(Type *t) { return t->isFloatTy() ? std::vector<unsigned>{4, 8, 16} : std::vector<unsigned>{2, 4, 8}; }
+
+/// Integer parameters (operation and rounding-mode codes, constants at every call) stay
+/// scalar ('u'); the others become vectors ('v').
+bool uniform(const Argument &a) { return a.getType()->isIntegerTy(32); }
+
+FunctionType *vectorType(Function &f, unsigned lanes) {
+  std::vector<Type *> params;
+  for (Argument &a : f.args())
+    params.push_back(uniform(a) ? a.getType() : FixedVectorType::get(a.getType(), lanes));
+  return FunctionType::get(FixedVectorType::get(f.getReturnType(), lanes), params, false);
+}
+
+} // namespace
+
+void declareVectorVariants(Module &m) {
+  std::vector<Constant *> keep;
+  for (Function &f : m) {
+    if (!isPureHelper(f))
+      continue;
+    f.setDoesNotThrow();
+    f.setWillReturn();
+    f.setDoesNotAccessMemory();
+    f.addFnAttr(Attribute::Speculatable);
+    std::string variants, params;
+    for (Argument &a : f.args())
+      params += uniform(a) ? "u" : "v";
+    for (unsigned lanes : laneCounts(f.getReturnType())) {
+      std::string name = f.getName().str() + kVariantTag + std::to_string(lanes);
+      Function *v = Function::Create(vectorType(f, lanes), GlobalValue::ExternalLinkage, name, m);
+      v->setAttributes(f.getAttributes());
+      keep.push_back(v);
+      variants += (variants.empty() ? "" : ",") + ("_ZGV_LLVM_N" + std::to_string(lanes)) + params + "_" +
+                  f.getName().str() + "(" + name + ")";
+    }
+    for (User *u : f.users())
+      if (auto *ci = dyn_cast<CallInst>(u); ci && ci->getCalledFunction() == &f)
+        ci->addFnAttr(Attribute::get(m.getContext(), "vector-function-abi-variant", variants));
+  }
+  if (keep.empty())
+    return;
+  // Kept until the vectoriser has seen them (unused declarations are removed early).
+  auto *ptr = PointerType::get(m.getContext(), 0);
+  auto *arr = ArrayType::get(ptr, keep.size());
+  auto *used = new GlobalVariable(m, arr, false, GlobalValue::AppendingLinkage, ConstantArray::get(arr, keep),
+                                  "llvm.compiler.used");
+  used->setSection("llvm.metadata");
+}
+
+void defineVectorVariants(Module &m) {
+  if (GlobalVariable *used = m.getGlobalVariable("llvm.compiler.used"))
+    used->eraseFromParent();
+  std::vector<Function *> variants;
+  for (Function &f : m)
+    if (f.isDeclaration() && f.getName().contains(kVariantTag))
+      variants.push_back(&f);
+  for (Function *v : variants) {
+    if (v->use_empty()) {
+      v->eraseFromParent();
+      continue;
+    }
+    StringRef name = v->getName();
+    auto *vt = cast<FixedVectorType>(v->getReturnType());
+    // the scalar helper, declared again if the optimiser dropped its last scalar call
+    std::vector<Type *> params;
+    for (Argument &a : v->args())
+      params.push_back(a.getType()->getScalarType());
+    FunctionCallee scalar = m.getOrInsertFunction(name.substr(0, name.rfind(kVariantTag)),
+                                                  FunctionType::get(vt->getElementType(), params, false),
+                                                  v->getAttributes());
+    v->setLinkage(GlobalValue::InternalLinkage);
+    IRBuilder<> b(BasicBlock::Create(m.getContext(), "lanes", v));
+    Value *out = PoisonValue::get(vt);
+    for (unsigned lane = 0; lane < vt->getNumElements(); ++lane) {
+      std::vector<Value *> args;
+      for (Argument &a : v->args())
+        args.push_back(a.getType()->isVectorTy() ? b.CreateExtractElement(&a, lane) : &a);
+      out = b.CreateInsertElement(out, b.CreateCall(scalar, args), lane);
+    }
+    b.CreateRet(out);
+  }
+}
+
+} // namespace cutwin::sim

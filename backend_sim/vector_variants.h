@@ -1,0 +1,21 @@
+/// Vector variants of the simulator's host helpers, so that LLVM can vectorise a thread
+/// loop whose threads call them (libdevice reaching an approximation table or a
+/// directed-rounding operation). Before optimisation, each helper is declared free of
+/// observable side effects (its lazy table decoding is invisible to kernels), and each
+/// call lists vector variants (`vector-function-abi-variant`) that the loop vectoriser
+/// may call instead; after optimisation, the variants it used get bodies that call the
+/// scalar helper lane by lane, and the rest are removed. A thread's operations stay as
+/// written, in order: only the loop over threads is widened.
+#pragma once
+
+#include <llvm/IR/Module.h>
+
+namespace cutwin::sim {
+
+/// Before the optimisation pipeline: attributes and variant declarations.
+void declareVectorVariants(llvm::Module &m);
+
+/// After it: bodies for the variants in use; the others removed.
+void defineVectorVariants(llvm::Module &m);
+
+} // namespace cutwin::sim
