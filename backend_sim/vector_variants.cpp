@@ -55,6 +55,11 @@ FunctionType *vectorType(Function &f, unsigned lanes) {
 } // namespace
 
 void declareVectorVariants(Module &m) {
+  // libdevice keeps some internals out of line (__internal_accurate_pow); a call to them
+  // would keep the loop scalar, so they may be inlined here.
+  for (Function &f : m)
+    if (!f.isDeclaration() && f.hasLocalLinkage() && f.getName().startswith("__internal_"))
+      f.removeFnAttr(Attribute::NoInline);
   std::vector<Constant *> keep;
   for (Function &f : m) {
     if (!isPureHelper(f))
