@@ -12,7 +12,9 @@
 
 namespace cutwin::sim {
 
-/// Before the optimisation pipeline: attributes and variant declarations.
+/// Before the optimisation pipeline: attributes and variant declarations; libdevice's
+/// out-of-line internals (`__internal_accurate_pow`) made inlinable, since a call to them
+/// would keep the loop scalar too.
 void declareVectorVariants(llvm::Module &m);
 
 /// After it: bodies for the variants in use; the others removed.
