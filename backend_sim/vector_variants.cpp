@@ -39,7 +39,9 @@ bool isPureHelper(const Function &f) {
 }
 
 /// Lane counts worth offering: 128, 256 and 512 bits of the result type.
-std::vector<unsigned> laneCounts(Type *t) { return t->isFloatTy() ? std::vector<unsigned>{4, 8, 16} : std::vector<unsigned>{2, 4, 8}; }
+std::vector<unsigned> laneCounts(Type *t) {
+  return t->isFloatTy() ? std::vector<unsigned>{4, 8, 16} : std::vector<unsigned>{2, 4, 8};
+}
 
 /// Integer parameters (operation and rounding-mode codes, constants at every call) stay
 /// scalar ('u'); the others become vectors ('v').
@@ -79,9 +81,17 @@ void declareVectorVariants(Module &m) {
       variants += (variants.empty() ? "" : ",") + ("_ZGV_LLVM_N" + std::to_string(lanes)) + params + "_" +
                   f.getName().str() + "(" + name + ")";
     }
-    for (User *u : f.users())
-      if (auto *ci = dyn_cast<CallInst>(u); ci && ci->getCalledFunction() == &f)
+    for (User *u : f.users()) {
+      auto *ci = dyn_cast<CallInst>(u);
+      if (!ci || ci->getCalledFunction() != &f)
+        continue;
+      // a uniform parameter must be one value for all lanes: a constant
+      bool uniformConstant = true;
+      for (Argument &a : f.args())
+        uniformConstant = uniformConstant && (!uniform(a) || isa<Constant>(ci->getArgOperand(a.getArgNo())));
+      if (uniformConstant)
         ci->addFnAttr(Attribute::get(m.getContext(), "vector-function-abi-variant", variants));
+    }
   }
   if (keep.empty())
     return;

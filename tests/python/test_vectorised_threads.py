@@ -11,46 +11,32 @@ import numpy as np
 from cutwin import cuda
 
 
-# float32 log and float64 exp: libdevice code without host calls, so their loops vectorise
-@cuda.jit(boundscheck=False)
-def log_unchecked(x, r, mixed):
+def both(kernel):
+    """The kernel without bounds checks (its loop may vectorise) and with them (it does not)."""
+    return cuda.jit(boundscheck=False)(kernel), cuda.jit(boundscheck=True)(kernel)
+
+
+# float32 log and float64 exp: libdevice code without host calls
+def log_kernel(x, r, mixed):
     i = cuda.grid(1)
     if i < x.size:
         r[i] = math.log(x[i])
         mixed[i] = math.sqrt(x[i]) + x[i] * x[i] - math.floor(x[i])
 
 
-@cuda.jit(boundscheck=True)
-def log_checked(x, r, mixed):
-    i = cuda.grid(1)
-    if i < x.size:
-        r[i] = math.log(x[i])
-        mixed[i] = math.sqrt(x[i]) + x[i] * x[i] - math.floor(x[i])
-
-
-@cuda.jit(boundscheck=False)
-def exp_unchecked(x, r, mixed):
+def exp_kernel(x, r, mixed):
     i = cuda.grid(1)
     if i < x.size:
         r[i] = math.exp(x[i])
         mixed[i] = math.sqrt(x[i]) + x[i] * x[i] - math.floor(x[i])
 
 
-@cuda.jit(boundscheck=True)
-def exp_checked(x, r, mixed):
-    i = cuda.grid(1)
-    if i < x.size:
-        r[i] = math.exp(x[i])
-        mixed[i] = math.sqrt(x[i]) + x[i] * x[i] - math.floor(x[i])
-
-
-KERNELS = {np.float32: (log_unchecked, log_checked), np.float64: (exp_unchecked, exp_checked)}
+KERNELS = {np.float32: both(log_kernel), np.float64: both(exp_kernel)}
 
 
 # Functions whose libdevice code calls host helpers (approximation units, directed
 # rounding): their loops vectorise through the helpers' vector variants.
-@cuda.jit(boundscheck=False)
-def helpers_unchecked(x, y, e, lg, pw):
+def helpers_kernel(x, y, e, lg, pw):
     i = cuda.grid(1)
     if i < x.size:
         e[i] = math.exp(x[i])
@@ -58,13 +44,7 @@ def helpers_unchecked(x, y, e, lg, pw):
         pw[i] = math.pow(y[i], x[i])
 
 
-@cuda.jit(boundscheck=True)
-def helpers_checked(x, y, e, lg, pw):
-    i = cuda.grid(1)
-    if i < x.size:
-        e[i] = math.exp(x[i])
-        lg[i] = math.log(y[i])
-        pw[i] = math.pow(y[i], x[i])
+helpers_unchecked, helpers_checked = both(helpers_kernel)
 
 
 def inputs(dtype, bits):
