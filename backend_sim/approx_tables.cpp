@@ -417,21 +417,30 @@ uint32_t approxTableEntry(int t, uint32_t i) {
   return table && i < kEntries[t] ? (*table)[i] : 0;
 }
 
-float approxRcpF32(float x) {
+namespace {
+[[gnu::always_inline]] inline float rcp32Unit(float x) {
   uint32_t u = bitsOf(x), t;
   if (normal32(u) && readyEntry(Table::Rcp32, u & 0x7fffff, t))
     return rcp32From(u, t);
   return rcp32Full(x);
 }
+} // namespace
 
-double approxRcpF64(double x) {
+float approxRcpF32(float x) { return rcp32Unit(x); }
+
+namespace {
+[[gnu::always_inline]] inline double rcp64Unit(double x) {
   uint32_t hi = highOf(x), t;
   if (normal64(hi) && readyEntry(Table::Rcp64, hi & 0xfffff, t))
     return rcp64From(hi, t);
   return rcp64Full(x);
 }
+} // namespace
 
-float approxEx2F32(float x) {
+double approxRcpF64(double x) { return rcp64Unit(x); }
+
+namespace {
+[[gnu::always_inline]] inline float ex2Unit(float x) {
   uint32_t u = bitsOf(x), a = u & 0x7fffffffu, t;
   if (a - 0x00800000u < 0x43000000u - 0x00800000u) { // normal, |x| < 128
     uint32_t k = uint32_t(fromBits(a) * 0x1p23f);     // the unit reads |x| to 2^-23 (truncated)
@@ -441,10 +450,13 @@ float approxEx2F32(float x) {
   }
   return ex2Full(x);
 }
+} // namespace
+
+float approxEx2F32(float x) { return ex2Unit(x); }
 
 namespace {
 /// rsqrt.approx.ftz.f32 (reciprocal) or sqrt.approx.ftz.f32: the table of the exponent's parity.
-inline float root32(float x, bool reciprocal) {
+[[gnu::always_inline]] inline float root32(float x, bool reciprocal) {
   uint32_t u = bitsOf(x), t;
   int32_t p = int32_t((u >> 23) & 0xff) - 127;
   Table odd = reciprocal ? Table::Rsqrt32Odd : Table::Sqrt32Odd;
@@ -455,25 +467,38 @@ inline float root32(float x, bool reciprocal) {
 }
 } // namespace
 
-float approxRsqrtF32(float x) { return root32(x, true); }
+namespace {
+[[gnu::always_inline]] inline float rsqrt32Unit(float x) { return root32(x, true); }
+[[gnu::always_inline]] inline float sqrt32Unit(float x) { return root32(x, false); }
+} // namespace
 
-double approxRsqrtF64(double x) {
+float approxRsqrtF32(float x) { return rsqrt32Unit(x); }
+
+namespace {
+[[gnu::always_inline]] inline double rsqrt64Unit(double x) {
   uint32_t hi = highOf(x), t;
   int32_t p = int32_t((hi >> 20) & 0x7ff) - 1023;
   if (positiveNormal64(hi) && readyEntry(p & 1 ? Table::Rsqrt64Odd : Table::Rsqrt64Even, hi & 0xfffff, t))
     return rsqrt64From(p, t);
   return rsqrt64Full(x);
 }
+} // namespace
 
-float approxLg2F32(float x) {
+double approxRsqrtF64(double x) { return rsqrt64Unit(x); }
+
+namespace {
+[[gnu::always_inline]] inline float lg2Unit(float x) {
   uint32_t u = bitsOf(x), t;
   int32_t p = int32_t((u >> 23) & 0xff) - 127;
   if (positiveNormal32(u) && readyEntry(p >= 0 ? Table::Lg2E0 : Table::Lg2Em1, u & 0x7fffff, t))
     return lg2From(p, t);
   return lg2Full(x);
 }
+} // namespace
 
-float approxSqrtF32(float x) { return root32(x, false); }
+float approxLg2F32(float x) { return lg2Unit(x); }
+
+float approxSqrtF32(float x) { return sqrt32Unit(x); }
 
 namespace {
 /// The phase the sine and cosine units read: q = floor(frac(|t|) 2^25) of t = RZ(x / 2 pi),
@@ -498,7 +523,7 @@ uint32_t sinCosPhase(float x, bool &negative) {
   return fromBits((*T)[q] ^ (odd && negative ? 0x80000000u : 0u));
 }
 
-float phaseLookup(Table t, float x, bool odd, double (*fallback)(double)) {
+[[gnu::always_inline]] inline float phaseLookup(Table t, float x, bool odd, double (*fallback)(double)) {
   bool negative;
   uint32_t e;
   if (std::isfinite(x)) {
@@ -510,9 +535,15 @@ float phaseLookup(Table t, float x, bool odd, double (*fallback)(double)) {
 }
 } // namespace
 
-float approxSinF32(float x) { return phaseLookup(Table::Sin, x, true, [](double v) { return std::sin(v); }); }
+namespace {
+double sinFallback(double v) { return std::sin(v); }
+double cosFallback(double v) { return std::cos(v); }
+[[gnu::always_inline]] inline float sinUnit(float x) { return phaseLookup(Table::Sin, x, true, sinFallback); }
+[[gnu::always_inline]] inline float cosUnit(float x) { return phaseLookup(Table::Cos, x, false, cosFallback); }
+} // namespace
 
-float approxCosF32(float x) { return phaseLookup(Table::Cos, x, false, [](double v) { return std::cos(v); }); }
+float approxSinF32(float x) { return sinUnit(x); }
+float approxCosF32(float x) { return cosUnit(x); }
 
 namespace {
 /// tanh's table, per exponent -8 .. 2: the mantissa bits the unit reads; each exponent's
@@ -548,12 +579,75 @@ uint32_t tanhIndex(int p, uint32_t m) { return kTanhOffset[p + 8] + (m >> (23 - 
 }
 } // namespace
 
-float approxTanhF32(float x) {
+namespace {
+[[gnu::always_inline]] inline float tanhUnit(float x) {
   uint32_t u = bitsOf(x), t;
   int p = int((u >> 23) & 0xff) - 127;
   if (p >= -8 && p <= 2 && readyEntry(Table::Tanh, tanhIndex(p, u & 0x7fffff), t))
     return fromBits((u & 0x80000000u) | t);
   return tanhFull(x);
+}
+} // namespace
+
+float approxTanhF32(float x) { return tanhUnit(x); }
+
+namespace {
+/// Asks for the block holding entry i of table t (where the table is open).
+inline void prefetchEntry(Table t, uint32_t i) {
+  if (const Block *blocks = std::atomic_ref<const Block *>(approxTableViews[int(t)].blocks).load(std::memory_order_relaxed))
+    __builtin_prefetch(&blocks[i >> 6]);
+}
+
+/// The entries the fast paths above read, prefetched; nothing for operands they leave to
+/// the full paths.
+void prefetchRcpF32(float x) { prefetchEntry(Table::Rcp32, bitsOf(x) & 0x7fffff); }
+void prefetchRcpF64(double x) { prefetchEntry(Table::Rcp64, highOf(x) & 0xfffff); }
+void prefetchEx2F32(float x) {
+  uint32_t u = bitsOf(x), a = u & 0x7fffffffu;
+  if (a - 0x00800000u < 0x43000000u - 0x00800000u)
+    prefetchEntry(u >> 31 ? Table::Ex2Neg : Table::Ex2Pos, uint32_t(fromBits(a) * 0x1p23f) & 0x7fffff);
+}
+template <Table Even, Table Odd> void prefetchRoot32(float x) {
+  uint32_t u = bitsOf(x);
+  prefetchEntry((u >> 23) & 1 ? Even : Odd, u & 0x7fffff); // the exponent's parity is the biased one's flipped
+}
+void prefetchRsqrtF64(double x) {
+  uint32_t hi = highOf(x);
+  prefetchEntry((hi >> 20) & 1 ? Table::Rsqrt64Even : Table::Rsqrt64Odd, hi & 0xfffff);
+}
+void prefetchLg2F32(float x) {
+  uint32_t u = bitsOf(x);
+  prefetchEntry(((u >> 23) & 0xff) >= 127 ? Table::Lg2E0 : Table::Lg2Em1, u & 0x7fffff);
+}
+template <class T> void prefetchNothing(T) {}
+
+template <class T, T (*Unit)(T), void (*Prefetch)(T)> void lanes(const T *in, T *out, int n) {
+  for (int i = 0; i < n; ++i)
+    Prefetch(in[i]);
+  for (int i = 0; i < n; ++i)
+    out[i] = Unit(in[i]);
+}
+} // namespace
+
+void approxRcpF32Lanes(const float *in, float *out, int n) { lanes<float, rcp32Unit, prefetchRcpF32>(in, out, n); }
+void approxRcpF64Lanes(const double *in, double *out, int n) {
+  lanes<double, rcp64Unit, prefetchRcpF64>(in, out, n);
+}
+void approxEx2F32Lanes(const float *in, float *out, int n) { lanes<float, ex2Unit, prefetchEx2F32>(in, out, n); }
+void approxRsqrtF32Lanes(const float *in, float *out, int n) {
+  lanes<float, rsqrt32Unit, prefetchRoot32<Table::Rsqrt32Even, Table::Rsqrt32Odd>>(in, out, n);
+}
+void approxRsqrtF64Lanes(const double *in, double *out, int n) {
+  lanes<double, rsqrt64Unit, prefetchRsqrtF64>(in, out, n);
+}
+void approxLg2F32Lanes(const float *in, float *out, int n) { lanes<float, lg2Unit, prefetchLg2F32>(in, out, n); }
+void approxSqrtF32Lanes(const float *in, float *out, int n) {
+  lanes<float, sqrt32Unit, prefetchRoot32<Table::Sqrt32Even, Table::Sqrt32Odd>>(in, out, n);
+}
+void approxSinF32Lanes(const float *in, float *out, int n) { lanes<float, sinUnit, prefetchNothing>(in, out, n); }
+void approxCosF32Lanes(const float *in, float *out, int n) { lanes<float, cosUnit, prefetchNothing>(in, out, n); }
+void approxTanhF32Lanes(const float *in, float *out, int n) {
+  lanes<float, tanhUnit, prefetchNothing>(in, out, n);
 }
 
 } // namespace cutwin::sim

@@ -70,6 +70,19 @@ float approxCosF32(float x);
 /// tanh.approx.f32: x below 2^-8, +-1 from 8, else a table per exponent (-8 .. 2) over the
 /// top 17 to 21 mantissa bits the unit reads.
 float approxTanhF32(float x);
+/// The units above over n lanes at once (in[i] -> out[i]), as the vector variants of a
+/// vectorised thread loop call them: the table blocks of all lanes are requested from
+/// memory first, so that their cache misses overlap instead of following one another.
+void approxRcpF32Lanes(const float *in, float *out, int n);
+void approxRcpF64Lanes(const double *in, double *out, int n);
+void approxEx2F32Lanes(const float *in, float *out, int n);
+void approxRsqrtF32Lanes(const float *in, float *out, int n);
+void approxRsqrtF64Lanes(const double *in, double *out, int n);
+void approxLg2F32Lanes(const float *in, float *out, int n);
+void approxSqrtF32Lanes(const float *in, float *out, int n);
+void approxSinF32Lanes(const float *in, float *out, int n);
+void approxCosF32Lanes(const float *in, float *out, int n);
+void approxTanhF32Lanes(const float *in, float *out, int n);
 /// Entry `i` of table `t` (0 rcp f32, 1 rcp f64, 2/3 ex2 f32 +/-, 4/5 rsqrt f32 even/odd,
 /// 6/7 rsqrt f64 even/odd, 8/9 lg2 f32 e >= 0 / e < 0, 10/11 sqrt f32 even/odd, 12 sin,
 /// 13 cos, 14 tanh) as lookups see it; 0 where there is none. For tests.

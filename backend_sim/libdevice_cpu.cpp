@@ -2,6 +2,7 @@
 
 #include "backend_sim/approx_ops.h"
 #include "backend_sim/approx_tables.h"
+#include "backend_sim/directed_rounding.h"
 
 #include "cutwin/errors.h"
 #include "frontend/ir/libdevice_link.h"
@@ -31,24 +32,40 @@ using cutwin::sim::ApproxF32;
 using cutwin::sim::ApproxF64;
 
 std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
-  return {
+  std::vector<std::pair<std::string, void *>> symbols = {
       {"cutwin_sim_f32op", reinterpret_cast<void *>(&cutwin_sim_f32op)},
       {"cutwin_sim_f64op", reinterpret_cast<void *>(&cutwin_sim_f64op)},
       {"cutwin_sim_tof32", reinterpret_cast<void *>(&cutwin_sim_tof32)},
       {"cutwin_sim_tof64", reinterpret_cast<void *>(&cutwin_sim_tof64)},
       {"cutwin_sim_approx_f32", reinterpret_cast<void *>(&cutwin_sim_approx_f32)},
       {"cutwin_sim_approx_f64", reinterpret_cast<void *>(&cutwin_sim_approx_f64)},
-      {approxUnitSymbol(ApproxF32::Ex2Ftz), reinterpret_cast<void *>(&approxEx2F32)},
-      {approxUnitSymbol(ApproxF32::Lg2Ftz), reinterpret_cast<void *>(&approxLg2F32)},
-      {approxUnitSymbol(ApproxF32::RcpFtz), reinterpret_cast<void *>(&approxRcpF32)},
-      {approxUnitSymbol(ApproxF32::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF32)},
-      {approxUnitSymbol(ApproxF32::SqrtFtz), reinterpret_cast<void *>(&approxSqrtF32)},
-      {approxUnitSymbol(ApproxF32::Sin), reinterpret_cast<void *>(&approxSinF32)},
-      {approxUnitSymbol(ApproxF32::Cos), reinterpret_cast<void *>(&approxCosF32)},
-      {approxUnitSymbol(ApproxF32::Tanh), reinterpret_cast<void *>(&approxTanhF32)},
-      {approxUnitSymbol(ApproxF64::RcpFtz), reinterpret_cast<void *>(&approxRcpF64)},
-      {approxUnitSymbol(ApproxF64::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF64)},
   };
+  // the bare units, each with its form over lanes (vector_variants.h)
+  auto unit = [&](const char *name, void *one, void *lanes) {
+    symbols.emplace_back(name, one);
+    symbols.emplace_back(std::string(name) + kLanesSuffix, lanes);
+  };
+  unit(approxUnitSymbol(ApproxF32::Ex2Ftz), reinterpret_cast<void *>(&approxEx2F32),
+       reinterpret_cast<void *>(&approxEx2F32Lanes));
+  unit(approxUnitSymbol(ApproxF32::Lg2Ftz), reinterpret_cast<void *>(&approxLg2F32),
+       reinterpret_cast<void *>(&approxLg2F32Lanes));
+  unit(approxUnitSymbol(ApproxF32::RcpFtz), reinterpret_cast<void *>(&approxRcpF32),
+       reinterpret_cast<void *>(&approxRcpF32Lanes));
+  unit(approxUnitSymbol(ApproxF32::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF32),
+       reinterpret_cast<void *>(&approxRsqrtF32Lanes));
+  unit(approxUnitSymbol(ApproxF32::SqrtFtz), reinterpret_cast<void *>(&approxSqrtF32),
+       reinterpret_cast<void *>(&approxSqrtF32Lanes));
+  unit(approxUnitSymbol(ApproxF32::Sin), reinterpret_cast<void *>(&approxSinF32),
+       reinterpret_cast<void *>(&approxSinF32Lanes));
+  unit(approxUnitSymbol(ApproxF32::Cos), reinterpret_cast<void *>(&approxCosF32),
+       reinterpret_cast<void *>(&approxCosF32Lanes));
+  unit(approxUnitSymbol(ApproxF32::Tanh), reinterpret_cast<void *>(&approxTanhF32),
+       reinterpret_cast<void *>(&approxTanhF32Lanes));
+  unit(approxUnitSymbol(ApproxF64::RcpFtz), reinterpret_cast<void *>(&approxRcpF64),
+       reinterpret_cast<void *>(&approxRcpF64Lanes));
+  unit(approxUnitSymbol(ApproxF64::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF64),
+       reinterpret_cast<void *>(&approxRsqrtF64Lanes));
+  return symbols;
 }
 
 namespace {
@@ -116,6 +133,8 @@ private:
       case 5: r = b.CreateFDiv(ConstantFP::get(t, 1.0), a[0]); break;
       default: r = b.CreateFSub(a[0], a[1]); break;
       }
+    } else if (t->isFloatTy() && hasDirectedF32(op)) {
+      r = emitDirectedF32(b, op, mode, a[0], a[1], a.size() > 2 ? a[2] : nullptr);
     } else {
       bool f32 = t->isFloatTy();
       auto *i32 = b.getInt32Ty();

@@ -27,7 +27,11 @@ using LibdeviceOptions = ir::ReflectValues;
 /// needs something the simulator cannot reproduce.
 void linkLibdeviceForCpu(llvm::Module &m, const LibdeviceOptions &opts);
 
-/// Host functions the rewritten libdevice code calls (name, address).
+/// Host functions the rewritten libdevice code calls (name, address). A helper `h` taking
+/// and returning one number may come with `h` + kLanesSuffix, the same over lanes:
+/// void(const T *in, T *out, int32 n), which vector variants call (vector_variants.h).
+inline constexpr const char *kLanesSuffix = "_lanes";
+std::vector<std::pair<std::string, void *>> libdeviceHostSymbols();
 std::vector<std::pair<std::string, void *>> libdeviceHostSymbols();
 
 } // namespace cutwin::sim

@@ -18,17 +18,21 @@ namespace {
 
 constexpr const char *kVariantTag = "__v"; ///< `<helper>__v<lanes>`
 
-/// The helpers with variants: libdevice's host helpers taking and returning numbers.
-bool isPureHelper(const Function &f) {
-  if (!f.isDeclaration())
-    return false;
+const std::set<std::string> &hostSymbols() {
   static const std::set<std::string> names = [] {
     std::set<std::string> s;
     for (auto &[name, addr] : libdeviceHostSymbols())
       s.insert(name);
     return s;
   }();
-  if (!names.count(f.getName().str()))
+  return names;
+}
+
+/// The helpers with variants: libdevice's host helpers taking and returning numbers.
+bool isPureHelper(const Function &f) {
+  if (!f.isDeclaration())
+    return false;
+  if (!hostSymbols().count(f.getName().str()))
     return false;
   if (!f.getReturnType()->isFloatingPointTy())
     return false;
@@ -121,11 +125,22 @@ void defineVectorVariants(Module &m) {
     std::vector<Type *> params;
     for (Argument &a : v->args())
       params.push_back(a.getType()->getScalarType());
-    FunctionCallee scalar = m.getOrInsertFunction(name.substr(0, name.rfind(kVariantTag)),
-                                                  FunctionType::get(vt->getElementType(), params, false),
-                                                  v->getAttributes());
+    std::string helper = name.substr(0, name.rfind(kVariantTag)).str();
     v->setLinkage(GlobalValue::InternalLinkage);
     IRBuilder<> b(BasicBlock::Create(m.getContext(), "lanes", v));
+    if (hostSymbols().count(helper + kLanesSuffix)) {
+      // the helper's form over lanes, through memory: in -> out
+      Type *ptr = PointerType::get(m.getContext(), 0);
+      FunctionCallee lanes = m.getOrInsertFunction(helper + kLanesSuffix,
+                                                   FunctionType::get(b.getVoidTy(), {ptr, ptr, b.getInt32Ty()}, false));
+      Value *in = b.CreateAlloca(vt), *out = b.CreateAlloca(vt);
+      b.CreateStore(v->getArg(0), in);
+      b.CreateCall(lanes, {in, out, b.getInt32(vt->getNumElements())});
+      b.CreateRet(b.CreateLoad(vt, out));
+      continue;
+    }
+    FunctionCallee scalar = m.getOrInsertFunction(helper, FunctionType::get(vt->getElementType(), params, false),
+                                                  v->getAttributes());
     Value *out = PoisonValue::get(vt);
     for (unsigned lane = 0; lane < vt->getNumElements(); ++lane) {
       std::vector<Value *> args;

@@ -115,6 +115,16 @@ void warpSumPlain(const float *x, int64_t n, float *out) {
   });
 }
 
+/// Whether to run a section: all of them, or those named in CUTWIN_BENCH_ONLY (comma-separated:
+/// compile, vadd, matmul, histogram, warp, math, barrier), for measuring one thing repeatedly.
+bool want(const char *section) {
+  const char *only = std::getenv("CUTWIN_BENCH_ONLY");
+  if (!only || !*only)
+    return true;
+  std::string list = std::string(",") + only + ",";
+  return list.find(std::string(",") + section + ",") != std::string::npos;
+}
+
 void row(const char *what, const char *mode, double tSim, double tBase, double threads,
          const char *extra = "") {
   std::printf("| %s | %s | %.2f | %.2f | %.2f | %.0f M | %s |\n", what, mode, tSim * 1e3, tBase * 1e3,
@@ -135,182 +145,202 @@ int main(int argc, char **argv) {
   std::printf("| benchmark | mode | sim ms | plain C++ ms | ratio | simulated threads/s | note |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
 
-  // Compile time: parse + type + lower + optimise + JIT, measured as the first launch of a
-  // fresh module minus a second launch. First in the process, so that math_libdevice's
-  // is the process's first use of libdevice (reading and preparing it, decoding the table
-  // chunks its inputs reach); vadd's includes starting the JIT.
-  for (const char *name : {"vadd", "matmul_tiled", "math_libdevice"}) {
-    auto d = Device::open("sim");
-    auto one = d->zeros(DType::F32, {256});
-    std::vector<Arg> args;
-    if (std::string(name) == "matmul_tiled") {
-      auto sq = d->zeros(DType::F32, {16, 16});
-      args = {sq, sq, sq};
-    } else if (std::string(name) == "vadd") {
-      args = {one, one, one};
-    } else { // the math kernel's inputs spread, so that its first launch decodes table chunks as a
-             // real one does (zeros would reach one chunk per table)
-      std::vector<float> spread(256);
-      for (size_t i = 0; i < spread.size(); ++i)
-        spread[i] = 0.1f + 4.9f * float(i) / 255.0f;
-      args = {d->toDevice(spread), one};
-    }
-    auto t0 = std::chrono::steady_clock::now();
-    std::string file = std::string(name) == "math_libdevice" ? dir + "/math_libdevice.py" : caseKernel(name);
-    auto m = Module::fromFile(d, file);
-    m->kernel(name).launch(1, 16, args);
-    auto t1 = std::chrono::steady_clock::now();
-    m->kernel(name).launch(1, 16, args);
-    auto t2 = std::chrono::steady_clock::now();
-    double first = std::chrono::duration<double, std::milli>(t1 - t0).count();
-    double again = std::chrono::duration<double, std::milli>(t2 - t1).count();
-    std::printf("| compile + first launch: %s | - | %.1f | - | - | - | second launch %.3f ms |\n", name,
-                first, again);
-  }
-
-  // Vector add, 16 M float32, 256 threads per block.
-  const int64_t n = 1 << 24;
-  auto a = randomFloats(size_t(n), 1), b = randomFloats(size_t(n), 2);
-  std::vector<float> c(static_cast<size_t>(n));
-  for (bool bc : {true, false}) {
-    for (bool par : {false, true}) {
-      // The scheduler reads CUTWIN_SIM_SERIAL when a device is opened.
-      setenv("CUTWIN_SIM_SERIAL", par ? "0" : "1", 1);
+  const int64_t n = 1 << 24; // elements of vadd and the histogram
+  if (want("compile")) {
+    // Compile time: parse + type + lower + optimise + JIT, measured as the first launch of a
+    // fresh module minus a second launch. First in the process, so that math_libdevice's
+    // is the process's first use of libdevice (reading and preparing it, decoding the table
+    // chunks its inputs reach); vadd's includes starting the JIT.
+    for (const char *name : {"vadd", "matmul_tiled", "math_libdevice"}) {
       auto d = Device::open("sim");
-      auto k = Module::fromFile(d, caseKernel("vadd"), bc ? checked : unchecked)->kernel("vadd");
-      auto da = d->toDevice(a), db = d->toDevice(b), dc = d->zeros(DType::F32, {n});
-      double tSim = timeIt([&] { k.launch(Dim3(uint32_t(n / 256)), 256, {da, db, dc}); });
-      double tBase = timeIt([&] { vaddPlain(a.data(), b.data(), c.data(), n, par); });
-      if (dc.toVector<float>() != c) {
-        std::fprintf(stderr, "vadd: simulator and C++ results differ\n");
-        return 1;
+      auto one = d->zeros(DType::F32, {256});
+      std::vector<Arg> args;
+      if (std::string(name) == "matmul_tiled") {
+        auto sq = d->zeros(DType::F32, {16, 16});
+        args = {sq, sq, sq};
+      } else if (std::string(name) == "vadd") {
+        args = {one, one, one};
+      } else { // the math kernel's inputs spread, so that its first launch decodes table chunks as a
+               // real one does (zeros would reach one chunk per table)
+        std::vector<float> spread(256);
+        for (size_t i = 0; i < spread.size(); ++i)
+          spread[i] = 0.1f + 4.9f * float(i) / 255.0f;
+        args = {d->toDevice(spread), one};
       }
-      row("vadd 16M float32", par ? "TBB, 2 cores" : "1 thread", tSim, tBase, double(n),
-          bc ? "bounds checks on" : "bounds checks off");
-    }
-  }
-  unsetenv("CUTWIN_SIM_SERIAL");
-
-  // Tiled matmul 512 x 512 (two barriers per tile, 32 tiles): fibers.
-  const int m = 512;
-  auto A = randomFloats(size_t(m) * m, 3), B = randomFloats(size_t(m) * m, 4);
-  std::vector<float> C(static_cast<size_t>(m) * m);
-  auto dA = dev->toDevice(A, {m, m}), dB = dev->toDevice(B, {m, m}), dC = dev->zeros(DType::F32, {m, m});
-  for (bool bc : {true, false}) {
-    auto mod = Module::fromFile(dev, caseKernel("matmul_tiled"), bc ? checked : unchecked);
-    auto k = mod->kernel("matmul_tiled");
-    double tSim = timeIt([&] { k.launch(Dim3(m / 16, m / 16), Dim3(16, 16), {dA, dB, dC}); }, 3);
-    double tBase = timeIt([&] { tiledPlain(A.data(), B.data(), C.data(), m, true); }, 3);
-    row("tiled matmul 512x512", "TBB, 2 cores", tSim, tBase, double(m) * m,
-        bc ? "bounds checks on; 64 barriers per thread" : "bounds checks off; 64 barriers per thread");
-    // The kernel fuses its multiply-adds; the plain loop (compiled without contraction)
-    // does not, so the two agree to rounding only.
-    auto got = dC.toVector<float>();
-    for (size_t i = 0; i < got.size(); ++i)
-      if (std::fabs(got[i] - C[i]) > 1e-4f * (1 + std::fabs(C[i]))) {
-        std::fprintf(stderr, "tiled matmul: simulator and C++ results differ at %zu\n", i);
-        return 1;
-      }
-  }
-
-  // Shared-memory histogram, 16 M int32 values in 256 bins, 512 blocks of 256 threads.
-  {
-    const int blocks = 512;
-    std::mt19937 gen(5);
-    std::vector<int32_t> x(static_cast<size_t>(n));
-    for (auto &v : x)
-      v = int32_t(gen() % 256);
-    std::vector<int32_t> bins(256);
-    auto k = Module::fromFile(dev, dir + "/histogram.py", unchecked)->kernel("histogram");
-    auto dx = dev->toDevice(x), dbins = dev->zeros(DType::I32, {256});
-    double tSim = timeIt([&] { k.launch(blocks, 256, {dx, dbins}); }, 3);
-    double tBase = timeIt([&] { histogramPlain(x.data(), n, bins.data(), blocks); }, 3);
-    auto got = dbins.toVector<int32_t>();
-    for (int b = 0; b < 256; ++b) // both accumulated over warm-up and timed runs alike
-      if (got[size_t(b)] != bins[size_t(b)]) {
-        std::fprintf(stderr, "histogram: simulator and C++ results differ in bin %d\n", b);
-        return 1;
-      }
-    row("shared-memory histogram 16M int32", "TBB, 2 cores", tSim, tBase, double(blocks) * 256,
-        "atomics on shared and global memory; 2 barriers per thread");
-  }
-
-  // Warp-shuffle reduction, 1 M float32: 5 shfl_down_sync per thread.
-  {
-    const int64_t w = 1 << 20;
-    auto x = randomFloats(size_t(w), 6);
-    std::vector<float> sums(size_t(w / 32));
-    auto k = Module::fromFile(dev, dir + "/warp_sum.py", unchecked)->kernel("warp_sum");
-    auto dx = dev->toDevice(x), dsums = dev->zeros(DType::F32, {w / 32});
-    double tSim = timeIt([&] { k.launch(uint32_t(w / 256), 256, {dx, dsums}); }, 3);
-    double tBase = timeIt([&] { warpSumPlain(x.data(), w, sums.data()); }, 3);
-    if (dsums.toVector<float>() != sums) {
-      std::fprintf(stderr, "warp sum: simulator and C++ results differ\n");
-      return 1;
-    }
-    row("warp-shuffle sum 1M float32", "TBB, 2 cores", tSim, tBase, double(w), "5 warp shuffles per thread");
-  }
-
-  // Math throughput: libdevice on the simulator against glibc on the same TBB threads,
-  // 4 M elements, float32 and float64, positive inputs (log and pow need them).
-  {
-    const int64_t m = 1 << 22;
-    auto x32 = randomFloats(size_t(m), 7);
-    for (auto &v : x32)
-      v = std::fabs(v) * 10.0f + 0.01f;
-    std::vector<double> x64(x32.begin(), x32.end());
-    std::vector<float> y32(x32.size());
-    std::vector<double> y64(x64.size());
-    auto mod = Module::fromFile(dev, dir + "/math_throughput.py", unchecked);
-    auto d32 = dev->toDevice(x32), d64 = dev->toDevice(x64);
-    auto o32 = dev->zeros(DType::F32, {m}), o64 = dev->zeros(DType::F64, {m});
-    auto each = [&](auto &in, auto &out, auto f) {
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, in.size(), 4096), [&](const tbb::blocked_range<size_t> &r) {
-        for (size_t i = r.begin(); i != r.end(); ++i)
-          out[i] = f(in[i]);
-      });
-    };
-    struct Fn {
-      const char *kernel, *name32, *name64;
-      float (*f32)(float);
-      double (*f64)(double);
-    };
-    const Fn fns[] = {
-        {"sin_each", "sinf", "sin", [](float v) { return std::sin(v); }, [](double v) { return std::sin(v); }},
-        {"exp_each", "expf", "exp", [](float v) { return std::exp(v); }, [](double v) { return std::exp(v); }},
-        {"log_each", "logf", "log", [](float v) { return std::log(v); }, [](double v) { return std::log(v); }},
-        {"pow_each", "powf", "pow", [](float v) { return std::pow(v, 1.7f); },
-         [](double v) { return std::pow(v, 1.7); }},
-    };
-    for (const Fn &f : fns) {
-      auto k = mod->kernel(f.kernel);
-      for (bool single : {true, false}) {
-        double tSim = single ? timeIt([&] { k.launch(uint32_t(m / 256), 256, {d32, o32}); })
-                             : timeIt([&] { k.launch(uint32_t(m / 256), 256, {d64, o64}); });
-        double tLibm = single ? timeIt([&] { each(x32, y32, f.f32); }) : timeIt([&] { each(x64, y64, f.f64); });
-        std::string what = std::string(single ? f.name32 : f.name64) + " 4M (glibc baseline)";
-        char note[96];
-        std::snprintf(note, sizeof note, "%.1f ns per element (glibc %.1f ns)", tSim / double(m) * 1e9,
-                      tLibm / double(m) * 1e9);
-        row(what.c_str(), "TBB, 2 cores", tSim, tLibm, double(m), note);
-      }
+      auto t0 = std::chrono::steady_clock::now();
+      std::string file = std::string(name) == "math_libdevice" ? dir + "/math_libdevice.py" : caseKernel(name);
+      auto m = Module::fromFile(d, file);
+      m->kernel(name).launch(1, 16, args);
+      auto t1 = std::chrono::steady_clock::now();
+      m->kernel(name).launch(1, 16, args);
+      auto t2 = std::chrono::steady_clock::now();
+      double first = std::chrono::duration<double, std::milli>(t1 - t0).count();
+      double again = std::chrono::duration<double, std::milli>(t2 - t1).count();
+      std::printf("| compile + first launch: %s | - | %.1f | - | - | - | second launch %.3f ms |\n", name,
+                  first, again);
     }
   }
 
-  // Barrier cost: threads that only synchronise.
-  auto mod = Module::fromFile(dev, dir + "/barriers.py", unchecked);
-  auto k = mod->kernel("barriers");
-  for (uint32_t tpb : {32u, 256u, 1024u}) {
-    const int64_t rounds = 200;
-    const uint32_t blocks = 64;
-    auto out = dev->zeros(DType::I64, {int64_t(blocks) * tpb});
-    auto run = [&](int64_t r) { k.launch(blocks, tpb, {out, r}); };
-    double t1 = timeIt([&] { run(rounds); }), t0 = timeIt([&] { run(0); });
-    double perBarrier = (t1 - t0) / (double(blocks) * tpb * rounds) * 1e9;
-    std::printf(
-        "| barrier cost, %u threads per block | TBB, 2 cores | %.2f | - | - | - | %.1f ns per thread per "
-        "barrier (wall time / threads; %.1f ns per core) |\n",
-        tpb, t1 * 1e3, perBarrier, perBarrier * 2);
+  if (want("vadd")) {
+    // Vector add, 16 M float32, 256 threads per block.
+    auto a = randomFloats(size_t(n), 1), b = randomFloats(size_t(n), 2);
+    std::vector<float> c(static_cast<size_t>(n));
+    for (bool bc : {true, false}) {
+      for (bool par : {false, true}) {
+        // The scheduler reads CUTWIN_SIM_SERIAL when a device is opened.
+        setenv("CUTWIN_SIM_SERIAL", par ? "0" : "1", 1);
+        auto d = Device::open("sim");
+        auto k = Module::fromFile(d, caseKernel("vadd"), bc ? checked : unchecked)->kernel("vadd");
+        auto da = d->toDevice(a), db = d->toDevice(b), dc = d->zeros(DType::F32, {n});
+        double tSim = timeIt([&] { k.launch(Dim3(uint32_t(n / 256)), 256, {da, db, dc}); });
+        double tBase = timeIt([&] { vaddPlain(a.data(), b.data(), c.data(), n, par); });
+        if (dc.toVector<float>() != c) {
+          std::fprintf(stderr, "vadd: simulator and C++ results differ\n");
+          return 1;
+        }
+        row("vadd 16M float32", par ? "TBB, 2 cores" : "1 thread", tSim, tBase, double(n),
+            bc ? "bounds checks on" : "bounds checks off");
+      }
+    }
+    unsetenv("CUTWIN_SIM_SERIAL");
+  }
+
+  if (want("matmul")) {
+    // Tiled matmul 512 x 512 (two barriers per tile, 32 tiles): fibers.
+    const int m = 512;
+    auto A = randomFloats(size_t(m) * m, 3), B = randomFloats(size_t(m) * m, 4);
+    std::vector<float> C(static_cast<size_t>(m) * m);
+    auto dA = dev->toDevice(A, {m, m}), dB = dev->toDevice(B, {m, m}), dC = dev->zeros(DType::F32, {m, m});
+    for (bool bc : {true, false}) {
+      auto mod = Module::fromFile(dev, caseKernel("matmul_tiled"), bc ? checked : unchecked);
+      auto k = mod->kernel("matmul_tiled");
+      double tSim = timeIt([&] { k.launch(Dim3(m / 16, m / 16), Dim3(16, 16), {dA, dB, dC}); }, 3);
+      double tBase = timeIt([&] { tiledPlain(A.data(), B.data(), C.data(), m, true); }, 3);
+      row("tiled matmul 512x512", "TBB, 2 cores", tSim, tBase, double(m) * m,
+          bc ? "bounds checks on; 64 barriers per thread" : "bounds checks off; 64 barriers per thread");
+      // The kernel fuses its multiply-adds; the plain loop (compiled without contraction)
+      // does not, so the two agree to rounding only.
+      auto got = dC.toVector<float>();
+      for (size_t i = 0; i < got.size(); ++i)
+        if (std::fabs(got[i] - C[i]) > 1e-4f * (1 + std::fabs(C[i]))) {
+          std::fprintf(stderr, "tiled matmul: simulator and C++ results differ at %zu\n", i);
+          return 1;
+        }
+    }
+  }
+
+  if (want("histogram")) {
+    // Shared-memory histogram, 16 M int32 values in 256 bins, 512 blocks of 256 threads.
+    {
+      const int blocks = 512;
+      std::mt19937 gen(5);
+      std::vector<int32_t> x(static_cast<size_t>(n));
+      for (auto &v : x)
+        v = int32_t(gen() % 256);
+      std::vector<int32_t> bins(256);
+      auto k = Module::fromFile(dev, dir + "/histogram.py", unchecked)->kernel("histogram");
+      auto dx = dev->toDevice(x), dbins = dev->zeros(DType::I32, {256});
+      double tSim = timeIt([&] { k.launch(blocks, 256, {dx, dbins}); }, 3);
+      double tBase = timeIt([&] { histogramPlain(x.data(), n, bins.data(), blocks); }, 3);
+      auto got = dbins.toVector<int32_t>();
+      for (int b = 0; b < 256; ++b) // both accumulated over warm-up and timed runs alike
+        if (got[size_t(b)] != bins[size_t(b)]) {
+          std::fprintf(stderr, "histogram: simulator and C++ results differ in bin %d\n", b);
+          return 1;
+        }
+      row("shared-memory histogram 16M int32", "TBB, 2 cores", tSim, tBase, double(blocks) * 256,
+          "atomics on shared and global memory; 2 barriers per thread");
+    }
+  }
+
+  if (want("warp")) {
+    // Warp-shuffle reduction, 1 M float32: 5 shfl_down_sync per thread.
+    {
+      const int64_t w = 1 << 20;
+      auto x = randomFloats(size_t(w), 6);
+      std::vector<float> sums(size_t(w / 32));
+      auto k = Module::fromFile(dev, dir + "/warp_sum.py", unchecked)->kernel("warp_sum");
+      auto dx = dev->toDevice(x), dsums = dev->zeros(DType::F32, {w / 32});
+      double tSim = timeIt([&] { k.launch(uint32_t(w / 256), 256, {dx, dsums}); }, 3);
+      double tBase = timeIt([&] { warpSumPlain(x.data(), w, sums.data()); }, 3);
+      if (dsums.toVector<float>() != sums) {
+        std::fprintf(stderr, "warp sum: simulator and C++ results differ\n");
+        return 1;
+      }
+      row("warp-shuffle sum 1M float32", "TBB, 2 cores", tSim, tBase, double(w), "5 warp shuffles per thread");
+    }
+  }
+
+  if (want("math")) {
+    // Math throughput: libdevice on the simulator against glibc on the same TBB threads,
+    // 4 M elements, float32 and float64, positive inputs (log and pow need them).
+    {
+      const int64_t m = 1 << 22;
+      auto x32 = randomFloats(size_t(m), 7);
+      for (auto &v : x32)
+        v = std::fabs(v) * 10.0f + 0.01f;
+      std::vector<double> x64(x32.begin(), x32.end());
+      std::vector<float> y32(x32.size());
+      std::vector<double> y64(x64.size());
+      auto mod = Module::fromFile(dev, dir + "/math_throughput.py", unchecked);
+      auto d32 = dev->toDevice(x32), d64 = dev->toDevice(x64);
+      auto o32 = dev->zeros(DType::F32, {m}), o64 = dev->zeros(DType::F64, {m});
+      auto each = [&](auto &in, auto &out, auto f) {
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, in.size(), 4096), [&](const tbb::blocked_range<size_t> &r) {
+          for (size_t i = r.begin(); i != r.end(); ++i)
+            out[i] = f(in[i]);
+        });
+      };
+      struct Fn {
+        const char *kernel, *name32, *name64;
+        float (*f32)(float);
+        double (*f64)(double);
+      };
+      const Fn fns[] = {
+          {"sin_each", "sinf", "sin", [](float v) { return std::sin(v); }, [](double v) { return std::sin(v); }},
+          {"exp_each", "expf", "exp", [](float v) { return std::exp(v); }, [](double v) { return std::exp(v); }},
+          {"log_each", "logf", "log", [](float v) { return std::log(v); }, [](double v) { return std::log(v); }},
+          {"pow_each", "powf", "pow", [](float v) { return std::pow(v, 1.7f); },
+           [](double v) { return std::pow(v, 1.7); }},
+      };
+      for (const Fn &f : fns) {
+        auto k = mod->kernel(f.kernel);
+        for (bool single : {true, false}) {
+          // pow_each takes its exponent (1.7 in the input's type) as an argument
+          std::vector<Arg> a32 = {d32, o32}, a64 = {d64, o64};
+          if (std::string(f.kernel) == "pow_each") {
+            a32.insert(a32.begin() + 1, Arg(1.7f));
+            a64.insert(a64.begin() + 1, Arg(1.7));
+          }
+          double tSim = single ? timeIt([&] { k.launch(uint32_t(m / 256), 256, a32); })
+                               : timeIt([&] { k.launch(uint32_t(m / 256), 256, a64); });
+          double tLibm = single ? timeIt([&] { each(x32, y32, f.f32); }) : timeIt([&] { each(x64, y64, f.f64); });
+          std::string what = std::string(single ? f.name32 : f.name64) + " 4M (glibc baseline)";
+          char note[96];
+          std::snprintf(note, sizeof note, "%.1f ns per element (glibc %.1f ns)", tSim / double(m) * 1e9,
+                        tLibm / double(m) * 1e9);
+          row(what.c_str(), "TBB, 2 cores", tSim, tLibm, double(m), note);
+        }
+      }
+    }
+  }
+
+  if (want("barrier")) {
+    // Barrier cost: threads that only synchronise.
+    auto mod = Module::fromFile(dev, dir + "/barriers.py", unchecked);
+    auto k = mod->kernel("barriers");
+    for (uint32_t tpb : {32u, 256u, 1024u}) {
+      const int64_t rounds = 200;
+      const uint32_t blocks = 64;
+      auto out = dev->zeros(DType::I64, {int64_t(blocks) * tpb});
+      auto run = [&](int64_t r) { k.launch(blocks, tpb, {out, r}); };
+      double t1 = timeIt([&] { run(rounds); }), t0 = timeIt([&] { run(0); });
+      double perBarrier = (t1 - t0) / (double(blocks) * tpb * rounds) * 1e9;
+      std::printf(
+          "| barrier cost, %u threads per block | TBB, 2 cores | %.2f | - | - | - | %.1f ns per thread per "
+          "barrier (wall time / threads; %.1f ns per core) |\n",
+          tpb, t1 * 1e3, perBarrier, perBarrier * 2);
+    }
   }
   return 0;
 }

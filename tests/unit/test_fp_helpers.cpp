@@ -1,7 +1,14 @@
 // The simulator's float32 operations in directed rounding modes (the helpers libdevice's
-// fma.rm and friends call) against the same operations computed with the FPU switched to
+// fma.rm and friends call, and the inline IR kernels get instead) against the same operations computed with the FPU switched to
 // that mode. This file is compiled with -frounding-math.
+#include "backend_sim/directed_rounding.h"
+#include "backend_sim/jit.h"
+
 #include <gtest/gtest.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
 
 #include <cfenv>
 #include <cmath>
@@ -34,9 +41,11 @@ uint32_t bits(float f) {
   return u;
 }
 
-TEST(FpHelpers, DirectedRoundingMatchesTheFpuInThatMode) {
+/// Calls check(a, b, c) on edge values (NaN among them) and random triples (NaNs aside,
+/// operands often near each other in magnitude and sums often cancelling): 400000 in all.
+template <class F> void forOperands(F check) {
   std::mt19937 gen(11);
-  auto any = [&] { // random bit patterns, NaNs aside, often near each other in magnitude
+  auto any = [&] {
     uint32_t u = gen();
     if ((u & 0x7f800000u) == 0x7f800000u)
       u &= 0xbfffffffu;
@@ -44,27 +53,72 @@ TEST(FpHelpers, DirectedRoundingMatchesTheFpuInThatMode) {
     std::memcpy(&f, &u, 4);
     return f;
   };
-  const float edge[] = {0.0f, -0.0f, 1.0f, -1.0f, 1e-45f, -1e-45f, 3.4e38f, -3.4e38f, 1.1754944e-38f, INFINITY};
-  long checked = 0;
+  const float edge[] = {0.0f,  -0.0f,  1.0f,           -1.0f,    1e-45f, -1e-45f,
+                        3.4e38f, -3.4e38f, 1.1754944e-38f, INFINITY, NAN};
   for (int i = 0; i < 400000; ++i) {
     float a = any(), b = i % 3 ? any() : a * 0.75f, c = i % 5 ? any() : -(a * b);
-    if (i < 1000) {
-      a = edge[i % 10];
-      b = edge[(i / 10) % 10];
-      c = edge[(i / 100) % 10];
+    if (i < 11 * 11 * 11) {
+      a = edge[i % 11];
+      b = edge[(i / 11) % 11];
+      c = edge[(i / 121) % 11];
     }
-    for (int op : {0, 1, 3, 6})
-      for (int mode : {1, 2, 3}) {
-        float got = cutwin_sim_f32op(op, mode, a, b, c), want = reference(op, mode, a, b, c);
-        if (std::isnan(want)) {
-          EXPECT_TRUE(std::isnan(got));
-          continue;
-        }
-        ASSERT_EQ(bits(got), bits(want)) << "op " << op << " mode " << mode << " a " << a << " b " << b
-                                         << " c " << c;
-        ++checked;
-      }
+    check(a, b, c);
   }
+}
+
+/// got against the FPU's result, NaNs as any NaN; counts the comparisons.
+void expectSame(float got, float want, int op, int mode, float a, float b, float c, long &checked) {
+  if (std::isnan(want)) {
+    EXPECT_TRUE(std::isnan(got));
+    return;
+  }
+  ASSERT_EQ(bits(got), bits(want)) << "op " << op << " mode " << mode << " a " << a << " b " << b << " c " << c;
+  ++checked;
+}
+
+const int kOps[] = {0, 1, 3, 6};
+
+TEST(FpHelpers, DirectedRoundingMatchesTheFpuInThatMode) {
+  long checked = 0;
+  forOperands([&](float a, float b, float c) {
+    for (int op : kOps)
+      for (int mode : {1, 2, 3})
+        expectSame(cutwin_sim_f32op(op, mode, a, b, c), reference(op, mode, a, b, c), op, mode, a, b, c, checked);
+  });
+  EXPECT_GT(checked, 4000000);
+}
+
+/// The straight-line IR kernels get for the same operations (emitDirectedF32), compiled
+/// by the simulator's JIT: one function per operation and mode.
+TEST(FpHelpers, DirectedRoundingInlineIrMatchesTheFpu) {
+  using namespace llvm;
+  auto ctx = std::make_unique<LLVMContext>();
+  auto m = std::make_unique<Module>("directed", *ctx);
+  Type *f32 = Type::getFloatTy(*ctx);
+  std::vector<std::string> names;
+  for (int op : kOps)
+    for (int mode : {1, 2, 3}) {
+      names.push_back("directed_" + std::to_string(op) + "_" + std::to_string(mode));
+      auto *fn = Function::Create(FunctionType::get(f32, {f32, f32, f32}, false), Function::ExternalLinkage,
+                                  names.back(), *m);
+      IRBuilder<> b(BasicBlock::Create(*ctx, "entry", fn));
+      b.CreateRet(cutwin::sim::emitDirectedF32(b, op, mode, fn->getArg(0), fn->getArg(1), fn->getArg(2)));
+    }
+  auto &jit = cutwin::sim::Jit::get();
+  m->setDataLayout(jit.dataLayout());
+  auto addresses = jit.load(orc::ThreadSafeModule(std::move(m), std::move(ctx)), names);
+  long checked = 0;
+  forOperands([&](float a, float b, float c) {
+    size_t f = 0;
+    for (int op : kOps)
+      for (int mode : {1, 2, 3}) {
+        auto fn = reinterpret_cast<float (*)(float, float, float)>(addresses[f++]);
+        float got = fn(a, b, c), want = reference(op, mode, a, b, c);
+        if (std::isnan(want)) // the GPU's canonical NaN, as the instruction gives
+          ASSERT_EQ(bits(got), 0x7fffffffu) << "op " << op << " mode " << mode << " a " << a << " b " << b;
+        expectSame(got, want, op, mode, a, b, c, checked);
+      }
+  });
   EXPECT_GT(checked, 4000000);
 }
 
