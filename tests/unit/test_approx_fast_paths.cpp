@@ -11,6 +11,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -125,6 +126,44 @@ TEST(ApproxFastPaths, DoubleUnitsAgreeWithTheFullPaths) {
     std::vector<uint64_t> fast = run(), full = withoutFastPaths(run);
     for (size_t i = 0; i < xs.size(); ++i)
       ASSERT_EQ(fast[i], full[i]) << "op " << int(op) << " x " << xs[i];
+  }
+}
+
+/// A unit's form over lanes (what vectorised thread loops call) against the unit one
+/// operand at a time, in groups of 16, 8, 4 and 3 lanes.
+template <class T, class Bits>
+void expectLanesAgree(const char *name, T (*one)(T), void (*lanes)(const T *, T *, int), const std::vector<T> &xs) {
+  std::vector<T> out(xs.size());
+  for (int group : {16, 8, 4, 3}) {
+    for (size_t i = 0; i < xs.size(); i += size_t(group))
+      lanes(&xs[i], &out[i], int(std::min<size_t>(size_t(group), xs.size() - i)));
+    for (size_t i = 0; i < xs.size(); ++i)
+      ASSERT_EQ(std::bit_cast<Bits>(out[i]), std::bit_cast<Bits>(one(xs[i])))
+          << name << " over " << group << " lanes, x " << xs[i];
+  }
+}
+
+TEST(ApproxFastPaths, UnitsOverLanesAgreeWithOneAtATime) {
+  std::vector<float> wide = floatInputs(1e6f), small = floatInputs(130.0f);
+  for (int pass = 0; pass < 2; ++pass) { // the first pass finds chunks undecoded, the second decoded
+    expectLanesAgree<float, uint32_t>("ex2", approxEx2F32, approxEx2F32Lanes, small);
+    expectLanesAgree<float, uint32_t>("tanh", approxTanhF32, approxTanhF32Lanes, small);
+    expectLanesAgree<float, uint32_t>("rcp", approxRcpF32, approxRcpF32Lanes, wide);
+    expectLanesAgree<float, uint32_t>("rsqrt", approxRsqrtF32, approxRsqrtF32Lanes, wide);
+    expectLanesAgree<float, uint32_t>("sqrt", approxSqrtF32, approxSqrtF32Lanes, wide);
+    expectLanesAgree<float, uint32_t>("lg2", approxLg2F32, approxLg2F32Lanes, wide);
+    expectLanesAgree<float, uint32_t>("sin", approxSinF32, approxSinF32Lanes, wide);
+    expectLanesAgree<float, uint32_t>("cos", approxCosF32, approxCosF32Lanes, wide);
+  }
+  std::mt19937_64 gen(3);
+  std::vector<double> xs;
+  for (int i = 0; i < 400000; ++i)
+    xs.push_back(i % 2 ? std::bit_cast<double>(uint64_t(gen())) : 0.5 + double(gen() % 1000000) * 1e-6);
+  for (double x : {0.0, -0.0, 4.9e-324, 1.0, -1.0, 1.7976931348623157e308, double(INFINITY), double(NAN)})
+    xs.push_back(x);
+  for (int pass = 0; pass < 2; ++pass) {
+    expectLanesAgree<double, uint64_t>("rcp f64", approxRcpF64, approxRcpF64Lanes, xs);
+    expectLanesAgree<double, uint64_t>("rsqrt f64", approxRsqrtF64, approxRsqrtF64Lanes, xs);
   }
 }
 
