@@ -250,10 +250,29 @@ inline LazyTable *tableFor(Table t) {
   return openTable(t);
 }
 
-/// Entry i of table t where it is at hand: the table open, i's chunk decoded (the path
-/// of nearly every lookup, kept inline and free of calls); false otherwise, and the
-/// caller takes its full path, which opens and decodes.
+/// The models by table (approx_tables.h), found once.
+const ApproxModel *const *modelsByTable() {
+  static const std::array<const ApproxModel *, TableCount> models = [] {
+    std::array<const ApproxModel *, TableCount> m{};
+    for (int t = 0; t < TableCount; ++t) {
+      std::string name = std::string(kSimulatedArch) + "." + kNames[t];
+      for (const ApproxModel *e = kApproxModels; e->name; ++e)
+        if (name == e->name && e->entries == kEntries[t])
+          m[size_t(t)] = e;
+    }
+    return m;
+  }();
+  return models.data();
+}
+
+/// Entry i of table t where it is at hand: from the table's model, or the table open and
+/// i's chunk decoded (the path of nearly every lookup, kept inline and free of calls);
+/// false otherwise, and the caller takes its full path, which opens and decodes.
 inline bool readyEntry(Table t, uint32_t i, uint32_t &out) {
+  if (const ApproxModel *m = modelsByTable()[int(t)]) {
+    out = approxModelEntry(*m, i);
+    return true;
+  }
   ApproxTableView &v = approxTableViews[int(t)];
   const Block *blocks = std::atomic_ref<const Block *>(v.blocks).load(std::memory_order_acquire);
   if (!blocks)
@@ -411,6 +430,10 @@ float lg2From(int32_t p, uint32_t t) { return truncateToFloat(double(p >= 0 ? p 
 } // namespace
 
 ApproxTableView approxTableViews[TableCount];
+
+const ApproxModel *approxModel(ApproxTable t) {
+  return int(t) >= 0 && int(t) < TableCount ? modelsByTable()[int(t)] : nullptr;
+}
 
 uint32_t approxTableEntry(int t, uint32_t i) {
   LazyTable *table = t >= 0 && t < TableCount ? tableFor(Table(t)) : nullptr;

@@ -54,6 +54,9 @@ Jit::Jit() {
   // No contraction beyond what the kernel IR spells out (numerics policy).
   jtmb.getOptions().AllowFPOpFusion = FPOpFusion::Strict;
   jtmb.setCodeGenOptLevel(CodeGenOpt::Default);
+  // Position-independent: kernels reach host data (the approximation models) through
+  // the GOT, wherever the library holding it was loaded.
+  jtmb.setRelocationModel(Reloc::PIC_);
   tm_ = unwrap(jtmb.createTargetMachine(), "target machine");
 
   LLJITBuilder builder;

@@ -1,5 +1,6 @@
 #include "backend_sim/libdevice_cpu.h"
 
+#include "backend_sim/approx_inline.h" // modelSymbols
 #include "backend_sim/approx_ops.h"
 #include "backend_sim/approx_tables.h"
 #include "backend_sim/directed_rounding.h"
@@ -65,6 +66,8 @@ std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
        reinterpret_cast<void *>(&approxRcpF64Lanes));
   unit(approxUnitSymbol(ApproxF64::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF64),
        reinterpret_cast<void *>(&approxRsqrtF64Lanes));
+  for (auto &array : modelSymbols()) // data the inlined units read
+    symbols.push_back(array);
   return symbols;
 }
 

@@ -1,5 +1,6 @@
 #include "backend_sim/vector_variants.h"
 
+#include "backend_sim/approx_inline.h"
 #include "backend_sim/libdevice_cpu.h"
 
 #include <llvm/IR/Constants.h>
@@ -128,6 +129,10 @@ void defineVectorVariants(Module &m) {
     std::string helper = name.substr(0, name.rfind(kVariantTag)).str();
     v->setLinkage(GlobalValue::InternalLinkage);
     IRBuilder<> b(BasicBlock::Create(m.getContext(), "lanes", v));
+    if (Value *unit = emitModelledUnit(b, helper, v->getArg(0))) { // the lookups as gathers
+      b.CreateRet(unit);
+      continue;
+    }
     if (hostSymbols().count(helper + kLanesSuffix)) {
       // the helper's form over lanes, through memory: in -> out
       Type *ptr = PointerType::get(m.getContext(), 0);

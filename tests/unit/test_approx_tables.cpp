@@ -1,6 +1,7 @@
 // The simulator's measured approximation tables: every entry as lookups see it (packed in
-// 64-entry blocks) against a plain decode of the embedded bytes, and the models against
-// values the GPU's instructions are known to give.
+// 64-entry blocks, or from a table's quadratic-and-bit model) against a plain decode of
+// the embedded bytes, and the models against values the GPU's instructions are known to
+// give.
 #include "backend_sim/approx_ops.h"
 #include "backend_sim/approx_tables.h"
 
@@ -72,6 +73,25 @@ TEST(ApproxTables, EveryEntryAsLookupsSeeIt) {
     for (uint32_t i = 0; i < want.size(); ++i)
       ASSERT_EQ(approxTableEntry(t, i), want[i]) << names[t] << " entry " << i;
   }
+}
+
+/// The quadratic-and-bit models (ApproxModel) of the tables that have them, entry by
+/// entry against the measured table; and that ex2's and rcp's tables have them.
+TEST(ApproxTables, EveryModelEntryIsTheMeasuredOne) {
+  int modelled = 0;
+  for (int t = 0; t < int(ApproxTable::Count); ++t) {
+    const ApproxModel *m = approxModel(ApproxTable(t));
+    if (!m)
+      continue;
+    ++modelled;
+    std::vector<uint32_t> want = plainDecode(m->name);
+    ASSERT_EQ(want.size(), m->entries) << m->name;
+    for (uint32_t i = 0; i < want.size(); ++i)
+      ASSERT_EQ(approxModelEntry(*m, i), want[i]) << m->name << " entry " << i;
+  }
+  for (ApproxTable t : {ApproxTable::Ex2Pos, ApproxTable::Ex2Neg, ApproxTable::Rcp32, ApproxTable::Rcp64})
+    EXPECT_NE(approxModel(t), nullptr) << int(t);
+  EXPECT_EQ(modelled, 4);
 }
 
 TEST(ApproxTables, ModelsGiveTheGpuValuesAtKnownPoints) {
