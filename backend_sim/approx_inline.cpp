@@ -27,25 +27,20 @@ public:
   Value *u32(uint32_t v) const { return ConstantInt::get(type(b_.getInt32Ty()), v); }
   Value *u64(uint64_t v) const { return ConstantInt::get(type(b_.getInt64Ty()), v); }
 
-  /// Entry k of model `pos`, or of `neg` where `negative` (ex2's two tables): the
-  /// quadratic of k's segment, floored, plus k's bit; entry 0 whole (approxModelEntry).
+  /// Entry k of model `pos`, or of `neg` where `negative` (ex2's two tables): the line
+  /// of k's segment, floored, plus k's bit; entry 0 whole (approxModelEntry).
   Value *entry(const ApproxModel &pos, const ApproxModel *neg, Value *negative, Value *k) {
-    Value *coefficients = array(pos, false), *bits = array(pos, true);
+    Value *segments = array(pos, false), *bits = array(pos, true);
     if (neg) {
-      coefficients = b_.CreateSelect(negative, array(*neg, false), coefficients);
+      segments = b_.CreateSelect(negative, array(*neg, false), segments);
       bits = b_.CreateSelect(negative, array(*neg, true), bits);
     }
-    Type *f64 = type(b_.getDoubleTy()), *i64 = type(b_.getInt64Ty());
-    Value *c = b_.CreateMul(b_.CreateZExt(b_.CreateLShr(k, u32(pos.segmentShift)), i64), u64(3));
-    auto coefficient = [&](uint64_t j) {
-      return load(b_.getDoubleTy(), coefficients, b_.CreateAdd(c, u64(j)));
-    };
-    Value *c0 = coefficient(0), *c1 = coefficient(1), *c2 = coefficient(2);
-    Value *t = b_.CreateUIToFP(b_.CreateAnd(k, u32((1u << pos.segmentShift) - 1)), f64);
-    Value *q = b_.CreateIntrinsic(Intrinsic::fma, {f64},
-                                  {b_.CreateIntrinsic(Intrinsic::fma, {f64}, {c2, t, c1}), t, c0});
-    Value *base = b_.CreateTrunc(b_.CreateFPToSI(b_.CreateUnaryIntrinsic(Intrinsic::floor, q), i64),
-                                 type(b_.getInt32Ty()));
+    Type *i32 = type(b_.getInt32Ty()), *i64 = type(b_.getInt64Ty());
+    Value *record = load(b_.getInt64Ty(), segments, b_.CreateZExt(b_.CreateLShr(k, u32(pos.segmentShift)), i64));
+    Value *slope = b_.CreateTrunc(b_.CreateAShr(b_.CreateShl(record, u64(64 - kModelSlopeBits)), u64(64 - kModelSlopeBits)), i32);
+    Value *t = b_.CreateAnd(k, u32((1u << pos.segmentShift) - 1));
+    Value *q = b_.CreateAdd(b_.CreateLShr(record, u64(kModelSlopeBits)), b_.CreateSExt(b_.CreateMul(slope, t), i64));
+    Value *base = b_.CreateTrunc(b_.CreateAShr(q, u64(kModelFraction)), i32);
     Value *word = load(b_.getInt32Ty(), bits, b_.CreateZExt(b_.CreateLShr(k, u32(5)), i64));
     Value *bit = b_.CreateAnd(b_.CreateLShr(word, b_.CreateAnd(k, u32(31))), u32(1));
     Value *first = u32(pos.first);
@@ -55,14 +50,14 @@ public:
   }
 
 private:
-  /// The model's coefficients or bits: a constant global the JIT resolves (modelSymbols).
+  /// The model's segment records or bits: a constant global the JIT resolves (modelSymbols).
   Constant *array(const ApproxModel &m, bool bits) {
     Module &mod = *b_.GetInsertBlock()->getModule();
-    std::string name = arrayName(m, bits ? ".b" : ".c");
+    std::string name = arrayName(m, bits ? ".b" : ".s");
     GlobalVariable *g = mod.getNamedGlobal(name);
     if (!g) {
-      Type *elem = bits ? b_.getInt32Ty() : b_.getDoubleTy();
-      uint64_t n = bits ? m.entries / 32 : 3 * (uint64_t(m.entries) >> m.segmentShift);
+      Type *elem = bits ? b_.getInt32Ty() : b_.getInt64Ty();
+      uint64_t n = bits ? m.entries / 32 : uint64_t(m.entries) >> m.segmentShift;
       g = new GlobalVariable(mod, ArrayType::get(elem, n), /*isConstant=*/true, GlobalValue::ExternalLinkage,
                              nullptr, name);
       g->setAlignment(Align(8));
@@ -157,7 +152,7 @@ Value *emitModelledUnit(IRBuilderBase &b, StringRef unit, Value *x) {
 std::vector<std::pair<std::string, void *>> modelSymbols() {
   std::vector<std::pair<std::string, void *>> out;
   for (const ApproxModel *m = kApproxModels; m->name; ++m) {
-    out.emplace_back(arrayName(*m, ".c"), const_cast<double *>(m->coefficients));
+    out.emplace_back(arrayName(*m, ".s"), const_cast<uint64_t *>(m->segments));
     out.emplace_back(arrayName(*m, ".b"), const_cast<uint32_t *>(m->bits));
   }
   return out;

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <atomic>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -44,28 +43,31 @@ enum class ApproxTable : int {
 
 struct ApproxBlock; ///< 64 entries, packed (approx_tables.cpp)
 
-/// A table whose unit interpolates a quadratic per segment of 2^segmentShift entries,
-/// modelled: entry k (k > 0) is floor(q(k)) + bit k, q(k) = c0 + t (c1 + t c2) evaluated
-/// with two fused multiply-adds, t = k mod 2^segmentShift, c = coefficients + 3 (k >>
-/// segmentShift); entry 0 is `first`. Derived at build time from the measured table and
+/// A table whose unit interpolates a quadratic per segment, modelled: over segments of
+/// 2^segmentShift entries its entries follow a line to within the rounding, so entry k
+/// (k > 0) is floor(q(k)) + bit k, q(k) = (base + slope t) / 2^kModelFraction with t = k
+/// mod 2^segmentShift and the segment's record = base << kModelSlopeBits | slope (two's
+/// complement); entry 0 is `first`. Derived at build time from the measured table and
 /// checked against each of its entries (approx/fit_models.cpp); nothing to decode.
 struct ApproxModel {
   const char *name; ///< the table's: "<arch>.<instruction>"
   uint32_t entries, segmentShift, first;
-  const double *coefficients;
+  const uint64_t *segments;
   const uint32_t *bits;
 };
 extern const ApproxModel kApproxModels[]; ///< ends with a null name
+inline constexpr int kModelFraction = 14, kModelSlopeBits = 17;
 
 /// The model of table `t` for the simulated architecture; null where there is none.
 const ApproxModel *approxModel(ApproxTable t);
 
 inline uint32_t approxModelEntry(const ApproxModel &m, uint32_t k) {
-  const double *c = m.coefficients + 3 * (k >> m.segmentShift);
-  double t = double(k & ((uint32_t(1) << m.segmentShift) - 1));
-  double q = std::fma(std::fma(c[2], t, c[1]), t, c[0]);
-  uint32_t base = uint32_t(int64_t(std::floor(q))), bit = (m.bits[k >> 5] >> (k & 31)) & 1;
-  return k == 0 ? m.first : base + bit;
+  uint64_t record = m.segments[k >> m.segmentShift];
+  int32_t slope = int32_t(int64_t(record << (64 - kModelSlopeBits)) >> (64 - kModelSlopeBits));
+  int32_t t = int32_t(k & ((uint32_t(1) << m.segmentShift) - 1));
+  int64_t q = (int64_t(record >> kModelSlopeBits) + int64_t(slope * t)) >> kModelFraction;
+  uint32_t bit = (m.bits[k >> 5] >> (k & 31)) & 1;
+  return k == 0 ? m.first : uint32_t(q) + bit;
 }
 
 /// How an opened table is read on the lookups' fast path: the block holding entry i is

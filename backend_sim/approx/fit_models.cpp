@@ -1,14 +1,15 @@
 // Build tool: derives the simulator's table models (approx_tables.h, ApproxModel) from the
 // measured tables. The units these tables model interpolate a quadratic per segment of
-// their input and round; so each entry k is floor(q(k)) or floor(q(k)) + 1, q a quadratic
-// per segment fitted here (least squares, then centred on the residuals: every entry lies
-// within 0.6 of it), and one bit per entry says which. Kernels evaluate that inline, with
-// no call and nothing to decode; the fit is checked against every entry and the build
-// fails where one does not follow it.
+// their input and round; over short segments their entries follow a line to within the
+// rounding, so each entry k is floor(q(k)) or floor(q(k)) + 1, q a line per segment fitted
+// here (least squares, quantised to fixed point, centred on the residuals: every entry
+// lies within about 0.6 of it), and one bit per entry says which. Kernels evaluate that
+// inline, with no call and nothing to decode; the fit is checked against every entry and
+// the build fails where one does not follow it.
 //
 //   cutwin_fit_approx_models OUT.cpp OUT.bin SHIFT:TABLE.chunks...
 //
-// writes OUT.bin (per model: its coefficients, then its bits) and OUT.cpp, which embeds it
+// writes OUT.bin (per model: its segments' records, then its bits) and OUT.cpp, which embeds it
 // and lists the models (kApproxModels).
 #include <zlib.h>
 
@@ -69,42 +70,32 @@ std::vector<uint32_t> decodeChunks(const std::string &path) {
   return out;
 }
 
-/// q(t) = c0 + t (c1 + t c2) as kernels evaluate it (approx_inline.cpp, approx_tables.cpp).
-double evaluate(const double *c, double t) { return std::fma(std::fma(c[2], t, c[1]), t, c[0]); }
+constexpr int kFraction = 14;  ///< fractional bits of a segment's base and slope (kModelFraction)
+constexpr int kSlopeBits = 17; ///< the slope's field, signed, at the bottom of the record (kModelSlopeBits)
 
-/// Least-squares quadratic through (t, y[t]) for t in [from, n), in u = t / n, returned in
-/// t's units (exact: n is a power of two).
-void fitQuadratic(const uint32_t *y, size_t from, size_t n, double *c) {
-  long double s[5] = {}, r[3] = {};
-  long double y0 = y[from];
+/// q(t) = (base + slope t) / 2^kFraction as kernels evaluate it, floored (approx_tables.h:
+/// approxModelEntry; approx_inline.cpp).
+int64_t floorQ(uint64_t record, uint32_t t) {
+  int32_t slope = int32_t(int64_t(record << (64 - kSlopeBits)) >> (64 - kSlopeBits));
+  return (int64_t(record >> kSlopeBits) + int64_t(slope * int32_t(t))) >> kFraction; // slope t: 32 bits
+}
+
+/// Least-squares line through (t, y[t]) for t in [from, n): c0 + c1 t.
+void fitLine(const uint32_t *y, size_t from, size_t n, long double &c0, long double &c1) {
+  long double st = 0, sy = 0, stt = 0, sty = 0, m = (long double)(n - from), y0 = y[from];
   for (size_t t = from; t < n; ++t) {
-    long double u = (long double)t / n, v = (long double)y[t] - y0, p = 1;
-    for (int k = 0; k < 5; ++k, p *= u) {
-      s[k] += p;
-      if (k < 3)
-        r[k] += p * v;
-    }
+    long double v = (long double)y[t] - y0;
+    st += t, sy += v, stt += (long double)t * t, sty += t * v;
   }
-  long double a[3][4] = {{s[0], s[1], s[2], r[0]}, {s[1], s[2], s[3], r[1]}, {s[2], s[3], s[4], r[2]}};
-  for (int i = 0; i < 3; ++i) // Gauss-Jordan; the system is small and well conditioned in u
-    for (int j = 0; j < 3; ++j) {
-      if (i == j)
-        continue;
-      long double f = a[j][i] / a[i][i];
-      for (int k = i; k < 4; ++k)
-        a[j][k] -= f * a[i][k];
-    }
-  long double b0 = a[0][3] / a[0][0], b1 = a[1][3] / a[1][1], b2 = a[2][3] / a[2][2];
-  c[0] = double(b0 + y0);
-  c[1] = double(b1 / n);
-  c[2] = double(b2 / ((long double)n * n));
+  c1 = (m * sty - st * sy) / (m * stt - st * st);
+  c0 = (sy - c1 * st) / m + y0;
 }
 
 struct Model {
   std::string name;
   uint32_t entries = 0, shift = 0, first = 0;
-  std::vector<double> coefficients; ///< per segment c0, c1, c2
-  std::vector<uint32_t> bits;       ///< bit k: entry k is floor(q(k)) + 1
+  std::vector<uint64_t> segments; ///< per segment base << kSlopeBits | slope (two's complement)
+  std::vector<uint32_t> bits;     ///< bit k: entry k is floor(q(k)) + 1
 };
 
 Model fit(const std::string &path, uint32_t shift) {
@@ -119,30 +110,37 @@ Model fit(const std::string &path, uint32_t shift) {
   if (T.size() % S || T.size() % 32)
     fail(m.name + ": entries are not whole segments");
   m.bits.assign(T.size() / 32, 0);
+  const long double one = (long double)(int64_t(1) << kFraction);
   double widest = 0;
   for (size_t seg = 0; seg < T.size() / S; ++seg) {
     const uint32_t *y = T.data() + seg * S;
     size_t from = seg == 0 ? 1 : 0; // entry 0 (x = 1 or 0) can sit across an exponent change: kept whole
-    double c[3];
-    fitQuadratic(y, from, S, c);
-    double lo = INFINITY, hi = -INFINITY;
+    long double c0, c1;
+    fitLine(y, from, S, c0, c1);
+    int64_t slope = std::llround(c1 * one);
+    if (slope >= (int64_t(1) << (kSlopeBits - 1)) || slope < -(int64_t(1) << (kSlopeBits - 1)))
+      fail(m.name + ": a segment's slope does not fit its field");
+    // centred on the residuals of the line as quantised: |T - q| <= (hi - lo) / 2
+    long double lo = INFINITY, hi = -INFINITY;
     for (size_t t = from; t < S; ++t) {
-      double r = double(y[t]) - evaluate(c, double(t));
+      long double r = (long double)y[t] - (c0 + (long double)slope * t / one);
       lo = std::min(lo, r), hi = std::max(hi, r);
     }
-    c[0] += (lo + hi) / 2; // centred: |T - q| <= (hi - lo) / 2
-    widest = std::max(widest, (hi - lo) / 2);
+    int64_t base = std::llround((c0 + (lo + hi) / 2) * one);
+    if (base < 0 || base >= (int64_t(1) << (64 - kSlopeBits)))
+      fail(m.name + ": a segment's base does not fit its field");
+    uint64_t record = uint64_t(base) << kSlopeBits | (uint64_t(slope) & ((uint64_t(1) << kSlopeBits) - 1));
+    widest = std::max(widest, double((hi - lo) / 2));
     for (size_t t = from; t < S; ++t) {
-      int64_t base = int64_t(std::floor(evaluate(c, double(t))));
-      int64_t bit = int64_t(y[t]) - base;
+      int64_t bit = int64_t(y[t]) - floorQ(record, uint32_t(t));
       if (bit != 0 && bit != 1)
         fail(m.name + ": entry " + std::to_string(seg * S + t) + " is not floor(q) or floor(q) + 1");
       if (bit)
         m.bits[(seg * S + t) / 32] |= uint32_t(1) << ((seg * S + t) % 32);
     }
-    m.coefficients.insert(m.coefficients.end(), c, c + 3);
+    m.segments.push_back(record);
   }
-  std::printf("cutwin_fit_approx_models: %s: %zu segments of %zu, every entry within %.3f of its quadratic\n",
+  std::printf("cutwin_fit_approx_models: %s: %zu segments of %zu, every entry within %.3f of its line\n",
               m.name.c_str(), T.size() / S, S, widest);
   return m;
 }
@@ -162,15 +160,15 @@ int main(int argc, char **argv) {
     if (colon == std::string::npos)
       fail("expected SHIFT:TABLE.chunks, got " + arg);
     Model m = fit(arg.substr(colon + 1), uint32_t(std::stoul(arg.substr(0, colon))));
-    size_t cbytes = m.coefficients.size() * sizeof(double), bbytes = m.bits.size() * sizeof(uint32_t);
-    data.write(reinterpret_cast<const char *>(m.coefficients.data()), std::streamsize(cbytes));
+    size_t cbytes = m.segments.size() * sizeof(uint64_t), bbytes = m.bits.size() * sizeof(uint32_t);
+    data.write(reinterpret_cast<const char *>(m.segments.data()), std::streamsize(cbytes));
     data.write(reinterpret_cast<const char *>(m.bits.data()), std::streamsize(bbytes));
     entries += "    {\"" + m.name + "\", " + std::to_string(m.entries) + "u, " + std::to_string(m.shift) +
                "u, " + std::to_string(m.first) +
-               "u, reinterpret_cast<const double *>(cutwin_approx_models + " + std::to_string(offset) +
+               "u, reinterpret_cast<const uint64_t *>(cutwin_approx_models + " + std::to_string(offset) +
                "), reinterpret_cast<const uint32_t *>(cutwin_approx_models + " +
                std::to_string(offset + cbytes) + ")},\n";
-    offset += cbytes + bbytes; // multiples of 8: coefficients are doubles, bit words come in fours
+    offset += cbytes + bbytes; // multiples of 8: records are 8 bytes, bit words come in fours
   }
   if (!data)
     fail("cannot write " + bin);
