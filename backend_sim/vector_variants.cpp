@@ -6,6 +6,9 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
 
 #include <set>
 #include <string>
@@ -115,6 +118,7 @@ void defineVectorVariants(Module &m) {
   for (Function &f : m)
     if (f.isDeclaration() && f.getName().contains(kVariantTag))
       variants.push_back(&f);
+  bool inlined = false;
   for (Function *v : variants) {
     if (v->use_empty()) {
       v->eraseFromParent();
@@ -131,6 +135,8 @@ void defineVectorVariants(Module &m) {
     IRBuilder<> b(BasicBlock::Create(m.getContext(), "lanes", v));
     if (Value *unit = emitModelledUnit(b, helper, v->getArg(0))) { // the lookups as gathers
       b.CreateRet(unit);
+      v->addFnAttr(Attribute::AlwaysInline); // a call would spill every live vector register
+      inlined = true;
       continue;
     }
     if (hostSymbols().count(helper + kLanesSuffix)) {
@@ -155,6 +161,21 @@ void defineVectorVariants(Module &m) {
     }
     b.CreateRet(out);
   }
+  if (!inlined)
+    return;
+  PassBuilder pb;
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  ModulePassManager mpm;
+  mpm.addPass(AlwaysInlinerPass());
+  mpm.run(m, mam);
 }
 
 } // namespace cutwin::sim

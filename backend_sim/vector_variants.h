@@ -17,7 +17,9 @@ namespace cutwin::sim {
 /// would keep the loop scalar too.
 void declareVectorVariants(llvm::Module &m);
 
-/// After it: bodies for the variants in use; the others removed.
+/// After it: bodies for the variants in use (a modelled unit's as IR, inlined into the
+/// loop: approx_inline.h; the others calling the helper over lanes or lane by lane); the
+/// rest removed.
 void defineVectorVariants(llvm::Module &m);
 
 } // namespace cutwin::sim
