@@ -19,3 +19,7 @@ if command -v nvcc >/dev/null; then
 fi
 strip --strip-all dist/bin/* && strip --strip-debug dist/lib/*
 du -sh dist
+# Carried as one archive: each binary holds the simulator's tables, and a window as large
+# as dist/ stores them once (the tree and what is carried share a 64 MiB limit).
+tar -cf - dist | xz -T1 --lzma2=preset=6,dict=64MiB >dist.tar.xz
+du -sh dist.tar.xz

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine, from the repository root, with dist/ from ci/gpu/bundle.sh:
+# Runs on the GPU machine, from the repository root, with dist/ (or dist.tar.xz) from
+# ci/gpu/bundle.sh:
 # the GPU tests, the conformance suite on both backends (compared with the goldens), the
 # cross-check of the goldens with numba-cuda on the GPU, the Python package (built there
 # for its Python) with its tests on both backends, and the benchmarks beside numba-cuda's.
 # Results go to ./gpu-results; with $OUT set, the summaries and a tarball of everything
 # are copied there (few files: what comes back from the GPU machine is limited).
 set -uo pipefail
+if [ ! -d dist ] && [ -f dist.tar.xz ]; then
+  xz -dc dist.tar.xz | tar -xf -
+fi
 out=gpu-results
 rm -rf "$out"
 mkdir -p "$out"
