@@ -6,7 +6,9 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Transforms/Scalar/ADCE.h>
+#include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/LICM.h>
 #include <llvm/Transforms/Scalar/SROA.h>
@@ -128,10 +130,26 @@ void simplifyFunction(llvm::Function &f) {
   fpm.run(f, a.fam);
 }
 
-void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level) {
+void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level, bool splitRangeChecks) {
   llvm::PassBuilder pb(tm);
   if (tm)
     tm->registerPassBuilderCallbacks(pb); // the target's own IR passes (NVPTX: NVVM reflection)
+  if (splitRangeChecks && level >= 2) {
+    // IRCE splits only where profile data says the checks pass; kernels have none, and a
+    // thread loop's guard passes for all but the last block's extra threads.
+    static const bool unconditional = [] {
+      auto &options = llvm::cl::getRegisteredOptions();
+      auto it = options.find("irce-skip-profitability-checks");
+      if (it == options.end())
+        return false;
+      static_cast<llvm::cl::opt<bool> *>(it->second)->setValue(true);
+      return true;
+    }();
+    if (unconditional)
+      pb.registerScalarOptimizerLateEPCallback([](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
+        fpm.addPass(llvm::IRCEPass());
+      });
+  }
   Analyses a(pb);
   llvm::OptimizationLevel ol = level <= 0   ? llvm::OptimizationLevel::O0
                                : level == 1 ? llvm::OptimizationLevel::O1

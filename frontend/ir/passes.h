@@ -28,7 +28,11 @@ void expandConstantUsers(llvm::Constant *c);
 void simplifyFunction(llvm::Function &f);
 
 /// The standard LLVM pipeline at `level` (0-3) for `tm` (may be null), with the target's
-/// own passes.
-void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level);
+/// own passes. With `splitRangeChecks`, a loop whose body is guarded by a check of its
+/// induction variable against a bound (the simulator's thread loop under `if i < n:`,
+/// bounds checks of an index) is split into a main loop where the checks are known to
+/// pass, which may then be vectorised, and loops before and after it that keep them
+/// (inductive range check elimination).
+void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level, bool splitRangeChecks = false);
 
 } // namespace cutwin::ir

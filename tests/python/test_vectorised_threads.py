@@ -87,3 +87,47 @@ def test_vectorised_loops_through_host_helpers_give_the_same_bits(cutwin_backend
         with np.errstate(all="ignore"):
             ok = np.isfinite(x) & (np.abs(x) < 80)
             assert np.allclose(a[0][ok], np.exp(x[ok].astype(np.float64)), rtol=4e-7 if bits == 32 else 1e-15, atol=0)
+
+
+# Guards on the thread index: the simulator splits the loop over threads so that the part
+# where a guard holds runs without it (and vectorised), the rest keeps it. Partial blocks,
+# two-sided guards and two-dimensional grids must give what the kernel with bounds checks
+# gives (a loop that is not split), and leave every element outside the guard untouched.
+def window_kernel(x, lo, n, out):
+    i = cuda.grid(1)
+    if i >= lo and i < n:
+        out[i] = math.exp(x[i]) + i
+
+
+def grid2d_kernel(a, out):
+    i, j = cuda.grid(2)
+    if i < a.shape[0] and j < a.shape[1]:
+        out[i, j] = math.log(a[i, j]) * j + i
+
+
+window_unchecked, window_checked = both(window_kernel)
+grid2d_unchecked, grid2d_checked = both(grid2d_kernel)
+
+
+def test_split_thread_loops_keep_their_guards(cutwin_backend):
+    for dtype in (np.float32, np.float64):
+        x = np.random.default_rng(3).uniform(-10, 10, 1200).astype(dtype)
+        for lo, n in ((0, 1000), (37, 1000), (5, 6), (700, 1200)):
+            outs = []
+            for kernel in (window_unchecked, window_checked):
+                out = np.full(1200, -7, dtype)
+                kernel[13, 96](x, lo, n, out)  # 1248 threads, the last block partly past n
+                outs.append(out)
+            assert (outs[0][:lo] == -7).all() and (outs[0][n:] == -7).all(), (lo, n)
+            assert (outs[0].view(np.uint8) == outs[1].view(np.uint8)).all(), (dtype, lo, n)
+            xd = x[lo:n].astype(np.float64)
+            assert np.allclose(outs[0][lo:n], np.exp(xd) + np.arange(lo, n), rtol=1e-6), (dtype, lo, n)
+        a = np.random.default_rng(4).uniform(0.5, 4, (45, 70)).astype(dtype)
+        outs = []
+        for kernel in (grid2d_unchecked, grid2d_checked):
+            out = np.full((45, 70), -7, dtype)
+            kernel[(4, 5), (16, 16)](a, out)  # 64 x 80 threads over 45 x 70 elements
+            outs.append(out)
+        assert (outs[0].view(np.uint8) == outs[1].view(np.uint8)).all(), dtype
+        i, j = np.meshgrid(np.arange(45), np.arange(70), indexing="ij")
+        assert np.allclose(outs[0], np.log(a.astype(np.float64)) * j + i, rtol=1e-5), dtype
