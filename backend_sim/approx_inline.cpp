@@ -37,10 +37,12 @@ public:
     }
     Type *i32 = type(b_.getInt32Ty()), *i64 = type(b_.getInt64Ty());
     Value *record = load(b_.getInt64Ty(), segments, b_.CreateZExt(b_.CreateLShr(k, u32(pos.segmentShift)), i64));
-    Value *slope = b_.CreateTrunc(b_.CreateAShr(b_.CreateShl(record, u64(64 - kModelSlopeBits)), u64(64 - kModelSlopeBits)), i32);
+    Value *packed = b_.CreateTrunc(b_.CreateLShr(record, u64(32)), i32); // all in 32 bits from here
+    Value *slope = b_.CreateAShr(packed, u32(kModelFraction));
+    Value *fraction = b_.CreateAnd(packed, u32((1u << kModelFraction) - 1));
     Value *t = b_.CreateAnd(k, u32((1u << pos.segmentShift) - 1));
-    Value *q = b_.CreateAdd(b_.CreateLShr(record, u64(kModelSlopeBits)), b_.CreateSExt(b_.CreateMul(slope, t), i64));
-    Value *base = b_.CreateTrunc(b_.CreateAShr(q, u64(kModelFraction)), i32);
+    Value *step = b_.CreateAShr(b_.CreateAdd(fraction, b_.CreateMul(slope, t)), u32(kModelFraction));
+    Value *base = b_.CreateAdd(b_.CreateTrunc(record, i32), step);
     Value *word = load(b_.getInt32Ty(), bits, b_.CreateZExt(b_.CreateLShr(k, u32(5)), i64));
     Value *bit = b_.CreateAnd(b_.CreateLShr(word, b_.CreateAnd(k, u32(31))), u32(1));
     Value *first = u32(pos.first);

@@ -44,11 +44,13 @@ enum class ApproxTable : int {
 struct ApproxBlock; ///< 64 entries, packed (approx_tables.cpp)
 
 /// A table whose unit interpolates a quadratic per segment, modelled: over segments of
-/// 2^segmentShift entries its entries follow a line to within the rounding, so entry k
-/// (k > 0) is floor(q(k)) + bit k, q(k) = (base + slope t) / 2^kModelFraction with t = k
-/// mod 2^segmentShift and the segment's record = base << kModelSlopeBits | slope (two's
-/// complement); entry 0 is `first`. Derived at build time from the measured table and
-/// checked against each of its entries (approx/fit_models.cpp); nothing to decode.
+/// 2^segmentShift entries (at most 2^11) its entries follow a line to within the
+/// rounding, so entry k (k > 0) is floor(q(k)) + bit k, q(k) = (base + slope t) /
+/// 2^kModelFraction with t = k mod 2^segmentShift; the segment's record holds base's
+/// integer part in its low word and slope << kModelFraction | base's fraction in its high
+/// word, so that lanes compute it in 32 bits. Entry 0 is `first`. Derived at build time
+/// from the measured table and checked against each of its entries (approx/fit_models.cpp);
+/// nothing to decode.
 struct ApproxModel {
   const char *name; ///< the table's: "<arch>.<instruction>"
   uint32_t entries, segmentShift, first;
@@ -56,18 +58,19 @@ struct ApproxModel {
   const uint32_t *bits;
 };
 extern const ApproxModel kApproxModels[]; ///< ends with a null name
-inline constexpr int kModelFraction = 14, kModelSlopeBits = 17;
+inline constexpr int kModelFraction = 14;
 
 /// The model of table `t` for the simulated architecture; null where there is none.
 const ApproxModel *approxModel(ApproxTable t);
 
 inline uint32_t approxModelEntry(const ApproxModel &m, uint32_t k) {
   uint64_t record = m.segments[k >> m.segmentShift];
-  int32_t slope = int32_t(int64_t(record << (64 - kModelSlopeBits)) >> (64 - kModelSlopeBits));
+  int32_t packed = int32_t(uint32_t(record >> 32)), slope = packed >> kModelFraction;
+  int32_t fraction = packed & ((1 << kModelFraction) - 1);
   int32_t t = int32_t(k & ((uint32_t(1) << m.segmentShift) - 1));
-  int64_t q = (int64_t(record >> kModelSlopeBits) + int64_t(slope * t)) >> kModelFraction;
+  uint32_t q = uint32_t(record) + uint32_t((fraction + slope * t) >> kModelFraction);
   uint32_t bit = (m.bits[k >> 5] >> (k & 31)) & 1;
-  return k == 0 ? m.first : uint32_t(q) + bit;
+  return k == 0 ? m.first : q + bit;
 }
 
 /// How an opened table is read on the lookups' fast path: the block holding entry i is

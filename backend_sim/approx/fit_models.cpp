@@ -70,14 +70,15 @@ std::vector<uint32_t> decodeChunks(const std::string &path) {
   return out;
 }
 
-constexpr int kFraction = 14;  ///< fractional bits of a segment's base and slope (kModelFraction)
-constexpr int kSlopeBits = 17; ///< the slope's field, signed, at the bottom of the record (kModelSlopeBits)
+constexpr int kFraction = 14; ///< fractional bits of a segment's base and slope (kModelFraction)
 
 /// q(t) = (base + slope t) / 2^kFraction as kernels evaluate it, floored (approx_tables.h:
-/// approxModelEntry; approx_inline.cpp).
+/// approxModelEntry; approx_inline.cpp): the record's low word is base's integer part,
+/// its high word slope << kFraction | base's fraction.
 int64_t floorQ(uint64_t record, uint32_t t) {
-  int32_t slope = int32_t(int64_t(record << (64 - kSlopeBits)) >> (64 - kSlopeBits));
-  return (int64_t(record >> kSlopeBits) + int64_t(slope * int32_t(t))) >> kFraction; // slope t: 32 bits
+  int32_t packed = int32_t(uint32_t(record >> 32)), slope = packed >> kFraction;
+  int32_t fraction = packed & ((1 << kFraction) - 1);
+  return int64_t(uint32_t(record)) + ((fraction + slope * int32_t(t)) >> kFraction); // 32 bits: |slope t| < 2^28
 }
 
 /// Least-squares line through (t, y[t]) for t in [from, n): c0 + c1 t.
@@ -94,7 +95,7 @@ void fitLine(const uint32_t *y, size_t from, size_t n, long double &c0, long dou
 struct Model {
   std::string name;
   uint32_t entries = 0, shift = 0, first = 0;
-  std::vector<uint64_t> segments; ///< per segment base << kSlopeBits | slope (two's complement)
+  std::vector<uint64_t> segments; ///< per segment (floorQ): base's integer part, slope and base's fraction
   std::vector<uint32_t> bits;     ///< bit k: entry k is floor(q(k)) + 1
 };
 
@@ -118,7 +119,7 @@ Model fit(const std::string &path, uint32_t shift) {
     long double c0, c1;
     fitLine(y, from, S, c0, c1);
     int64_t slope = std::llround(c1 * one);
-    if (slope >= (int64_t(1) << (kSlopeBits - 1)) || slope < -(int64_t(1) << (kSlopeBits - 1)))
+    if (slope >= (int64_t(1) << 17) || slope < -(int64_t(1) << 17)) // slope << kFraction in 32 bits
       fail(m.name + ": a segment's slope does not fit its field");
     // centred on the residuals of the line as quantised: |T - q| <= (hi - lo) / 2
     long double lo = INFINITY, hi = -INFINITY;
@@ -127,9 +128,10 @@ Model fit(const std::string &path, uint32_t shift) {
       lo = std::min(lo, r), hi = std::max(hi, r);
     }
     int64_t base = std::llround((c0 + (lo + hi) / 2) * one);
-    if (base < 0 || base >= (int64_t(1) << (64 - kSlopeBits)))
-      fail(m.name + ": a segment's base does not fit its field");
-    uint64_t record = uint64_t(base) << kSlopeBits | (uint64_t(slope) & ((uint64_t(1) << kSlopeBits) - 1));
+    if (base < 0 || base >= (int64_t(1) << (32 + kFraction)) || shift > 11)
+      fail(m.name + ": a segment's base or length does not fit its field");
+    uint32_t packed = uint32_t(slope) << kFraction | uint32_t(base & ((1 << kFraction) - 1));
+    uint64_t record = uint64_t(packed) << 32 | uint64_t(base >> kFraction);
     widest = std::max(widest, double((hi - lo) / 2));
     for (size_t t = from; t < S; ++t) {
       int64_t bit = int64_t(y[t]) - floorQ(record, uint32_t(t));
