@@ -30,20 +30,24 @@ public:
   /// Entry k of model `pos`, or of `neg` where `negative` (ex2's two tables): the line
   /// of k's segment, floored, plus k's bit; entry 0 whole (approxModelEntry).
   Value *entry(const ApproxModel &pos, const ApproxModel *neg, Value *negative, Value *k) {
-    Value *segments = array(pos, false), *bits = array(pos, true);
-    if (neg) {
-      segments = b_.CreateSelect(negative, array(*neg, false), segments);
-      bits = b_.CreateSelect(negative, array(*neg, true), bits);
+    bool joined = neg && extends(pos, *neg); // one array: k's place in the second table
+    uint64_t span = joined ? 2 * uint64_t(pos.entries) : pos.entries;
+    Value *segments = array(pos, false, span), *bits = array(pos, true, span), *at = k;
+    if (joined) {
+      at = b_.CreateOr(k, b_.CreateSelect(negative, u32(pos.entries), u32(0)));
+    } else if (neg) {
+      segments = b_.CreateSelect(negative, array(*neg, false, neg->entries), segments);
+      bits = b_.CreateSelect(negative, array(*neg, true, neg->entries), bits);
     }
     Type *i32 = type(b_.getInt32Ty()), *i64 = type(b_.getInt64Ty());
-    Value *record = load(b_.getInt64Ty(), segments, b_.CreateZExt(b_.CreateLShr(k, u32(pos.segmentShift)), i64));
+    Value *record = load(b_.getInt64Ty(), segments, b_.CreateZExt(b_.CreateLShr(at, u32(pos.segmentShift)), i64));
     Value *packed = b_.CreateTrunc(b_.CreateLShr(record, u64(32)), i32); // all in 32 bits from here
     Value *slope = b_.CreateAShr(packed, u32(kModelFraction));
     Value *fraction = b_.CreateAnd(packed, u32((1u << kModelFraction) - 1));
     Value *t = b_.CreateAnd(k, u32((1u << pos.segmentShift) - 1));
     Value *step = b_.CreateAShr(b_.CreateAdd(fraction, b_.CreateMul(slope, t)), u32(kModelFraction));
     Value *base = b_.CreateAdd(b_.CreateTrunc(record, i32), step);
-    Value *word = load(b_.getInt32Ty(), bits, b_.CreateZExt(b_.CreateLShr(k, u32(5)), i64));
+    Value *word = load(b_.getInt32Ty(), bits, b_.CreateZExt(b_.CreateLShr(at, u32(5)), i64));
     Value *bit = b_.CreateAnd(b_.CreateLShr(word, b_.CreateAnd(k, u32(31))), u32(1));
     Value *first = u32(pos.first);
     if (neg && neg->first != pos.first)
@@ -52,14 +56,24 @@ public:
   }
 
 private:
-  /// The model's segment records or bits: a constant global the JIT resolves (modelSymbols).
-  Constant *array(const ApproxModel &m, bool bits) {
+  /// Whether model b's arrays continue a's (approx/fit_models.cpp lays consecutive models
+  /// out so), with the same segments: then one index reaches both.
+  static bool extends(const ApproxModel &a, const ApproxModel &b) {
+    return a.segmentShift == b.segmentShift && a.entries == b.entries && (a.entries & (a.entries - 1)) == 0 &&
+           b.segments == a.segments + (a.entries >> a.segmentShift) && b.bits == a.bits + a.entries / 32;
+  }
+
+
+  /// The model's segment records or bits for `entries` entries (those of the models
+  /// after it too, where they continue its arrays): a constant global the JIT resolves
+  /// (modelSymbols).
+  Constant *array(const ApproxModel &m, bool bits, uint64_t entries) {
     Module &mod = *b_.GetInsertBlock()->getModule();
-    std::string name = arrayName(m, bits ? ".b" : ".s");
+    std::string name = arrayName(m, bits ? ".b" : ".s") + (entries == m.entries ? "" : ".joined");
     GlobalVariable *g = mod.getNamedGlobal(name);
     if (!g) {
       Type *elem = bits ? b_.getInt32Ty() : b_.getInt64Ty();
-      uint64_t n = bits ? m.entries / 32 : uint64_t(m.entries) >> m.segmentShift;
+      uint64_t n = bits ? entries / 32 : entries >> m.segmentShift;
       g = new GlobalVariable(mod, ArrayType::get(elem, n), /*isConstant=*/true, GlobalValue::ExternalLinkage,
                              nullptr, name);
       g->setAlignment(Align(8));
@@ -153,10 +167,11 @@ Value *emitModelledUnit(IRBuilderBase &b, StringRef unit, Value *x) {
 
 std::vector<std::pair<std::string, void *>> modelSymbols() {
   std::vector<std::pair<std::string, void *>> out;
-  for (const ApproxModel *m = kApproxModels; m->name; ++m) {
-    out.emplace_back(arrayName(*m, ".s"), const_cast<uint64_t *>(m->segments));
-    out.emplace_back(arrayName(*m, ".b"), const_cast<uint32_t *>(m->bits));
-  }
+  for (const ApproxModel *m = kApproxModels; m->name; ++m)
+    for (const char *joined : {"", ".joined"}) {
+      out.emplace_back(arrayName(*m, ".s") + joined, const_cast<uint64_t *>(m->segments));
+      out.emplace_back(arrayName(*m, ".b") + joined, const_cast<uint32_t *>(m->bits));
+    }
   return out;
 }
 

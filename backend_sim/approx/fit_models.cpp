@@ -9,7 +9,7 @@
 //
 //   cutwin_fit_approx_models OUT.cpp OUT.bin SHIFT:TABLE.chunks...
 //
-// writes OUT.bin (per model: its segments' records, then its bits) and OUT.cpp, which embeds it
+// writes OUT.bin (the models' segment records, then their bits) and OUT.cpp, which embeds it
 // and lists the models (kApproxModels).
 #include <zlib.h>
 
@@ -154,24 +154,32 @@ int main(int argc, char **argv) {
     fail("usage: cutwin_fit_approx_models OUT.cpp OUT.bin SHIFT:TABLE.chunks...");
   std::string cpp = argv[1], bin = argv[2];
   std::ofstream data(bin, std::ios::binary);
-  std::string entries;
-  size_t offset = 0;
+  // Every model's records, then every model's bits: the arrays of consecutive models
+  // follow one another (ex2's negative table then extends its positive one).
+  std::vector<Model> models;
   for (int i = 3; i < argc; ++i) {
     std::string arg = argv[i];
     size_t colon = arg.find(':');
     if (colon == std::string::npos)
       fail("expected SHIFT:TABLE.chunks, got " + arg);
-    Model m = fit(arg.substr(colon + 1), uint32_t(std::stoul(arg.substr(0, colon))));
-    size_t cbytes = m.segments.size() * sizeof(uint64_t), bbytes = m.bits.size() * sizeof(uint32_t);
-    data.write(reinterpret_cast<const char *>(m.segments.data()), std::streamsize(cbytes));
-    data.write(reinterpret_cast<const char *>(m.bits.data()), std::streamsize(bbytes));
-    entries += "    {\"" + m.name + "\", " + std::to_string(m.entries) + "u, " + std::to_string(m.shift) +
-               "u, " + std::to_string(m.first) +
-               "u, reinterpret_cast<const uint64_t *>(cutwin_approx_models + " + std::to_string(offset) +
-               "), reinterpret_cast<const uint32_t *>(cutwin_approx_models + " +
-               std::to_string(offset + cbytes) + ")},\n";
-    offset += cbytes + bbytes; // multiples of 8: records are 8 bytes, bit words come in fours
+    models.push_back(fit(arg.substr(colon + 1), uint32_t(std::stoul(arg.substr(0, colon)))));
   }
+  size_t recordBytes = 0;
+  for (const Model &m : models)
+    recordBytes += m.segments.size() * sizeof(uint64_t);
+  std::string entries;
+  size_t records = 0, bits = recordBytes; // offsets: multiples of 8 (records are 8 bytes, bit words come in fours)
+  for (const Model &m : models) {
+    data.write(reinterpret_cast<const char *>(m.segments.data()), std::streamsize(m.segments.size() * 8));
+    entries += "    {\"" + m.name + "\", " + std::to_string(m.entries) + "u, " + std::to_string(m.shift) + "u, " +
+               std::to_string(m.first) + "u, reinterpret_cast<const uint64_t *>(cutwin_approx_models + " +
+               std::to_string(records) + "), reinterpret_cast<const uint32_t *>(cutwin_approx_models + " +
+               std::to_string(bits) + ")},\n";
+    records += m.segments.size() * 8;
+    bits += m.bits.size() * 4;
+  }
+  for (const Model &m : models)
+    data.write(reinterpret_cast<const char *>(m.bits.data()), std::streamsize(m.bits.size() * 4));
   if (!data)
     fail("cannot write " + bin);
   std::ofstream out(cpp);
