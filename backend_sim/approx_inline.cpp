@@ -40,7 +40,8 @@ public:
       bits = b_.CreateSelect(negative, array(*neg, true, neg->entries), bits);
     }
     Type *i32 = type(b_.getInt32Ty()), *i64 = type(b_.getInt64Ty());
-    Value *record = load(b_.getInt64Ty(), segments, b_.CreateZExt(b_.CreateLShr(at, u32(pos.segmentShift)), i64));
+    Value *record =
+        load(b_.getInt64Ty(), segments, b_.CreateZExt(b_.CreateLShr(at, u32(pos.segmentShift)), i64));
     Value *packed = b_.CreateTrunc(b_.CreateLShr(record, u64(32)), i32); // all in 32 bits from here
     Value *slope = b_.CreateAShr(packed, u32(kModelFraction));
     Value *fraction = b_.CreateAnd(packed, u32((1u << kModelFraction) - 1));
@@ -62,7 +63,6 @@ private:
     return a.segmentShift == b.segmentShift && a.entries == b.entries && (a.entries & (a.entries - 1)) == 0 &&
            b.segments == a.segments + (a.entries >> a.segmentShift) && b.bits == a.bits + a.entries / 32;
   }
-
 
   /// The model's segment records or bits for `entries` entries (those of the models
   /// after it too, where they continue its arrays): a constant global the JIT resolves

@@ -78,7 +78,8 @@ constexpr int kFraction = 14; ///< fractional bits of a segment's base and slope
 int64_t floorQ(uint64_t record, uint32_t t) {
   int32_t packed = int32_t(uint32_t(record >> 32)), slope = packed >> kFraction;
   int32_t fraction = packed & ((1 << kFraction) - 1);
-  return int64_t(uint32_t(record)) + ((fraction + slope * int32_t(t)) >> kFraction); // 32 bits: |slope t| < 2^28
+  return int64_t(uint32_t(record)) +
+         ((fraction + slope * int32_t(t)) >> kFraction); // 32 bits: |slope t| < 2^28
 }
 
 /// Least-squares line through (t, y[t]) for t in [from, n): c0 + c1 t.
@@ -168,13 +169,15 @@ int main(int argc, char **argv) {
   for (const Model &m : models)
     recordBytes += m.segments.size() * sizeof(uint64_t);
   std::string entries;
-  size_t records = 0, bits = recordBytes; // offsets: multiples of 8 (records are 8 bytes, bit words come in fours)
+  size_t records = 0,
+         bits = recordBytes; // offsets: multiples of 8 (records are 8 bytes, bit words come in fours)
   for (const Model &m : models) {
     data.write(reinterpret_cast<const char *>(m.segments.data()), std::streamsize(m.segments.size() * 8));
-    entries += "    {\"" + m.name + "\", " + std::to_string(m.entries) + "u, " + std::to_string(m.shift) + "u, " +
-               std::to_string(m.first) + "u, reinterpret_cast<const uint64_t *>(cutwin_approx_models + " +
-               std::to_string(records) + "), reinterpret_cast<const uint32_t *>(cutwin_approx_models + " +
-               std::to_string(bits) + ")},\n";
+    entries += "    {\"" + m.name + "\", " + std::to_string(m.entries) + "u, " + std::to_string(m.shift) +
+               "u, " + std::to_string(m.first) +
+               "u, reinterpret_cast<const uint64_t *>(cutwin_approx_models + " + std::to_string(records) +
+               "), reinterpret_cast<const uint32_t *>(cutwin_approx_models + " + std::to_string(bits) +
+               ")},\n";
     records += m.segments.size() * 8;
     bits += m.bits.size() * 4;
   }
