@@ -623,13 +623,6 @@ inline void prefetchEntry(Table t, uint32_t i) {
 
 /// The entries the fast paths above read, prefetched; nothing for operands they leave to
 /// the full paths.
-void prefetchRcpF32(float x) { prefetchEntry(Table::Rcp32, bitsOf(x) & 0x7fffff); }
-void prefetchRcpF64(double x) { prefetchEntry(Table::Rcp64, highOf(x) & 0xfffff); }
-void prefetchEx2F32(float x) {
-  uint32_t u = bitsOf(x), a = u & 0x7fffffffu;
-  if (a - 0x00800000u < 0x43000000u - 0x00800000u)
-    prefetchEntry(u >> 31 ? Table::Ex2Neg : Table::Ex2Pos, uint32_t(fromBits(a) * 0x1p23f) & 0x7fffff);
-}
 template <Table Even, Table Odd> void prefetchRoot32(float x) {
   uint32_t u = bitsOf(x);
   prefetchEntry((u >> 23) & 1 ? Even : Odd, u & 0x7fffff); // the exponent's parity is the biased one's flipped
@@ -652,11 +645,6 @@ template <class T, T (*Unit)(T), void (*Prefetch)(T)> void lanes(const T *in, T 
 }
 } // namespace
 
-void approxRcpF32Lanes(const float *in, float *out, int n) { lanes<float, rcp32Unit, prefetchRcpF32>(in, out, n); }
-void approxRcpF64Lanes(const double *in, double *out, int n) {
-  lanes<double, rcp64Unit, prefetchRcpF64>(in, out, n);
-}
-void approxEx2F32Lanes(const float *in, float *out, int n) { lanes<float, ex2Unit, prefetchEx2F32>(in, out, n); }
 void approxRsqrtF32Lanes(const float *in, float *out, int n) {
   lanes<float, rsqrt32Unit, prefetchRoot32<Table::Rsqrt32Even, Table::Rsqrt32Odd>>(in, out, n);
 }

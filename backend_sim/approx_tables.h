@@ -103,9 +103,8 @@ float approxTanhF32(float x);
 /// The units above over n lanes at once (in[i] -> out[i]), as the vector variants of a
 /// vectorised thread loop call them: the table blocks of all lanes are requested from
 /// memory first, so that their cache misses overlap instead of following one another.
-void approxRcpF32Lanes(const float *in, float *out, int n);
-void approxRcpF64Lanes(const double *in, double *out, int n);
-void approxEx2F32Lanes(const float *in, float *out, int n);
+/// (ex2 and rcp have none: their variants compute the units' models inline,
+/// approx_inline.h.)
 void approxRsqrtF32Lanes(const float *in, float *out, int n);
 void approxRsqrtF64Lanes(const double *in, double *out, int n);
 void approxLg2F32Lanes(const float *in, float *out, int n);

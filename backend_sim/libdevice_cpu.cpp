@@ -41,17 +41,17 @@ std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
       {"cutwin_sim_approx_f32", reinterpret_cast<void *>(&cutwin_sim_approx_f32)},
       {"cutwin_sim_approx_f64", reinterpret_cast<void *>(&cutwin_sim_approx_f64)},
   };
-  // the bare units, each with its form over lanes (vector_variants.h)
+  // the bare units; those without a model with their form over lanes (vector_variants.h)
   auto unit = [&](const char *name, void *one, void *lanes) {
     symbols.emplace_back(name, one);
-    symbols.emplace_back(std::string(name) + kLanesSuffix, lanes);
+    if (lanes)
+      symbols.emplace_back(std::string(name) + kLanesSuffix, lanes);
   };
-  unit(approxUnitSymbol(ApproxF32::Ex2Ftz), reinterpret_cast<void *>(&approxEx2F32),
-       reinterpret_cast<void *>(&approxEx2F32Lanes));
+  unit(approxUnitSymbol(ApproxF32::Ex2Ftz), reinterpret_cast<void *>(&approxEx2F32), nullptr);
+  unit(approxUnitSymbol(ApproxF32::RcpFtz), reinterpret_cast<void *>(&approxRcpF32), nullptr);
+  unit(approxUnitSymbol(ApproxF64::RcpFtz), reinterpret_cast<void *>(&approxRcpF64), nullptr);
   unit(approxUnitSymbol(ApproxF32::Lg2Ftz), reinterpret_cast<void *>(&approxLg2F32),
        reinterpret_cast<void *>(&approxLg2F32Lanes));
-  unit(approxUnitSymbol(ApproxF32::RcpFtz), reinterpret_cast<void *>(&approxRcpF32),
-       reinterpret_cast<void *>(&approxRcpF32Lanes));
   unit(approxUnitSymbol(ApproxF32::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF32),
        reinterpret_cast<void *>(&approxRsqrtF32Lanes));
   unit(approxUnitSymbol(ApproxF32::SqrtFtz), reinterpret_cast<void *>(&approxSqrtF32),
@@ -62,8 +62,6 @@ std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
        reinterpret_cast<void *>(&approxCosF32Lanes));
   unit(approxUnitSymbol(ApproxF32::Tanh), reinterpret_cast<void *>(&approxTanhF32),
        reinterpret_cast<void *>(&approxTanhF32Lanes));
-  unit(approxUnitSymbol(ApproxF64::RcpFtz), reinterpret_cast<void *>(&approxRcpF64),
-       reinterpret_cast<void *>(&approxRcpF64Lanes));
   unit(approxUnitSymbol(ApproxF64::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF64),
        reinterpret_cast<void *>(&approxRsqrtF64Lanes));
   for (auto &array : modelSymbols()) // data the inlined units read
