@@ -20,7 +20,7 @@ const char *kUsage = R"USAGE(usage:
                  [--dump-after=STEP[,STEP...]|all] [--no-boundscheck] [--time]
   cutwin kernels FILE
   cutwin conformance [DIR] [--backend sim|gpu|both|available|ptx] [--codegen nvptx|nvvm] [--arch sm_XY]
-                     [--filter TEXT] [--verbose]
+                     [--filter TEXT] [--verbose] [--no-boundscheck]
   cutwin --version
 
 SIGNATURE is numba's, e.g. "void(float32[:], float32[:], int64)"; a kernel with a declared
@@ -149,6 +149,8 @@ int cmdConformance(const Args &a) {
   o.codegen = a.get("codegen", "nvptx");
   o.filter = a.get("filter");
   o.verbose = a.has("verbose");
+  if (a.has("no-boundscheck"))
+    o.boundscheck = false;
   return cutwin::conformance::runSuite(o, std::cout) ? 0 : 1;
 }
 

@@ -331,7 +331,7 @@ struct LoadedCase {
 };
 
 LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &dev,
-                    const std::string &codegen) {
+                    const std::string &codegen, std::optional<bool> boundscheck = {}) {
   LoadedCase lc;
   lc.spec = loadJson((fs::path(caseDir) / "case.json").string());
   const llvm::json::Object &c = lc.spec;
@@ -344,6 +344,7 @@ LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &d
   // "compile": {"boundscheck": true} asks for bounds checks on every backend.
   CompileOptions co;
   co.codegen = codegen;
+  co.boundscheck = boundscheck;
   if (const llvm::json::Object *compile = c.getObject("compile"))
     if (auto bc = compile->getBoolean("boundscheck"))
       co.boundscheck = *bc;
@@ -381,13 +382,13 @@ LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &d
 } // namespace
 
 CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &dev,
-                   const std::string &codegen) {
+                   const std::string &codegen, std::optional<bool> boundscheck) {
   CaseResult r;
   r.name = fs::path(caseDir).filename().string();
   r.backend = dev->isSimulator() ? "sim" : codegen == "nvvm" ? "gpu-nvvm" : "gpu";
   auto start = std::chrono::steady_clock::now();
   try {
-    LoadedCase lc = loadCase(caseDir, dev, codegen);
+    LoadedCase lc = loadCase(caseDir, dev, codegen, boundscheck);
     const llvm::json::Object &c = lc.spec;
     auto &args = lc.args;
     auto &arrays = lc.arrays;
@@ -612,7 +613,7 @@ bool runSuite(const RunOptions &opts, std::ostream &out) {
         ++notApplicable;
         continue;
       }
-      results.push_back(runCase(dir, dev, opts.codegen));
+      results.push_back(runCase(dir, dev, opts.codegen, opts.boundscheck));
     }
     if (results.size() == 2 && results[0].backend == "sim" && results[1].backend.rfind("gpu", 0) == 0) {
       Agreement g = compareBackends(results[0], results[1], dir);

@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <map>
 #include <string>
+#include <optional>
 #include <vector>
 
 namespace cutwin::conformance {
@@ -21,6 +22,10 @@ struct RunOptions {
   std::string codegen = "nvptx"; ///< GPU code generator: nvptx or nvvm
   std::string filter;            ///< run only cases whose name contains this
   bool verbose = false;
+  /// Bounds checks for cases that do not ask for them ("compile": {"boundscheck": ...});
+  /// unset: each backend's default (on for the simulator). Off, the simulator's thread
+  /// loops vectorise where they can.
+  std::optional<bool> boundscheck;
 };
 
 struct CaseResult {
@@ -43,7 +48,7 @@ Agreement compareBackends(const CaseResult &a, const CaseResult &b, const std::s
 
 /// Runs one case folder on `dev`.
 CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &dev,
-                   const std::string &codegen = "nvptx");
+                   const std::string &codegen = "nvptx", std::optional<bool> boundscheck = {});
 /// Compiles one case for the GPU architecture `arch` and assembles the PTX with ptxas.
 CaseResult checkCasePtx(const std::string &caseDir, const std::string &arch,
                         const std::string &codegen = "nvptx");

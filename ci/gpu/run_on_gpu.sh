@@ -36,6 +36,9 @@ done
 { header; dist/bin/cutwin conformance conformance/cases --backend both; } | tee "$out/conformance_both.txt" || status=1
 { header; dist/bin/cutwin conformance conformance/cases --backend both --codegen nvvm; } |
   tee "$out/conformance_both_nvvm.txt" || status=1
+# the simulator's vectorised thread loops (bounds checks off) on this machine's CPU
+{ header; dist/bin/cutwin conformance conformance/cases --backend both --no-boundscheck; } |
+  tee "$out/conformance_both_unchecked.txt" || status=1
 # numba-cuda runs every case too; sessionize on its own with a time limit: numba's grid
 # sync has block thread 0 arrive, and in that case some blocks' thread 0 has returned.
 cases=$(ls conformance/cases | grep -v '^grid_sync_sessionize$')
