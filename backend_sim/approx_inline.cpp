@@ -137,6 +137,32 @@ Value *rcpWord(IRBuilderBase &b, UnitBuilder &u, const ApproxModel &m, Value *hi
   return b.CreateSelect(b.CreateICmpEQ(e, u.u32(expMask)), b.CreateSelect(nan, u.u32(0x7fffffffu), s), v);
 }
 
+/// rsqrt.approx.ftz (reciprocal) or sqrt.approx.ftz on `hi`, a float's bits or a double's
+/// high word, its exponent at `expShift` (root32, root32Full, rsqrt64From and rsqrt64Full):
+/// the table of the exponent's parity, the exponent halved (rounded down) and subtracted or
+/// added.
+Value *rootWord(IRBuilderBase &b, UnitBuilder &u, const ApproxModel &even, const ApproxModel &odd, Value *hi,
+                unsigned expShift, uint32_t expMask, uint32_t bias, bool reciprocal) {
+  uint32_t mantMask = (1u << expShift) - 1, inf = expMask << expShift;
+  Value *s = b.CreateAnd(hi, u.u32(0x80000000u)),
+        *e = b.CreateAnd(b.CreateLShr(hi, u.u32(expShift)), u.u32(expMask));
+  Value *mant = b.CreateAnd(hi, u.u32(mantMask));
+  Value *p = b.CreateSub(e, u.u32(bias));
+  Value *oddPower = b.CreateICmpNE(b.CreateAnd(p, u.u32(1)), u.u32(0));
+  Value *t = u.entry(even, &odd, oddPower, mant);
+  Value *half = b.CreateAShr(p, u.u32(1)),
+        *te = b.CreateAnd(b.CreateLShr(t, u.u32(expShift)), u.u32(expMask));
+  Value *r = reciprocal ? b.CreateSub(te, half) : b.CreateAdd(te, half);
+  Value *v = b.CreateOr(b.CreateShl(r, u.u32(expShift)), b.CreateAnd(t, u.u32(mantMask)));
+  Value *nan = u.u32(0x7fffffffu);
+  v = b.CreateSelect(b.CreateICmpNE(s, u.u32(0)), nan, v); // negative
+  v = b.CreateSelect(b.CreateICmpEQ(e, u.u32(0)), reciprocal ? b.CreateOr(s, u.u32(inf)) : s,
+                     v); // zero, flushed
+  Value *special = b.CreateOr(b.CreateICmpNE(mant, u.u32(0)), b.CreateICmpNE(s, u.u32(0)));
+  return b.CreateSelect(b.CreateICmpEQ(e, u.u32(expMask)),
+                        b.CreateSelect(special, nan, u.u32(reciprocal ? 0 : inf)), v); // NaN, +-inf
+}
+
 } // namespace
 
 Value *emitModelledUnit(IRBuilderBase &b, StringRef unit, Value *x) {
@@ -151,6 +177,26 @@ Value *emitModelledUnit(IRBuilderBase &b, StringRef unit, Value *x) {
       return nullptr;
     Value *w = rcpWord(b, u, *m, b.CreateBitCast(x, u.type(b.getInt32Ty())), 23, 0xff, 127);
     return b.CreateBitCast(w, x->getType());
+  }
+  for (bool reciprocal : {true, false})
+    if (unit == approxUnitSymbol(reciprocal ? ApproxF32::RsqrtFtz : ApproxF32::SqrtFtz)) {
+      const ApproxModel *even = approxModel(reciprocal ? ApproxTable::Rsqrt32Even : ApproxTable::Sqrt32Even);
+      const ApproxModel *odd = approxModel(reciprocal ? ApproxTable::Rsqrt32Odd : ApproxTable::Sqrt32Odd);
+      if (!even || !odd)
+        return nullptr;
+      Value *w =
+          rootWord(b, u, *even, *odd, b.CreateBitCast(x, u.type(b.getInt32Ty())), 23, 0xff, 127, reciprocal);
+      return b.CreateBitCast(w, x->getType());
+    }
+  if (unit == approxUnitSymbol(ApproxF64::RsqrtFtz)) {
+    const ApproxModel *even = approxModel(ApproxTable::Rsqrt64Even),
+                      *odd = approxModel(ApproxTable::Rsqrt64Odd);
+    if (!even || !odd)
+      return nullptr;
+    Type *i64 = u.type(b.getInt64Ty());
+    Value *hi = b.CreateTrunc(b.CreateLShr(b.CreateBitCast(x, i64), u.u64(32)), u.type(b.getInt32Ty()));
+    Value *w = rootWord(b, u, *even, *odd, hi, 20, 0x7ff, 1023, true);
+    return b.CreateBitCast(b.CreateShl(b.CreateZExt(w, i64), u.u64(32)), x->getType());
   }
   if (unit == approxUnitSymbol(ApproxF64::RcpFtz)) {
     const ApproxModel *m = approxModel(ApproxTable::Rcp64);

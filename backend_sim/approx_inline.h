@@ -1,5 +1,6 @@
 /// The approximation units whose tables have a model (approx_tables.h, ApproxModel):
-/// ex2.approx.ftz.f32, rcp.approx.ftz.f32 and rcp.approx.ftz.f64, as IR: the entry from
+/// ex2.approx.ftz.f32, rcp.approx.ftz.f32/f64, rsqrt.approx.ftz.f32/f64 and
+/// sqrt.approx.ftz.f32, as IR: the entry from
 /// the model's quadratic and bit, the exponent and the special operands with selects.
 /// Vectorised thread loops get them as the bodies of the units' vector variants
 /// (vector_variants.h): every lane's lookup becomes two gathers from the model's arrays

@@ -623,14 +623,6 @@ inline void prefetchEntry(Table t, uint32_t i) {
 
 /// The entries the fast paths above read, prefetched; nothing for operands they leave to
 /// the full paths.
-template <Table Even, Table Odd> void prefetchRoot32(float x) {
-  uint32_t u = bitsOf(x);
-  prefetchEntry((u >> 23) & 1 ? Even : Odd, u & 0x7fffff); // the exponent's parity is the biased one's flipped
-}
-void prefetchRsqrtF64(double x) {
-  uint32_t hi = highOf(x);
-  prefetchEntry((hi >> 20) & 1 ? Table::Rsqrt64Even : Table::Rsqrt64Odd, hi & 0xfffff);
-}
 void prefetchLg2F32(float x) {
   uint32_t u = bitsOf(x);
   prefetchEntry(((u >> 23) & 0xff) >= 127 ? Table::Lg2E0 : Table::Lg2Em1, u & 0x7fffff);
@@ -645,16 +637,7 @@ template <class T, T (*Unit)(T), void (*Prefetch)(T)> void lanes(const T *in, T 
 }
 } // namespace
 
-void approxRsqrtF32Lanes(const float *in, float *out, int n) {
-  lanes<float, rsqrt32Unit, prefetchRoot32<Table::Rsqrt32Even, Table::Rsqrt32Odd>>(in, out, n);
-}
-void approxRsqrtF64Lanes(const double *in, double *out, int n) {
-  lanes<double, rsqrt64Unit, prefetchRsqrtF64>(in, out, n);
-}
 void approxLg2F32Lanes(const float *in, float *out, int n) { lanes<float, lg2Unit, prefetchLg2F32>(in, out, n); }
-void approxSqrtF32Lanes(const float *in, float *out, int n) {
-  lanes<float, sqrt32Unit, prefetchRoot32<Table::Sqrt32Even, Table::Sqrt32Odd>>(in, out, n);
-}
 void approxSinF32Lanes(const float *in, float *out, int n) { lanes<float, sinUnit, prefetchNothing>(in, out, n); }
 void approxCosF32Lanes(const float *in, float *out, int n) { lanes<float, cosUnit, prefetchNothing>(in, out, n); }
 void approxTanhF32Lanes(const float *in, float *out, int n) {

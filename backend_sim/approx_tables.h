@@ -103,12 +103,9 @@ float approxTanhF32(float x);
 /// The units above over n lanes at once (in[i] -> out[i]), as the vector variants of a
 /// vectorised thread loop call them: the table blocks of all lanes are requested from
 /// memory first, so that their cache misses overlap instead of following one another.
-/// (ex2 and rcp have none: their variants compute the units' models inline,
+/// (ex2, rcp, rsqrt and sqrt have none: their variants compute the units' models inline,
 /// approx_inline.h.)
-void approxRsqrtF32Lanes(const float *in, float *out, int n);
-void approxRsqrtF64Lanes(const double *in, double *out, int n);
 void approxLg2F32Lanes(const float *in, float *out, int n);
-void approxSqrtF32Lanes(const float *in, float *out, int n);
 void approxSinF32Lanes(const float *in, float *out, int n);
 void approxCosF32Lanes(const float *in, float *out, int n);
 void approxTanhF32Lanes(const float *in, float *out, int n);

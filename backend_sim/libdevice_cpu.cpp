@@ -52,18 +52,15 @@ std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
   unit(approxUnitSymbol(ApproxF64::RcpFtz), reinterpret_cast<void *>(&approxRcpF64), nullptr);
   unit(approxUnitSymbol(ApproxF32::Lg2Ftz), reinterpret_cast<void *>(&approxLg2F32),
        reinterpret_cast<void *>(&approxLg2F32Lanes));
-  unit(approxUnitSymbol(ApproxF32::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF32),
-       reinterpret_cast<void *>(&approxRsqrtF32Lanes));
-  unit(approxUnitSymbol(ApproxF32::SqrtFtz), reinterpret_cast<void *>(&approxSqrtF32),
-       reinterpret_cast<void *>(&approxSqrtF32Lanes));
+  unit(approxUnitSymbol(ApproxF32::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF32), nullptr);
+  unit(approxUnitSymbol(ApproxF32::SqrtFtz), reinterpret_cast<void *>(&approxSqrtF32), nullptr);
   unit(approxUnitSymbol(ApproxF32::Sin), reinterpret_cast<void *>(&approxSinF32),
        reinterpret_cast<void *>(&approxSinF32Lanes));
   unit(approxUnitSymbol(ApproxF32::Cos), reinterpret_cast<void *>(&approxCosF32),
        reinterpret_cast<void *>(&approxCosF32Lanes));
   unit(approxUnitSymbol(ApproxF32::Tanh), reinterpret_cast<void *>(&approxTanhF32),
        reinterpret_cast<void *>(&approxTanhF32Lanes));
-  unit(approxUnitSymbol(ApproxF64::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF64),
-       reinterpret_cast<void *>(&approxRsqrtF64Lanes));
+  unit(approxUnitSymbol(ApproxF64::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF64), nullptr);
   for (auto &array : modelSymbols()) // data the inlined units read
     symbols.push_back(array);
   return symbols;

@@ -147,20 +147,9 @@ TEST(ApproxFastPaths, UnitsOverLanesAgreeWithOneAtATime) {
   std::vector<float> wide = floatInputs(1e6f), small = floatInputs(130.0f);
   for (int pass = 0; pass < 2; ++pass) { // the first pass finds chunks undecoded, the second decoded
     expectLanesAgree<float, uint32_t>("tanh", approxTanhF32, approxTanhF32Lanes, small);
-    expectLanesAgree<float, uint32_t>("rsqrt", approxRsqrtF32, approxRsqrtF32Lanes, wide);
-    expectLanesAgree<float, uint32_t>("sqrt", approxSqrtF32, approxSqrtF32Lanes, wide);
     expectLanesAgree<float, uint32_t>("lg2", approxLg2F32, approxLg2F32Lanes, wide);
     expectLanesAgree<float, uint32_t>("sin", approxSinF32, approxSinF32Lanes, wide);
     expectLanesAgree<float, uint32_t>("cos", approxCosF32, approxCosF32Lanes, wide);
-  }
-  std::mt19937_64 gen(3);
-  std::vector<double> xs;
-  for (int i = 0; i < 400000; ++i)
-    xs.push_back(i % 2 ? std::bit_cast<double>(uint64_t(gen())) : 0.5 + double(gen() % 1000000) * 1e-6);
-  for (double x : {0.0, -0.0, 4.9e-324, 1.0, -1.0, 1.7976931348623157e308, double(INFINITY), double(NAN)})
-    xs.push_back(x);
-  for (int pass = 0; pass < 2; ++pass) {
-    expectLanesAgree<double, uint64_t>("rsqrt f64", approxRsqrtF64, approxRsqrtF64Lanes, xs);
   }
 }
 

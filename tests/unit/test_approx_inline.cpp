@@ -1,7 +1,7 @@
-// The modelled units as IR (approx_inline.h: what vectorised thread loops compute) against
-// the host units, bit for bit: scalar and over 4, 8 and 16 lanes, compiled by the
-// simulator's JIT, on every table entry (each at a few exponents) and on random bit
-// patterns, specials and the edges of each unit's range.
+// The modelled units (ex2, rcp, rsqrt, sqrt) as IR (approx_inline.h: what vectorised
+// thread loops compute) against the host units, bit for bit: scalar and over 4, 8 and 16
+// lanes, compiled by the simulator's JIT, on every table entry (each at a few exponents)
+// and on random bit patterns, specials and the edges of each unit's range.
 #include "backend_sim/approx_inline.h"
 #include "backend_sim/approx_ops.h"
 #include "backend_sim/approx_tables.h"
@@ -153,6 +153,33 @@ TEST(ApproxInline, RcpF64MatchesTheHostUnit) {
         std::bit_cast<double>(0xfff0000100000000ull)})
     xs.push_back(x);
   expectSameAsHost<double, uint64_t>(approxUnitSymbol(ApproxF64::RcpFtz), approxRcpF64, xs);
+}
+
+TEST(ApproxInline, RootsF32MatchTheHostUnits) {
+  std::vector<float> xs = randomFloats(200000, 5);
+  for (uint32_t m = 0; m < (1u << 23);
+       ++m) { // every entry of both parities, positive, negative, edge exponents
+    static const uint32_t exps[] = {1, 2, 126, 127, 128, 129, 253, 254};
+    xs.push_back(std::bit_cast<float>((m % 17 == 0 ? 1u : 0u) << 31 | exps[m % 8] << 23 | m));
+  }
+  xs.insert(xs.end(), std::begin(kFloatEdges), std::end(kFloatEdges));
+  expectSameAsHost<float, uint32_t>(approxUnitSymbol(ApproxF32::RsqrtFtz), approxRsqrtF32, xs);
+  expectSameAsHost<float, uint32_t>(approxUnitSymbol(ApproxF32::SqrtFtz), approxSqrtF32, xs);
+}
+
+TEST(ApproxInline, RsqrtF64MatchesTheHostUnit) {
+  std::mt19937_64 gen(6);
+  std::vector<double> xs;
+  for (int i = 0; i < 200000; ++i)
+    xs.push_back(std::bit_cast<double>(uint64_t(gen())));
+  for (uint32_t m = 0; m < (1u << 20); ++m) // every entry of both parities, with a low word
+    for (uint64_t e : {1u, 2u, 1022u, 1023u, 2045u, 2046u})
+      xs.push_back(std::bit_cast<double>(uint64_t(m % 13 == 0) << 63 | e << 52 | uint64_t(m) << 32 |
+                                         (gen() & 0xffffffffu)));
+  for (double x : {0.0, -0.0, 4.9e-324, -4.9e-324, 1.0, 4.0, 0.25, double(INFINITY), -double(INFINITY),
+                   double(NAN), std::bit_cast<double>(0x7ff0000000000001ull)})
+    xs.push_back(x);
+  expectSameAsHost<double, uint64_t>(approxUnitSymbol(ApproxF64::RsqrtFtz), approxRsqrtF64, xs);
 }
 
 TEST(ApproxInline, OtherUnitsHaveNoModel) {

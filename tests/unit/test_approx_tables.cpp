@@ -76,7 +76,8 @@ TEST(ApproxTables, EveryEntryAsLookupsSeeIt) {
 }
 
 /// The quadratic-and-bit models (ApproxModel) of the tables that have them, entry by
-/// entry against the measured table; and that ex2's and rcp's tables have them.
+/// entry against the measured table; and that ex2's, rcp's, rsqrt's and sqrt's tables
+/// have them.
 TEST(ApproxTables, EveryModelEntryIsTheMeasuredOne) {
   int modelled = 0;
   for (int t = 0; t < int(ApproxTable::Count); ++t) {
@@ -89,9 +90,11 @@ TEST(ApproxTables, EveryModelEntryIsTheMeasuredOne) {
     for (uint32_t i = 0; i < want.size(); ++i)
       ASSERT_EQ(approxModelEntry(*m, i), want[i]) << m->name << " entry " << i;
   }
-  for (ApproxTable t : {ApproxTable::Ex2Pos, ApproxTable::Ex2Neg, ApproxTable::Rcp32, ApproxTable::Rcp64})
+  for (ApproxTable t : {ApproxTable::Ex2Pos, ApproxTable::Ex2Neg, ApproxTable::Rcp32, ApproxTable::Rcp64,
+                        ApproxTable::Rsqrt32Even, ApproxTable::Rsqrt32Odd, ApproxTable::Rsqrt64Even,
+                        ApproxTable::Rsqrt64Odd, ApproxTable::Sqrt32Even, ApproxTable::Sqrt32Odd})
     EXPECT_NE(approxModel(t), nullptr) << int(t);
-  EXPECT_EQ(modelled, 4);
+  EXPECT_EQ(modelled, 10);
 }
 
 TEST(ApproxTables, ModelsGiveTheGpuValuesAtKnownPoints) {
