@@ -440,30 +440,21 @@ uint32_t approxTableEntry(int t, uint32_t i) {
   return table && i < kEntries[t] ? (*table)[i] : 0;
 }
 
-namespace {
-[[gnu::always_inline]] inline float rcp32Unit(float x) {
+float approxRcpF32(float x) {
   uint32_t u = bitsOf(x), t;
   if (normal32(u) && readyEntry(Table::Rcp32, u & 0x7fffff, t))
     return rcp32From(u, t);
   return rcp32Full(x);
 }
-} // namespace
 
-float approxRcpF32(float x) { return rcp32Unit(x); }
-
-namespace {
-[[gnu::always_inline]] inline double rcp64Unit(double x) {
+double approxRcpF64(double x) {
   uint32_t hi = highOf(x), t;
   if (normal64(hi) && readyEntry(Table::Rcp64, hi & 0xfffff, t))
     return rcp64From(hi, t);
   return rcp64Full(x);
 }
-} // namespace
 
-double approxRcpF64(double x) { return rcp64Unit(x); }
-
-namespace {
-[[gnu::always_inline]] inline float ex2Unit(float x) {
+float approxEx2F32(float x) {
   uint32_t u = bitsOf(x), a = u & 0x7fffffffu, t;
   if (a - 0x00800000u < 0x43000000u - 0x00800000u) { // normal, |x| < 128
     uint32_t k = uint32_t(fromBits(a) * 0x1p23f);     // the unit reads |x| to 2^-23 (truncated)
@@ -473,13 +464,10 @@ namespace {
   }
   return ex2Full(x);
 }
-} // namespace
-
-float approxEx2F32(float x) { return ex2Unit(x); }
 
 namespace {
 /// rsqrt.approx.ftz.f32 (reciprocal) or sqrt.approx.ftz.f32: the table of the exponent's parity.
-[[gnu::always_inline]] inline float root32(float x, bool reciprocal) {
+float root32(float x, bool reciprocal) {
   uint32_t u = bitsOf(x), t;
   int32_t p = int32_t((u >> 23) & 0xff) - 127;
   Table odd = reciprocal ? Table::Rsqrt32Odd : Table::Sqrt32Odd;
@@ -490,24 +478,15 @@ namespace {
 }
 } // namespace
 
-namespace {
-[[gnu::always_inline]] inline float rsqrt32Unit(float x) { return root32(x, true); }
-[[gnu::always_inline]] inline float sqrt32Unit(float x) { return root32(x, false); }
-} // namespace
+float approxRsqrtF32(float x) { return root32(x, true); }
 
-float approxRsqrtF32(float x) { return rsqrt32Unit(x); }
-
-namespace {
-[[gnu::always_inline]] inline double rsqrt64Unit(double x) {
+double approxRsqrtF64(double x) {
   uint32_t hi = highOf(x), t;
   int32_t p = int32_t((hi >> 20) & 0x7ff) - 1023;
   if (positiveNormal64(hi) && readyEntry(p & 1 ? Table::Rsqrt64Odd : Table::Rsqrt64Even, hi & 0xfffff, t))
     return rsqrt64From(p, t);
   return rsqrt64Full(x);
 }
-} // namespace
-
-double approxRsqrtF64(double x) { return rsqrt64Unit(x); }
 
 namespace {
 [[gnu::always_inline]] inline float lg2Unit(float x) {
@@ -521,7 +500,7 @@ namespace {
 
 float approxLg2F32(float x) { return lg2Unit(x); }
 
-float approxSqrtF32(float x) { return sqrt32Unit(x); }
+float approxSqrtF32(float x) { return root32(x, false); }
 
 namespace {
 /// The phase the sine and cosine units read: q = floor(frac(|t|) 2^25) of t = RZ(x / 2 pi),

@@ -1,7 +1,7 @@
 /// float32 add, sub, mul and fma in a directed rounding mode (libdevice's fma.rm and
 /// friends) as straight-line IR, so that a thread loop calling them can be vectorised and
-/// pays no call per operation. fp_helpers.cpp's cutwin_sim_f32op computes the same bits
-/// (and the FPU switched to the mode, for the rest).
+/// pays no call per operation. The other operations (division, square root, reciprocal)
+/// call fp_helpers.cpp's cutwin_sim_f32op, which switches the FPU to the mode.
 #pragma once
 
 #include <llvm/IR/IRBuilder.h>

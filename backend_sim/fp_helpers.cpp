@@ -43,53 +43,13 @@ template <class T> T apply(int op, T a, T b, T c) {
   return r;
 }
 
-/// float32 a + b (op 0), a - b (6), a * b (1) and fma (3) in a directed rounding mode
-/// without switching the FPU's mode (which costs more than the operation): in double the
-/// exact value is s + e (the product is exact, e the TwoSum error of the sum); the float
-/// nearest s is moved one step down or up when it lies on the wrong side of s + e. False
-/// where that does not apply (other ops, zero, infinite or NaN results): the caller then
-/// switches modes.
-bool directedF32(int op, int mode, float a, float b, float c, float &out) {
-  double x, y;
-  switch (op) {
-  case 0: x = a, y = b; break;
-  case 6: x = a, y = -double(b); break;
-  case 1: x = double(a) * double(b), y = 0; break;
-  case 3: x = double(a) * double(b), y = c; break;
-  default: return false;
-  }
-  double s = x + y, t = s - x, e = (x - (s - t)) + (y - t);
-  if (s == 0 || !std::isfinite(s))
-    return false;
-  float f = float(s);
-  if (!std::isfinite(f))
-    return false;
-  // f below (-1), at (0) or above (1) the exact value s + e; |e| is below s's half-ulp
-  int side = double(f) > s ? 1 : double(f) < s ? -1 : e > 0 ? -1 : e < 0 ? 1 : 0;
-  bool down = mode == 1 || (mode == 3 && s > 0), up = mode == 2 || (mode == 3 && s < 0);
-  // one step toward -inf or +inf moves the encoding's magnitude by one (f is not zero:
-  // its neighbours toward zero are the signed zeros where the exact value is tiny)
-  uint32_t u = std::bit_cast<uint32_t>(f);
-  if (f != 0 && ((down && side > 0) || (up && side < 0)))
-    u += (side > 0) == (f > 0) ? -1u : 1u;
-  else if (f == 0 && side != 0)
-    return false; // stepping off zero: the FPU in that mode
-  out = std::bit_cast<float>(u);
-  return true;
-}
-
-[[gnu::noinline]] float f32opInMode(int op, int mode, float a, float b, float c) {
-  RoundingScope s(mode);
-  return apply<float>(op, a, b, c);
-}
-
 } // namespace
 
+/// float32 division, square root and reciprocal in a directed rounding mode (kernels do
+/// add, sub, mul and fma inline: directed_rounding.h).
 extern "C" float cutwin_sim_f32op(int op, int mode, float a, float b, float c) {
-  float r;
-  if (directedF32(op, mode, a, b, c, r))
-    return r;
-  return f32opInMode(op, mode, a, b, c);
+  RoundingScope s(mode);
+  return apply<float>(op, a, b, c);
 }
 
 extern "C" double cutwin_sim_f64op(int op, int mode, double a, double b, double c) {
