@@ -16,6 +16,7 @@ import os
 import sys
 import tempfile
 
+import mpmath
 import numpy as np
 
 CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cases")
@@ -81,6 +82,18 @@ def fma(a, b, c):
         if exact == 0 and x * y == 0 and z == 0:  # IEEE: -0 only for (-0) + (-0)
             negative_product = (np.signbit(x) != np.signbit(y))
             out[idx] = -0.0 if negative_product and np.signbit(z) else 0.0
+    return out
+
+
+def correctly_rounded_f64(rows):
+    """Rows of float64 function values, each correctly rounded (mpmath at 120 bits): unlike
+    NumPy's, whose SIMD paths differ between CPUs by an ulp, they are the same on any host.
+    `rows` holds (function, operand arrays...) tuples."""
+    out = np.empty((len(rows), len(rows[0][1])))
+    with mpmath.workprec(120):
+        for k, (fn, *args) in enumerate(rows):
+            for j in range(out.shape[1]):
+                out[k, j] = float(fn(*(mpmath.mpf(float(a[j])) for a in args)))
     return out
 
 
@@ -295,9 +308,11 @@ def intrinsics_adversarial():
     edgeu = [0, 2**64 - 1, 2**63, 1, 2**32 - 1, 2**32, 1 << 40, 5, 2**63 - 1, 2**62]
     i32[:10], i64[:10], u64[:10] = edge32, edge64, np.array(edgeu, np.uint64)
     i64[100:110] = 0
-    f64 = r.standard_normal(n) * np.exp2(r.uniform(-500, 500, n))
+    # Scales are exact powers of two (np.ldexp), not np.exp2 of a fraction: NumPy's exp2
+    # differs between CPUs' SIMD paths, and inputs must not depend on the host.
+    f64 = np.ldexp(r.standard_normal(n), r.integers(-500, 500, n))
     f64[:8] = [0.0, -0.0, 1e150, -1e150, 5e-324, -5e-324, -27.0, 8.0]  # squares stay finite
-    f32 = (r.standard_normal(n) * np.exp2(r.uniform(-60, 60, n))).astype(np.float32)
+    f32 = np.ldexp(r.standard_normal(n), r.integers(-60, 60, n)).astype(np.float32)
     f32[:8] = [0.0, -0.0, 1e18, -1e18, 1e-45, -1e-45, -27.0, 8.0]
 
     def popc(v, width):
@@ -694,8 +709,9 @@ def math_f64():
     x[:6] = [0.0, -0.0, 1e-300, np.pi / 2, 1e5, -7.5]
     y = r.uniform(0.5, 3, n)
     v = x
-    approx = np.stack([np.sin(v), np.cos(v), np.tan(v), np.exp(v / 4), np.log(np.abs(v) + 1e-3),
-                       np.power(np.abs(v), y), np.arctan2(v, y), np.tanh(v)])
+    approx = correctly_rounded_f64([
+        (mpmath.sin, v), (mpmath.cos, v), (mpmath.tan, v), (mpmath.exp, v / 4),
+        (mpmath.log, np.abs(v) + 1e-3), (mpmath.power, np.abs(v), y), (mpmath.atan2, v, y), (mpmath.tanh, v)])
     exact = np.stack([np.sqrt(np.abs(v)), np.floor(v) + np.ceil(v) + np.fabs(v), v / y, np.mod(v, y),
                       np.floor_divide(v, y)])
     return dict(kernel="math_f64", grid=[blocks(n, 256)], block=[256],
@@ -714,8 +730,8 @@ def math_f32():
     x[:4] = [0.5, -0.5, 1.0, 3.0]
     y = r.uniform(0.5, 2, n).astype(np.float32)
     v = x.astype(np.float64)
-    approx = np.stack([np.sin(v), np.cos(v), np.exp(v), np.log(np.abs(v)),
-                       np.power(np.abs(v), y.astype(np.float64))]).astype(np.float32)
+    approx = correctly_rounded_f64([(mpmath.sin, v), (mpmath.cos, v), (mpmath.exp, v), (mpmath.log, np.abs(v)),
+                                    (mpmath.power, np.abs(v), y.astype(np.float64))]).astype(np.float32)
     exact = np.stack([np.sqrt(np.abs(x)), x / y, np.mod(x, y), fma(x, y, -x)]).astype(np.float32)
     return dict(kernel="math_f32", grid=[blocks(n, 256)], block=[256],
                 args=[("x", x), ("y", y), ("approx", np.zeros(approx.shape, np.float32)),
