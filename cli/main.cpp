@@ -87,17 +87,17 @@ int cmdCompile(const Args &a) {
   auto file = fe::SourceFile::fromFile(a.positional[0]);
   auto pm = rt::parseKernelModule(file, po);
   std::string kernel = a.get("kernel");
-  const fe::Symbol *sym = pm->scope->jitFunction(kernel);
+  const fe::Symbol *sym = pm->scope().definedFunction(kernel);
   if (!sym || sym->options.device)
     throw Error("'" + a.positional[0] + "' has no kernel named '" + kernel + "'");
   fe::Signature sig;
   if (a.has("sig"))
-    sig = pm->scope->parseSignatureText(a.get("sig"), sym->loc);
+    sig = pm->scope().parseSignatureText(a.get("sig"), sym->loc);
   else if (!sym->options.signatures.empty())
-    sig = pm->scope->parseSignature(sym->options.signatures.front());
+    sig = pm->scope().parseSignature(sym->options.signatures.front());
   else
     throw Error("kernel '" + kernel + "' declares no signature: pass --sig \"void(...)\"");
-  auto types = fe::kernelArgTypesFromSignature(*pm->scope, *sym, sig);
+  auto types = fe::kernelArgTypesFromSignature(pm->scope(), *sym, sig);
   std::string emit = a.get("emit", po.dumpAfter.empty() ? "ir" : "");
   bool gpuSteps = emit == "ptx";
   for (auto &s : po.dumpAfter)
@@ -136,7 +136,7 @@ int cmdKernels(const Args &a) {
   }
   auto file = cutwin::fe::SourceFile::fromFile(a.positional[0]);
   auto pm = cutwin::rt::parseKernelModule(file, {});
-  for (auto &k : pm->scope->kernelNames())
+  for (auto &k : pm->scope().kernelNames())
     std::cout << k << "\n";
   return 0;
 }

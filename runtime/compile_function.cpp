@@ -43,7 +43,7 @@ std::string numbaAbiName(const std::string &function, const std::vector<fe::Type
 } // namespace
 
 CompiledFunction ModuleImpl::compileFunction(const std::string &name, const FunctionCompileRequest &req) {
-  const fe::Symbol *sym = parsed_->scope->jitFunction(name);
+  const fe::Symbol *sym = parsed_->scope().definedFunction(name);
   if (!sym)
     throw Error("module has no function named '" + name + "'");
   if (sym->options.device != req.device)
@@ -57,11 +57,11 @@ CompiledFunction ModuleImpl::compileFunction(const std::string &name, const Func
   po.lto = req.output == "ltoir";
   if (po.lto)
     po.codegen = "nvvm";
-  fe::Signature sig = parsed_->scope->parseSignatureText(req.signature, sym->loc);
+  fe::Signature sig = parsed_->scope().parseSignatureText(req.signature, sym->loc);
   CompiledFunction out;
   ir::KernelIR kir;
   if (!req.device) {
-    kir = buildKernelIR(*parsed_, name, fe::kernelArgTypesFromSignature(*parsed_->scope, *sym, sig), po);
+    kir = buildKernelIR(*parsed_, name, fe::kernelArgTypesFromSignature(parsed_->scope(), *sym, sig), po);
   } else {
     ir::ExportAbi abi;
     if (req.abi == "numba")

@@ -12,7 +12,7 @@ std::string triple(const uint32_t v[3]) {
 std::string siteText(const ir::KernelInfo &info, int64_t id) {
   if (id < 0 || size_t(id) >= info.sites.size())
     return "?";
-  return info.file + ":" + std::to_string(info.sites[size_t(id)].loc.line);
+  return info.sites[size_t(id)].file + ":" + std::to_string(info.sites[size_t(id)].loc.line);
 }
 std::string siteWhat(const ir::KernelInfo &info, int64_t id) {
   if (id < 0 || size_t(id) >= info.sites.size())
@@ -77,15 +77,16 @@ void throwKernelError(const ir::ErrorRecord &rec, const ir::KernelInfo &info) {
   }
   SourceLoc loc = site ? site->loc : SourceLoc{};
   std::string fn = site ? site->function : info.name;
+  std::string file = site ? site->file : info.file;
   std::ostringstream os;
-  os << info.file;
+  os << file;
   if (site)
     os << ":" << loc.line;
   os << " in " << fn;
   if (fn != info.name)
     os << " (called from kernel " << info.name << ")";
   os << ", thread " << triple(rec.thread) << " block " << triple(rec.block) << ": " << detail;
-  throw KernelError(os.str(), kind, info.name, info.file, loc, {rec.thread[0], rec.thread[1], rec.thread[2]},
+  throw KernelError(os.str(), kind, info.name, file, loc, {rec.thread[0], rec.thread[1], rec.thread[2]},
                     {rec.block[0], rec.block[1], rec.block[2]}, detail);
 }
 

@@ -6,6 +6,8 @@
 
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
+
 namespace cutwin {
 
 namespace {
@@ -47,27 +49,66 @@ fe::ConstValue constValue(const HostValue &v) {
   return t;
 }
 
+fe::JitOptions jitOptions(const JitDeclaration &d) {
+  fe::JitOptions o;
+  o.device = d.device;
+  o.debug = d.debug;
+  o.fastmath = d.fastmath;
+  o.lineinfo = d.lineinfo;
+  o.boundscheck = d.boundscheck;
+  o.opt = d.opt;
+  o.link = d.link;
+  for (auto &s : d.signatures)
+    o.signatures.push_back({nullptr, s, {}});
+  return o;
+}
+
 fe::HostBindings hostBindings(const ModuleBindings &b) {
   fe::HostBindings h;
   for (auto &[name, v] : b.constants)
     h.constants[name] = constValue(v);
-  for (auto &[name, d] : b.functions) {
-    fe::JitOptions o;
-    o.device = d.device;
-    o.debug = d.debug;
-    o.fastmath = d.fastmath;
-    o.lineinfo = d.lineinfo;
-    o.boundscheck = d.boundscheck;
-    o.opt = d.opt;
-    o.link = d.link;
-    for (auto &s : d.signatures)
-      o.signatures.push_back({nullptr, s, {}});
-    h.functions[name] = o;
-  }
+  for (auto &[name, d] : b.functions)
+    h.functions[name] = jitOptions(d);
   return h;
 }
 
+fe::NameBinding nameBinding(const NameBinding &b) {
+  fe::NameBinding f;
+  f.kind = fe::NameBinding::Kind(int(b.kind));
+  f.path = b.path;
+  f.attrs = b.attrs;
+  if (b.kind == NameBinding::Kind::Constant)
+    f.value = constValue(b.value);
+  f.text = b.text;
+  f.foreignName = b.foreignName;
+  f.foreignLink = b.foreignLink;
+  return f;
+}
+
 } // namespace
+
+std::shared_ptr<Module> Module::fromUnits(std::shared_ptr<Device> dev, const std::vector<FunctionUnit> &units,
+                                          CompileOptions opts) {
+  std::vector<rt::HostSource> sources;
+  for (const FunctionUnit &u : units) {
+    rt::HostSource src;
+    src.file = std::make_shared<fe::SourceFile>(u.file, u.source);
+    src.unit.key = u.function + "@" + u.id;
+    src.unit.function = u.function;
+    src.unit.options = jitOptions(u.declaration);
+    for (auto &[name, b] : u.names) {
+      src.unit.names[name] = nameBinding(b);
+      if (b.kind == NameBinding::Kind::Function) { // ids name units; keys carry the function's name
+        auto it = std::find_if(units.begin(), units.end(), [&](const FunctionUnit &o) { return o.id == b.text; });
+        if (it == units.end())
+          throw Error("'" + name + "' in " + u.file + " names function unit '" + b.text + "', which is not given");
+        src.unit.names[name].text = it->function + "@" + it->id;
+      }
+    }
+    sources.push_back(std::move(src));
+  }
+  return std::shared_ptr<Module>(new Module(std::make_shared<rt::ModuleImpl>(std::move(dev), sources, opts)));
+}
 
 std::shared_ptr<Module> Module::fromFile(std::shared_ptr<Device> dev, const std::string &path,
                                          CompileOptions opts) {
@@ -85,11 +126,11 @@ std::shared_ptr<Module> Module::fromString(std::shared_ptr<Device> dev, const st
 }
 
 bool Module::hasFunction(const std::string &name) const {
-  return impl_->scope().jitFunction(name) != nullptr;
+  return impl_->scope().definedFunction(name) != nullptr;
 }
 
 Kernel Module::kernel(const std::string &name) {
-  const fe::Symbol *s = impl_->scope().jitFunction(name);
+  const fe::Symbol *s = impl_->scope().definedFunction(name);
   if (!s || s->options.device)
     throw Error("module has no kernel named '" + name + "'");
   return Kernel(impl_, name);
@@ -130,6 +171,11 @@ ModuleImpl::ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::So
   parsed_ = parseKernelModule(std::move(file), pipelineOptions(), host);
 }
 
+ModuleImpl::ModuleImpl(std::shared_ptr<Device> dev, const std::vector<HostSource> &sources, CompileOptions opts)
+    : device_(std::move(dev)), opts_(opts) {
+  parsed_ = parseHostUnits(sources, pipelineOptions());
+}
+
 PipelineOptions ModuleImpl::pipelineOptions() const {
   PipelineOptions p;
   p.boundscheck = opts_.boundscheck.value_or(device_->backend().defaultBoundscheck());
@@ -143,15 +189,15 @@ std::vector<fe::Type> ModuleImpl::formalTypes(const std::string &kernel, const s
   std::vector<fe::Type> actual;
   for (auto &a : args)
     actual.push_back(argumentType(a));
-  const fe::Symbol *sym = parsed_->scope->jitFunction(kernel);
+  const fe::Symbol *sym = parsed_->scope().definedFunction(kernel);
   if (sym->options.signatures.empty())
     return actual;
   // Explicit signatures: the first one the arguments fit (arrays must match dtype and
   // ndim, and C layout if declared; scalars convert).
   std::string declared;
   for (const fe::SignatureDecl &s : sym->options.signatures) {
-    fe::Signature sig = parsed_->scope->parseSignature(s);
-    auto formal = fe::kernelArgTypesFromSignature(*parsed_->scope, *sym, sig);
+    fe::Signature sig = parsed_->scope().parseSignature(s);
+    auto formal = fe::kernelArgTypesFromSignature(parsed_->scope(), *sym, sig);
     declared += "\n  void(";
     for (size_t i = 0; i < formal.size(); ++i)
       declared += (i ? ", " : "") + formal[i].str();

@@ -15,6 +15,7 @@ class ModuleImpl {
 public:
   ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::SourceFile> file, CompileOptions opts,
              const fe::HostBindings &host);
+  ModuleImpl(std::shared_ptr<Device> dev, const std::vector<HostSource> &sources, CompileOptions opts);
 
   void launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
               uint64_t sharedBytes, void *stream);
@@ -27,8 +28,8 @@ public:
   CompiledFunction compileFunction(const std::string &name, const FunctionCompileRequest &request);
   void setLoadHook(Module::LoadHook hook) { loadHook_ = std::move(hook); }
   ~ModuleImpl();
-  std::vector<std::string> kernelNames() const { return parsed_->scope->kernelNames(); }
-  const fe::ModuleScope &scope() const { return *parsed_->scope; }
+  std::vector<std::string> kernelNames() const { return parsed_->scope().kernelNames(); }
+  const fe::ModuleScope &scope() const { return parsed_->scope(); }
 
 private:
   struct Compiled {

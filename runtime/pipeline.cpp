@@ -97,25 +97,73 @@ void finishKernelIR(ir::KernelIR &ir, const PipelineOptions &opts, StepClock &cl
 
 } // namespace
 
+namespace {
+
+void dumpScopes(const fe::Program &program, const PipelineOptions &opts) {
+  if (!opts.shouldDump("resolve"))
+    return;
+  *opts.dump << "# *** scopes after resolve ***\n";
+  for (auto &scope : program.scopes()) {
+    *opts.dump << "scope " << scope->file().path() << "\n";
+    for (auto &[name, s] : scope->symbols()) {
+      if (name.empty() || name[0] == '\x01')
+        continue;
+      *opts.dump << "  " << name << ": ";
+      switch (s.kind) {
+      case fe::Symbol::Kind::Entity: *opts.dump << s.entity.type.str(); break;
+      case fe::Symbol::Kind::Constant: *opts.dump << "constant " << s.value.type().str(); break;
+      case fe::Symbol::Kind::JitFunction:
+        *opts.dump << (s.def ? (s.options.device ? "device function " : "kernel ") : "function ") << s.key;
+        break;
+      case fe::Symbol::Kind::Foreign: *opts.dump << "foreign function " << s.foreignName; break;
+      case fe::Symbol::Kind::HostOnly: *opts.dump << "host only"; break;
+      }
+      *opts.dump << "\n";
+    }
+  }
+}
+
+} // namespace
+
 std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::SourceFile> file,
                                                 const PipelineOptions &opts, const fe::HostBindings &host) {
   auto pm = std::make_shared<ParsedModule>();
-  pm->file = file;
   StepClock clock(opts);
   // parse
-  pm->ast = std::make_shared<fe::Module>(fe::parseModule(*file));
+  auto ast = std::make_shared<fe::Module>(fe::parseModule(*file));
   if (opts.shouldDump("parse")) {
     *opts.dump << "# *** syntax tree after parse ***\n";
-    fe::dumpModule(*pm->ast, *opts.dump);
+    fe::dumpModule(*ast, *opts.dump);
   }
   clock.done("parse");
   // resolve
-  pm->scope = std::make_unique<fe::ModuleScope>(file, pm->ast, host);
-  if (opts.shouldDump("resolve")) {
-    *opts.dump << "# *** module scope after resolve ***\n";
-    for (auto &k : pm->scope->kernelNames())
-      *opts.dump << "kernel " << k << "\n";
+  pm->program = std::make_unique<fe::Program>(std::make_unique<fe::ModuleScope>(file, ast, host));
+  dumpScopes(*pm->program, opts);
+  clock.done("resolve");
+  return pm;
+}
+
+std::shared_ptr<ParsedModule> parseHostUnits(const std::vector<HostSource> &sources, const PipelineOptions &opts) {
+  if (sources.empty())
+    throw Error("internal error: no function to compile");
+  auto pm = std::make_shared<ParsedModule>();
+  StepClock clock(opts);
+  // parse
+  std::vector<std::shared_ptr<fe::Module>> asts;
+  for (const HostSource &src : sources) {
+    asts.push_back(std::make_shared<fe::Module>(fe::parseModule(*src.file)));
+    if (opts.shouldDump("parse")) {
+      *opts.dump << "# *** syntax tree of " << src.unit.function << " after parse ***\n";
+      fe::dumpModule(*asts.back(), *opts.dump);
+    }
   }
+  clock.done("parse");
+  // resolve
+  pm->program = std::make_unique<fe::Program>();
+  for (size_t i = 0; i < sources.size(); ++i)
+    pm->program->add(std::make_unique<fe::ModuleScope>(sources[i].file, asts[i], sources[i].unit));
+  pm->program->link();
+  dumpScopes(*pm->program, opts);
   clock.done("resolve");
   return pm;
 }
@@ -124,7 +172,7 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
                            const std::vector<fe::Type> &argTypes, const PipelineOptions &opts) {
   StepClock clock(opts);
   // type
-  fe::Typer typer(*pm.scope);
+  fe::Typer typer(*pm.program);
   const fe::FunctionSpec &spec = typer.typeKernel(kernel, argTypes);
   if (opts.shouldDump("type")) {
     *opts.dump << "# *** types after type ***\n";
@@ -152,15 +200,15 @@ ir::KernelIR buildDeviceExportIR(const ParsedModule &pm, const std::string &func
                                  ir::ExportAbi abi, const std::string &name, const PipelineOptions &opts) {
   StepClock clock(opts);
   // type
-  fe::Typer typer(*pm.scope);
-  const fe::Symbol *sym = pm.scope->jitFunction(function);
+  fe::Typer typer(*pm.program);
+  const fe::Symbol *sym = pm.scope().definedFunction(function);
   if (!sym || !sym->options.device)
     throw Error("module has no device function named '" + function + "'");
   if (argTypes.size() != sym->def->params.size())
-    pm.scope->file().error(sym->loc, "device function '" + function + "' takes " +
-                                         std::to_string(sym->def->params.size()) + " arguments, but its signature has " +
-                                         std::to_string(argTypes.size()));
-  const fe::FunctionSpec &spec = typer.typeDeviceFunction(*sym, argTypes, sym->loc);
+    pm.scope().file().error(sym->loc, "device function '" + function + "' takes " +
+                                          std::to_string(sym->def->params.size()) +
+                                          " arguments, but its signature has " + std::to_string(argTypes.size()));
+  const fe::FunctionSpec &spec = typer.typeDeviceFunction(*sym, pm.scope().file(), argTypes, sym->loc);
   clock.done("type");
   // lower
   ir::LowerOptions lo;

@@ -35,17 +35,28 @@ struct PipelineOptions {
 /// gpu-libdevice gpu-optimize gpu-ptx).
 const std::vector<std::string> &pipelineSteps();
 
-/// A parsed kernel file with its module scope; shared by every kernel compiled from it.
+/// Parsed sources with their scopes (a kernel file read alone, or the functions a kernel
+/// reaches in the running program); shared by every kernel compiled from them.
 struct ParsedModule {
-  std::shared_ptr<const fe::SourceFile> file;
-  std::shared_ptr<const fe::Module> ast;
-  std::unique_ptr<fe::ModuleScope> scope;
+  std::unique_ptr<fe::Program> program;
+  /// The first scope: the file's, or the kernel's (or device function's) own.
+  const fe::ModuleScope &scope() const { return program->primary(); }
 };
 
-/// Steps parse and resolve.
+/// Steps parse and resolve, for a file whose imports say what its names mean.
 std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::SourceFile> file,
                                                 const PipelineOptions &opts,
                                                 const fe::HostBindings &host = {});
+
+/// One function's source and what the host resolved its names to.
+struct HostSource {
+  std::shared_ptr<const fe::SourceFile> file;
+  fe::HostUnit unit;
+};
+
+/// Steps parse and resolve, for functions whose names the host resolved by value; the
+/// first is the kernel (or the device function compiled on its own).
+std::shared_ptr<ParsedModule> parseHostUnits(const std::vector<HostSource> &sources, const PipelineOptions &opts);
 
 /// Steps type, lower, verify, cleanup: the target-neutral kernel IR for `argTypes`.
 ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,

@@ -19,6 +19,7 @@ namespace cutwin::ir {
 /// A source position that can raise an error or wait at a barrier.
 struct Site {
   SourceLoc loc;
+  std::string file;     ///< source path of the function containing it
   std::string function; ///< Python name of the function containing it
   std::string what;     ///< "index", "barrier", "assert", "raise"
   std::string detail;   ///< assert message, or "ValueError: text" for raise

@@ -182,11 +182,13 @@ Value *Lowerer::lowerConstArray(const fe::ConstValue &v, SourceLoc loc) {
   if (!g) {
     constBytes_ += v.bytes->size();
     if (constBytes_ > kConstantMemory)
-      typer_.scope().file().error(loc, "constant arrays need " + std::to_string(constBytes_) +
+      spec_->file().error(loc, "constant arrays need " + std::to_string(constBytes_) +
                                         " bytes; constant memory holds " + std::to_string(kConstantMemory));
-    uint64_t item = fe::byteSize(v.dtype);
+    // Constant data arrays hold integers or floats: a complex array is its parts.
+    Scalar elem = fe::isComplex(v.dtype) ? fe::partOf(v.dtype) : v.dtype;
+    uint64_t item = fe::byteSize(elem);
     StringRef raw(reinterpret_cast<const char *>(v.bytes->data()), v.bytes->size());
-    Constant *init = ConstantDataArray::getRaw(raw, v.bytes->size() / item, memType(v.dtype));
+    Constant *init = ConstantDataArray::getRaw(raw, v.bytes->size() / item, memType(elem));
     g = new GlobalVariable(mod_, init->getType(), true, GlobalValue::InternalLinkage, init,
                            spec_->def->name + ".const." + std::to_string(constArrays_.size() - 1), nullptr,
                            GlobalValue::NotThreadLocal, 4);

@@ -55,7 +55,7 @@ Value *Lowerer::lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
 }
 
 Value *Lowerer::lowerForeignCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
-  const fe::Symbol &sym = *typer_.scope().lookup(ci.builtin.substr(8));
+  const fe::Symbol &sym = *typer_.program().function(ci.builtin.substr(8));
   const fe::Signature &sig = sym.foreignSignature;
   auto *ptr = PointerType::get(ctx_, 0);
   bool returns = sig.ret.isScalar();
@@ -81,7 +81,7 @@ Value *Lowerer::lowerForeignCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
   auto *ft = FunctionType::get(llvm::Type::getInt32Ty(ctx_), params, false);
   FunctionCallee callee = mod_.getOrInsertFunction(sym.foreignName, ft);
   if (auto *f = dyn_cast<llvm::Function>(callee.getCallee()); !f || f->getFunctionType() != ft)
-    typer_.scope().file().error(c.loc, "foreign device function '" + sym.foreignName +
+    spec_->file().error(c.loc, "foreign device function '" + sym.foreignName +
                                            "' is declared twice with different signatures");
   out_.info.foreign.emplace(sym.foreignName, c.loc);
   for (auto &f : sym.foreignLink)

@@ -22,7 +22,7 @@ void Lowerer::lowerExportEntry(const fe::FunctionSpec &spec, ExportAbi abi, cons
                                const Type &ret) {
   const std::string &fname = spec.def->name;
   auto fail = [&](const std::string &what) {
-    typer_.scope().file().error(spec.def->loc, "cannot compile device function '" + fname + "' on its own: " +
+    spec.file().error(spec.def->loc, "cannot compile device function '" + fname + "' on its own: " +
                                                    what);
   };
   if (!(ret.isScalar() || ret.kind == fe::TypeKind::None))

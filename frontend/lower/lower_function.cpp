@@ -22,7 +22,7 @@ const char *const kKernelIRTriple = "nvptx64-nvidia-cuda";
 void addLinkedFiles(const fe::Typer &typer, std::vector<std::string> &files) {
   for (auto &s : typer.specs()) {
     if (s->options().linkComputedAt.line)
-      typer.scope().file().error(s->options().linkComputedAt,
+      s->file().error(s->options().linkComputedAt,
                                  "@cuda.jit option 'link': file names must be string literals");
     for (auto &f : s->options().link)
       if (std::find(files.begin(), files.end(), f) == files.end())
@@ -39,7 +39,7 @@ KernelIR startKernelIR(const fe::Typer &typer, const fe::FunctionSpec &fn, const
   out.module->setTargetTriple(kKernelIRTriple);
   out.info.name = fn.def->name;
   out.info.irName = irName;
-  out.info.file = typer.scope().file().path();
+  out.info.file = fn.file().path();
   out.info.argTypes = fn.argTypes;
   out.info.debug = fn.options().debug;
   out.info.fastmath = fn.options().fastmath;
@@ -71,13 +71,7 @@ Lowerer::Lowerer(const fe::Typer &typer, const LowerOptions &opts, KernelIR &out
     mod_.addModuleFlag(llvm::Module::Warning, "Debug Info Version", DEBUG_METADATA_VERSION);
     mod_.addModuleFlag(llvm::Module::Warning, "Dwarf Version", 4);
     dib_ = std::make_unique<DIBuilder>(mod_);
-    std::string path = out.info.file;
-    std::string dir = ".", name = path;
-    if (auto slash = path.rfind('/'); slash != std::string::npos) {
-      dir = path.substr(0, slash);
-      name = path.substr(slash + 1);
-    }
-    diFile_ = dib_->createFile(name, dir);
+    diFile_ = fileFor(out.info.file);
     diCU_ = dib_->createCompileUnit(dwarf::DW_LANG_C99, diFile_, "cutwin", /*isOptimized=*/false, "", 0, "",
                                     opts_.lineDirectivesOnly ? DICompileUnit::DebugDirectivesOnly
                                                              : DICompileUnit::FullDebug);
@@ -167,8 +161,21 @@ AllocaInst *Lowerer::localSlot(const std::string &name) {
   return it->second;
 }
 
+DIFile *Lowerer::fileFor(const std::string &path) {
+  auto &f = diFiles_[path];
+  if (!f) {
+    std::string dir = ".", name = path;
+    if (auto slash = path.rfind('/'); slash != std::string::npos) {
+      dir = path.substr(0, slash);
+      name = path.substr(slash + 1);
+    }
+    f = dib_->createFile(name, dir);
+  }
+  return f;
+}
+
 unsigned Lowerer::site(SourceLoc loc, const char *what) {
-  out_.info.sites.push_back({loc, spec_->def->name, what, ""});
+  out_.info.sites.push_back({loc, spec_->file().path(), spec_->def->name, what, ""});
   return unsigned(out_.info.sites.size() - 1);
 }
 
@@ -228,6 +235,8 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
   diSub_ = nullptr;
   const fe::FunctionDefStmt &def = *spec.def;
   if (dib_) {
+    // A function's lines are in its own file (device functions may come from other modules).
+    diFile_ = fileFor(spec.file().path());
     auto *st = dib_->createSubroutineType(dib_->getOrCreateTypeArray({}));
     diSub_ = dib_->createFunction(diFile_, def.name, spec.irName, diFile_, def.loc.line, st, def.loc.line,
                                   DINode::FlagPrototyped, DISubprogram::SPFlagDefinition);

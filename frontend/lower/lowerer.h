@@ -61,6 +61,8 @@ private:
   void ensureInsertable();
   bool terminated() const;
   llvm::DIType *diType(const Type &t);
+  /// The debug-info file of a source path (one per file the kernel's functions come from).
+  llvm::DIFile *fileFor(const std::string &path);
 
   // ---- expressions (lower_expr.cpp)
   const fe::ExprInfo &info(const fe::Expr &e) const { return spec_->info(e); }
@@ -179,6 +181,7 @@ private:
   llvm::IRBuilder<> b_;
   std::unique_ptr<llvm::DIBuilder> dib_;
   llvm::DIFile *diFile_ = nullptr;
+  std::map<std::string, llvm::DIFile *> diFiles_;
   llvm::DICompileUnit *diCU_ = nullptr;
 
   std::map<const fe::FunctionSpec *, llvm::Function *> functions_;

@@ -38,6 +38,131 @@ ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr
       throw Error("'" + name + "' is not a function defined at the top level of " + file_->path());
 }
 
+ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr<const Module> module,
+                         const HostUnit &unit)
+    : file_(std::move(file)), module_(std::move(module)) {
+  for (auto &[name, b] : unit.names)
+    symbols_[name] = fromBinding(name, b, unit.key);
+  const FunctionDefStmt *def = nullptr;
+  for (auto &stmt : module_->body)
+    if (stmt->kind == StmtKind::FunctionDef && static_cast<const FunctionDefStmt &>(*stmt).name == unit.function)
+      def = static_cast<const FunctionDefStmt *>(stmt.get());
+  if (!def)
+    throw Error("internal error: the source given for '" + unit.function + "' (" + file_->path() +
+                ") does not define it");
+  Symbol self;
+  self.kind = Symbol::Kind::JitFunction;
+  self.loc = def->nameLoc;
+  self.def = def;
+  self.key = unit.key;
+  self.home = this;
+  self.options = unit.options;
+  for (SignatureDecl &sig : self.options.signatures)
+    sig.loc = def->nameLoc;
+  // The function's own name means what its globals say (usually itself); the definition
+  // is registered under its key either way.
+  ownKey_ = unit.key;
+  std::string ownName = "\x01" + unit.key; // not a Python name: never looked up by name
+  symbols_[ownName] = self;
+  if (!self.options.device)
+    jitOrder_.push_back(ownName);
+  if (!symbols_.count(unit.function)) {
+    Symbol ref = self;
+    symbols_[unit.function] = ref;
+  }
+}
+
+Symbol ModuleScope::fromBinding(const std::string &name, const NameBinding &b, const std::string &unitKey) const {
+  Symbol s;
+  auto hostOnly = [&](std::string why) {
+    s.kind = Symbol::Kind::HostOnly;
+    s.reason = std::move(why);
+    return s;
+  };
+  switch (b.kind) {
+  case NameBinding::Kind::Module: {
+    auto m = knownModule(b.path);
+    if (!m)
+      return hostOnly("'" + name + "' is module '" + b.path + "', which is not available in kernels");
+    s.kind = Symbol::Kind::Entity;
+    s.entity.type = *m;
+    return s;
+  }
+  case NameBinding::Kind::Member: {
+    auto m = knownModule(b.path);
+    std::optional<Entity> e;
+    if (m)
+      e = Entity{*m, {}};
+    std::string dotted = b.path;
+    for (const std::string &a : b.attrs) {
+      dotted += "." + a;
+      if (!e || e->type.kind != TypeKind::Module) {
+        e.reset();
+        break;
+      }
+      e = moduleMember(e->type, a);
+    }
+    if (!e)
+      return hostOnly("'" + name + "' is " + dotted + ", which kernels cannot use");
+    s.entity = *e;
+    if (e->value) {
+      s.kind = Symbol::Kind::Constant;
+      s.value = *e->value;
+    } else {
+      s.kind = Symbol::Kind::Entity;
+    }
+    return s;
+  }
+  case NameBinding::Kind::Constant:
+    s.kind = Symbol::Kind::Constant;
+    s.value = b.value;
+    s.entity.type = b.value.type();
+    s.entity.value = b.value;
+    return s;
+  case NameBinding::Kind::Type: {
+    SourceFile typeFile("<type of '" + name + "'>", b.text);
+    std::optional<Type> t;
+    try {
+      t = typeFromExpr(*parseExpression(typeFile), typeFile);
+    } catch (const CompileError &) {
+    }
+    if (!t)
+      return hostOnly("'" + name + "' is the type " + b.text + ", which kernels cannot use");
+    s.kind = Symbol::Kind::Entity;
+    if (t->kind == TypeKind::None) {
+      s.entity.type = Type::make(TypeKind::TypeObject);
+      s.entity.type.typeObjectIsVoid = true;
+    } else if (t->isScalar()) {
+      s.entity.type = Type::typeObject(t->scalar);
+    } else {
+      s.entity.type = Type::make(TypeKind::TypeObject);
+      s.entity.type.scalar = t->scalar;
+      s.entity.type.elems = {*t};
+    }
+    return s;
+  }
+  case NameBinding::Kind::Function:
+    s.kind = Symbol::Kind::JitFunction;
+    s.key = b.text;
+    return s;
+  case NameBinding::Kind::Foreign: {
+    s.kind = Symbol::Kind::Foreign;
+    s.key = name + "@" + unitKey;
+    s.home = this;
+    s.foreignName = b.foreignName;
+    s.foreignLink = b.foreignLink;
+    s.foreignSignature = parseSignatureText(b.text, {});
+    return s;
+  }
+  case NameBinding::Kind::Exception:
+    s.kind = Symbol::Kind::Entity;
+    s.entity.type = Type::named(TypeKind::Module, "exception." + b.text);
+    return s;
+  case NameBinding::Kind::HostOnly: return hostOnly(b.text);
+  }
+  return s;
+}
+
 const Symbol *ModuleScope::lookup(const std::string &name) const {
   auto it = symbols_.find(name);
   return it == symbols_.end() ? nullptr : &it->second;
@@ -53,9 +178,47 @@ std::vector<std::string> ModuleScope::kernelNames() const {
   for (auto &n : jitOrder_) {
     const Symbol *s = jitFunction(n);
     if (s && !s->options.device)
-      out.push_back(n);
+      out.push_back(s->def->name);
   }
   return out;
+}
+
+const Symbol *ModuleScope::definedFunction(const std::string &name) const {
+  if (!ownKey_.empty()) { // a host unit defines one function, under its key
+    const Symbol *s = lookup("\x01" + ownKey_);
+    return s && s->def->name == name ? s : nullptr;
+  }
+  const Symbol *s = jitFunction(name);
+  return s && s->def ? s : nullptr;
+}
+
+// ---- Program ------------------------------------------------------------------------------------
+
+void Program::add(std::unique_ptr<ModuleScope> scope) {
+  for (auto &[name, s] : scope->symbols())
+    if ((s.kind == Symbol::Kind::JitFunction && s.def) || s.kind == Symbol::Kind::Foreign)
+      functions_[s.key] = &s;
+  scopes_.push_back(std::move(scope));
+}
+
+void Program::link() const {
+  for (auto &scope : scopes_)
+    for (auto &[name, s] : scope->symbols())
+      if (s.kind == Symbol::Kind::JitFunction && !s.def && !functions_.count(s.key))
+        throw Error("internal error: '" + name + "' in " + scope->file().path() + " names function '" + s.key +
+                    "', which no source defines");
+}
+
+const Symbol *Program::function(const std::string &key) const {
+  auto it = functions_.find(key);
+  return it == functions_.end() ? nullptr : it->second;
+}
+
+const Symbol &Program::definition(const Symbol &s) const {
+  if (s.kind == Symbol::Kind::JitFunction && !s.def)
+    if (const Symbol *d = function(s.key))
+      return *d;
+  return s;
 }
 
 void ModuleScope::readImport(const ImportStmt &s) {

@@ -1,6 +1,13 @@
-/// Module scope of a kernel file: what each top-level name means to kernels (imported
-/// modules and functions, numba type objects, compile-time constants, @cuda.jit kernels and
-/// device functions) and which names belong to host code kernels cannot use.
+/// Scopes: what each free name of a kernel or device function means to it (a module, a
+/// builtin, a type, a compile-time constant, another jit function, a foreign function, an
+/// exception class) and which names belong to host code kernels cannot use.
+///
+/// A scope is built one of two ways. From a file alone (C++ and the CLI), its top-level
+/// imports, assignments and decorated functions say what names mean. From the running
+/// program (the Python package), the host resolved each name by value - the function's
+/// globals, closure cells and builtins - and hands the meaning over (HostUnit): the source
+/// is then only the function's body and its locations. A Program holds every scope a kernel
+/// reaches; jit functions are known across them by key.
 #pragma once
 
 #include "frontend/diagnostics.h"
@@ -57,6 +64,38 @@ struct HostBindings {
   std::map<std::string, JitOptions> functions;
 };
 
+/// What the host program says one free name of a function is.
+struct NameBinding {
+  enum class Kind {
+    Module,    ///< `path`: the module's import path ("math", "numba.cuda", "cutwin.cuda.random")
+    Member,    ///< `path` + `attrs`: an object reached from a module ("math" . "sin")
+    Constant,  ///< `value`
+    Type,      ///< `text`: numba type text ("float32", "float32[:, ::1]", "void")
+    Function,  ///< `text`: the key of the jit function (another HostUnit)
+    Foreign,   ///< cuda.declare_device: `foreignName`, `text` its signature, `foreignLink`
+    Exception, ///< `text`: the exception class's name (raised by the host under that class)
+    HostOnly,  ///< `text`: why kernels cannot use it
+  };
+  Kind kind = Kind::HostOnly;
+  std::string path;
+  std::vector<std::string> attrs;
+  ConstValue value;
+  std::string text;
+  std::string foreignName;
+  std::vector<std::string> foreignLink;
+};
+
+/// One jit function as the running program holds it: the source file it is reported under
+/// (the text holds its `def` at its own line), and the meaning of each free name.
+struct HostUnit {
+  std::string key;      ///< unique in the program
+  std::string function; ///< the def's name in the source
+  JitOptions options;   ///< signatures as text
+  std::map<std::string, NameBinding> names;
+};
+
+class ModuleScope;
+
 struct Symbol {
   enum class Kind {
     Entity,   ///< module, builtin function, type object
@@ -67,6 +106,11 @@ struct Symbol {
   };
   Kind kind = Kind::HostOnly;
   SourceLoc loc;
+  /// JitFunction, Foreign: unique in the program (the name, for a file read alone). A
+  /// reference to a function of another scope has the key and no `def`.
+  std::string key;
+  /// JitFunction with a def: the scope its body is typed in (its globals).
+  const ModuleScope *home = nullptr;
   Entity entity;
   ConstValue value;
   const FunctionDefStmt *def = nullptr;
@@ -84,14 +128,24 @@ public:
   /// Reads the top level of `module`; throws CompileError for malformed jit decorators.
   ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr<const Module> module,
               const HostBindings &host = {});
+  /// The scope of one function whose names the host resolved (see HostUnit).
+  ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr<const Module> module, const HostUnit &unit);
+
+  ModuleScope(const ModuleScope &) = delete; // symbols point at their scope
+  ModuleScope &operator=(const ModuleScope &) = delete;
 
   const SourceFile &file() const { return *file_; }
   std::shared_ptr<const SourceFile> fileRef() const { return file_; }
   const Module &module() const { return *module_; }
 
   const Symbol *lookup(const std::string &name) const;
+  /// Every symbol, by name (the Program registers the functions and foreign functions).
+  const std::map<std::string, Symbol> &symbols() const { return symbols_; }
   /// The @cuda.jit function `name` (kernel or device function), or null.
   const Symbol *jitFunction(const std::string &name) const;
+  /// The jit function named `name` this scope defines (with its def), or null: for a host
+  /// unit, its one function.
+  const Symbol *definedFunction(const std::string &name) const;
   /// Names of all kernels (jit functions without device=True), in source order.
   std::vector<std::string> kernelNames() const;
 
@@ -112,9 +166,15 @@ public:
 
 private:
   void bind(const std::string &name, Symbol s) {
-    if (!host_.constants.count(name)) // the host's value wins
+    if (!host_.constants.count(name)) { // the host's value wins
+      if (s.kind == Symbol::Kind::JitFunction || s.kind == Symbol::Kind::Foreign) {
+        s.key = name;
+        s.home = this;
+      }
       symbols_[name] = std::move(s);
+    }
   }
+  Symbol fromBinding(const std::string &name, const NameBinding &b, const std::string &unitKey) const;
   void readImport(const ImportStmt &s);
   void readImportFrom(const ImportFromStmt &s);
   void readAssign(const AssignStmt &s);
@@ -132,6 +192,34 @@ private:
   HostBindings host_;
   std::map<std::string, Symbol> symbols_;
   std::vector<std::string> jitOrder_;
+  std::string ownKey_; ///< a host unit: the key of the function it defines
+};
+
+/// Every scope a kernel reaches: the first is the kernel's (or the one file's); jit and
+/// foreign functions are found by key in any of them.
+class Program {
+public:
+  Program() = default;
+  /// A program of one file read alone.
+  explicit Program(std::unique_ptr<ModuleScope> scope) { add(std::move(scope)); }
+  Program(const Program &) = delete;
+  Program &operator=(const Program &) = delete;
+
+  void add(std::unique_ptr<ModuleScope> scope);
+  /// Checks that every function a scope refers to is defined by some scope.
+  void link() const;
+
+  const ModuleScope &primary() const { return *scopes_.front(); }
+  const std::vector<std::unique_ptr<ModuleScope>> &scopes() const { return scopes_; }
+  /// The jit function (with its def) or foreign function of `key`, or null.
+  const Symbol *function(const std::string &key) const;
+  /// The symbol a name's symbol stands for: a reference to another scope's function
+  /// resolves to its definition; anything else is itself.
+  const Symbol &definition(const Symbol &s) const;
+
+private:
+  std::vector<std::unique_ptr<ModuleScope>> scopes_;
+  std::map<std::string, const Symbol *> functions_;
 };
 
 } // namespace cutwin::fe

@@ -84,15 +84,17 @@ ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
 
 ExprInfo FunctionTyper::typeDeviceCall(const CallExpr &c, const ExprInfo &fn,
                                        const std::vector<ExprInfo> &args) {
-  const Symbol *sym = scope_.jitFunction(fn.type.path);
+  const Symbol *sym = typer_.program().function(fn.type.path);
+  if (!sym)
+    throw Error("internal error: no definition of device function '" + fn.type.path + "'");
   std::vector<Type> types;
   for (size_t i = 0; i < args.size(); ++i) {
     const Type &t = args[i].type;
     if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple)
-      error(c.args[i]->loc, "cannot pass " + t.str() + " to device function '" + fn.type.path + "'");
+      error(c.args[i]->loc, "cannot pass " + t.str() + " to device function '" + displayName(fn.type.path) + "'");
     types.push_back(t);
   }
-  const FunctionSpec &callee = typer_.typeDeviceFunction(*sym, types, c.loc);
+  const FunctionSpec &callee = typer_.typeDeviceFunction(*sym, file_, types, c.loc);
   ExprInfo info;
   info.type = callee.returnType;
   info.callee = &callee;
@@ -101,10 +103,10 @@ ExprInfo FunctionTyper::typeDeviceCall(const CallExpr &c, const ExprInfo &fn,
 
 ExprInfo FunctionTyper::typeForeignCall(const CallExpr &c, const ExprInfo &fn,
                                         const std::vector<ExprInfo> &args) {
-  const Symbol *sym = scope_.lookup(fn.type.path);
+  const Symbol *sym = typer_.program().function(fn.type.path);
   const Signature &sig = sym->foreignSignature;
   if (args.size() != sig.args.size())
-    error(c.loc, "foreign device function '" + fn.type.path + "' takes " + std::to_string(sig.args.size()) +
+    error(c.loc, "foreign device function '" + displayName(fn.type.path) + "' takes " + std::to_string(sig.args.size()) +
                      " arguments, " + std::to_string(args.size()) + " given");
   for (size_t i = 0; i < args.size(); ++i) {
     const Type &want = sig.args[i], &got = args[i].type;
@@ -112,7 +114,7 @@ ExprInfo FunctionTyper::typeForeignCall(const CallExpr &c, const ExprInfo &fn,
                            : got.isScalar();
     if (!ok)
       error(c.args[i]->loc, "argument " + std::to_string(i + 1) + " of foreign device function '" +
-                                fn.type.path + "' must be " + want.str() + ", not " + got.str());
+                                displayName(fn.type.path) + "' must be " + want.str() + ", not " + got.str());
   }
   ExprInfo info;
   info.type = sig.ret;

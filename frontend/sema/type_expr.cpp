@@ -49,8 +49,8 @@ ExprInfo FunctionTyper::typeName(const NameExpr &n) {
       info.type = s->value.type();
       info.constant = s->value;
       return info;
-    case Symbol::Kind::JitFunction: info.type = Type::named(TypeKind::DeviceFunction, n.id); return info;
-    case Symbol::Kind::Foreign: info.type = Type::named(TypeKind::ForeignFunction, n.id); return info;
+    case Symbol::Kind::JitFunction: info.type = Type::named(TypeKind::DeviceFunction, s->key); return info;
+    case Symbol::Kind::Foreign: info.type = Type::named(TypeKind::ForeignFunction, s->key); return info;
     case Symbol::Kind::HostOnly: error(n.loc, s->reason);
     }
   }

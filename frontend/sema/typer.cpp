@@ -19,7 +19,10 @@ const ExprInfo &FunctionSpec::info(const Expr &e) const {
 namespace {
 
 std::string mangledName(const FunctionSpec &s) {
-  std::string n = (s.isKernel ? "" : "dev_") + s.def->name + "__";
+  // Device functions of different scopes may share a name: their keys differ ("f@3").
+  std::string key = s.symbol->key;
+  std::replace(key.begin(), key.end(), '@', '_');
+  std::string n = (s.isKernel ? s.def->name : "dev_" + key) + "__";
   for (size_t i = 0; i < s.argTypes.size(); ++i)
     n += (i ? "_" : "") + s.argTypes[i].mangle();
   return n;
@@ -55,28 +58,26 @@ std::vector<Type> kernelArgTypesFromSignature(const ModuleScope &scope, const Sy
 }
 
 const FunctionSpec &Typer::typeKernel(const std::string &name, const std::vector<Type> &argTypes) {
-  const Symbol *sym = scope_.jitFunction(name);
+  const ModuleScope &scope = program_.primary();
+  const Symbol *sym = scope.definedFunction(name);
   if (!sym) {
-    if (const Symbol *s = scope_.lookup(name); s && s->def)
-      scope_.file().error(s->loc, "'" + name + "' is not a @cuda.jit kernel");
-    throw CompileError(scope_.file().path(), {}, "no kernel named '" + name + "'",
-                       scope_.file().path() + ": error: no kernel named '" + name + "'");
+    if (const Symbol *s = scope.lookup(name); s && s->def)
+      scope.file().error(s->loc, "'" + name + "' is not a @cuda.jit kernel");
+    throw CompileError(scope.file().path(), {}, "no kernel named '" + name + "'",
+                       scope.file().path() + ": error: no kernel named '" + name + "'");
   }
   if (sym->options.device)
-    scope_.file().error(sym->loc, "'" + name + "' is a device function (device=True), not a kernel");
+    scope.file().error(sym->loc, "'" + name + "' is a device function (device=True), not a kernel");
   if (argTypes.size() != sym->def->params.size())
     throw Error("kernel '" + name + "' takes " + std::to_string(sym->def->params.size()) + " arguments, " +
                 std::to_string(argTypes.size()) + " given");
   return specialize(*sym, argTypes, true);
 }
 
-const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const std::vector<Type> &argTypes,
-                                              SourceLoc callLoc) {
-  const SourceFile &file = scope_.file();
-  if (!fn.options.device)
-    file.error(callLoc, "'" + fn.def->name +
-                            "' is a kernel; kernels cannot be called from device code (declare it "
-                            "with @cuda.jit(device=True) to call it)");
+const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const SourceFile &file,
+                                              const std::vector<Type> &argTypes, SourceLoc callLoc) {
+  // A kernel called from a kernel compiles as a device function, as numba-cuda does; its
+  // signatures' argument types still apply.
   if (argTypes.size() != fn.def->params.size())
     file.error(callLoc, "'" + fn.def->name + "' takes " + std::to_string(fn.def->params.size()) +
                             " arguments but " + std::to_string(argTypes.size()) + " were given");
@@ -86,7 +87,7 @@ const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const std::vecto
     std::optional<Signature> best;
     std::tuple<int, int, int> bestRate{};
     for (const SignatureDecl &s : fn.options.signatures) {
-      Signature sig = scope_.parseSignature(s);
+      Signature sig = fn.home->parseSignature(s);
       if (sig.args.size() != argTypes.size())
         continue;
       int unsafe = 0, safe = 0, promote = 0;
@@ -115,7 +116,7 @@ const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const std::vecto
     formal = best->args;
   }
   for (auto &spec : specs_)
-    if (spec->def == fn.def && spec->argTypes == formal)
+    if (spec->def == fn.def && spec->argTypes == formal && !spec->isKernel)
       return *spec;
   for (auto *p : inProgress_)
     if (p->def == fn.def)
@@ -146,7 +147,7 @@ FunctionSpec &Typer::specialize(const Symbol &fn, const std::vector<Type> &argTy
 // ---------------------------------------------------------------------------------------------
 
 FunctionTyper::FunctionTyper(Typer &typer, FunctionSpec &spec)
-    : typer_(typer), scope_(typer.scope()), file_(typer.scope().file()), spec_(spec) {}
+    : typer_(typer), scope_(spec.scope()), file_(spec.file()), spec_(spec) {}
 
 void FunctionTyper::run() {
   const FunctionDefStmt &def = *spec_.def;

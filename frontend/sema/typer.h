@@ -45,26 +45,32 @@ struct FunctionSpec {
 
   const ExprInfo &info(const Expr &e) const;
   const JitOptions &options() const { return symbol->options; }
+  /// The scope the function's names are resolved in, and its source file.
+  const ModuleScope &scope() const { return *symbol->home; }
+  const SourceFile &file() const { return symbol->home->file(); }
 };
 
 /// Owns the specialisations made while typing one kernel and what it calls.
 class Typer {
 public:
-  explicit Typer(const ModuleScope &scope) : scope_(scope) {}
+  explicit Typer(const Program &program) : program_(program) {}
 
   /// Types kernel `name` for `argTypes`; throws CompileError on any typing error.
   const FunctionSpec &typeKernel(const std::string &name, const std::vector<Type> &argTypes);
   /// Specialises a device function (cached per argument types).
-  const FunctionSpec &typeDeviceFunction(const Symbol &fn, const std::vector<Type> &argTypes,
+  /// `fn` is the function's definition; errors are reported at `callLoc` of `file`.
+  const FunctionSpec &typeDeviceFunction(const Symbol &fn, const SourceFile &file, const std::vector<Type> &argTypes,
                                          SourceLoc callLoc);
 
-  const ModuleScope &scope() const { return scope_; }
+  /// The kernel's scope (the first of the program).
+  const ModuleScope &scope() const { return program_.primary(); }
+  const Program &program() const { return program_; }
   const std::vector<std::unique_ptr<FunctionSpec>> &specs() const { return specs_; }
 
 private:
   FunctionSpec &specialize(const Symbol &fn, const std::vector<Type> &argTypes, bool isKernel);
 
-  const ModuleScope &scope_;
+  const Program &program_;
   std::vector<std::unique_ptr<FunctionSpec>> specs_;
   std::vector<const FunctionSpec *> inProgress_;
 };

@@ -263,8 +263,8 @@ std::string Type::str() const {
     if (!elems.empty())
       return "type(" + elems[0].str() + ")";
     return std::string("type(") + scalarName(scalar) + ")";
-  case TypeKind::DeviceFunction: return "device function '" + path + "'";
-  case TypeKind::ForeignFunction: return "foreign device function '" + path + "'";
+  case TypeKind::DeviceFunction: return "device function '" + displayName(path) + "'";
+  case TypeKind::ForeignFunction: return "foreign device function '" + displayName(path) + "'";
   case TypeKind::String: return "str";
   case TypeKind::Slice: return "slice";
   }
@@ -304,6 +304,8 @@ std::string Type::mangle() const {
   default: return "x";
   }
 }
+
+std::string displayName(const std::string &key) { return key.substr(0, key.find('@')); }
 
 std::optional<Type> unify(const Type &a, const Type &b) {
   if (a.isUnknown())

@@ -144,6 +144,10 @@ struct Type {
   std::string mangle() const;
 };
 
+/// A function's name as users wrote it, from its key: jit and foreign functions of
+/// different scopes are told apart by a suffix ("f@3" -> "f").
+std::string displayName(const std::string &key);
+
 /// Unification of two assignments to one variable (numba's unify_pairs); nullopt if the
 /// two cannot live in one variable.
 std::optional<Type> unify(const Type &a, const Type &b);

@@ -37,7 +37,9 @@ public:
   explicit Lexer(const SourceFile &f) : file_(f), s_(f.text()) {}
 
   std::vector<Token> run() {
-    indents_.push_back(0);
+    // The first statement's indentation is the base: a function taken out of its file
+    // (nested in another, or in a class) is compiled with its own columns.
+    indents_.push_back(firstIndentation());
     bool atLineStart = true;
     while (pos_ < s_.size()) {
       if (atLineStart && depth_ == 0) {
@@ -130,6 +132,24 @@ private:
     if (!toks_.empty() && toks_.back().kind != Tok::Newline && toks_.back().kind != Tok::Indent &&
         toks_.back().kind != Tok::Dedent)
       push(Tok::Newline, "", at);
+  }
+
+  /// The indentation of the first line that holds code.
+  unsigned firstIndentation() const {
+    size_t p = 0;
+    while (p < s_.size()) {
+      unsigned width = 0;
+      while (p < s_.size() && (s_[p] == ' ' || s_[p] == '\t' || s_[p] == '\f')) {
+        width = s_[p] == '\t' ? (width / 8 + 1) * 8 : s_[p] == ' ' ? width + 1 : 0;
+        ++p;
+      }
+      if (p < s_.size() && s_[p] != '\n' && s_[p] != '\r' && s_[p] != '#')
+        return width;
+      while (p < s_.size() && s_[p] != '\n')
+        ++p;
+      ++p;
+    }
+    return 0;
   }
 
   /// Measures the indentation of a new logical line. Returns false for lines that hold

@@ -291,6 +291,41 @@ struct ModuleBindings {
   std::map<std::string, JitDeclaration> functions;
 };
 
+/// What one free name of a function is in the running program (the host read the
+/// function's globals, closure cells and builtins): the compiler takes names' meanings
+/// from here, never from import statements.
+struct NameBinding {
+  enum class Kind {
+    Module,    ///< `path`: the module's import path ("math", "numba.cuda", "cutwin.cuda.random")
+    Member,    ///< `path` + `attrs`: an object reached from a module ("math" + {"sin"})
+    Constant,  ///< `value`
+    Type,      ///< `text`: numba type text ("float32", "float32[:, ::1]")
+    Function,  ///< `text`: the id of the FunctionUnit of a jit function
+    Foreign,   ///< cuda.declare_device: `foreignName`, `text` its signature, `foreignLink`
+    Exception, ///< `text`: the exception class's name
+    HostOnly,  ///< `text`: why kernels cannot use it
+  };
+  Kind kind = Kind::HostOnly;
+  std::string path;
+  std::vector<std::string> attrs;
+  HostValue value;
+  std::string text;
+  std::string foreignName;
+  std::vector<std::string> foreignLink;
+};
+
+/// One jit function of a program, compiled from its own source with its names resolved by
+/// the host: functions in other modules, nested functions and closures alike.
+struct FunctionUnit {
+  std::string id;     ///< unique among one module's units
+  std::string file;   ///< path diagnostics and debug information name
+  std::string source; ///< text that defines the function at its own line of `file`
+                      ///< (other lines may be blank; the def may be indented as it was)
+  std::string function; ///< the def's name
+  JitDeclaration declaration;
+  std::map<std::string, NameBinding> names;
+};
+
 /// What Module::compileFunction makes (numba's `compile_ptx` / `cuda.compile`).
 struct FunctionCompileRequest {
   /// numba signature text: "float32(float32, int32)", or "(float32, int32)" to infer the
@@ -347,6 +382,10 @@ public:
   static std::shared_ptr<Module> fromString(std::shared_ptr<Device> dev, const std::string &source,
                                             const std::string &name = "<string>", CompileOptions opts = {},
                                             const ModuleBindings &bindings = {});
+  /// A module of the first unit's function (a kernel, or a device function for
+  /// compileFunction) and every function it reaches.
+  static std::shared_ptr<Module> fromUnits(std::shared_ptr<Device> dev, const std::vector<FunctionUnit> &units,
+                                           CompileOptions opts = {});
   /// A kernel or device function of the module (kernels also through kernel()).
   bool hasFunction(const std::string &name) const;
   Kernel kernel(const std::string &name);

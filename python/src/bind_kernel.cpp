@@ -10,6 +10,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <cstring>
+#include <map>
 
 namespace nb = nanobind;
 
@@ -153,6 +154,45 @@ JitDeclaration jitDeclaration(nb::dict d) {
   return j;
 }
 
+NameBinding nameBinding(nb::dict d) {
+  static const std::map<std::string, NameBinding::Kind> kinds = {
+      {"module", NameBinding::Kind::Module},     {"member", NameBinding::Kind::Member},
+      {"constant", NameBinding::Kind::Constant}, {"type", NameBinding::Kind::Type},
+      {"function", NameBinding::Kind::Function}, {"foreign", NameBinding::Kind::Foreign},
+      {"exception", NameBinding::Kind::Exception}, {"host", NameBinding::Kind::HostOnly}};
+  NameBinding b;
+  std::string kind = nb::cast<std::string>(d["kind"]);
+  auto it = kinds.find(kind);
+  if (it == kinds.end())
+    throw nb::value_error(("unknown name binding kind '" + kind + "'").c_str());
+  b.kind = it->second;
+  if (d.contains("path"))
+    b.path = nb::cast<std::string>(d["path"]);
+  if (d.contains("attrs"))
+    b.attrs = nb::cast<std::vector<std::string>>(d["attrs"]);
+  if (d.contains("value"))
+    b.value = hostValue(d["value"]);
+  if (d.contains("text"))
+    b.text = nb::cast<std::string>(d["text"]);
+  if (d.contains("foreign_name"))
+    b.foreignName = nb::cast<std::string>(d["foreign_name"]);
+  if (d.contains("link"))
+    b.foreignLink = nb::cast<std::vector<std::string>>(d["link"]);
+  return b;
+}
+
+FunctionUnit functionUnit(nb::dict d) {
+  FunctionUnit u;
+  u.id = nb::cast<std::string>(d["id"]);
+  u.file = nb::cast<std::string>(d["file"]);
+  u.source = nb::cast<std::string>(d["source"]);
+  u.function = nb::cast<std::string>(d["function"]);
+  u.declaration = jitDeclaration(nb::borrow<nb::dict>(d["declaration"]));
+  for (auto [name, b] : nb::borrow<nb::dict>(d["names"]))
+    u.names[nb::cast<std::string>(name)] = nameBinding(nb::borrow<nb::dict>(b));
+  return u;
+}
+
 } // namespace
 
 void bindKernel(nb::module_ &m) {
@@ -201,6 +241,21 @@ void bindKernel(nb::module_ &m) {
           nb::arg("device"), nb::arg("source"), nb::arg("filename"), nb::arg("boundscheck").none() = nb::none(),
           nb::arg("opt") = 2, nb::arg("codegen") = "nvptx", nb::arg("constants") = nb::dict(),
           nb::arg("functions") = nb::dict())
+      .def_static(
+          "from_units",
+          [](std::shared_ptr<Device> dev, nb::list units, std::optional<bool> boundscheck, int opt,
+             const std::string &codegen) {
+            CompileOptions o;
+            o.boundscheck = boundscheck;
+            o.optLevel = opt;
+            o.codegen = codegen;
+            std::vector<FunctionUnit> us;
+            for (nb::handle u : units)
+              us.push_back(functionUnit(nb::borrow<nb::dict>(u)));
+            return Module::fromUnits(std::move(dev), us, o);
+          },
+          nb::arg("device"), nb::arg("units"), nb::arg("boundscheck").none() = nb::none(), nb::arg("opt") = 2,
+          nb::arg("codegen") = "nvptx")
       .def("kernel", &Module::kernel, nb::arg("name"))
       .def("has_function", &Module::hasFunction, nb::arg("name"))
       .def(

@@ -120,3 +120,63 @@ def test_numpy_scalar_globals_keep_their_dtype(cutwin_backend):
     typed_scalar_global[1, 1](r)
     assert r.tolist() == [float(TENTH), float(TENTH * TENTH)]  # float32 arithmetic
     assert r[0] != 0.1
+
+
+CONST_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
+                "float64", "complex64", "complex128"]
+
+
+def _table(dtype, ndim):
+    """A table of `dtype` with distinct, non-trivial values (negative, fractional, imaginary
+    parts where the dtype has them)."""
+    n = {1: (7,), 2: (3, 5), 3: (2, 3, 4)}[ndim]
+    v = np.arange(np.prod(n)).reshape(n)
+    if dtype == "bool":
+        return (v % 3 == 1)
+    if dtype.startswith("complex"):
+        return (v * 0.5 - 3 + 1j * (v - 2.25)).astype(dtype)
+    if dtype.startswith("float"):
+        return (v * 0.37 - 2.5).astype(dtype)
+    if dtype.startswith("uint"):
+        return (v * 37 + 200).astype(dtype)
+    return (v * 13 - 40).astype(dtype)
+
+
+@pytest.mark.parametrize("ndim", [1, 2, 3])
+@pytest.mark.parametrize("dtype", CONST_DTYPES)
+def test_const_array_like_of_every_dtype(cutwin_backend, dtype, ndim):
+    # Every element of a constant table of each dtype and rank reads back bit for bit,
+    # through cuda.const.array_like and through the global directly.
+    table = _table(dtype, ndim)
+
+    if ndim == 1:
+        @cuda.jit
+        def copy_out(out_a, out_b):
+            c = cuda.const.array_like(table)
+            i = cuda.grid(1)
+            if i < c.size:
+                out_a[i] = c[i]
+                out_b[i] = table[i]
+    elif ndim == 2:
+        @cuda.jit
+        def copy_out(out_a, out_b):
+            c = cuda.const.array_like(table)
+            i = cuda.grid(1)
+            if i < c.size:
+                out_a[i] = c[i // c.shape[1], i % c.shape[1]]
+                out_b[i] = table[i // c.shape[1], i % c.shape[1]]
+    else:
+        @cuda.jit
+        def copy_out(out_a, out_b):
+            c = cuda.const.array_like(table)
+            i = cuda.grid(1)
+            if i < c.size:
+                r, s = i // (c.shape[1] * c.shape[2]), i // c.shape[2] % c.shape[1]
+                out_a[i] = c[r, s, i % c.shape[2]]
+                out_b[i] = table[r, s, i % c.shape[2]]
+
+    out_a = np.zeros(table.size, table.dtype)
+    out_b = np.zeros(table.size, table.dtype)
+    copy_out[1, 32](out_a, out_b)
+    np.testing.assert_array_equal(out_a, table.ravel())
+    np.testing.assert_array_equal(out_b, table.ravel())

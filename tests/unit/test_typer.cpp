@@ -12,7 +12,7 @@ namespace {
 struct Typed {
   std::shared_ptr<SourceFile> file;
   std::shared_ptr<fe::Module> ast;
-  std::unique_ptr<ModuleScope> scope;
+  std::unique_ptr<Program> program;
   std::unique_ptr<Typer> typer;
   const FunctionSpec *spec = nullptr;
   std::string type(const std::string &var) const { return spec->locals.at(var).str(); }
@@ -23,8 +23,8 @@ std::unique_ptr<Typed> typeKernel(const std::string &src, const std::vector<Type
   auto t = std::make_unique<Typed>();
   t->file = std::make_shared<SourceFile>("t.py", src);
   t->ast = std::make_shared<fe::Module>(parseModule(*t->file));
-  t->scope = std::make_unique<ModuleScope>(t->file, t->ast);
-  t->typer = std::make_unique<Typer>(*t->scope);
+  t->program = std::make_unique<Program>(std::make_unique<ModuleScope>(t->file, t->ast));
+  t->typer = std::make_unique<Typer>(*t->program);
   t->spec = &t->typer->typeKernel(k, args);
   return t;
 }

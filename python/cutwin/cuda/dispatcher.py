@@ -1,13 +1,9 @@
 """`cuda.jit`: kernels and device functions. A Dispatcher compiles its function lazily,
 once per device and argument-type tuple (the C++ module caches the specialisations), from
-the function's Python source: the whole file for a top-level function (diagnostics name
-its real lines), with the live values of the globals it uses passed along."""
+the function's own Python source, with what each name it uses is in the running program
+(resolve.py): device functions from any module, closures and nested functions alike."""
 import ctypes
-import inspect
-import linecache
 import os
-import textwrap
-import types as pytypes
 
 import numpy as np
 
@@ -17,10 +13,7 @@ from ..errors import CompileError
 from . import runtime
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
 from .linkable_code import LinkableCode
-
-_ENTITY_MODULES = {"math", "cmath", "numpy", "numba", "numba.cuda", "numba.types", "numba.core.types", "cutwin",
-                   "cutwin.cuda", "cutwin.types", "numba.cuda.libdevice", "cutwin.cuda.libdevice"}
-
+from . import resolve
 
 def _codegen():
     return os.environ.get("CUTWIN_CODEGEN", "nvptx")
@@ -60,40 +53,16 @@ def _host_constant(v):
     return None
 
 
-def _host_type(v):
-    """The numba type name of a global that is a type (np.float32, np.dtype('f8'),
-    cutwin's float32), or None."""
-    if isinstance(v, ct.Scalar):
-        return str(v)
-    try:
-        if isinstance(v, np.dtype) or (isinstance(v, type) and issubclass(v, np.generic)):
-            return str(ct.from_dtype(v))
-    except (KeyError, TypeError):
-        pass
+def _declaration_of(v):
+    """(Python function, declaration) of a jit function object kernels can call: cutwin's
+    kernels and device functions, and numba's CPU `jit` functions (compiled for the device
+    as numba-cuda does); None for anything else."""
+    if isinstance(v, _JitFunction):
+        return v.py_func, v._declaration()
+    if type(v).__name__ == "CPUDispatcher" and hasattr(v, "py_func"):
+        return v.py_func, {"device": True, "signatures": [], "debug": False, "fastmath": False, "lineinfo": False,
+                           "boundscheck": None, "opt": 3, "link": []}
     return None
-
-
-def _code_names(code):
-    names = set(code.co_names)
-    for c in code.co_consts:
-        if isinstance(c, pytypes.CodeType):
-            names |= _code_names(c)
-    return names
-
-
-def module_imports(fn):
-    """`import math as m` statements for the kernel-visible modules `fn` names, so that
-    source compiled out of its file (nested or generated functions) sees them."""
-    imports = []
-    for name in sorted(_code_names(fn.__code__)):
-        v = fn.__globals__.get(name)
-        if isinstance(v, pytypes.ModuleType) and v.__name__ in _ENTITY_MODULES:
-            imports.append("import %s as %s" % (v.__name__, name))
-    return imports
-
-
-def _is_top_level(fn):
-    return fn.__qualname__ == fn.__name__
 
 
 class _Compiled:
@@ -120,91 +89,20 @@ class _JitFunction:
         self.__wrapped__ = py_func
         self._gpu_codegen = None  # a code generator preferred on GPUs (None: CUTWIN_CODEGEN's)
 
-    @property
-    def _filename(self):
-        return self.py_func.__code__.co_filename
-
     def _declaration(self):
         o = self.targetoptions
-        return {"device": o["device"], "signatures": [str(s) for s in self.signatures], "debug": o["debug"],
-                "fastmath": o["fastmath"], "lineinfo": o["lineinfo"], "boundscheck": o["boundscheck"],
-                "opt": o["opt"], "link": o.get("link", [])}
-
-    def _bindings(self, constants, functions, type_names, foreign):
-        """Adds this function's declaration, the constants and types among the globals
-        (and closure variables) it uses, and recursively the device functions it calls."""
-        if self.__name__ in functions:
-            return
-        functions[self.__name__] = self._declaration()
-        fn = self.py_func
-        values = {}
-        for name in _code_names(fn.__code__):
-            if name in fn.__globals__:
-                values[name] = fn.__globals__[name]
-        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
-            values[name] = cell.cell_contents
-        for name, v in values.items():
-            if isinstance(v, ForeignFunction):
-                foreign[name] = v
-                continue
-            if isinstance(v, _JitFunction):
-                if v._filename != self._filename:
-                    raise CompileError(
-                        "%s: '%s' calls device function '%s' from %s; cutwin compiles a kernel together "
-                        "with the device functions of its own file" % (self._filename, self.__name__, name,
-                                                                        v._filename))
-                v._bindings(constants, functions, type_names, foreign)
-                continue
-            c = _host_constant(v)
-            if c is not None:
-                constants[name] = c
-            elif _host_type(v) is not None:
-                type_names[name] = _host_type(v)
-
-    def _source(self, type_names, foreign):
-        """The text the compiler reads and the file name its diagnostics show. Globals
-        that are types or foreign functions are rebound after the file's last line (so no
-        line moves): the running program's values win, e.g. `DT = np.dtype(config)`."""
-        text, filename = self._text()
-        tail = []
-        if type_names:
-            tail += ["from cutwin import types as _cutwin_host_types_"]
-            tail += ["%s = _cutwin_host_types_.%s" % (n, t) for n, t in sorted(type_names.items())]
-        if foreign:
-            tail += ["from cutwin import cuda as _cutwin_host_cuda_"]
-            tail += ["%s = _cutwin_host_cuda_.declare_device(%r, %r, link=%r)" % (n, f.name, str(f.sig), f.link)
-                     for n, f in sorted(foreign.items())]
-        if tail:
-            text = text + ("" if text.endswith("\n") else "\n") + "\n".join(tail) + "\n"
-        return text, filename
-
-    def _text(self):
-        fn = self.py_func
-        filename = fn.__code__.co_filename
-        lines = linecache.getlines(filename, fn.__globals__)
-        if not lines:
-            raise CompileError("cannot read the source of '%s' (%s): cutwin compiles kernels from their "
-                               "Python source" % (self.__qualname__, filename))
-        if _is_top_level(fn):
-            return "".join(lines), filename
-        # A nested function: its own lines at their line numbers, after one line of
-        # imports for the modules it names.
-        start = fn.__code__.co_firstlineno
-        block = textwrap.dedent("".join(inspect.getblock(lines[start - 1:])))
-        return self._preamble() + "\n" * (start - 2) + block, filename
-
-    def _preamble(self):
-        return "; ".join(["pass"] + module_imports(self.py_func)) + "\n"
+        return {"device": o["device"], "signatures": [resolve.signature_text(s) for s in self.signatures],
+                "debug": o["debug"], "fastmath": o["fastmath"], "lineinfo": o["lineinfo"],
+                "boundscheck": o["boundscheck"], "opt": o["opt"], "link": o.get("link", [])}
 
     def _module(self, spec, codegen=None):
-        """A C++ module of this function's source for device `spec`, with its bindings."""
-        constants, functions, type_names, foreign = {}, {}, {}, {}
-        self._bindings(constants, functions, type_names, foreign)
-        text, filename = self._source(type_names, foreign)
-        module = _cutwin.Module.from_string(runtime._open(spec), text, filename, codegen=codegen or _codegen(),
-                                            constants=constants, functions=functions)
+        """A C++ module of this function and every jit function it reaches, each from its
+        own source with its names resolved by value, for device `spec`."""
+        world = resolve.function_units(self, _declaration_of)
+        module = _cutwin.Module.from_units(runtime._open(spec), world.units, codegen=codegen or _codegen())
+        self._exceptions = world.exceptions
         codes = list(self.targetoptions.get("link_callbacks", ()))
-        for f in foreign.values():
+        for f in world.foreign:
             codes += f.callbacks
         if codes:
             module.set_load_hook(_load_hook(codes))

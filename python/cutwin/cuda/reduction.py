@@ -1,16 +1,14 @@
 """`cuda.reduce` / `cuda.Reduce`: a binary function becomes a parallel reduction.
 
-The function's source is compiled into a generated kernel module: a first launch where
-each thread folds a strided slice of the array and each block folds its threads in a
-shared-memory tree, then one block that folds the per-block partials (and `init`). Any
-associative binary function of the array's dtype works: a plain function, a lambda or a
-`@cuda.jit(device=True)` function."""
-import ast
-import inspect
+Generated kernels call the function, compiled as a device function from its own source:
+a first launch where each thread folds a strided slice of the array and each block folds
+its threads in a shared-memory tree, then one block that folds the per-block partials (and
+`init`). Any associative binary function of the array's dtype works: a plain function, a
+lambda or a `@cuda.jit(device=True)` function."""
 import os
+import sys
 import itertools
 import linecache
-import textwrap
 
 import numpy as np
 
@@ -18,20 +16,12 @@ from .. import types as ct
 from ..errors import CutwinError
 from . import runtime
 from .devicearray import DeviceNDArray, as_cuda_array, device_array, mapped_array, to_device
-from .dispatcher import module_imports
+from .dispatcher import DeviceFunction, jit
 
 THREADS = 256      # per block, a power of two (the tree halves it)
 MAX_BLOCKS = 1024  # first pass; the second pass folds these partials in one block
 
 _KERNELS = """
-from cutwin import cuda, {dtype}
-{imports}
-
-
-@cuda.jit(device=True)
-{binop}
-
-
 @cuda.jit(device=True)
 def _cutwin_block_fold(arr, n, i, stride, sm):
     # Thread i folds arr[i], arr[i + stride], ... into sm[t], then the block folds sm in a
@@ -103,33 +93,6 @@ _counter = itertools.count()
 _BINOP = "_cutwin_binop"
 
 
-def _binop_source(fn):
-    """The function as a top-level `def`, and its name."""
-    code = fn.__code__
-    if code.co_argcount != 2:
-        raise TypeError("a reduction function takes two arguments")
-    try:
-        lines, _ = inspect.findsource(code)
-    except OSError:
-        raise TypeError("cutwin compiles reductions from source: cannot read the source of %r" % fn)
-    if fn.__name__ != "<lambda>":
-        block = textwrap.dedent("".join(inspect.getblock(lines[code.co_firstlineno - 1:])))
-        # drop decorators (@cuda.reduce, @cuda.jit(device=True)): the kernel module adds its own
-        body = block[block.index("def "):] if not block.startswith("def ") else block
-        # Renamed: the user's name could be one of the generated kernel's locals.
-        tree = ast.parse(body)
-        tree.body[0].name = _BINOP
-        return ast.unparse(tree) + "\n", _BINOP
-    # A lambda: find it on its line by its parameter names.
-    text = textwrap.dedent("".join(inspect.getblock(lines[code.co_firstlineno - 1:])))
-    params = list(code.co_varnames[:2])
-    for node in ast.walk(ast.parse(text if not text.lstrip().startswith(".") else "(" + text + ")")):
-        if isinstance(node, ast.Lambda) and [a.arg for a in node.args.args] == params:
-            return "def %s(%s, %s):\n    return %s\n" % (_BINOP, params[0], params[1], ast.unparse(node.body)), \
-                _BINOP
-    raise TypeError("cannot find the source of the lambda given to cuda.reduce")
-
-
 class Reduce:
     """A reduction over a 1-D host or device array with an associative binary function."""
 
@@ -137,6 +100,10 @@ class Reduce:
         fn = getattr(functor, "py_func", functor)
         if not callable(fn) or not hasattr(fn, "__code__"):
             raise TypeError("cuda.reduce needs a Python function of two arguments")
+        if fn.__code__.co_argcount != 2:
+            raise TypeError("a reduction function takes two arguments")
+        # The generated kernels call it by value, as a device function.
+        self._binop = functor if isinstance(functor, DeviceFunction) else jit(device=True)(fn)
         self._functor = fn
         self._kernels = {}
         self._scratch = {}
@@ -146,12 +113,10 @@ class Reduce:
     def _kernel(self, dtype):
         k = self._kernels.get(dtype)
         if k is None:
-            source, name = _binop_source(self._functor)
-            text = _KERNELS.format(dtype=dtype.name, binop=source.rstrip(), name=name, threads=THREADS,
-                                   imports="\n".join(module_imports(self._functor)))
+            text = _KERNELS.format(dtype=dtype.name, name=_BINOP, threads=THREADS)
             filename = "<cutwin reduce %s %s #%d>" % (self.__name__, dtype.name, next(_counter))
             linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-            scope = dict(self._functor.__globals__)
+            scope = {"cuda": sys.modules["cutwin.cuda"], dtype.name: ct.from_dtype(dtype), _BINOP: self._binop}
             exec(compile(text, filename, "exec"), scope)
             k = self._kernels[dtype] = (scope["_cutwin_reduce"], scope["_cutwin_reduce_grid"])
             if "CUTWIN_CODEGEN" not in os.environ:

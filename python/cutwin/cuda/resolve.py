@@ -1,0 +1,320 @@
+"""Resolution by value: what each free name of a kernel or device function IS in the
+running program, read from the live function object (its globals, closure cells and
+builtins), as numba does. The compiler gets each function's own source (for its body and
+locations) and, per name, a binding: a module, a module member (`math.sin`,
+`cuda.atomic.add`), a constant, a type, another jit function (compiled from its own file,
+wherever it is defined), a foreign function, an exception class, or a reason the name is
+host-only. Import statements play no part: `from helpers import cuda`, star imports,
+conditional imports, closures and functions from other modules all work.
+"""
+import ast
+import builtins
+import dis
+import inspect
+import linecache
+import sys
+import textwrap
+import types as pytypes
+
+import numpy as np
+
+from .. import types as ct
+from ..errors import CompileError
+
+# Modules whose members kernels may use, indexed by object identity (first wins).
+_MEMBER_MODULES = ("cutwin.cuda", "cutwin.cuda.random", "cutwin.cuda.libdevice", "math", "cmath", "numpy")
+_member_index = None
+
+
+def _members():
+    global _member_index
+    if _member_index is None:
+        index = {}
+        for name in _MEMBER_MODULES:
+            mod = sys.modules.get(name) or __import__(name, fromlist=["_"])
+            for attr in dir(mod):
+                if attr.startswith("_"):
+                    continue
+                v = getattr(mod, attr, None)
+                if callable(v) or isinstance(v, type):
+                    index.setdefault(id(v), (v, name, [attr]))
+        _member_index = index
+    return _member_index
+
+
+def module_path(mod):
+    """The import path the compiler knows a module by."""
+    return mod.__name__
+
+
+def global_names(code):
+    """Names a function's code reads as globals (LOAD_GLOBAL / LOAD_NAME), including
+    those of nested code objects (comprehensions)."""
+    names = set()
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+            names.add(ins.argval)
+    for c in code.co_consts:
+        if isinstance(c, pytypes.CodeType):
+            names |= global_names(c)
+    return names
+
+
+def free_values(fn):
+    """name -> live value of every free name `fn` uses: closure cells and globals (builtins
+    only where the program rebinds them; the compiler knows Python's own)."""
+    values = {}
+    code = fn.__code__
+    for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
+        try:
+            values[name] = cell.cell_contents
+        except ValueError:
+            values[name] = _Unassigned(name)
+    g = fn.__globals__
+    b = g.get("__builtins__", builtins)
+    b = b.__dict__ if isinstance(b, pytypes.ModuleType) else b
+    for name in global_names(code):
+        if name in values:
+            continue
+        if name in g:
+            values[name] = g[name]
+        elif name in b and b[name] is not getattr(builtins, name, None):
+            values[name] = b[name]
+    return values
+
+
+class _Unassigned:
+    def __init__(self, name):
+        self.name = name
+
+
+# ---- types ---------------------------------------------------------------------------------------
+
+def type_text(v):
+    """numba signature text of a type object - cutwin's, numba's (numba.core.types or
+    numba.cuda.types), a NumPy dtype or scalar class - or None if `v` is not a type kernels
+    can use."""
+    if isinstance(v, ct.Type):
+        return str(v)
+    try:
+        if isinstance(v, np.dtype) or (isinstance(v, type) and issubclass(v, np.generic)):
+            return str(ct.from_dtype(v))
+    except (KeyError, TypeError):
+        return None
+    return _numba_type_text(v)
+
+
+def _is_numba_type(v):
+    return type(v).__module__.startswith(("numba.core.types", "numba.cuda.types", "numba.types")) or any(
+        c.__module__.startswith(("numba.core.types", "numba.cuda.types")) and c.__name__ == "Type"
+        for c in type(v).__mro__)
+
+
+def _numba_type_text(v):
+    if not _is_numba_type(v):
+        return None
+    cls = type(v).__name__
+    name = getattr(v, "name", None)
+    if cls in ("Integer", "Float", "Complex", "Boolean", "BooleanLiteral", "IntegerLiteral"):
+        base = name if cls in ("Integer", "Float", "Complex", "Boolean") else str(getattr(v, "literal_type", name))
+        if base == "bool":
+            base = "boolean"
+        if base in ("float16", "bfloat16"):
+            return None
+        return base if hasattr(ct, base) else None
+    if cls == "NoneType" or name in ("none", "void"):
+        return "void"
+    if cls == "CPointer":
+        inner = _numba_type_text(v.dtype)
+        return "CPointer(%s)" % inner if inner else None
+    if cls == "Array" and hasattr(v, "ndim"):
+        inner = _numba_type_text(v.dtype)
+        if inner is None:
+            return None
+        dims = [":"] * v.ndim
+        if v.layout == "C":
+            dims[-1] = "::1"
+        elif v.layout == "F":
+            dims[0] = "::1"
+        return "%s[%s]" % (inner, ", ".join(dims))
+    return None
+
+
+def signature_text(sig):
+    """numba signature text of a signature: a string, cutwin's or numba's Signature object,
+    or a tuple of argument types."""
+    if isinstance(sig, str):
+        return sig
+    if isinstance(sig, ct.Signature):
+        return str(sig)
+    if isinstance(sig, (tuple, list)):
+        args = [_required_type_text(a) for a in sig]
+        return "(%s,)" % args[0] if len(args) == 1 else "(%s)" % ", ".join(args)
+    if hasattr(sig, "args") and hasattr(sig, "return_type"):
+        args = ", ".join(_required_type_text(a) for a in sig.args)
+        return "%s(%s)" % (_required_type_text(sig.return_type), args)
+    raise TypeError("not a signature: %r" % (sig,))
+
+
+def _required_type_text(t):
+    text = type_text(t)
+    if text is None:
+        raise TypeError("cutwin does not support the type %s in signatures" % (t,))
+    return text
+
+
+# ---- values --------------------------------------------------------------------------------------
+
+def _is_exception_class(v):
+    return isinstance(v, type) and issubclass(v, BaseException)
+
+
+def binding(name, v, unit_of):
+    """The compiler's binding of `name` (value `v`); `unit_of(fn_like)` returns the id of
+    the function unit of a jit function, or None if it is not one."""
+    from . import dispatcher  # noqa: the dispatcher imports this module
+
+    if isinstance(v, _Unassigned):
+        return {"kind": "host", "text": "free variable '%s' is used before it is assigned" % name}
+    if isinstance(v, pytypes.ModuleType):
+        return {"kind": "module", "path": module_path(v)}
+    if isinstance(v, dispatcher.ForeignFunction):
+        return {"kind": "foreign", "foreign_name": v.name, "text": str(v.sig), "link": list(v.link)}
+    uid = unit_of(v)
+    if uid is not None:
+        return {"kind": "function", "text": uid}
+    c = dispatcher._host_constant(v)
+    if c is not None:
+        return {"kind": "constant", "value": c}
+    t = type_text(v)
+    if t is not None:
+        return {"kind": "type", "text": t}
+    if _is_exception_class(v):
+        return {"kind": "exception", "text": v.__name__}
+    kernel_only = getattr(type(v), "__name__", "") == "_KernelOnly" and hasattr(v, "_name")
+    if kernel_only:
+        return {"kind": "member", "path": "cutwin.cuda", "attrs": v._name.split(".")}
+    hit = _members().get(id(v))
+    if hit is not None and hit[0] is v:
+        return {"kind": "member", "path": hit[1], "attrs": list(hit[2])}
+    if _is_numba_type(v):
+        return {"kind": "host", "text": "'%s' is the numba type %s, which cutwin does not support in kernels yet"
+                % (name, v)}
+    if isinstance(v, pytypes.FunctionType):
+        return {"kind": "host", "text": "'%s' is a plain Python function; decorate it with "
+                                        "@cuda.jit(device=True) to call it from a kernel" % name}
+    return {"kind": "host", "text": "global '%s' is a %s object, which kernels cannot use" % (
+        name, type(v).__name__)}
+
+
+# ---- source ----------------------------------------------------------------------------------------
+
+def _source_lines(fn):
+    """The lines of the file (or cell, or `python -c` text) `fn` was defined in."""
+    code = fn.__code__
+    filename = code.co_filename
+    lines = linecache.getlines(filename, fn.__globals__)
+    if not lines and filename == "<string>" and "-c" in getattr(sys, "orig_argv", ()):
+        argv = sys.orig_argv
+        lines = (argv[argv.index("-c") + 1] + "\n").splitlines(True)
+    if not lines:
+        raise CompileError(
+            "cannot read the source of '%s' (%s): cutwin compiles kernels from their Python source; define "
+            "the function in a file, or register generated source with linecache (linecache.cache[filename] = "
+            "(len(text), None, text.splitlines(True), filename)) before compiling it with exec(compile(text, "
+            "filename, 'exec'))" % (fn.__qualname__, filename))
+    return lines
+
+
+def function_source(fn):
+    """(text, filename, name): text that defines `fn` with its `def` at its own line and
+    columns (the lines before it blank), without its decorators - the host has applied
+    them - and the name it defines. A lambda becomes a `def` of its expression on its line."""
+    lines = _source_lines(fn)
+    code = fn.__code__
+    first = code.co_firstlineno
+    if first > len(lines):
+        raise CompileError("cannot read the source of '%s': %s has no line %d (was the file changed?)" % (
+            fn.__qualname__, code.co_filename, first))
+    if fn.__name__ == "<lambda>":
+        return _lambda_source(fn, lines), code.co_filename, LAMBDA_NAME
+    block = inspect.getblock(lines[first - 1:])
+    try:
+        tree = ast.parse(textwrap.dedent("".join(block)))
+    except SyntaxError:
+        tree = None
+    def_line = first
+    if tree is not None and tree.body and isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if tree.body[0].name != fn.__name__:
+            raise CompileError("%s:%d: the source there defines '%s', not '%s'" % (
+                code.co_filename, first, tree.body[0].name, fn.__name__))
+        def_line = first + tree.body[0].lineno - 1
+    body = block[def_line - first:]
+    return "\n" * (def_line - 1) + "".join(body), code.co_filename, fn.__name__
+
+
+LAMBDA_NAME = "_lambda_"
+
+
+def _lambda_source(fn, lines):
+    """`def _lambda_(params): return <body>` on the lambda's line, found there by its
+    parameter names."""
+    code = fn.__code__
+    first = code.co_firstlineno
+    params = list(code.co_varnames[:code.co_argcount])
+    text = textwrap.dedent("".join(inspect.getblock(lines[first - 1:])))
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        tree = ast.parse("(" + text.strip().rstrip(",") + ")") if text.strip() else None
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Lambda) and [a.arg for a in node.args.args] == params:
+            return "\n" * (first - 1) + "def %s(%s): return %s\n" % (LAMBDA_NAME, ", ".join(params),
+                                                                      ast.unparse(node.body))
+    raise CompileError("cannot find the source of the lambda at %s:%d" % (code.co_filename, first))
+
+
+# ---- units -------------------------------------------------------------------------------------------
+
+class World:
+    """What a kernel reaches: its function units (the root's first), the exception classes
+    they name (by the name they use) and the foreign functions they call."""
+
+    def __init__(self):
+        self.units, self.exceptions, self.foreign = [], {}, []
+
+
+def function_units(root, declaration_of):
+    """The World of `root` (a jit function object): its unit and those of every jit function
+    it reaches through its names. `declaration_of(obj)` returns (py_func, declaration dict)
+    for jit function objects, or None for anything else."""
+    from . import dispatcher
+
+    world, ids, queue = World(), {}, []
+
+    def unit_of(v):
+        d = declaration_of(v)
+        if d is None:
+            return None
+        py_func, decl = d
+        key = id(py_func)
+        if key not in ids:
+            ids[key] = str(len(ids))
+            queue.append((py_func, decl, ids[key]))
+        return ids[key]
+
+    unit_of(root)
+    while queue:
+        py_func, decl, uid = queue.pop(0)
+        text, filename, fname = function_source(py_func)
+        names = {}
+        for name, v in sorted(free_values(py_func).items()):
+            b = binding(name, v, unit_of)
+            names[name] = b
+            if b["kind"] == "exception":
+                world.exceptions[name] = v
+            elif b["kind"] == "foreign" and v not in world.foreign:
+                world.foreign.append(v)
+        world.units.append({"id": uid, "file": filename, "source": text, "function": fname,
+                            "declaration": decl, "names": names})
+    return world
