@@ -7,6 +7,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <functional>
 
 namespace cutwin {
 
@@ -82,6 +83,8 @@ fe::NameBinding nameBinding(const NameBinding &b) {
   f.text = b.text;
   f.foreignName = b.foreignName;
   f.foreignLink = b.foreignLink;
+  for (auto &[name, m] : b.members)
+    f.members[name] = nameBinding(m);
   return f;
 }
 
@@ -96,14 +99,21 @@ std::shared_ptr<Module> Module::fromUnits(std::shared_ptr<Device> dev, const std
     src.unit.key = u.function + "@" + u.id;
     src.unit.function = u.function;
     src.unit.options = jitOptions(u.declaration);
+    // Function bindings name units by id; in the frontend keys carry the function's name.
+    std::function<void(fe::NameBinding &, const std::string &)> rekey = [&](fe::NameBinding &b,
+                                                                           const std::string &name) {
+      for (auto &[attr, m] : b.members)
+        rekey(m, name + "." + attr);
+      if (b.kind != fe::NameBinding::Kind::Function)
+        return;
+      auto it = std::find_if(units.begin(), units.end(), [&](const FunctionUnit &o) { return o.id == b.text; });
+      if (it == units.end())
+        throw Error("'" + name + "' in " + u.file + " names function unit '" + b.text + "', which is not given");
+      b.text = it->function + "@" + it->id;
+    };
     for (auto &[name, b] : u.names) {
       src.unit.names[name] = nameBinding(b);
-      if (b.kind == NameBinding::Kind::Function) { // ids name units; keys carry the function's name
-        auto it = std::find_if(units.begin(), units.end(), [&](const FunctionUnit &o) { return o.id == b.text; });
-        if (it == units.end())
-          throw Error("'" + name + "' in " + u.file + " names function unit '" + b.text + "', which is not given");
-        src.unit.names[name].text = it->function + "@" + it->id;
-      }
+      rekey(src.unit.names[name], name);
     }
     sources.push_back(std::move(src));
   }

@@ -48,7 +48,8 @@ Value *Lowerer::lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   llvm::Function *callee = declareFunction(*ci.callee);
   std::vector<Value *> args;
   for (size_t i = 0; i < c.args.size(); ++i)
-    args.push_back(lowerAs(*c.args[i], ci.callee->argTypes[i]));
+    if (!fe::isStaticType(ci.callee->argTypes[i]))
+      args.push_back(lowerAs(*c.args[i], ci.callee->argTypes[i]));
   args.push_back(errRecord_);
   setLoc(c.loc);
   return b_.CreateCall(callee, args);

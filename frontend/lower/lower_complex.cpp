@@ -183,10 +183,14 @@ Value *Lowerer::cmathUnary(const std::string &fn, Value *zv, Scalar z) {
   auto op = [&](fe::BinOp o, Value *x, Value *y) { return complexBinary(o, x, y, z); };
   auto timesI = [&](Value *w) { return makeComplex(b_.CreateFNeg(imagPart(w)), realPart(w), z); };
   auto timesMinusI = [&](Value *w) { return makeComplex(imagPart(w), b_.CreateFNeg(realPart(w)), z); };
-  Value *one = makeComplex(cst(1.0), cst(0.0), z);
+  // 1 - z is (1 - a, -b), not (1 + 0i) - z: the sign of a zero imaginary part picks the
+  // side of a branch cut (asin(2 + 0i) = pi/2 + 1.317i, asin(2 - 0i) = pi/2 - 1.317i).
+  auto oneMinusZ = [&] { return makeComplex(b_.CreateFSub(cst(1.0), a), b_.CreateFNeg(b), z); };
+  auto onePlusZ = [&] { return makeComplex(b_.CreateFAdd(cst(1.0), a), b, z); };
+  auto zMinusOne = [&] { return makeComplex(b_.CreateFSub(a, cst(1.0)), b, z); };
   if (fn == "asin" || fn == "acos") {
-    Value *s1 = cmathUnary("sqrt", op(fe::BinOp::Sub, one, zv), z);
-    Value *s2 = cmathUnary("sqrt", op(fe::BinOp::Add, one, zv), z);
+    Value *s1 = cmathUnary("sqrt", oneMinusZ(), z);
+    Value *s2 = cmathUnary("sqrt", onePlusZ(), z);
     Value *r1 = realPart(s1), *i1 = imagPart(s1), *r2 = realPart(s2), *i2 = imagPart(s2);
     if (fn == "asin") // (atan2(a, Re(s1 s2)), asinh(Im(conj(s1) s2)))
       return makeComplex(math("atan2", {a, b_.CreateFSub(b_.CreateFMul(r1, r2), b_.CreateFMul(i1, i2))}),
@@ -196,8 +200,8 @@ Value *Lowerer::cmathUnary(const std::string &fn, Value *zv, Scalar z) {
                        math("asinh", {b_.CreateFSub(b_.CreateFMul(r2, i1), b_.CreateFMul(i2, r1))}), z);
   }
   if (fn == "acosh") { // s1 = sqrt(z - 1), s2 = sqrt(z + 1): (asinh(Re(conj(s1) s2)), 2 atan2(Im s1, Re s2))
-    Value *s1 = cmathUnary("sqrt", op(fe::BinOp::Sub, zv, one), z);
-    Value *s2 = cmathUnary("sqrt", op(fe::BinOp::Add, zv, one), z);
+    Value *s1 = cmathUnary("sqrt", zMinusOne(), z);
+    Value *s2 = cmathUnary("sqrt", onePlusZ(), z);
     Value *r1 = realPart(s1), *i1 = imagPart(s1), *r2 = realPart(s2), *i2 = imagPart(s2);
     return makeComplex(math("asinh", {b_.CreateFAdd(b_.CreateFMul(r1, r2), b_.CreateFMul(i1, i2))}),
                        b_.CreateFMul(cst(2.0), math("atan2", {i1, r2})), z);
@@ -205,8 +209,7 @@ Value *Lowerer::cmathUnary(const std::string &fn, Value *zv, Scalar z) {
   if (fn == "asinh") // -i asin(iz)
     return timesMinusI(cmathUnary("asin", timesI(zv), z));
   if (fn == "atanh") { // (log(1 + z) - log(1 - z)) / 2
-    Value *d = op(fe::BinOp::Sub, cmathUnary("log", op(fe::BinOp::Add, one, zv), z),
-                  cmathUnary("log", op(fe::BinOp::Sub, one, zv), z));
+    Value *d = op(fe::BinOp::Sub, cmathUnary("log", onePlusZ(), z), cmathUnary("log", oneMinusZ(), z));
     return makeComplex(b_.CreateFMul(cst(0.5), realPart(d)), b_.CreateFMul(cst(0.5), imagPart(d)), z);
   }
   if (fn == "atan") // -i atanh(iz)

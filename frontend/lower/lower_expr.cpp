@@ -20,6 +20,8 @@ Value *Lowerer::lowerExpr(const fe::Expr &e) {
     return constant(*ei.constant, ei.type);
   if (ei.constant && ei.constant->kind == fe::ConstValue::Kind::Array)
     return lowerConstArray(*ei.constant, e.loc);
+  if (fe::isStaticType(ei.type) && e.kind != fe::ExprKind::Call)
+    return nullptr; // a type or function as a value: calls through it were resolved when typed
   switch (e.kind) {
   case fe::ExprKind::Name: {
     auto &n = static_cast<const fe::NameExpr &>(e);

@@ -184,7 +184,8 @@ llvm::Function *Lowerer::declareFunction(const fe::FunctionSpec &spec) {
     return it->second;
   std::vector<llvm::Type *> params;
   for (auto &t : spec.argTypes)
-    params.push_back(llvmType(t));
+    if (!fe::isStaticType(t)) // types and functions passed as arguments have no run-time value
+      params.push_back(llvmType(t));
   params.push_back(PointerType::get(ctx_, 1)); // error record
   auto *ft = FunctionType::get(llvmType(spec.returnType), params, false);
   auto *fn = llvm::Function::Create(ft, GlobalValue::InternalLinkage, spec.irName, mod_);
@@ -251,6 +252,8 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
 
   // Every variable gets a zero-initialised slot; mem2reg turns them into SSA values.
   for (auto &[name, t] : spec.locals) {
+    if (fe::isStaticType(t))
+      continue; // a type or function: known at compile time, nothing to store
     AllocaInst *a = entryAlloca(llvmType(t), name + ".addr");
     slots_[name] = a;
     b_.CreateStore(Constant::getNullValue(a->getAllocatedType()), a);
@@ -302,12 +305,16 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
     }
     errRecord_ = fn->getArg(unsigned(layout.slots.size() - 1));
   } else {
+    unsigned arg = 0;
     for (unsigned i = 0; i < spec.argTypes.size(); ++i) {
+      if (fe::isStaticType(spec.argTypes[i]))
+        continue;
       const std::string &pname = def.params[i].name;
-      fn->getArg(i)->setName(pname);
-      b_.CreateStore(convert(fn->getArg(i), spec.argTypes[i], spec.locals.at(pname)), localSlot(pname));
+      fn->getArg(arg)->setName(pname);
+      b_.CreateStore(convert(fn->getArg(arg), spec.argTypes[i], spec.locals.at(pname)), localSlot(pname));
+      ++arg;
     }
-    errRecord_ = fn->getArg(unsigned(spec.argTypes.size()));
+    errRecord_ = fn->getArg(arg);
   }
   errRecord_->setName("cutwin.err");
 
@@ -376,6 +383,8 @@ void Lowerer::lowerStmt(const fe::Stmt &s) {
 void Lowerer::lowerAssign(const fe::Expr &target, Value *v, const Type &vt) {
   if (auto *n = fe::dyn<fe::NameExpr>(&target)) {
     const Type &lt = spec_->locals.at(n->id);
+    if (fe::isStaticType(lt))
+      return; // `f = cuda.atomic.add`: calls through f are resolved when typed
     b_.CreateStore(convert(v, vt, lt), localSlot(n->id));
     return;
   }

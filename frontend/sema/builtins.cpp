@@ -47,7 +47,8 @@ const MathFunction kMath[] = {
     {"erfc", 1, "erfc"},     {"gamma", 1, "tgamma"}, {"lgamma", 1, "lgamma"},  {"atan2", 2, "atan2"},
     {"pow", 2, "pow"},       {"hypot", 2, "hypot"},  {"fmod", 2, "fmod"},      {"copysign", 2, "copysign"},
     {"isnan", 1, nullptr},   {"isinf", 1, nullptr},  {"isfinite", 1, nullptr}, {"radians", 1, nullptr},
-    {"degrees", 1, nullptr},
+    {"degrees", 1, nullptr}, {"exp2", 1, "exp2"},    {"nextafter", 2, "nextafter"}, {"remainder", 2, "remainder"},
+    {"cbrt", 1, "cbrt"},     {"rint", 1, "rint"},
 };
 
 } // namespace

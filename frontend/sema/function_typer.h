@@ -4,6 +4,7 @@
 
 #include "frontend/sema/typer.h"
 
+#include <map>
 #include <set>
 
 namespace cutwin::fe {
@@ -30,6 +31,8 @@ private:
   ExprInfo typeExpr(const Expr &e);
   ExprInfo typeExprUncached(const Expr &e);
   ExprInfo typeName(const NameExpr &n);
+  /// What a name (or a user module's attribute) the scope resolved is, as an expression.
+  ExprInfo symbolInfo(const Symbol &s, SourceLoc loc);
   ExprInfo typeConstant(const ConstantExpr &c);
   ExprInfo typeBinOp(const BinOpExpr &b);
   ExprInfo typeBinary(BinOp op, const Type &l, const Type &r, SourceLoc loc);
@@ -40,8 +43,11 @@ private:
   ExprInfo typeAttribute(const AttributeExpr &a);
   ExprInfo typeSubscript(const SubscriptExpr &s);
   ExprInfo typeTuple(const TupleExpr &t);
-  /// The compile-time integer an expression stands for (literal or global), if any.
+  /// The compile-time integer an expression stands for (literal, global or constant
+  /// parameter), if any.
   std::optional<int64_t> constInt(const Expr &e);
+  /// The compile-time value of an expression over literals, globals and constant parameters.
+  std::optional<ConstValue> constantOf(const Expr &e);
   void checkTruthTestable(const Type &t, SourceLoc loc);
 
   // calls (type_calls.cpp)
@@ -67,6 +73,9 @@ private:
   FunctionSpec &spec_;
   std::set<std::string> localNames_;
   std::set<std::string> globalNames_;
+  std::set<std::string> assignedNames_; ///< locals the body assigns (parameters included)
+  /// Parameters that keep the constant their call passed (never assigned).
+  std::map<std::string, ConstValue> paramConstants_;
   std::optional<Signature> declared_; ///< explicit signature of a device function
   Type returnType_;
   bool sawReturnValue_ = false;

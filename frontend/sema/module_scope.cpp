@@ -72,7 +72,7 @@ ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr
   }
 }
 
-Symbol ModuleScope::fromBinding(const std::string &name, const NameBinding &b, const std::string &unitKey) const {
+Symbol ModuleScope::fromBinding(const std::string &name, const NameBinding &b, const std::string &unitKey) {
   Symbol s;
   auto hostOnly = [&](std::string why) {
     s.kind = Symbol::Kind::HostOnly;
@@ -81,11 +81,21 @@ Symbol ModuleScope::fromBinding(const std::string &name, const NameBinding &b, c
   };
   switch (b.kind) {
   case NameBinding::Kind::Module: {
-    auto m = knownModule(b.path);
-    if (!m)
+    if (auto m = knownModule(b.path)) {
+      s.kind = Symbol::Kind::Entity;
+      s.entity.type = *m;
+      return s;
+    }
+    if (b.members.empty())
       return hostOnly("'" + name + "' is module '" + b.path + "', which is not available in kernels");
+    // A user's module: its attributes the function reads are what the host says.
+    std::string path = "namespace:" + std::to_string(namespaces_.size());
+    std::map<std::string, Symbol> members;
+    for (auto &[attr, mb] : b.members)
+      members[attr] = fromBinding(b.path + "." + attr, mb, unitKey);
+    namespaces_[path] = std::move(members);
     s.kind = Symbol::Kind::Entity;
-    s.entity.type = *m;
+    s.entity.type = Type::named(TypeKind::Module, path);
     return s;
   }
   case NameBinding::Kind::Member: {
@@ -163,6 +173,14 @@ Symbol ModuleScope::fromBinding(const std::string &name, const NameBinding &b, c
   return s;
 }
 
+const Symbol *ModuleScope::namespaceMember(const std::string &path, const std::string &attr) const {
+  auto ns = namespaces_.find(path);
+  if (ns == namespaces_.end())
+    return nullptr;
+  auto it = ns->second.find(attr);
+  return it == ns->second.end() ? nullptr : &it->second;
+}
+
 const Symbol *ModuleScope::lookup(const std::string &name) const {
   auto it = symbols_.find(name);
   return it == symbols_.end() ? nullptr : &it->second;
@@ -195,9 +213,15 @@ const Symbol *ModuleScope::definedFunction(const std::string &name) const {
 // ---- Program ------------------------------------------------------------------------------------
 
 void Program::add(std::unique_ptr<ModuleScope> scope) {
-  for (auto &[name, s] : scope->symbols())
+  auto reg = [&](const Symbol &s) {
     if ((s.kind == Symbol::Kind::JitFunction && s.def) || s.kind == Symbol::Kind::Foreign)
       functions_[s.key] = &s;
+  };
+  for (auto &[name, s] : scope->symbols())
+    reg(s);
+  for (auto &[path, members] : scope->namespaces())
+    for (auto &[name, s] : members)
+      reg(s);
   scopes_.push_back(std::move(scope));
 }
 
@@ -513,8 +537,12 @@ std::optional<Entity> ModuleScope::resolveEntity(const Expr &e) const {
   }
   if (auto *attr = dyn<AttributeExpr>(&e)) {
     auto base = resolveEntity(*attr->value);
-    if (base && base->type.kind == TypeKind::Module)
+    if (base && base->type.kind == TypeKind::Module) {
+      if (const Symbol *s = namespaceMember(base->type.path, attr->attr))
+        return s->kind == Symbol::Kind::Entity || s->kind == Symbol::Kind::Constant ? std::optional(s->entity)
+                                                                                    : std::nullopt;
       return moduleMember(base->type, attr->attr);
+    }
   }
   return std::nullopt;
 }

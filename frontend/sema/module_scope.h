@@ -83,6 +83,9 @@ struct NameBinding {
   std::string text;
   std::string foreignName;
   std::vector<std::string> foreignLink;
+  /// Module the compiler does not know (a user's module): what the attributes the function
+  /// reads from it are.
+  std::map<std::string, NameBinding> members;
 };
 
 /// One jit function as the running program holds it: the source file it is reported under
@@ -141,6 +144,10 @@ public:
   const Symbol *lookup(const std::string &name) const;
   /// Every symbol, by name (the Program registers the functions and foreign functions).
   const std::map<std::string, Symbol> &symbols() const { return symbols_; }
+  /// An attribute of a user's module the host resolved (a Module type whose path starts
+  /// with "namespace:"), or null.
+  const Symbol *namespaceMember(const std::string &path, const std::string &attr) const;
+  const std::map<std::string, std::map<std::string, Symbol>> &namespaces() const { return namespaces_; }
   /// The @cuda.jit function `name` (kernel or device function), or null.
   const Symbol *jitFunction(const std::string &name) const;
   /// The jit function named `name` this scope defines (with its def), or null: for a host
@@ -174,7 +181,7 @@ private:
       symbols_[name] = std::move(s);
     }
   }
-  Symbol fromBinding(const std::string &name, const NameBinding &b, const std::string &unitKey) const;
+  Symbol fromBinding(const std::string &name, const NameBinding &b, const std::string &unitKey);
   void readImport(const ImportStmt &s);
   void readImportFrom(const ImportFromStmt &s);
   void readAssign(const AssignStmt &s);
@@ -193,6 +200,8 @@ private:
   std::map<std::string, Symbol> symbols_;
   std::vector<std::string> jitOrder_;
   std::string ownKey_; ///< a host unit: the key of the function it defines
+  /// User modules' attributes, by namespace path ("namespace:3").
+  std::map<std::string, std::map<std::string, Symbol>> namespaces_;
 };
 
 /// Every scope a kernel reaches: the first is the kernel's (or the one file's); jit and

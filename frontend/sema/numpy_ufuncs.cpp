@@ -27,6 +27,8 @@ const std::vector<Ufunc> &table() {
       {"isinf", 1, K::Math, "isinf"},     {"isfinite", 1, K::Math, "isfinite"},
       {"arctan2", 2, K::Math, "atan2"},   {"hypot", 2, K::Math, "hypot"},
       {"copysign", 2, K::Math, "copysign"}, {"fmod", 2, K::Math, "fmod"},
+      {"exp2", 1, K::Math, "exp2"},       {"cbrt", 1, K::Math, "cbrt"},
+      {"rint", 1, K::Math, "rint"},       {"nextafter", 2, K::Math, "nextafter"},
       {"add", 2, K::Operator, "", BinOp::Add},           {"subtract", 2, K::Operator, "", BinOp::Sub},
       {"multiply", 2, K::Operator, "", BinOp::Mul},     {"divide", 2, K::Operator, "", BinOp::Div},
       {"true_divide", 2, K::Operator, "", BinOp::Div},   {"floor_divide", 2, K::Operator, "", BinOp::FloorDiv},
@@ -52,7 +54,7 @@ std::optional<ScalarCase> ufuncCase(const Ufunc &u, const std::vector<Scalar> &i
   if (in.size() != u.nin)
     return std::nullopt;
   switch (u.kind) {
-  case K::Math: return resolveOverload(mathCases(u.math), in);
+  case K::Math: return mathCase(u.math, in);
   case K::Operator: return typeBinOp(u.op, in[0], in[1]);
   case K::Negative: return typeUnaryOp(UnaryOp::Neg, in[0]);
   case K::Absolute: return ScalarCase{{in[0]}, in[0]};

@@ -184,7 +184,7 @@ std::vector<ScalarCase> mathCases(const std::string &name) {
     c.push_back({{S::U64, S::U64}, S::F64});
     c.push_back({{S::F32, S::F32}, S::F32});
     c.push_back({{S::F64, S::F64}, S::F64});
-  } else if (name == "copysign" || name == "fmod") {
+  } else if (name == "copysign" || name == "fmod" || name == "nextafter" || name == "remainder") {
     c.push_back({{S::F32, S::F32}, S::F32});
     c.push_back({{S::F64, S::F64}, S::F64});
   } else if (name == "pow") {
@@ -198,6 +198,15 @@ std::vector<ScalarCase> mathCases(const std::string &name) {
   } else {
     unaryFloat();
   }
+  return c;
+}
+
+std::optional<ScalarCase> mathCase(const std::string &name, const std::vector<Scalar> &in) {
+  auto c = resolveOverload(mathCases(name), in);
+  if (c && isFloat(c->result))
+    for (size_t i = 0; i < c->args.size(); ++i)
+      if (isInteger(c->args[i]) && !(name == "pow" && i == 1))
+        c->args[i] = c->result;
   return c;
 }
 

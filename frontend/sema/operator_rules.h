@@ -31,5 +31,9 @@ std::optional<ScalarCase> typeCompare(CmpOp op, Scalar a, Scalar b);
 
 /// Cases for `math.<name>` (CUDA target), or empty if unknown.
 std::vector<ScalarCase> mathCases(const std::string &name);
+/// The case of math function `name` for arguments `in`, with integer operands of a
+/// floating result converted to that type (numba's float64(int64) cases compute in
+/// float64); pow's int32 exponent stays an integer (powi). nullopt if none applies.
+std::optional<ScalarCase> mathCase(const std::string &name, const std::vector<Scalar> &in);
 
 } // namespace cutwin::fe

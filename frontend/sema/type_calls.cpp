@@ -88,13 +88,29 @@ ExprInfo FunctionTyper::typeDeviceCall(const CallExpr &c, const ExprInfo &fn,
   if (!sym)
     throw Error("internal error: no definition of device function '" + fn.type.path + "'");
   std::vector<Type> types;
+  std::vector<std::optional<ConstValue>> constants;
+  auto specialisable = [](const ConstValue &v, auto &self) -> bool {
+    if (v.kind == ConstValue::Kind::Int || v.kind == ConstValue::Kind::Bool)
+      return true;
+    if (v.kind != ConstValue::Kind::Tuple)
+      return false;
+    for (auto &e : v.elems)
+      if (!self(e, self))
+        return false;
+    return true;
+  };
   for (size_t i = 0; i < args.size(); ++i) {
     const Type &t = args[i].type;
-    if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple)
+    if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple && !isStaticType(t))
       error(c.args[i]->loc, "cannot pass " + t.str() + " to device function '" + displayName(fn.type.path) + "'");
     types.push_back(t);
+    // Only numbers and tuples of them, and not from calls: the info of an array or a call
+    // may carry other compile-time facts (a shape, a call's dimension count).
+    bool k = (t.isScalar() || t.isTuple()) && c.args[i]->kind != ExprKind::Call && args[i].constant &&
+             specialisable(*args[i].constant, specialisable);
+    constants.push_back(k ? args[i].constant : std::nullopt);
   }
-  const FunctionSpec &callee = typer_.typeDeviceFunction(*sym, file_, types, c.loc);
+  const FunctionSpec &callee = typer_.typeDeviceFunction(*sym, file_, types, c.loc, constants);
   ExprInfo info;
   info.type = callee.returnType;
   info.callee = &callee;
@@ -250,7 +266,7 @@ ExprInfo FunctionTyper::typeMathCall(const CallExpr &c, const std::string &fn,
     error(c.loc, "math." + fn + "() takes " + std::to_string(m->arity) + " argument" +
                      (m->arity == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
   auto actual = scalarArgs(c, args, ("math." + fn).c_str());
-  auto cs = resolveOverload(mathCases(fn), actual);
+  auto cs = mathCase(fn, actual);
   if (!cs) {
     std::string got;
     for (size_t i = 0; i < actual.size(); ++i)
@@ -624,8 +640,8 @@ ExprInfo FunctionTyper::typeArrayAlloc(const CallExpr &c, MemSpace space) {
       }
       return tv;
     }
-    if (auto *nm = dyn<NameExpr>(shape); nm && !localNames_.count(nm->id))
-      if (auto v = scope_.evalConstant(*shape); v && v->kind == ConstValue::Kind::Tuple)
+    if (auto *nm = dyn<NameExpr>(shape); nm && (!localNames_.count(nm->id) || paramConstants_.count(nm->id)))
+      if (auto v = constantOf(*shape); v && v->kind == ConstValue::Kind::Tuple)
         return v;
     return std::nullopt;
   }();

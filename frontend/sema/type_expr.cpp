@@ -36,29 +36,36 @@ ExprInfo FunctionTyper::typeName(const NameExpr &n) {
     auto it = spec_.locals.find(n.id);
     if (it != spec_.locals.end() && !it->second.isUnknown()) {
       info.type = it->second;
+      if (auto k = paramConstants_.find(n.id); k != paramConstants_.end())
+        info.constant = k->second;
       return info;
     }
     if (strict_)
       error(n.loc, "local variable '" + n.id + "' is used before it is assigned");
     return info; // not known yet
   }
-  if (const Symbol *s = scope_.lookup(n.id)) {
-    switch (s->kind) {
-    case Symbol::Kind::Entity: info.type = s->entity.type; return info;
-    case Symbol::Kind::Constant:
-      info.type = s->value.type();
-      info.constant = s->value;
-      return info;
-    case Symbol::Kind::JitFunction: info.type = Type::named(TypeKind::DeviceFunction, s->key); return info;
-    case Symbol::Kind::Foreign: info.type = Type::named(TypeKind::ForeignFunction, s->key); return info;
-    case Symbol::Kind::HostOnly: error(n.loc, s->reason);
-    }
-  }
+  if (const Symbol *s = scope_.lookup(n.id))
+    return symbolInfo(*s, n.loc);
   if (auto b = pythonBuiltin(n.id)) {
     info.type = b->type;
     return info;
   }
   error(n.loc, "name '" + n.id + "' is not defined");
+}
+
+ExprInfo FunctionTyper::symbolInfo(const Symbol &s, SourceLoc loc) {
+  ExprInfo info;
+  switch (s.kind) {
+  case Symbol::Kind::Entity: info.type = s.entity.type; return info;
+  case Symbol::Kind::Constant:
+    info.type = s.value.type();
+    info.constant = s.value;
+    return info;
+  case Symbol::Kind::JitFunction: info.type = Type::named(TypeKind::DeviceFunction, s.key); return info;
+  case Symbol::Kind::Foreign: info.type = Type::named(TypeKind::ForeignFunction, s.key); return info;
+  case Symbol::Kind::HostOnly: error(loc, s.reason);
+  }
+  return info;
 }
 
 ExprInfo FunctionTyper::typeConstant(const ConstantExpr &c) {
@@ -226,6 +233,11 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
   if (t.isUnknown())
     return info;
   if (t.kind == TypeKind::Module) {
+    if (t.path.rfind("namespace:", 0) == 0) { // a user's module: what the host resolved
+      if (const Symbol *s = scope_.namespaceMember(t.path, a.attr))
+        return symbolInfo(*s, a.loc);
+      error(a.loc, "module '" + exprToString(*a.value) + "' has no attribute '" + a.attr + "'");
+    }
     auto m = moduleMember(t, a.attr);
     if (!m)
       error(a.loc,
@@ -382,10 +394,22 @@ ExprInfo FunctionTyper::typeTuple(const TupleExpr &t) {
   return info;
 }
 
+std::optional<ConstValue> FunctionTyper::constantOf(const Expr &e) {
+  return evalConst(e, file_, [this](const Expr &n) -> std::optional<ConstValue> {
+    if (auto *name = dyn<NameExpr>(&n)) {
+      if (auto k = paramConstants_.find(name->id); k != paramConstants_.end())
+        return k->second;
+      if (localNames_.count(name->id))
+        return std::nullopt;
+    }
+    return scope_.evalConstant(n);
+  });
+}
+
 std::optional<int64_t> FunctionTyper::constInt(const Expr &e) {
   std::function<bool(const Expr &)> usesLocal = [&](const Expr &x) -> bool {
     if (auto *n = dyn<NameExpr>(&x))
-      return localNames_.count(n->id) > 0;
+      return localNames_.count(n->id) > 0 && !paramConstants_.count(n->id);
     if (auto *b = dyn<BinOpExpr>(&x))
       return usesLocal(*b->lhs) || usesLocal(*b->rhs);
     if (auto *u = dyn<UnaryOpExpr>(&x))
@@ -404,7 +428,7 @@ std::optional<int64_t> FunctionTyper::constInt(const Expr &e) {
   };
   if (usesLocal(e))
     return std::nullopt;
-  auto v = scope_.evalConstant(e);
+  auto v = constantOf(e);
   if (!v)
     return std::nullopt;
   if (v->kind == ConstValue::Kind::Int)

@@ -18,13 +18,25 @@ const ExprInfo &FunctionSpec::info(const Expr &e) const {
 
 namespace {
 
-std::string mangledName(const FunctionSpec &s) {
+bool sameConstants(const std::vector<std::optional<ConstValue>> &a, const std::vector<std::optional<ConstValue>> &b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].has_value() != b[i].has_value() || (a[i] && a[i]->str() != b[i]->str()))
+      return false;
+  return true;
+}
+
+std::string mangledName(const FunctionSpec &s, size_t ordinal) {
   // Device functions of different scopes may share a name: their keys differ ("f@3").
   std::string key = s.symbol->key;
   std::replace(key.begin(), key.end(), '@', '_');
   std::string n = (s.isKernel ? s.def->name : "dev_" + key) + "__";
   for (size_t i = 0; i < s.argTypes.size(); ++i)
     n += (i ? "_" : "") + s.argTypes[i].mangle();
+  for (auto &c : s.argConstants)
+    if (c) // specialised on constant arguments: the ordinal tells them apart
+      return n + "_k" + std::to_string(ordinal);
   return n;
 }
 
@@ -74,8 +86,20 @@ const FunctionSpec &Typer::typeKernel(const std::string &name, const std::vector
   return specialize(*sym, argTypes, true);
 }
 
+bool isStaticType(const Type &t) {
+  switch (t.kind) {
+  case TypeKind::TypeObject:
+  case TypeKind::Function:
+  case TypeKind::DeviceFunction:
+  case TypeKind::ForeignFunction: return true;
+  case TypeKind::Module: return t.path != "cuda.cg.grid_group";
+  default: return false;
+  }
+}
+
 const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const SourceFile &file,
-                                              const std::vector<Type> &argTypes, SourceLoc callLoc) {
+                                              const std::vector<Type> &argTypes, SourceLoc callLoc,
+                                              const std::vector<std::optional<ConstValue>> &argConstants) {
   // A kernel called from a kernel compiles as a device function, as numba-cuda does; its
   // signatures' argument types still apply.
   if (argTypes.size() != fn.def->params.size())
@@ -115,25 +139,34 @@ const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const SourceFile
     }
     formal = best->args;
   }
+  // Constant arguments specialise only where the declared types are the arguments' own.
+  std::vector<std::optional<ConstValue>> constants(argTypes.size());
+  for (size_t i = 0; i < argConstants.size() && i < argTypes.size(); ++i)
+    if (formal[i] == argTypes[i] && argConstants[i])
+      constants[i] = argConstants[i];
   for (auto &spec : specs_)
-    if (spec->def == fn.def && spec->argTypes == formal && !spec->isKernel)
+    if (spec->def == fn.def && spec->argTypes == formal && !spec->isKernel &&
+        sameConstants(spec->argConstants, constants))
       return *spec;
   for (auto *p : inProgress_)
     if (p->def == fn.def)
       file.error(callLoc, "recursive call of device function '" + fn.def->name + "' is not supported");
-  return specialize(fn, formal, false);
+  return specialize(fn, formal, false, constants);
 }
 
-FunctionSpec &Typer::specialize(const Symbol &fn, const std::vector<Type> &argTypes, bool isKernel) {
+FunctionSpec &Typer::specialize(const Symbol &fn, const std::vector<Type> &argTypes, bool isKernel,
+                                const std::vector<std::optional<ConstValue>> &argConstants) {
   for (auto &spec : specs_)
-    if (spec->def == fn.def && spec->argTypes == argTypes && spec->isKernel == isKernel)
+    if (spec->def == fn.def && spec->argTypes == argTypes && spec->isKernel == isKernel &&
+        sameConstants(spec->argConstants, argConstants))
       return *spec;
   auto spec = std::make_unique<FunctionSpec>();
   spec->def = fn.def;
   spec->symbol = &fn;
   spec->isKernel = isKernel;
   spec->argTypes = argTypes;
-  spec->irName = mangledName(*spec);
+  spec->argConstants = argConstants;
+  spec->irName = mangledName(*spec, created_++);
   inProgress_.push_back(spec.get());
   struct Pop {
     std::vector<const FunctionSpec *> &v;
@@ -153,7 +186,8 @@ void FunctionTyper::run() {
   const FunctionDefStmt &def = *spec_.def;
   for (size_t i = 0; i < def.params.size(); ++i) {
     const Type &t = spec_.argTypes[i];
-    if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple)
+    if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple &&
+        (spec_.isKernel || !isStaticType(t)))
       error(def.params[i].loc, "parameter '" + def.params[i].name + "' cannot have type " + t.str());
     spec_.locals[def.params[i].name] = t;
     localNames_.insert(def.params[i].name);
@@ -169,6 +203,9 @@ void FunctionTyper::run() {
   }
   collectLocals(def.body);
   checkUseBeforeAssignment(def, localNames_, file_);
+  for (size_t i = 0; i < spec_.argConstants.size(); ++i)
+    if (spec_.argConstants[i] && !assignedNames_.count(def.params[i].name))
+      paramConstants_[def.params[i].name] = *spec_.argConstants[i];
 
   constexpr int kMaxIterations = 64;
   for (int it = 0;; ++it) {
@@ -241,6 +278,7 @@ void FunctionTyper::collectTargetNames(const Expr &t) {
     if (globalNames_.count(n->id))
       error(n->loc, "assignment to global '" + n->id + "' is not supported in kernels");
     localNames_.insert(n->id);
+    assignedNames_.insert(n->id);
   } else if (auto *tup = asTupleLike(&t)) {
     for (auto &e : tup->elts)
       collectTargetNames(*e);
@@ -290,7 +328,8 @@ void FunctionTyper::setLocal(const std::string &name, const Type &t, SourceLoc l
   if (t.isUnknown())
     return;
   bool gridGroup = t.kind == TypeKind::Module && t.path == "cuda.cg.grid_group"; // g = cuda.cg.this_grid()
-  if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple && !gridGroup)
+  if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple && !gridGroup &&
+      !isStaticType(t))
     error(loc, "cannot assign " + t.str() + " to variable '" + name + "'");
   if (t.isTuple())
     for (auto &e : t.elems)

@@ -36,6 +36,11 @@ struct FunctionSpec {
   const Symbol *symbol = nullptr;
   bool isKernel = false;
   std::vector<Type> argTypes;
+  /// Device functions: the compile-time value each argument had at the call (integers,
+  /// booleans and tuples of them), which parameters the body never assigns keep - as
+  /// numba's literal arguments do (a shared array shaped by a parameter). Part of the
+  /// specialisation's identity.
+  std::vector<std::optional<ConstValue>> argConstants;
   Type returnType;                    ///< None for kernels
   std::map<std::string, Type> locals; ///< parameters included
   std::unordered_map<const Expr *, ExprInfo> exprs;
@@ -60,7 +65,8 @@ public:
   /// Specialises a device function (cached per argument types).
   /// `fn` is the function's definition; errors are reported at `callLoc` of `file`.
   const FunctionSpec &typeDeviceFunction(const Symbol &fn, const SourceFile &file, const std::vector<Type> &argTypes,
-                                         SourceLoc callLoc);
+                                         SourceLoc callLoc,
+                                         const std::vector<std::optional<ConstValue>> &argConstants = {});
 
   /// The kernel's scope (the first of the program).
   const ModuleScope &scope() const { return program_.primary(); }
@@ -68,12 +74,18 @@ public:
   const std::vector<std::unique_ptr<FunctionSpec>> &specs() const { return specs_; }
 
 private:
-  FunctionSpec &specialize(const Symbol &fn, const std::vector<Type> &argTypes, bool isKernel);
+  FunctionSpec &specialize(const Symbol &fn, const std::vector<Type> &argTypes, bool isKernel,
+                           const std::vector<std::optional<ConstValue>> &argConstants = {});
 
   const Program &program_;
   std::vector<std::unique_ptr<FunctionSpec>> specs_;
   std::vector<const FunctionSpec *> inProgress_;
+  size_t created_ = 0; ///< specialisations made (numbers those specialised on constants)
 };
+
+/// Types with no run-time value - type objects, builtin and jit functions, modules - which
+/// device functions can still take as arguments (their specialisations differ per value).
+bool isStaticType(const Type &t);
 
 /// Types of a kernel's parameters from an explicit signature, checked against the def.
 std::vector<Type> kernelArgTypesFromSignature(const ModuleScope &scope, const Symbol &kernel,

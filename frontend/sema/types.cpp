@@ -1,5 +1,7 @@
 #include "frontend/sema/types.h"
 
+#include <cctype>
+
 #include <array>
 #include <map>
 
@@ -301,6 +303,20 @@ std::string Type::mangle() const {
     return s + "e";
   }
   case TypeKind::None: return "v";
+  case TypeKind::TypeObject:
+    if (typeObjectIsVoid)
+      return "Tv";
+    return "T" + (elems.empty() ? std::string(short_[int(scalar)]) : elems[0].mangle());
+  case TypeKind::Function:
+  case TypeKind::DeviceFunction:
+  case TypeKind::ForeignFunction:
+  case TypeKind::Module: {
+    // A static argument: its identity is its path.
+    std::string s = kind == TypeKind::Function ? "F" : kind == TypeKind::Module ? "M" : "D";
+    for (char c : path)
+      s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    return s + "E";
+  }
   default: return "x";
   }
 }

@@ -312,6 +312,9 @@ struct NameBinding {
   std::string text;
   std::string foreignName;
   std::vector<std::string> foreignLink;
+  /// Module: for a module the compiler does not know (a user's), the attributes the
+  /// function reads from it.
+  std::map<std::string, NameBinding> members;
 };
 
 /// One jit function of a program, compiled from its own source with its names resolved by

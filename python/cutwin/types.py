@@ -52,19 +52,23 @@ class Scalar(Type):
         if any(step not in (None, 1) for step in steps):
             raise TypeError("an array type's slice step must be empty or 1 (C layout)")
         layout = "C" if steps[-1] == 1 and all(s is None for s in steps[:-1]) else "A"
+        if layout == "A" and len(steps) > 1 and steps[0] == 1 and all(s is None for s in steps[1:]):
+            layout = "F"
         if layout == "A" and any(s == 1 for s in steps):
-            raise TypeError("only the last dimension can be marked contiguous (::1)")
+            raise TypeError("only the first or the last dimension can be marked contiguous (::1)")
         return Array(self, len(index), layout)
 
 
 class Array(Type):
-    """An array type: element type, dimensions, layout 'C' (contiguous) or 'A' (any)."""
+    """An array type: element type, dimensions, layout 'C' or 'F' (contiguous) or 'A' (any)."""
 
     def __init__(self, dtype, ndim, layout="A"):
         self.dtype, self.ndim, self.layout = dtype, ndim, layout
         dims = [":"] * ndim
         if layout == "C":
             dims[-1] = "::1"
+        elif layout == "F":
+            dims[0] = "::1"
         Type.__init__(self, "%s[%s]" % (dtype, ", ".join(dims)))
 
 

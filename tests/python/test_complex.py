@@ -183,3 +183,49 @@ def test_inverse_functions_and_power(cutwin_backend):
     np.testing.assert_allclose(out[:, 6], z ** w, rtol=1e-13)
     np.testing.assert_allclose(out[:, 7], z * z, rtol=1e-14, atol=1e-14)
     assert out[0, 6] == 1 and out[1, 6] == 1
+
+
+@cuda.jit
+def every_cmath_function(z, out):
+    i = cuda.grid(1)
+    if i < z.size:
+        v = z[i]
+        out[i, 0] = cmath.sqrt(v)
+        out[i, 1] = cmath.log(v)
+        out[i, 2] = cmath.log10(v)
+        out[i, 3] = cmath.asin(v)
+        out[i, 4] = cmath.acos(v)
+        out[i, 5] = cmath.atan(v)
+        out[i, 6] = cmath.asinh(v)
+        out[i, 7] = cmath.acosh(v)
+        out[i, 8] = cmath.atanh(v)
+
+
+def test_branch_cuts_follow_the_sign_of_zero(cutwin_backend):
+    # On a branch cut the sign of a zero part picks the side, as C99 and Python's cmath
+    # (and so numba) say: asin(2 + 0j) = pi/2 + 1.317j but asin(2 - 0j) = pi/2 - 1.317j.
+    pts = []
+    for x in (0.5, 1.0, 1.5, 2.0, 3.0):  # the real axis beyond +-1 (asin, acos, atanh, acosh, log, sqrt)
+        for sx in (1, -1):
+            for zi in (0.0, -0.0):
+                pts.append(complex(sx * x, zi))
+    for y in (0.5, 1.0, 1.5, 2.0, 3.0):  # the imaginary axis beyond +-i (atan, asinh)
+        for sy in (1, -1):
+            for zr in (0.0, -0.0):
+                pts.append(complex(zr, sy * y))
+    z = np.array(pts)
+    out = np.zeros((z.size, 9), np.complex128)
+    every_cmath_function.forall(z.size)(z, out)
+    fs = [cmath.sqrt, cmath.log, cmath.log10, cmath.asin, cmath.acos, cmath.atan, cmath.asinh, cmath.acosh,
+          cmath.atanh]
+    for k, f in enumerate(fs):
+        for j, v in enumerate(z):
+            try:
+                want = f(v)
+            except ValueError:  # a pole (log 0, atanh +-1, atan +-i): inf/nan by C's rules
+                continue
+            got = out[j, k]
+            assert abs(got - want) <= 1e-13 * max(1.0, abs(want)), (f.__name__, v, got, want)
+            for g, w in ((got.real, want.real), (got.imag, want.imag)):
+                if w != 0:  # the side of the cut: a part's sign
+                    assert np.sign(g) == np.sign(w), (f.__name__, v, got, want)

@@ -360,7 +360,12 @@ def _dummy_args(sig):
             item = t.dtype.dtype.itemsize
             shape = [2] * t.ndim
             base = _cutwin.zeros(dev, t.dtype.dtype.name, [4] * t.ndim)
-            strides = _c_strides(shape, item) if t.layout == "C" else [2 * s for s in base.strides]
+            if t.layout == "C":
+                strides = _c_strides(shape, item)
+            elif t.layout == "F":
+                strides = _c_strides(shape[::-1], item)[::-1]
+            else:
+                strides = [2 * s for s in base.strides]
             out.append(base.view(shape, strides))
         else:
             out.append((t.dtype.name, 0))
@@ -393,13 +398,10 @@ def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt
 
     if func_or_sig is None:
         return lambda fn: wrap(fn, None)
-    if isinstance(func_or_sig, (str, ct.Signature)):
-        return lambda fn: wrap(fn, [func_or_sig])
-    if isinstance(func_or_sig, (list, tuple)) and not callable(func_or_sig):
-        sigs = list(func_or_sig)
-        if sigs and all(isinstance(s, ct.Type) for s in sigs):  # one bare argument tuple
-            sigs = [tuple(sigs)]
-        return lambda fn: wrap(fn, sigs)
+    if resolve.is_signature(func_or_sig):
+        return lambda fn: wrap(fn, [resolve.as_signature(func_or_sig)])
+    if isinstance(func_or_sig, list):
+        return lambda fn: wrap(fn, [resolve.as_signature(s) for s in func_or_sig])
     return wrap(func_or_sig, None)
 
 

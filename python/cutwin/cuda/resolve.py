@@ -42,9 +42,22 @@ def _members():
     return _member_index
 
 
+# Modules the compiler knows the members of itself (see frontend/sema/builtins.cpp).
+_KNOWN_PREFIXES = ("math", "cmath", "numpy", "numba", "cutwin")
+
+
 def module_path(mod):
     """The import path the compiler knows a module by."""
     return mod.__name__
+
+
+def code_names(code):
+    """Every name a function's code uses as a global or an attribute (nested code too)."""
+    names = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, pytypes.CodeType):
+            names |= code_names(c)
+    return names
 
 
 def global_names(code):
@@ -156,6 +169,23 @@ def signature_text(sig):
     raise TypeError("not a signature: %r" % (sig,))
 
 
+def is_signature(sig):
+    """A signature in any of numba's spellings: text, a Signature object (cutwin's or
+    numba's), or a tuple of argument types (not a list of signatures)."""
+    if isinstance(sig, (str, ct.Signature)):
+        return True
+    if isinstance(sig, tuple):
+        return all(type_text(t) is not None for t in sig)
+    return hasattr(sig, "args") and hasattr(sig, "return_type") and not callable(sig)
+
+
+def as_signature(sig):
+    """cutwin's Signature object of a signature in any of numba's spellings."""
+    if isinstance(sig, ct.Signature):
+        return sig
+    return ct.parse_signature(signature_text(sig))
+
+
 def _required_type_text(t):
     text = type_text(t)
     if text is None:
@@ -169,15 +199,21 @@ def _is_exception_class(v):
     return isinstance(v, type) and issubclass(v, BaseException)
 
 
-def binding(name, v, unit_of):
+def binding(name, v, unit_of, attrs=frozenset(), depth=0):
     """The compiler's binding of `name` (value `v`); `unit_of(fn_like)` returns the id of
-    the function unit of a jit function, or None if it is not one."""
+    the function unit of a jit function, or None if it is not one. `attrs` are the
+    attribute names the function uses: a module's members among them go along (the
+    compiler takes them for modules it does not know itself)."""
     from . import dispatcher  # noqa: the dispatcher imports this module
 
     if isinstance(v, _Unassigned):
         return {"kind": "host", "text": "free variable '%s' is used before it is assigned" % name}
     if isinstance(v, pytypes.ModuleType):
-        return {"kind": "module", "path": module_path(v)}
+        b = {"kind": "module", "path": module_path(v)}
+        if depth < 4 and not module_path(v).startswith(_KNOWN_PREFIXES):
+            b["members"] = {a: binding("%s.%s" % (name, a), getattr(v, a), unit_of, attrs, depth + 1)
+                            for a in sorted(attrs) if not a.startswith("__") and hasattr(v, a)}
+        return b
     if isinstance(v, dispatcher.ForeignFunction):
         return {"kind": "foreign", "foreign_name": v.name, "text": str(v.sig), "link": list(v.link)}
     uid = unit_of(v)
@@ -308,8 +344,9 @@ def function_units(root, declaration_of):
         py_func, decl, uid = queue.pop(0)
         text, filename, fname = function_source(py_func)
         names = {}
+        attrs = code_names(py_func.__code__)
         for name, v in sorted(free_values(py_func).items()):
-            b = binding(name, v, unit_of)
+            b = binding(name, v, unit_of, attrs)
             names[name] = b
             if b["kind"] == "exception":
                 world.exceptions[name] = v

@@ -1,0 +1,184 @@
+"""Every math, cmath and NumPy ufunc function kernels support, on every scalar type numba
+accepts for it (bool, every integer width, float32, float64), against the function's value
+computed by Python/NumPy in float64 (an integer argument converts to a float, as numba's
+float64(int64) cases do: never reinterpreted as float bits). float32 arguments keep float32
+results, which must be float32 values close to the float64 ones."""
+import cmath
+import math
+
+import numpy as np
+import pytest
+
+from cutwin import cuda
+
+INT_TYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+ALL_TYPES = ["bool"] + INT_TYPES + ["float32", "float64"]
+
+UNARY = ["sqrt", "fabs", "floor", "ceil", "trunc", "exp", "expm1", "exp2", "log", "log2", "log10", "log1p", "sin",
+         "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc",
+         "gamma", "lgamma", "radians", "degrees"]
+PREDICATES = ["isnan", "isinf", "isfinite"]
+BINARY = ["atan2", "hypot", "pow", "fmod", "copysign", "nextafter", "remainder"]
+
+
+def inputs(dtype):
+    if dtype == "bool":
+        return np.array([False, True, True, False])
+    if dtype.startswith("uint"):
+        return np.array([0, 1, 2, 3, 10, 100], dtype)
+    if dtype.startswith("int"):
+        return np.array([-7, -2, -1, 0, 1, 2, 3, 10, 100], dtype)
+    return np.array([-7.5, -1, -0.5, 0, 0.25, 0.5, 1, 2.5, 10, 100], dtype)
+
+
+def reference(name, *args):
+    """The function in float64 by Python's math module; None where Python raises (a pole or
+    domain error, where C and the GPU give inf or nan by their own rules)."""
+    try:
+        with np.errstate(all="ignore"):
+            return float(getattr(math, name)(*[float(a) for a in args]))
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return None
+
+
+def kernel_source(names, arity):
+    """One kernel computing every function of `names` on x (and y), one row each."""
+    args = "x[i]" if arity == 1 else "x[i], y[i]"
+    rows = "\n".join("        out[%d, i] = math.%s(%s)" % (k, n, args) for k, n in enumerate(names))
+    params = "x, out" if arity == 1 else "x, y, out"
+    return "def k(%s):\n    i = cuda.grid(1)\n    if i < x.size:\n%s\n" % (params, rows)
+
+
+def compile_kernel(names, arity):
+    import linecache
+
+    text = kernel_source(names, arity)
+    filename = "<math matrix %s %d>" % ("-".join(names[:2]), arity)
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    scope = {"cuda": cuda, "math": math}
+    exec(compile(text, filename, "exec"), scope)
+    return cuda.jit(scope["k"])
+
+
+UNARY_KERNEL = compile_kernel(UNARY + PREDICATES, 1)
+BINARY_KERNEL = compile_kernel(BINARY, 2)
+
+
+def check_row(name, got, expected_args, dtype, single):
+    for j, args in enumerate(expected_args):
+        want = reference(name, *args)
+        if want is None:
+            continue
+        if name in PREDICATES:
+            assert got[j] == want, (name, dtype, args, got[j])
+            continue
+        if math.isinf(want) or math.isnan(want):
+            assert got[j] == want or (math.isnan(want) and math.isnan(got[j])), (name, dtype, args, got[j])
+            continue
+        # libdevice: within its documented bounds of the correctly rounded value (4 ulp;
+        # 10 for gamma and lgamma) in the result type.
+        ulps = 10 if name in ("gamma", "lgamma") else 4
+        tol = ulps * np.finfo(np.float32 if single else np.float64).eps
+        assert abs(got[j] - want) <= tol * max(abs(want), 1e-30) + (1e-30 if not single else 1e-37), \
+            (name, dtype, args, got[j], want)
+
+
+@pytest.mark.parametrize("dtype", ALL_TYPES)
+def test_unary_math_functions_on_every_type(cutwin_backend, dtype):
+    x = inputs(dtype)
+    names = UNARY + PREDICATES
+    out = np.zeros((len(names), x.size))
+    UNARY_KERNEL[1, 32](x, out)
+    single = dtype == "float32"
+    for k, name in enumerate(names):
+        if single and name not in PREDICATES:
+            # A float32 argument gives a float32 result: the stored float64 is one exactly.
+            assert np.array_equal(out[k], out[k].astype(np.float32).astype(np.float64), equal_nan=True), name
+        check_row(name, out[k], [(v,) for v in x], dtype, single)
+
+
+@pytest.mark.parametrize("dtype", ALL_TYPES)
+def test_binary_math_functions_on_every_type(cutwin_backend, dtype):
+    x = inputs(dtype)
+    y = np.resize(np.array([1, 2, 3, 1], dtype), x.size)
+    if dtype == "bool":
+        y = np.resize(np.array([True, True, False, True]), x.size)
+    out = np.zeros((len(BINARY), x.size))
+    BINARY_KERNEL[1, 32](x, y, out)
+    for k, name in enumerate(BINARY):
+        # numba's float-only binary functions take integer arguments in float32 or float64.
+        single = dtype == "float32" or name in ("fmod", "copysign", "nextafter", "remainder") and dtype != "float64"
+        if name == "nextafter":
+            # One ulp from x toward y in the result type (float32 for float32 arguments;
+            # integers take float32 or float64, as numba's first matching case says).
+            w64 = np.nextafter(x.astype(np.float64), y.astype(np.float64))
+            w32 = np.nextafter(x.astype(np.float32), y.astype(np.float32)).astype(np.float64)
+            ok = (out[k] == w32) if dtype == "float32" else (out[k] == w64) | (out[k] == w32)
+            assert ok.all(), (dtype, out[k], w64)
+            continue
+        check_row(name, out[k], list(zip(x, y)), dtype, single)
+
+
+CMATH = ["sqrt", "exp", "log", "log10", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan",
+         "asinh", "acosh", "atanh"]
+
+
+def _cmath_or_nan(name, v):
+    try:
+        return getattr(cmath, name)(complex(float(v)))
+    except (ValueError, OverflowError):  # a pole: not compared
+        return complex("nan")
+
+
+def test_cmath_functions_on_every_real_type(cutwin_backend):
+    # cmath functions of real and integer arguments convert them to complex128.
+    rows = "\n".join("        out[%d, i] = cmath.%s(x[i])" % (k, n) for k, n in enumerate(CMATH))
+    text = "def k(x, out):\n    i = cuda.grid(1)\n    if i < x.size:\n%s\n" % rows
+    import linecache
+
+    filename = "<cmath matrix>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    scope = {"cuda": cuda, "cmath": cmath}
+    exec(compile(text, filename, "exec"), scope)
+    k = cuda.jit(scope["k"])
+    for dtype in ALL_TYPES:
+        x = inputs(dtype)
+        out = np.zeros((len(CMATH), x.size), np.complex128)
+        k[1, 32](x, out)
+        for r, name in enumerate(CMATH):
+            want = np.array([_cmath_or_nan(name, v) for v in x])
+            ok = ~np.isnan(want)
+            tol = 1e-5 if dtype == "float32" else 1e-13
+            np.testing.assert_allclose(out[r][ok], want[ok], rtol=tol, atol=tol, err_msg="%s %s" % (name, dtype))
+
+
+UFUNCS = ["sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
+          "arctanh", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "fabs", "floor",
+          "ceil", "trunc", "rint", "deg2rad", "rad2deg", "degrees", "radians"]
+
+
+def test_numpy_ufuncs_on_every_type(cutwin_backend):
+    # The scalar forms of NumPy's float ufuncs: integers compute in float64 (NumPy's 'd'
+    # loop for them, as numba picks it), float32 in float32.
+    rows = "\n".join("        out[%d, i] = np.%s(x[i])" % (k, n) for k, n in enumerate(UFUNCS))
+    text = "def k(x, out):\n    i = cuda.grid(1)\n    if i < x.size:\n%s\n" % rows
+    import linecache
+
+    filename = "<ufunc matrix>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    scope = {"cuda": cuda, "np": np}
+    exec(compile(text, filename, "exec"), scope)
+    k = cuda.jit(scope["k"])
+    for dtype in ALL_TYPES:
+        if dtype == "bool":
+            continue  # NumPy's float ufuncs on bool use a float16 loop, which numba does not have
+        x = inputs(dtype)
+        out = np.zeros((len(UFUNCS), x.size))
+        k[1, 32](x, out)
+        with np.errstate(all="ignore"):
+            for r, name in enumerate(UFUNCS):
+                # float32 computes in float32 (overflowing where float32 does).
+                want = getattr(np, name)(x if dtype == "float32" else x.astype(np.float64)).astype(np.float64)
+                tol = 1e-6 if dtype == "float32" else 1e-14
+                np.testing.assert_allclose(out[r], want, rtol=tol, atol=1e-300, equal_nan=True,
+                                           err_msg="%s %s" % (name, dtype))
