@@ -21,6 +21,8 @@ def pytest_addoption(parser):
     group.addoption("--numba-selection", choices=("sim", "gpu"), default="sim",
                     help="sim: select and skip tests as numba-cuda does on its simulator; gpu: as on a GPU")
     group.addoption("--numba-suite-report", default=None, help="write outcomes (JSON lines) here")
+    group.addoption("--numba-own-simulator", action="store_true",
+                    help="no redirect: numba-cuda's own simulator runs the tests (the baseline)")
     parser.addoption("--dump-failed-filechecks", action="store_true", help="(numba-cuda's option; unused)")
 
 
@@ -42,9 +44,13 @@ def excluded_tests():
 
 
 def pytest_configure(config):
-    os.environ["CUTWIN_NUMBA_REDIRECT"] = config.getoption("--numba-selection")
-    redirect.install(simulator_selection=config.getoption("--numba-selection") == "sim")
-    redirect.check_installed()
+    if config.getoption("--numba-own-simulator"):
+        assert os.environ.get("NUMBA_ENABLE_CUDASIM") == "1", "the baseline runs under NUMBA_ENABLE_CUDASIM=1"
+        import numba.cuda  # noqa: F401  before collection puts test folders on sys.path
+    else:
+        os.environ["CUTWIN_NUMBA_REDIRECT"] = config.getoption("--numba-selection")
+        redirect.install(simulator_selection=config.getoption("--numba-selection") == "sim")
+        redirect.check_installed()
     config._numba_excluded = excluded_tests()
     config._numba_outcomes = {}
     path = config.getoption("--numba-suite-report")

@@ -38,7 +38,8 @@ def run_file(python, path, args, env):
     for _attempt in range(50):
         with tempfile.NamedTemporaryFile("r", suffix=".jsonl", delete=False) as rep:
             report = rep.name
-        cmd = [python, "-X", "faulthandler", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "plugin",
+        cmd = [python, "-X", "faulthandler", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "plugin"] + \
+              (["--numba-own-simulator"] if args.numba_own_simulator else []) + [
                "--import-mode=importlib", "--numba-selection", args.selection, "--numba-suite-report", report,
                "--rootdir", os.path.dirname(path), path]
         for test in sorted(done):
@@ -103,6 +104,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--timeout", type=int, default=120, help="seconds a test may run")
     ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--numba-own-simulator", action="store_true",
+                    help="the baseline: numba-cuda's own Python simulator runs the tests (no cutwin)")
     ap.add_argument("patterns", nargs="*", help="test file name patterns (default: test_*.py)")
     args = ap.parse_args()
 
@@ -114,14 +117,18 @@ def main():
     env["PYTHONPATH"] = os.pathsep.join([HERE] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     env["CUTWIN_BACKEND"] = args.backend
     env.pop("NUMBA_ENABLE_CUDASIM", None)  # numba-cuda's own simulator must not load
+    if args.numba_own_simulator:
+        env["NUMBA_ENABLE_CUDASIM"] = "1"
+        args.selection = "sim"
     start = time.time()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(lambda f: run_file(args.python, os.path.join(tests, f), args, env), files))
-    records = [r for rs in results for r in rs]
+    records = list({r["test"]: r for rs in results for r in rs}.values())
     text, total = table(records)
     print(text)
-    print("\nnumba-cuda %s selection, cutwin backend %s: %d passed, %d failed, %d skipped, %d excluded (%.0f s)"
-          % (args.selection, args.backend, total["passed"], total["failed"], total["skipped"], total["excluded"],
+    who = "numba-cuda's own simulator" if args.numba_own_simulator else "cutwin backend %s" % args.backend
+    print("\nnumba-cuda %s selection, %s: %d passed, %d failed, %d skipped, %d excluded (%.0f s)"
+          % (args.selection, who, total["passed"], total["failed"], total["skipped"], total["excluded"],
              time.time() - start))
     if args.table:
         with open(args.table, "w") as fh:
