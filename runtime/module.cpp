@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
+#include <tuple>
 
 namespace cutwin {
 
@@ -161,6 +163,10 @@ void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_
 
 std::string Kernel::ir(const std::vector<Arg> &args) { return module_->ir(name_, args); }
 
+std::vector<std::vector<std::string>> Kernel::compiledSignatures() const {
+  return module_->compiledSignatures(name_);
+}
+
 uint64_t Kernel::maxCooperativeGridBlocks(const std::vector<Arg> &args, Dim3 block, uint64_t sharedBytes) {
   return module_->maxCooperativeBlocks(name_, args, block, sharedBytes);
 }
@@ -202,9 +208,12 @@ std::vector<fe::Type> ModuleImpl::formalTypes(const std::string &kernel, const s
   const fe::Symbol *sym = parsed_->scope().definedFunction(kernel);
   if (sym->options.signatures.empty())
     return actual;
-  // Explicit signatures: the first one the arguments fit (arrays must match dtype and
-  // ndim, and C layout if declared; scalars convert).
+  // Explicit signatures: the one the arguments convert to best, as numba rates them
+  // (fewest unsafe, then safe conversions, then promotions; the first of equals). Arrays
+  // must match dtype and ndim, and the layout if one is declared.
   std::string declared;
+  std::optional<std::vector<fe::Type>> best;
+  std::tuple<int, int, int> bestRate{};
   for (const fe::SignatureDecl &s : sym->options.signatures) {
     fe::Signature sig = parsed_->scope().parseSignature(s);
     auto formal = fe::kernelArgTypesFromSignature(parsed_->scope(), *sym, sig);
@@ -214,20 +223,30 @@ std::vector<fe::Type> ModuleImpl::formalTypes(const std::string &kernel, const s
     declared += ")";
     if (formal.size() != actual.size())
       continue;
+    int unsafe = 0, safe = 0, promote = 0;
     bool ok = true;
     for (size_t i = 0; i < formal.size() && ok; ++i) {
       const fe::Type &f = formal[i], &a = actual[i];
-      if (f.pointer)
+      if (f.pointer) {
         ok = a.isInt() || (a.isArray() && a.scalar == f.scalar);
-      else if (f.isArray())
-        ok = a.isArray() && a.scalar == f.scalar && a.ndim == f.ndim &&
-             (f.layout == fe::Layout::A || a.layout == f.layout);
-      else
-        ok = a.isScalar() && f.isScalar();
+        continue;
+      }
+      switch (fe::argConversion(a, f)) {
+      case fe::Conversion::Exact: break;
+      case fe::Conversion::Promote: ++promote; break;
+      case fe::Conversion::Safe: ++safe; break;
+      case fe::Conversion::Unsafe: ++unsafe; break;
+      case fe::Conversion::None: ok = false; break;
+      }
     }
-    if (ok)
-      return formal;
+    std::tuple<int, int, int> rate{unsafe, safe, promote};
+    if (ok && (!best || rate < bestRate)) {
+      best = formal;
+      bestRate = rate;
+    }
   }
+  if (best)
+    return *best;
   std::string got;
   for (size_t i = 0; i < actual.size(); ++i)
     got += (i ? ", " : "") + actual[i].str();
@@ -251,9 +270,24 @@ ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std:
   c->kernel = device_->backend().compile(std::move(kir), po);
   Compiled &out = *cache_.emplace(key, std::move(c)).first->second;
   lastCompiled_[kernel] = &out;
+  order_.push_back(&out);
   lock.unlock(); // the hook may compile other kernels of this module
   if (loadHook_)
     loadHook_(kernel, out.kernel->moduleHandle(), true);
+  return out;
+}
+
+std::vector<std::vector<std::string>> ModuleImpl::compiledSignatures(const std::string &kernel) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::vector<std::string>> out;
+  for (const Compiled *c : order_) {
+    if (c->kernelName != kernel)
+      continue;
+    std::vector<std::string> sig;
+    for (const fe::Type &t : c->info->argTypes)
+      sig.push_back(t.signatureText());
+    out.push_back(std::move(sig));
+  }
   return out;
 }
 

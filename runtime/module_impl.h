@@ -26,6 +26,7 @@ public:
   uint64_t maxCooperativeBlocks(const std::string &kernel, Dim3 block, uint64_t sharedBytes);
   std::string ptx(const std::string &kernel, const std::vector<Arg> &args, const std::string &arch);
   CompiledFunction compileFunction(const std::string &name, const FunctionCompileRequest &request);
+  std::vector<std::vector<std::string>> compiledSignatures(const std::string &kernel);
   void setLoadHook(Module::LoadHook hook) { loadHook_ = std::move(hook); }
   ~ModuleImpl();
   std::vector<std::string> kernelNames() const { return parsed_->scope().kernelNames(); }
@@ -49,6 +50,7 @@ private:
   std::mutex mu_;
   std::map<std::string, std::unique_ptr<Compiled>> cache_;
   std::map<std::string, Compiled *> lastCompiled_; ///< by kernel name: its latest specialization
+  std::vector<const Compiled *> order_;            ///< every specialization, in compilation order
   Module::LoadHook loadHook_;
 };
 

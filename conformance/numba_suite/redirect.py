@@ -77,7 +77,8 @@ class RedirectedModule(pytypes.ModuleType):
             raise AttributeError(attr)
         target = self.__dict__["_target"]
         real = self.__dict__["_real"]
-        if real is not None and self.__name__ == "numba.cuda" and _is_type_name(real, attr):
+        if real is not None and self.__name__ == "numba.cuda" and (
+                _is_type_name(real, attr) or attr in ("types", "config", "HAS_NUMBA", "testing", "tests")):
             # numba.cuda re-exports numba's type objects (numba.cuda.float32 is
             # numba.cuda.types.float32); cutwin takes them wherever it takes a type.
             return getattr(real, attr)

@@ -40,13 +40,13 @@ std::string mangledName(const FunctionSpec &s, size_t ordinal) {
   return n;
 }
 
-/// Can an argument of type `actual` be passed where `formal` is declared? Returns the
-/// conversion kind, or None.
+} // namespace
+
 Conversion argConversion(const Type &actual, const Type &formal) {
   if (actual.isScalar() && formal.isScalar())
     return canConvert(actual.scalar, formal.scalar);
   if (actual.isArray() && formal.isArray()) {
-    if (actual.scalar != formal.scalar || actual.ndim != formal.ndim)
+    if (actual.scalar != formal.scalar || actual.ndim != formal.ndim || actual.record != formal.record)
       return Conversion::None;
     if (formal.layout != Layout::A && actual.layout != formal.layout)
       return Conversion::None;
@@ -54,8 +54,6 @@ Conversion argConversion(const Type &actual, const Type &formal) {
   }
   return actual == formal ? Conversion::Exact : Conversion::None;
 }
-
-} // namespace
 
 std::vector<Type> kernelArgTypesFromSignature(const ModuleScope &scope, const Symbol &kernel,
                                               const Signature &sig) {

@@ -83,6 +83,10 @@ private:
   size_t created_ = 0; ///< specialisations made (numbers those specialised on constants)
 };
 
+/// Can an argument of type `actual` be passed where `formal` is declared? The conversion
+/// kind (numba's rating), or None.
+Conversion argConversion(const Type &actual, const Type &formal);
+
 /// Types with no run-time value - type objects, builtin and jit functions, modules - which
 /// device functions can still take as arguments (their specialisations differ per value).
 bool isStaticType(const Type &t);

@@ -273,6 +273,32 @@ std::string Type::str() const {
   return "?";
 }
 
+std::string Type::signatureText() const {
+  switch (kind) {
+  case TypeKind::Scalar: return scalar == Scalar::Bool ? "boolean" : scalarName(scalar);
+  case TypeKind::Array: {
+    if (pointer)
+      return std::string("CPointer(") + scalarName(scalar) + ")";
+    std::string dims;
+    for (unsigned k = 0; k < ndim; ++k) {
+      bool contiguous = (layout == Layout::C && k + 1 == ndim) || (layout == Layout::F && k == 0 && ndim > 1);
+      dims += std::string(k ? ", " : "") + (contiguous ? "::1" : ":");
+    }
+    return std::string(record != Record::None ? "xoroshiro128p_type" : scalarName(scalar)) + "[" + dims + "]";
+  }
+  case TypeKind::Tuple: {
+    if (!elems.empty() && isUniTuple())
+      return "UniTuple(" + elems[0].signatureText() + ", " + std::to_string(elems.size()) + ")";
+    std::string s = "Tuple(";
+    for (size_t i = 0; i < elems.size(); ++i)
+      s += (i ? ", " : "") + elems[i].signatureText();
+    return s + ")";
+  }
+  case TypeKind::None: return "void";
+  default: return str();
+  }
+}
+
 std::string Type::mangle() const {
   static const char *short_[] = {"b",   "i8",  "i16", "i32", "i64", "u8",  "u16",
                                  "u32", "u64", "f32", "f64", "?",   "c64", "c128"};

@@ -140,6 +140,9 @@ struct Type {
 
   /// numba's spelling: "float32", "array(float32, 2d, C)", "UniTuple(int64 x 2)".
   std::string str() const;
+  /// numba's signature syntax, as users write types: "float32", "float32[:, ::1]",
+  /// "CPointer(uint8)", "UniTuple(int64, 2)", "Tuple(int64, float32)".
+  std::string signatureText() const;
   /// Short and identifier-safe, for mangled function names: "f32", "a2Cf32".
   std::string mangle() const;
 };

@@ -367,6 +367,9 @@ public:
   uint64_t maxCooperativeGridBlocks(const std::vector<Arg> &args, Dim3 block, uint64_t sharedBytes = 0);
   /// The same for the specialization compiled last (throws if none was).
   uint64_t maxCooperativeGridBlocks(Dim3 block, uint64_t sharedBytes = 0);
+  /// The argument types of every specialization compiled so far (by launches or calls of
+  /// ir/ptx), in compilation order, each in numba's signature syntax ("float32[::1]").
+  std::vector<std::vector<std::string>> compiledSignatures() const;
   const std::string &name() const { return name_; }
 
 private:

@@ -37,6 +37,8 @@ class Scalar(Type):
 
     @property
     def dtype(self):
+        if self.name == "bfloat16":
+            raise TypeError("NumPy has no bfloat16 dtype")
         return np.dtype("bool" if self.name == "boolean" else self.name)
 
     def __call__(self, *args):
@@ -114,6 +116,11 @@ byte, short, intc, intp, int_, long_ = int8, int16, int32, int64, int64, int64
 uintc, uintp, uint = uint32, uint64, uint64
 single, double = float32, float64
 float_ = float32  # numba's alias (NumPy's float_ is float64)
+ubyte, ushort, ulong, longlong, ulonglong = uint8, uint16, uint64, int64, uint64
+# Half precision: the names exist (signatures spell them), kernels reject them until
+# cutwin has the types.
+float16 = half = f2 = Scalar("float16")
+bfloat16 = Scalar("bfloat16")
 
 __all__ = [n for n, v in list(globals().items()) if isinstance(v, Type)] + ["CPointer"]
 

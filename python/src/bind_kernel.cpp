@@ -213,6 +213,7 @@ void bindKernel(nb::module_ &m) {
           nb::arg("stream").none() = nb::none())
       .def(
           "ir", [](Kernel &k, nb::handle args) { return k.ir(toArgs(args)); }, nb::arg("args"))
+      .def("compiled_signatures", &Kernel::compiledSignatures)
       .def(
           "ptx", [](Kernel &k, nb::handle args, const std::string &arch) { return k.ptx(toArgs(args), arch); },
           nb::arg("args"), nb::arg("arch") = "sm_90")

@@ -100,7 +100,7 @@ def test_inspect_llvm_and_asm():
     assert "define" in ir and "fmul float" in ir
     ptx = k.inspect_asm(sig)
     assert ".entry" in ptx and "mul.rn.f32" in ptx
-    assert list(k.inspect_llvm()) == ["void(float32[:], float32)"]
+    assert list(k.inspect_llvm()) == [(cuda.float32[:], cuda.float32)]  # keyed by argument types, as numba
 
 
 def _scale(a, f):

@@ -83,3 +83,23 @@ def test_dynamic_shared_memory_from_the_launch(cutwin_backend):
     with pytest.raises(IndexError):  # no dynamic bytes: the array is empty (bounds checks on)
         with cuda.use_backend("sim"):
             reverse_blocks[1, 32](np.zeros(32, np.float32))
+
+
+@cuda.jit(["void(float64[::1], float32)", "void(float64[::1], float64)", "void(float64[::1], int8)"])
+def store_scalar(out, v):
+    out[0] = v
+
+
+def test_explicit_signatures_pick_the_best_conversion(cutwin_backend):
+    # numba rates each declared signature by the conversions the arguments need (exact,
+    # promote, safe, unsafe) and takes the best, not the first that fits: a Python float
+    # is float64, so 0.1 must not pass through float32; a NumPy float32 takes float32.
+    out = np.zeros(1)
+    store_scalar[1, 1](out, 0.1)
+    assert out[0] == 0.1
+    store_scalar[1, 1](out, np.float32(0.1))
+    assert out[0] == np.float64(np.float32(0.1))
+    store_scalar[1, 1](out, np.int8(-3))
+    assert out[0] == -3
+    store_scalar[1, 1](out, 2**40 + 1)  # an int64 converts safely to float64 (unsafely to float32, int8)
+    assert out[0] == 2.0**40 + 1

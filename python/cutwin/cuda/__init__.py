@@ -27,3 +27,13 @@ from .runtime import (Event, Stream, close, current_backend, default_stream, det
 
 def is_supported_version():
     return True
+
+
+def is_float16_supported():
+    """Kernels have no float16 type yet (numba-cuda's `cuda.fp16` functions)."""
+    return False
+
+
+def is_bfloat16_supported():
+    """Kernels have no bfloat16 type yet."""
+    return False

@@ -228,10 +228,24 @@ class Dispatcher(_JitFunction):
         kernel = self._kernel(runtime._selected_spec())
         return kernel.ir(args) if what == "ir" else kernel.ptx(args, arch)
 
+    def _all_signatures(self):
+        """The declared signatures and those launches compiled, as argument-type tuples."""
+        out = [tuple(s.args) for s in self.signatures if isinstance(s, ct.Signature)]
+        c = self._per_device.get(runtime._selected_spec())
+        if c is not None:
+            for texts in c.kernel.compiled_signatures():
+                try:
+                    sig = ct.parse_signature("(%s,)" % ", ".join(texts)).args
+                except TypeError:
+                    continue  # a type the signature syntax cannot spell (a tuple of records)
+                if sig not in out:
+                    out.append(sig)
+        return out
+
     def _inspect(self, signature, what):
         if signature is not None:
-            return self._native_args(signature, what)
-        return {str(s): self._native_args(s, what) for s in self.signatures}
+            return self._native_args(resolve.as_signature(signature), what)
+        return {sig: self._native_args(sig, what) for sig in self._all_signatures()}
 
     def inspect_llvm(self, signature=None):
         """The kernel IR (LLVM 16) for a signature, or a dict for the declared ones."""
@@ -243,18 +257,39 @@ class Dispatcher(_JitFunction):
 
     @property
     def overloads(self):
-        """The declared signatures' compiled kernels, by signature text and argument types."""
-        out = {}
+        """The compiled kernels - declared signatures and those launches compiled - by
+        argument-type tuple (and by signature text for the declared ones)."""
+        out = _Overloads()
         for s in self.signatures:
-            o = _Overload(self, s)
-            sig = ct.parse_signature(s) if isinstance(s, str) else s
-            out[str(s)] = o
-            if isinstance(sig, ct.Signature):
-                out[tuple(sig.args)] = o
+            out[str(s)] = _Overload(self, s)
+        for args in self._all_signatures():
+            out[args] = _Overload(self, args)
         return out
 
     def __repr__(self):
         return "<cutwin kernel %s>" % self.__qualname__
+
+
+class _Overloads(dict):
+    """Overloads by argument types; numba's type objects (and NumPy dtypes) find the same
+    entries as cutwin's."""
+
+    def _key(self, key):
+        if isinstance(key, tuple) and key not in self.keys():
+            try:
+                return resolve.as_signature(key).args
+            except TypeError:
+                pass
+        return key
+
+    def __getitem__(self, key):
+        return dict.__getitem__(self, self._key(key))
+
+    def __contains__(self, key):
+        return dict.__contains__(self, self._key(key))
+
+    def get(self, key, default=None):
+        return dict.get(self, self._key(key), default)
 
 
 class _Overload:
