@@ -53,7 +53,9 @@ void computeWarpOp(uint32_t group, const WarpRequest req[32], uint64_t out[32]) 
       result = same;
       break;
     }
-    case WarpOp::MatchAll: result = allEqual ? r.mask : 0; break;
+    // Lanes of the mask that do not exist (a partial warp) are not in the result, as on
+    // the H200 (a block of 10 threads matching under 0xffffffff gets 0x3ff).
+    case WarpOp::MatchAll: result = allEqual ? (r.mask & group) : 0; break;
     case WarpOp::ActiveMask: result = group; break;
     case WarpOp::SyncWarp: break;
     }

@@ -27,8 +27,12 @@ void throwKernelError(const ir::ErrorRecord &rec, const ir::KernelInfo &info) {
   std::string detail;
   switch (kind) {
   case KernelErrorKind::IndexOutOfBounds:
-    detail = "index " + std::to_string(rec.payload[0]) + " out of bounds for axis " +
-             std::to_string(rec.payload[1]) + " with size " + std::to_string(rec.payload[2]);
+    if (rec.payload[1] < 0) // a tuple indexed at run time
+      detail = "tuple index out of range: index " + std::to_string(rec.payload[0]) + " of a tuple of " +
+               std::to_string(rec.payload[2]);
+    else
+      detail = "index " + std::to_string(rec.payload[0]) + " out of bounds for axis " +
+               std::to_string(rec.payload[1]) + " with size " + std::to_string(rec.payload[2]);
     break;
   case KernelErrorKind::Assertion:
     detail = "AssertionError" + (site && !site->detail.empty() ? ": " + site->detail : std::string());

@@ -31,6 +31,12 @@ fe::ConstValue constValue(const HostValue &v) {
   case HostValue::Kind::Int: return typed(fe::ConstValue::ofInt(v.i), v);
   case HostValue::Kind::Float: return typed(fe::ConstValue::ofFloat(v.f), v);
   case HostValue::Kind::Tuple: break;
+  case HostValue::Kind::Str: {
+    fe::ConstValue c;
+    c.kind = fe::ConstValue::Kind::Str;
+    c.s = v.s;
+    return c;
+  }
   case HostValue::Kind::Array: {
     int64_t n = 1;
     for (int64_t d : v.shape)

@@ -32,7 +32,7 @@ Value *Lowerer::normalizeIndex(Value *idx, Scalar t, Value *extent, unsigned axi
     w = b_.CreateSelect(b_.CreateICmpSLT(v, ConstantInt::get(i64, 0)), b_.CreateAdd(v, extent), v);
   if (opts_.boundscheck)
     raiseIf(b_.CreateICmpUGE(w, extent), KernelErrorKind::IndexOutOfBounds, site(loc, "index"), v,
-            ConstantInt::get(i64, axis), extent);
+            ConstantInt::get(i64, axis == unsigned(-1) ? uint64_t(-1) : axis), extent);
   return w;
 }
 
@@ -127,13 +127,16 @@ Value *Lowerer::lowerSubscript(const fe::SubscriptExpr &s) {
   Value *tup = lowerExpr(*s.value);
   if (si.staticIndex >= 0)
     return b_.CreateExtractValue(tup, {unsigned(si.staticIndex)});
+  // A run-time index into a homogeneous tuple: its struct is laid out as an array of the
+  // element type. Axis -1 tells the error report it is a tuple.
   AllocaInst *slot = entryAlloca(tup->getType(), "tuple.tmp");
   b_.CreateStore(tup, slot);
   auto *i64 = llvm::Type::getInt64Ty(ctx_);
   Value *n = ConstantInt::get(i64, bt.elems.size());
-  Value *i = normalizeIndex(lowerExpr(*s.index), si.operandTypes[0], n, 0, s.loc);
-  Value *p = b_.CreateInBoundsGEP(tup->getType(), slot, {ConstantInt::get(i64, 0), i});
-  return b_.CreateLoad(llvmType(si.type), p);
+  Value *i = normalizeIndex(lowerExpr(*s.index), si.operandTypes[0], n, unsigned(-1), s.loc);
+  llvm::Type *elem = llvmType(si.type);
+  Value *p = b_.CreateInBoundsGEP(ArrayType::get(elem, bt.elems.size()), slot, {ConstantInt::get(i64, 0), i});
+  return b_.CreateLoad(elem, p);
 }
 
 Value *Lowerer::lowerArrayAlloc(const fe::CallExpr &c) {

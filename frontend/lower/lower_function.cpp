@@ -487,6 +487,13 @@ void Lowerer::lowerFor(const fe::ForStmt &s) {
   Value *stop = a.size() == 1 ? a[0] : a[1];
   Value *step = a.size() == 3 ? a[2] : ConstantInt::get(lt, 1);
   bool sgn = fe::isSigned(t);
+  if (a.size() == 3) { // Python raises for a zero step (it would loop forever)
+    auto *i64 = llvm::Type::getInt64Ty(ctx_);
+    unsigned id = site(call.args[2]->loc, "raise");
+    out_.info.sites[id].detail = "ValueError: range() arg 3 must not be zero";
+    raiseIf(b_.CreateICmpEQ(step, ConstantInt::get(lt, 0)), KernelErrorKind::Exception, id,
+            ConstantInt::get(i64, 0), ConstantInt::get(i64, 0), ConstantInt::get(i64, 0));
+  }
 
   AllocaInst *iv = entryAlloca(lt, "for.iv");
   b_.CreateStore(start, iv);
@@ -553,12 +560,12 @@ void Lowerer::lowerRaise(const fe::RaiseStmt &s) {
   if (auto *c = fe::dyn<fe::CallExpr>(cls)) {
     cls = c->func.get();
     if (!c->args.empty()) {
-      auto &k = static_cast<const fe::ConstantExpr &>(*c->args[0]);
-      if (k.type == fe::ConstantExpr::Type::Int) {
-        payload = int64_t(k.intValue);
-        text = std::to_string(k.intValue);
+      const fe::ConstValue &k = *info(*c->args[0]).constant;
+      if (k.kind == fe::ConstValue::Kind::Int) {
+        payload = k.i;
+        text = std::to_string(k.i);
       } else
-        text = k.strValue;
+        text = k.s;
     }
   }
   out_.info.sites[id].detail = static_cast<const fe::NameExpr &>(*cls).id + (text.empty() ? "" : ": " + text);

@@ -598,7 +598,9 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
   }
   if (fn == "builtins.pow") {
     arity(2, 2);
-    return typeBinary(BinOp::Pow, args[0].type, args[1].type, c.loc);
+    ExprInfo p = typeBinary(BinOp::Pow, args[0].type, args[1].type, c.loc);
+    p.builtin = fn; // lowered as the ** operator
+    return p;
   }
   error(c.loc, "'" + fn.substr(fn.find('.') + 1) + "' is not supported in kernels");
 }

@@ -553,10 +553,11 @@ void FunctionTyper::typeStmt(const Stmt &s) {
       error(s.loc, "a bare 'raise' is not supported in kernels");
     const Expr *cls = r.exc.get();
     if (auto *c = dyn<CallExpr>(cls)) {
-      for (auto &a : c->args) {
-        auto *k = dyn<ConstantExpr>(a.get());
-        if (!k || (k->type != ConstantExpr::Type::Str && k->type != ConstantExpr::Type::Int))
-          error(a->loc, "exception arguments in kernels must be literals");
+      for (auto &a : c->args) { // literals, or names of constants (a global or closure string)
+        ExprInfo ai = typeExpr(*a);
+        bool ok = ai.constant && (ai.constant->kind == ConstValue::Kind::Str || ai.constant->kind == ConstValue::Kind::Int);
+        if (!ok && (strict_ || !ai.type.isUnknown()))
+          error(a->loc, "exception arguments in kernels must be constants (a string or an integer)");
       }
       cls = c->func.get();
     }

@@ -261,11 +261,12 @@ struct CompileOptions {
 /// tuple of them (as `N = 256`, `SHAPE = (16, 16)` would in the source), or an array
 /// (a global NumPy array), which kernels read from constant memory.
 struct HostValue {
-  enum class Kind { Bool, Int, Float, Tuple, Array };
+  enum class Kind { Bool, Int, Float, Tuple, Array, Str };
   Kind kind = Kind::Int;
   bool b = false;
   int64_t i = 0;
   double f = 0;
+  std::string s; ///< Str: a string constant (exception messages, print)
   std::vector<HostValue> elems;
   DType dtype = DType::F64;     ///< Array: element type; Bool/Int/Float if typedScalar: the type
   bool typedScalar = false;     ///< a NumPy scalar (np.float32(0.5)): kernels see its own dtype

@@ -56,3 +56,33 @@ def kernel_exception_class(detail):
         cls = _raised[name] = type("Kernel" + name, (KernelError, base),
                                    {"__doc__": "A `raise %s` inside a kernel." % name, "__module__": __name__})
     return cls
+
+
+_user_raised = {}
+
+
+def as_user_exception(err, classes):
+    """A kernel's `raise MyError(...)` as the user's own class (numba-cuda raises it so):
+    a KernelError that is also `classes[name]`, with kernel, line, thread and block still
+    in the message. `err` itself if its class is not one of `classes`."""
+    name = (getattr(err, "detail", "") or "").split(":", 1)[0].strip()
+    cls = classes.get(name)
+    if cls is None:
+        return err
+    key = (cls, type(err))
+    sub = _user_raised.get(key)
+    if sub is None:
+        try:
+            sub = type(cls.__name__, (type(err), cls), {"__module__": cls.__module__})
+        except TypeError:  # an incompatible layout: the user's class alone
+            sub = cls
+        _user_raised[key] = sub
+    new = sub.__new__(sub, str(err))
+    new.args = (str(err),)
+    for attr in ("kernel", "file", "line", "thread", "block", "detail"):
+        if hasattr(err, attr):
+            try:
+                setattr(new, attr, getattr(err, attr))
+            except AttributeError:
+                pass
+    return new

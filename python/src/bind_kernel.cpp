@@ -99,6 +99,9 @@ HostValue hostValue(nb::handle h) {
   } else if (PyFloat_Check(o)) {
     v.kind = HostValue::Kind::Float;
     v.f = PyFloat_AS_DOUBLE(o);
+  } else if (PyUnicode_Check(o)) {
+    v.kind = HostValue::Kind::Str;
+    v.s = nb::cast<std::string>(h);
   } else if (PyTuple_Check(o)) {
     v.kind = HostValue::Kind::Tuple;
     for (nb::handle e : nb::borrow<nb::tuple>(h))

@@ -108,3 +108,88 @@ def test_assert_in_a_debug_kernel(cutwin_backend):
         cuda.synchronize()
     assert info.value.kernel == "positive" and info.value.thread == (5, 0, 0)
     assert "values must be positive" in str(info.value)
+
+
+@cuda.jit
+def range_with_step(out, start, stop, step):
+    acc = 0
+    for i in range(start, stop, step):
+        acc += i
+    out[cuda.threadIdx.x] = acc
+
+
+def test_a_zero_range_step_raises_value_error_not_a_hang(cutwin_backend):
+    out = np.zeros(4, np.int64)
+    for start, stop, step in [(0, 10, 3), (10, -3, -4), (5, 5, 2), (0, 7, -1)]:
+        range_with_step[1, 4](out, start, stop, step)
+        np.testing.assert_array_equal(out, sum(range(start, stop, step)))
+    with pytest.raises(ValueError, match=r"test_errors.py:\d+ in range_with_step, thread \(0,0,0\) block "
+                                         r"\(0,0,0\): ValueError: range\(\) arg 3 must not be zero") as e:
+        range_with_step[1, 4](out, 0, 10, 0)
+    assert e.value.line == range_with_step.py_func.__code__.co_firstlineno + 3  # the for line
+    range_with_step[1, 4](out, 1, 4, 1)  # the process keeps working
+    np.testing.assert_array_equal(out, 6)
+
+
+@cuda.jit
+def tuples_indexed_at_run_time(a, fout, iout, bout):
+    i = cuda.grid(1)
+    if i < fout.size:
+        f = (1.5, -2.25, 3.0)
+        b = (True, False, True, False)
+        fout[i] = f[i % 3] + f[-1 - i % 3]
+        iout[i] = a.shape[i % 2] + a.strides[-1 - i % 2]
+        bout[i] = b[i % 4]
+
+
+@cuda.jit(debug=True)  # checked on the GPU too
+def tuple_index_out_of_range(a):
+    x = cuda.threadIdx.x
+    if x == 2:
+        a[0] = a.shape[-x]
+
+
+def test_tuples_indexed_at_run_time(cutwin_backend):
+    a = np.zeros((3, 5), np.int32)
+    fout, iout, bout = np.zeros(12), np.zeros(12, np.int64), np.zeros(12, np.bool_)
+    tuples_indexed_at_run_time[1, 16](a, fout, iout, bout)
+    f, b, i = (1.5, -2.25, 3.0), (True, False, True, False), np.arange(12)
+    np.testing.assert_array_equal(fout, [f[k % 3] + f[-1 - k % 3] for k in i])
+    np.testing.assert_array_equal(iout, [a.shape[k % 2] + a.strides[-1 - k % 2] for k in i])
+    np.testing.assert_array_equal(bout, [b[k % 4] for k in i])
+    with pytest.raises(IndexError, match=r"thread \(2,0,0\) block \(0,0,0\): tuple index out of range: index -2 "
+                                         r"of a tuple of 1"):
+        tuple_index_out_of_range[1, 3](np.zeros(2))
+
+
+class ThresholdError(Exception):
+    """A program's own exception class."""
+
+    def __init__(self, value, limit):  # a constructor a message alone does not fit
+        super().__init__("%s over %s" % (value, limit))
+
+
+MESSAGE = "value too large"
+
+
+@cuda.jit(device=True)
+def check(v):
+    if v > 10:
+        raise ThresholdError(MESSAGE)
+
+
+@cuda.jit(debug=True)
+def raises_user_exception(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        check(a[i])
+
+
+def test_user_exception_classes_come_back_as_themselves(cutwin_backend):
+    a = np.arange(16)
+    with pytest.raises(ThresholdError) as e:
+        raises_user_exception[1, 16](a)
+    assert isinstance(e.value, KernelError)
+    assert "in check (called from kernel raises_user_exception), thread (11,0,0) block (0,0,0): ThresholdError: " \
+           "value too large" in str(e.value)
+    raises_user_exception[1, 16](np.arange(5))  # and the process keeps working

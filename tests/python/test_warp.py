@@ -276,3 +276,24 @@ def test_typing_errors_name_the_call():
     with cuda.use_backend("sim"), pytest.raises(cutwin.errors.TypingError,
                                                 match=r"shfl_sync\(\) moves int32, int64, float32 or float64"):
         bad[1, 32](np.zeros(1, np.complex128))
+
+
+@cuda.jit
+def partial_warp_votes(out):
+    t = cuda.threadIdx.x
+    out[t, 0] = cuda.match_all_sync(0xFFFFFFFF, 7)[0]
+    out[t, 1] = cuda.match_any_sync(0xFFFFFFFF, t % 3)
+    out[t, 2] = cuda.ballot_sync(0xFFFFFFFF, True)
+    out[t, 3] = cuda.activemask()
+
+
+def test_full_masks_in_a_partial_warp(cutwin_backend):
+    # A block of 10 threads: lanes 10-31 of a full mask do not exist. The H200 (numba-cuda
+    # 0.30.4) answers for the ten: match_all gives 0x3ff, not 0xffffffff.
+    out = np.zeros((10, 4), np.uint32)
+    partial_warp_votes[1, 10](out)
+    t = np.arange(10)
+    np.testing.assert_array_equal(out[:, 0], 0x3FF)
+    np.testing.assert_array_equal(out[:, 1], [sum(1 << k for k in range(10) if k % 3 == v % 3) for v in t])
+    np.testing.assert_array_equal(out[:, 2], 0x3FF)
+    np.testing.assert_array_equal(out[:, 3], 0x3FF)

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _cutwin
 from .. import types as ct
-from ..errors import CompileError
+from ..errors import CompileError, KernelError, as_user_exception
 from . import runtime
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
 from .linkable_code import LinkableCode
@@ -37,7 +37,7 @@ _CONST_ARRAY_DTYPES = frozenset(
 
 def _host_constant(v):
     """A global's value as the compiler takes it, or None if it is not a constant."""
-    if isinstance(v, (bool, int, float)):
+    if isinstance(v, (bool, int, float, str)):
         return v
     if isinstance(v, (np.bool_, np.integer, np.floating)):
         # numba types a NumPy scalar by its dtype: np.float32(0.5) stays float32.
@@ -88,6 +88,7 @@ class _JitFunction:
         self.__module__ = py_func.__module__
         self.__wrapped__ = py_func
         self._gpu_codegen = None  # a code generator preferred on GPUs (None: CUTWIN_CODEGEN's)
+        self._exceptions = {}  # user exception classes the kernel raises, by the name it uses
 
     def _declaration(self):
         o = self.targetoptions
@@ -202,7 +203,12 @@ class Dispatcher(_JitFunction):
                 native.append(as_cuda_array(a)._arr)
             else:
                 raise TypeError("cutwin cannot pass a %s to kernel '%s'" % (t.__name__, self.__name__))
-        kernel.launch(griddim, blockdim, native, sharedmem, stream)
+        try:
+            kernel.launch(griddim, blockdim, native, sharedmem, stream)
+        except KernelError as e:
+            if self._exceptions:
+                raise as_user_exception(e, self._exceptions) from None
+            raise
         if copy_back:  # NumPy arguments come back after the kernel, as in numba
             for d, a in copy_back:
                 d.copy_to_host(a)
