@@ -91,6 +91,7 @@ fe::NameBinding nameBinding(const NameBinding &b) {
   f.text = b.text;
   f.foreignName = b.foreignName;
   f.foreignLink = b.foreignLink;
+  f.foreignCAbi = b.foreignCAbi;
   for (auto &[name, m] : b.members)
     f.members[name] = nameBinding(m);
   return f;

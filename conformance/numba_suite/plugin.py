@@ -60,8 +60,16 @@ def pytest_configure(config):
 def _excluded_reason(config, nodeid):
     rel = nodeid.split("cudapy/")[-1]
     for key, reason in config._numba_excluded.items():
-        if rel == key or rel.startswith(key + "::") or (not key.endswith(".py") and rel.startswith(key)):
+        if rel == key or rel.startswith(key + "::"):
             return reason
+    return None
+
+
+def pytest_ignore_collect(collection_path, config):
+    # A whole excluded file is not even imported (its imports are numba's internals).
+    if collection_path.name in config._numba_excluded:
+        _write(config, collection_path.name + "::<file>", "excluded", config._numba_excluded[collection_path.name])
+        return True
     return None
 
 

@@ -60,11 +60,14 @@ Value *Lowerer::lowerForeignCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
   const fe::Signature &sig = sym.foreignSignature;
   auto *ptr = PointerType::get(ctx_, 0);
   bool returns = sig.ret.isScalar();
-  std::vector<llvm::Type *> params = {ptr};
+  std::vector<llvm::Type *> params;
   std::vector<Value *> args;
-  AllocaInst *ret = entryAlloca(returns ? memType(sig.ret.scalar) : llvm::Type::getInt8Ty(ctx_),
-                                sym.foreignName + ".ret");
-  args.push_back(ret);
+  AllocaInst *ret = nullptr;
+  if (!sym.foreignCAbi) { // numba's ABI: the result through a pointer, a status returned
+    ret = entryAlloca(returns ? memType(sig.ret.scalar) : llvm::Type::getInt8Ty(ctx_), sym.foreignName + ".ret");
+    params.push_back(ptr);
+    args.push_back(ret);
+  }
   for (size_t i = 0; i < c.args.size(); ++i) {
     const Type &want = sig.args[i];
     if (want.pointer) { // the data pointer of the array or CPointer passed, as a generic address
@@ -79,7 +82,10 @@ Value *Lowerer::lowerForeignCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
     params.push_back(v->getType());
     args.push_back(v);
   }
-  auto *ft = FunctionType::get(llvm::Type::getInt32Ty(ctx_), params, false);
+  llvm::Type *resultType = !sym.foreignCAbi ? llvm::Type::getInt32Ty(ctx_)
+                           : returns        ? memType(sig.ret.scalar)
+                                            : llvm::Type::getVoidTy(ctx_);
+  auto *ft = FunctionType::get(resultType, params, false);
   FunctionCallee callee = mod_.getOrInsertFunction(sym.foreignName, ft);
   if (auto *f = dyn_cast<llvm::Function>(callee.getCallee()); !f || f->getFunctionType() != ft)
     spec_->file().error(c.loc, "foreign device function '" + sym.foreignName +
@@ -89,10 +95,10 @@ Value *Lowerer::lowerForeignCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
     if (std::find(out_.info.link.begin(), out_.info.link.end(), f) == out_.info.link.end())
       out_.info.link.push_back(f);
   setLoc(c.loc);
-  b_.CreateCall(callee, args); // the status is ignored, as numba does
+  Value *result = b_.CreateCall(callee, args); // numba's status is ignored, as numba does
   if (!returns)
     return nullptr;
-  Value *v = b_.CreateLoad(ret->getAllocatedType(), ret);
+  Value *v = sym.foreignCAbi ? result : b_.CreateLoad(ret->getAllocatedType(), ret);
   return sig.ret.isBool() ? b_.CreateICmpNE(v, ConstantInt::get(v->getType(), 0)) : v;
 }
 
@@ -244,6 +250,10 @@ Value *Lowerer::lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
       for (unsigned i = 0; i < tt.elems.size(); ++i)
         vals.push_back(convert(b_.CreateExtractValue(tup, {i}), tt.elems[i], ci.type));
     } else {
+      // numba-cuda lowers min/max of two floats to libdevice's fmin/fmax (min.f32 and
+      // friends): a NaN operand loses. Other operands follow Python's rules.
+      if (c.args.size() == 2 && info(*c.args[0]).type.isFloat() && info(*c.args[1]).type.isFloat())
+        return libdeviceCall(isMax ? "fmax" : "fmin", t, {lowerAs(*c.args[0], ci.type), lowerAs(*c.args[1], ci.type)});
       for (auto &a : c.args)
         vals.push_back(lowerAs(*a, ci.type));
     }

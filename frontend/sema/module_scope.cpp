@@ -161,6 +161,7 @@ Symbol ModuleScope::fromBinding(const std::string &name, const NameBinding &b, c
     s.home = this;
     s.foreignName = b.foreignName;
     s.foreignLink = b.foreignLink;
+    s.foreignCAbi = b.foreignCAbi;
     s.foreignSignature = parseSignatureText(b.text, {});
     return s;
   }

@@ -83,6 +83,7 @@ struct NameBinding {
   std::string text;
   std::string foreignName;
   std::vector<std::string> foreignLink;
+  bool foreignCAbi = false; ///< Foreign: declare_device(..., abi="c"): `T name(args...)`
   /// Module the compiler does not know (a user's module): what the attributes the function
   /// reads from it are.
   std::map<std::string, NameBinding> members;
@@ -124,6 +125,9 @@ struct Symbol {
   std::string foreignName;
   Signature foreignSignature;
   std::vector<std::string> foreignLink; ///< declare_device(..., link=[...]): linked with its callers
+  /// declare_device(..., abi="c"): called as `T name(args...)`, not numba's
+  /// `int name(T *ret, args...)`.
+  bool foreignCAbi = false;
 };
 
 class ModuleScope {

@@ -313,6 +313,7 @@ struct NameBinding {
   std::string text;
   std::string foreignName;
   std::vector<std::string> foreignLink;
+  bool foreignCAbi = false; ///< Foreign: the C ABI (`T name(args...)`), not numba's
   /// Module: for a module the compiler does not know (a user's), the attributes the
   /// function reads from it.
   std::map<std::string, NameBinding> members;

@@ -16,6 +16,33 @@ class CompileError(CutwinError):
 #: numba's name for typing errors.
 TypingError = CompileError
 
+_compile_error_classes = {}
+
+
+def compile_error_class():
+    """The class compile errors are raised as: CompileError, and also numba's TypingError
+    where the program has numba loaded (code that catches numba.core.errors.TypingError
+    keeps working when only its numba.cuda import changes)."""
+    import sys
+
+    bases = []
+    for mod in ("numba.core.errors", "numba.cuda.core.errors"):
+        cls = getattr(sys.modules.get(mod), "TypingError", None)
+        if isinstance(cls, type) and issubclass(cls, Exception) and cls not in bases:
+            bases.append(cls)
+    key = tuple(bases)
+    if not bases:
+        return CompileError
+    cls = _compile_error_classes.get(key)
+    if cls is None:
+        try:
+            cls = type("CompileError", (CompileError,) + key, {"__module__": __name__,
+                                                             "__doc__": CompileError.__doc__})
+        except TypeError:
+            cls = CompileError
+        _compile_error_classes[key] = cls
+    return cls
+
 
 class LaunchError(CutwinError):
     """A launch the device refuses (configuration, resources)."""

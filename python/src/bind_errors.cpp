@@ -60,7 +60,7 @@ void bindErrors(nb::module_ &) {
       a["line"] = e.loc().line;
       a["col"] = e.loc().col;
       a["msg"] = e.message();
-      raise("CompileError", e.what(), a);
+      raiseAs(nb::module_::import_("cutwin.errors").attr("compile_error_class")(), e.what(), a);
     } catch (const LaunchError &e) {
       raise("LaunchError", e.what());
     } catch (const DeviceError &e) {

@@ -181,6 +181,8 @@ NameBinding nameBinding(nb::dict d) {
     b.foreignName = nb::cast<std::string>(d["foreign_name"]);
   if (d.contains("link"))
     b.foreignLink = nb::cast<std::vector<std::string>>(d["link"]);
+  if (d.contains("abi"))
+    b.foreignCAbi = nb::cast<std::string>(d["abi"]) == "c";
   if (d.contains("members"))
     for (auto [name, m] : nb::borrow<nb::dict>(d["members"]))
       b.members[nb::cast<std::string>(name)] = nameBinding(nb::borrow<nb::dict>(m));

@@ -242,3 +242,37 @@ def test_ptx_source_in_memory(cutwin_backend, tmp_path):
     r = np.zeros_like(x)
     apply.forall(x.size)(r, x)
     np.testing.assert_array_equal(r, x * 0.25)
+
+
+C_ABI = os.path.join(HERE, "c_abi.cu")
+scale_add = cuda.declare_device("scale_add", "int32(int32, int32)", link=C_ABI, abi="c")
+half_of = cuda.declare_device("half_of", float64(float64), link=C_ABI, abi="c")
+forty_two = cuda.declare_device("forty_two", "int32()", link=C_ABI, abi="c")
+
+
+@cuda.jit(device=True)
+def through_device_function(x):
+    return scale_add(x, 3)
+
+
+@cuda.jit
+def calls_c_abi(r, h, x):
+    i = cuda.grid(1)
+    if i < r.size:
+        r[i] = through_device_function(x[i]) + forty_two()
+        h[i] = half_of(x[i])
+
+
+def test_c_abi_foreign_functions(cutwin_backend):
+    x = np.arange(-5, 20, dtype=np.int32)
+    r, h = np.zeros_like(x), np.zeros(x.size)
+    calls_c_abi[1, 32](r, h, x)
+    np.testing.assert_array_equal(r, 3 * x + 1 + 42)
+    np.testing.assert_array_equal(h, 0.5 * x)
+
+
+def test_declare_device_needs_a_return_type():
+    with pytest.raises(TypeError, match="Return type"):
+        cuda.declare_device("f", "(int32,)")
+    with pytest.raises(NotImplementedError, match="ABI"):
+        cuda.declare_device("f", "int32(int32)", abi="fortran")

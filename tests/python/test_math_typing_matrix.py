@@ -182,3 +182,32 @@ def test_numpy_ufuncs_on_every_type(cutwin_backend):
                 tol = 1e-6 if dtype == "float32" else 1e-14
                 np.testing.assert_allclose(out[r], want, rtol=tol, atol=1e-300, equal_nan=True,
                                            err_msg="%s %s" % (name, dtype))
+
+
+@cuda.jit
+def two_float_min_max(a, b, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i, 0] = max(a[i], b[i])
+        out[i, 1] = min(a[i], b[i])
+        out[i, 2] = max(a[i], 2)  # a float and an int: Python's rules
+        out[i, 3] = max(a[i], b[i], a[i])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_min_and_max_of_two_floats_are_fmin_and_fmax(cutwin_backend, dtype):
+    # numba-cuda lowers max(f, g) of two floats to libdevice's fmax (a NaN loses), and
+    # other forms by Python's rules (a NaN first wins, the first of equals wins).
+    nan, inf = float("nan"), float("inf")
+    vals = [nan, -inf, -2.5, -0.0, 0.0, 1.0, inf]
+    a = np.array([x for x in vals for _ in vals], dtype)
+    b = np.array([y for _ in vals for y in vals], dtype)
+    out = np.zeros((a.size, 4), dtype)
+    two_float_min_max[1, 64](a, b, out)
+    nonzero = ~((a == 0) & (b == 0))  # the sign of a zero result from fmax(+0, -0) is the hardware's
+    np.testing.assert_array_equal(out[nonzero, 0], np.fmax(a, b)[nonzero])
+    np.testing.assert_array_equal(out[nonzero, 1], np.fmin(a, b)[nonzero])
+    py = np.array([max(x, 2) for x in a.tolist()], dtype)
+    np.testing.assert_array_equal(out[:, 2], py)
+    py3 = np.array([max(x, y, x) for x, y in zip(a.tolist(), b.tolist())], dtype)
+    np.testing.assert_array_equal(out[:, 3], py3)

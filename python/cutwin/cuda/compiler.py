@@ -4,21 +4,19 @@ made on a machine without a GPU. Device functions take numba's ABI (`int f(T *re
 args...)`, the result stored through `ret`, status 0) or the C ABI (`T f(args...)`)."""
 from .. import types as ct
 from . import runtime
+from . import resolve
 from .dispatcher import _JitFunction, _codegen
 
 
 def _signature_text(sig):
-    if isinstance(sig, str):
-        sig = ct.parse_signature(sig)
-    if isinstance(sig, ct.Signature):
-        if sig.return_type is None:
-            sig = tuple(sig.args)
-        else:
-            return str(sig)
-    if isinstance(sig, ct.Type):  # one argument type, as numba also takes
-        sig = (sig,)
-    sig = tuple(sig)
-    return "(%s)" % "".join("%s, " % a for a in sig)
+    """numba signature text of `sig` in any of numba's spellings (text, Signature objects
+    of cutwin or numba, a tuple of argument types, one argument type)."""
+    if resolve.type_text(sig) is not None and not isinstance(sig, (str, tuple)):
+        sig = (sig,)  # one argument type, as numba also takes
+    sig = resolve.as_signature(sig)
+    if sig.return_type is None:
+        return "(%s)" % "".join("%s, " % a for a in sig.args)
+    return str(sig)
 
 
 def _type_named(name):

@@ -366,14 +366,21 @@ def _load_hook(codes):
 class ForeignFunction:
     """`cuda.declare_device(name, sig)`: a device function defined in a linked file
     (`@cuda.jit(link=[...])`, or `link=` here), called with numba's ABI `int name(T *ret,
-    args...)`. Kernels call it like any device function."""
+    args...)`, or with abi="c" as `T name(args...)`. Kernels call it like any device
+    function."""
 
-    def __init__(self, name, sig, link=None):
-        if isinstance(sig, str):
-            sig = ct.parse_signature(sig)
-        if not isinstance(sig, ct.Signature) or sig.return_type is None:
-            raise TypeError("declare_device needs a signature with a return type, e.g. float32(float32, float32)")
-        self.name, self.sig, self.link = name, sig, _link_paths(link)
+    def __init__(self, name, sig, link=None, abi="numba"):
+        if abi not in ("numba", "c"):
+            raise NotImplementedError("unsupported ABI: %r (expected 'numba' or 'c')" % (abi,))
+        try:
+            sig = resolve.as_signature(sig)
+        except TypeError as e:
+            raise TypeError("Return type must be given: declare_device needs a signature such as "
+                            "float32(float32, float32) (%s)" % e) from None
+        if sig.return_type is None:
+            raise TypeError("Return type must be given: declare_device needs a signature with a return type, "
+                            "e.g. float32(float32, float32)")
+        self.name, self.sig, self.link, self.abi = name, sig, _link_paths(link), abi
         self.callbacks = _with_callbacks(link)
         self.__name__ = name
 
@@ -384,9 +391,10 @@ class ForeignFunction:
         return "<cutwin foreign device function %s%s>" % (self.name, str(self.sig)[len(str(self.sig.return_type)):])
 
 
-def declare_device(name, sig, link=None):
-    """numba's `cuda.declare_device`: a foreign device function's name and signature."""
-    return ForeignFunction(name, sig, link)
+def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
+    """numba's `cuda.declare_device`: a foreign device function's name and signature
+    (`use_cooperative` is accepted: cutwin sees grid syncs in the linked code itself)."""
+    return ForeignFunction(name, sig, link, abi)
 
 
 def _dummy_args(sig):
@@ -434,8 +442,14 @@ def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt
             fn = fn.py_func
         if not callable(fn) or not hasattr(fn, "__code__"):
             raise TypeError("cuda.jit takes a Python function, not %r" % (fn,))
-        cls = DeviceFunction if options["device"] else Dispatcher
-        return cls(fn, sigs, options)
+        if options["device"]:
+            return DeviceFunction(fn, sigs, options)
+        d = Dispatcher(fn, sigs, options)
+        for sig in sigs or ():
+            # Declared signatures compile (are typed) now, as numba's do: their errors are
+            # the decorator's.
+            d.compile(sig)
+        return d
 
     if func_or_sig is None:
         return lambda fn: wrap(fn, None)

@@ -215,7 +215,7 @@ def binding(name, v, unit_of, attrs=frozenset(), depth=0):
                             for a in sorted(attrs) if not a.startswith("__") and hasattr(v, a)}
         return b
     if isinstance(v, dispatcher.ForeignFunction):
-        return {"kind": "foreign", "foreign_name": v.name, "text": str(v.sig), "link": list(v.link)}
+        return {"kind": "foreign", "foreign_name": v.name, "text": str(v.sig), "link": list(v.link), "abi": v.abi}
     uid = unit_of(v)
     if uid is not None:
         return {"kind": "function", "text": uid}
