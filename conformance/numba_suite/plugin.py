@@ -46,6 +46,10 @@ def excluded_tests():
 def pytest_configure(config):
     if config.getoption("--numba-own-simulator"):
         assert os.environ.get("NUMBA_ENABLE_CUDASIM") == "1", "the baseline runs under NUMBA_ENABLE_CUDASIM=1"
+        import numpy as np
+
+        if not hasattr(np, "row_stack"):  # numba-cuda 0.30.4 still names it; NumPy 2.5 removed it
+            np.row_stack = np.vstack
         import numba.cuda  # noqa: F401  before collection puts test folders on sys.path
     else:
         os.environ["CUTWIN_NUMBA_REDIRECT"] = config.getoption("--numba-selection")

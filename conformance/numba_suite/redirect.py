@@ -148,6 +148,10 @@ def install(simulator_selection=False):
     in place of every numba-cuda implementation module. With `simulator_selection`,
     numba-cuda's configuration says it runs on its simulator, so that tests select and skip
     as they do under `NUMBA_ENABLE_CUDASIM=1` (without loading that simulator)."""
+    import numpy as np
+
+    if not hasattr(np, "row_stack"):  # numba-cuda 0.30.4 still names it; NumPy 2.5 removed it
+        np.row_stack = np.vstack
     import numba.cuda  # noqa: F401  numba-cuda's own, for its utilities
     import numba.cuda.testing  # noqa: F401
     import numba.cuda.tests.support  # noqa: F401

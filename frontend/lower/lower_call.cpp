@@ -9,6 +9,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include <cmath>
+#include <limits>
 
 namespace cutwin::ir {
 
@@ -342,6 +343,9 @@ Value *Lowerer::lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
       return v;
     return b_.CreateSelect(b_.CreateICmpSLT(v, ConstantInt::get(v->getType(), 0)), b_.CreateNeg(v), v);
   }
+  if (fn == "builtins.round" && c.args.size() == 2)
+    return roundToDigits(lowerAs(*c.args[0], Type::scalarOf(Scalar::F64)), lowerAs(*c.args[1], Type::scalarOf(Scalar::I64)),
+                         ci.type.scalar);
   if (fn == "builtins.round") {
     Scalar t = ci.operandTypes[0];
     Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
@@ -356,6 +360,35 @@ Value *Lowerer::lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
     return power(l, r, la, rb, ci.type.scalar);
   }
   throw Error("internal error: builtin '" + fn + "' not lowered");
+}
+
+Value *Lowerer::roundToDigits(Value *x, Value *nd, Scalar out) {
+  // CPython's fallback double_round, as numba-cuda compiles it (in float64): scale by a
+  // power of ten, round half to even, scale back; infinities, NaN and a scaling that
+  // overflows give x itself.
+  auto *f64 = llvm::Type::getDoubleTy(ctx_);
+  auto *i64 = llvm::Type::getInt64Ty(ctx_);
+  auto cst = [&](double v) { return ConstantFP::get(f64, v); };
+  auto pow10 = [&](Value *n) { return power(cst(10.0), n, Scalar::F64, Scalar::I64, Scalar::F64); };
+  auto rnd = [&](Value *v) { // round(): an int64, back to float64
+    return b_.CreateSIToFP(libdeviceCall("llrint", Scalar::F64, {v}, i64), f64);
+  };
+  Value *zero = ConstantInt::get(i64, 0);
+  Value *nonNeg = b_.CreateICmpSGE(nd, zero);
+  Value *big = b_.CreateICmpSGT(nd, ConstantInt::get(i64, 22));
+  Value *pow1 = b_.CreateSelect(
+      nonNeg, pow10(b_.CreateSelect(big, b_.CreateSub(nd, ConstantInt::get(i64, 22)), nd)), pow10(b_.CreateNeg(nd)));
+  Value *pow2 = b_.CreateSelect(b_.CreateAnd(nonNeg, big), cst(1e22), cst(1.0));
+  Value *y = b_.CreateSelect(nonNeg, b_.CreateFMul(b_.CreateFMul(x, pow1), pow2), fdiv(x, pow1));
+  Value *z = rnd(y);
+  Value *half = b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, b_.CreateFSub(y, z)), cst(0.5));
+  z = b_.CreateSelect(half, b_.CreateFMul(cst(2.0), rnd(fdiv(y, cst(2.0)))), z);
+  Value *back = b_.CreateSelect(nonNeg, fdiv(fdiv(z, pow2), pow1), b_.CreateFMul(z, pow1));
+  Value *ax = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), *ay = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, y);
+  Value *inf = cst(std::numeric_limits<double>::infinity());
+  Value *keep = b_.CreateOr(b_.CreateFCmpUEQ(ax, inf), b_.CreateAnd(nonNeg, b_.CreateFCmpOEQ(ay, inf)));
+  Value *r = b_.CreateSelect(keep, x, back); // UEQ: NaN keeps x too
+  return convertScalar(r, Scalar::F64, out);
 }
 
 Value *Lowerer::lowerMathCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {

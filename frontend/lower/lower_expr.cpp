@@ -129,12 +129,12 @@ Value *Lowerer::fsqrt(Value *x) {
   return b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
 }
 
-Value *Lowerer::libdeviceCall(const std::string &stem, Scalar t, ArrayRef<Value *> args) {
+Value *Lowerer::libdeviceCall(const std::string &stem, Scalar t, ArrayRef<Value *> args, llvm::Type *ret) {
   std::string name = "__nv_" + stem + (t == Scalar::F32 ? "f" : "");
   std::vector<llvm::Type *> params;
   for (Value *a : args)
     params.push_back(a->getType());
-  FunctionCallee f = mod_.getOrInsertFunction(name, FunctionType::get(scalarType(t), params, false));
+  FunctionCallee f = mod_.getOrInsertFunction(name, FunctionType::get(ret ? ret : scalarType(t), params, false));
   if (auto *fn = dyn_cast<llvm::Function>(f.getCallee())) {
     fn->setDoesNotThrow();
     fn->setWillReturn();

@@ -78,6 +78,8 @@ private:
   llvm::Value *floatFloorDivMod(bool wantMod, llvm::Value *a, llvm::Value *b, Scalar t);
   llvm::Value *shift(fe::BinOp op, llvm::Value *a, llvm::Value *b, Scalar t);
   llvm::Value *power(llvm::Value *a, llvm::Value *b, Scalar ta, Scalar tb, Scalar result);
+  /// round(x, ndigits) of a float64 x, converted to `out`.
+  llvm::Value *roundToDigits(llvm::Value *x, llvm::Value *ndigits, Scalar out);
   llvm::Value *lowerBinOp(const fe::BinOpExpr &b);
   llvm::Value *lowerUnary(const fe::UnaryOpExpr &u);
   llvm::Value *lowerBoolOp(const fe::BoolOpExpr &b);
@@ -89,7 +91,10 @@ private:
   llvm::Value *lowerSubscript(const fe::SubscriptExpr &s);
   llvm::Value *specialRegister(const std::string &builtin);
   llvm::Value *laneId(); ///< cuda.laneid (i32)
-  llvm::Value *libdeviceCall(const std::string &stem, Scalar t, llvm::ArrayRef<llvm::Value *> args);
+  /// `__nv_<stem>` (with the `f` of float32 forms when `t` is float32), returning `t` or
+  /// `ret` where given (llrint's int64).
+  llvm::Value *libdeviceCall(const std::string &stem, Scalar t, llvm::ArrayRef<llvm::Value *> args,
+                             llvm::Type *ret = nullptr);
   /// Floating-point a / b and sqrt(x): with fastmath, float32 takes libdevice's
   /// approximations (__nv_fast_fdividef, __nv_sqrtf without precise sqrt), as numba-cuda's
   /// fastmath does through libNVVM's -prec-div=0 -prec-sqrt=0; every backend then runs the

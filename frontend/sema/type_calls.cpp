@@ -589,9 +589,21 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
     return info;
   }
   if (fn == "builtins.round") {
-    arity(1, 1);
-    S a = scalarArgs(c, args, "round")[0];
-    auto cs = resolveOverload({{{S::F32}, S::I64}, {{S::F64}, S::I64}}, {a});
+    // round(x) is an int64 (half to even); round(x, ndigits) keeps x's float type, as
+    // numba-cuda's lowerings of float32 and float64 say.
+    arity(1, 2);
+    auto sc = scalarArgs(c, args, "round");
+    if (sc.size() == 2) {
+      if (!isFloat(sc[0]) || !isInteger(sc[1]))
+        error(c.loc, std::string("round(x, ndigits) takes a float and an integer, not ") + scalarName(sc[0]) + " and " +
+                         scalarName(sc[1]));
+      info.type = Type::scalarOf(sc[0]);
+      info.operandTypes = {sc[0], S::I64};
+      return info;
+    }
+    auto cs = resolveOverload({{{S::F32}, S::I64}, {{S::F64}, S::I64}}, {sc[0]});
+    if (!cs)
+      error(c.loc, std::string("round() takes a real number, not ") + scalarName(sc[0]));
     info.type = Type::scalarOf(cs->result);
     info.operandTypes = cs->args;
     return info;

@@ -211,3 +211,54 @@ def test_min_and_max_of_two_floats_are_fmin_and_fmax(cutwin_backend, dtype):
     np.testing.assert_array_equal(out[:, 2], py)
     py3 = np.array([max(x, y, x) for x, y in zip(a.tolist(), b.tolist())], dtype)
     np.testing.assert_array_equal(out[:, 3], py3)
+
+
+def _fallback_round(x, nd):
+    """CPython's fallback double_round, the algorithm numba-cuda compiles for round(x, n)
+    (it differs from Python's correctly rounded one: round(2.675, 2) is 2.68 here)."""
+    def ipow(a, e):  # float ** int: numba's square-and-multiply, in float64
+        r = 1.0
+        while e:
+            if e & 1:
+                r *= a
+            e >>= 1
+            a *= a
+        return r
+
+    if math.isinf(x) or math.isnan(x):
+        return x
+    if nd >= 0:
+        pow1, pow2 = (ipow(10.0, nd - 22), 1e22) if nd > 22 else (ipow(10.0, nd), 1.0)
+        y = (x * pow1) * pow2
+        if math.isinf(y):
+            return x
+    else:
+        pow1 = ipow(10.0, -nd)
+        y = x / pow1
+    def llrint(v):  # round() of a float is an int64: it saturates, as the GPU's cvt.rni.s64 does
+        return float(min(max(round(v), -2**63), 2**63 - 1))
+
+    z = llrint(y)
+    if abs(y - z) == 0.5:
+        z = 2.0 * llrint(y / 2.0)
+    return (z / pow2) / pow1 if nd >= 0 else z * pow1
+
+
+@cuda.jit
+def round_to_digits(out, x, n):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = round(x[i], n[i])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_round_to_ndigits(cutwin_backend, dtype):
+    vals = [0.5, 1.5, 2.675, -2.5, 1234.5678, 0.125, -0.0, 12345.0, 1e300, float("inf"), float("nan")]
+    nds = list(range(-4, 12)) + [30, 300, 320]  # 30: beyond int64; 320: the scaling overflows
+    x = np.array([v for v in vals for _ in nds], dtype)
+    n = np.array([d for _ in vals for d in nds], np.int64)
+    out = np.zeros_like(x)
+    round_to_digits[2, 256](out, x, n)
+    with np.errstate(over="ignore"):
+        want = np.array([_fallback_round(float(a), int(d)) for a, d in zip(x, n)]).astype(dtype)
+    np.testing.assert_array_equal(out, want)
