@@ -17,13 +17,19 @@ namespace {
 
 /// One asm statement, convergent and ordering memory (bar.warp.sync does; the others
 /// must not be moved across control flow either).
+/// The barrier site of the warp operation being lowered: it tags its asm, so that the same
+/// operation in two branches stays two (identical asm would be hoisted or sunk to where
+/// the branches meet, where other lanes are active: activemask would see them all).
+thread_local unsigned currentSite = 0;
+
 Value *emitAsm(IRBuilder<> &b, Type *ret, ArrayRef<Value *> args, const std::string &text,
                const std::string &constraints) {
   std::vector<Type *> params;
   for (Value *a : args)
     params.push_back(a->getType());
   auto *ft = FunctionType::get(ret, params, false);
-  CallInst *call = b.CreateCall(InlineAsm::get(ft, text, constraints + ",~{memory}", true), args);
+  std::string tagged = text + " // cutwin site " + std::to_string(currentSite);
+  CallInst *call = b.CreateCall(InlineAsm::get(ft, tagged, constraints + ",~{memory}", true), args);
   call->addFnAttr(Attribute::Convergent);
   return call;
 }
@@ -48,6 +54,8 @@ void lowerWarpCall(CallInst *ci) {
   IRBuilder<> b(ci);
   b.SetCurrentDebugLocation(ci->getDebugLoc());
   Value *mask = ci->getArgOperand(1), *value = ci->getArgOperand(2), *lane = ci->getArgOperand(3);
+  auto *site = dyn_cast<ConstantInt>(ci->getArgOperand(4));
+  currentSite = site ? unsigned(site->getZExtValue()) : 0;
   auto *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
   Value *lo = b.CreateTrunc(value, i32);
   auto pred = [](const char *vote) {

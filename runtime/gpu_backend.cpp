@@ -19,9 +19,10 @@ using gpu::CudaDriver;
 
 class GpuCompiledKernel : public CompiledKernel {
 public:
-  GpuCompiledKernel(const CudaDriver &d, const GpuCompiled &c, size_t argBytes, int multiprocessors,
+  GpuCompiledKernel(const CudaDriver &d, CUcontext ctx, const GpuCompiled &c, size_t argBytes, int multiprocessors,
                     const std::string &arch)
-      : d_(d), name_(c.name), argBytes_(argBytes), cooperative_(c.cooperative), multiprocessors_(multiprocessors) {
+      : d_(d), ctx_(ctx), name_(c.name), argBytes_(argBytes), cooperative_(c.cooperative),
+        multiprocessors_(multiprocessors) {
     if (!c.link.empty())
       module_ = gpu::loadLinkedModule(d_, c.ptx, c.link, arch, name_);
     else
@@ -33,12 +34,15 @@ public:
     dynamicSharedAllowed_ = uint64_t(std::max(0, 48 * 1024 - staticShared));
   }
   ~GpuCompiledKernel() override {
-    if (module_)
+    if (module_) {
+      d_.cuCtxSetCurrent(ctx_);
       d_.cuModuleUnload(module_);
+    }
   }
 
   void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *,
               void *stream) override {
+    d_.cuCtxSetCurrent(ctx_); // a launch may come from any host thread
     allowDynamicShared(sharedBytes);
     size_t size = argBytes_;
     void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, const_cast<void *>(args), CU_LAUNCH_PARAM_BUFFER_SIZE,
@@ -72,6 +76,7 @@ public:
   }
 
   uint64_t maxCooperativeBlocks(Dim3 block, uint64_t sharedBytes) override {
+    d_.cuCtxSetCurrent(ctx_);
     allowDynamicShared(sharedBytes);
     int perSM = 0;
     d_.check(d_.cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, function_, int(block.x * block.y * block.z),
@@ -110,6 +115,7 @@ private:
   }
 
   const CudaDriver &d_;
+  CUcontext ctx_;
   std::string name_;
   size_t argBytes_;
   bool cooperative_ = false;
@@ -254,7 +260,7 @@ public:
     c.link = std::move(link);
     int sms = 0;
     d_->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev_);
-    return std::make_unique<GpuCompiledKernel>(*d_, c, argBytes, sms, arch_);
+    return std::make_unique<GpuCompiledKernel>(*d_, ctx_, c, argBytes, sms, arch_);
   }
 
   void *createStream() override {

@@ -320,8 +320,10 @@ void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const 
   ir::ErrorRecord *rec = device_->launches().acquire(c.info);
   auto buffer = packArguments(c.info->layout, args, rec);
   c.kernel->launch(grid, block, sharedBytes, buffer.data(), rec, stream);
-  if (device_->backend().isSimulator())
-    device_->launches().check(); // the simulator has finished: report faults at the launch
+  // The simulator has finished: report faults at the launch. Debug kernels on a GPU are
+  // waited for, as numba-cuda does, so that their exceptions are the launch's.
+  if (device_->backend().isSimulator() || c.info->debug)
+    device_->launches().check();
 }
 
 uint64_t ModuleImpl::maxCooperativeBlocks(const std::string &kernel, const std::vector<Arg> &args, Dim3 block,

@@ -103,3 +103,36 @@ def test_explicit_signatures_pick_the_best_conversion(cutwin_backend):
     assert out[0] == -3
     store_scalar[1, 1](out, 2**40 + 1)  # an int64 converts safely to float64 (unsafely to float32, int8)
     assert out[0] == 2.0**40 + 1
+
+
+def test_kernels_compile_and_launch_from_several_threads(cutwin_backend):
+    # Host threads each launch (and the first of each specialisation compiles); on a GPU
+    # each thread needs the device's context made current.
+    import threading
+
+    @cuda.jit
+    def fill(out, v):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = v
+
+    results, errors = {}, []
+
+    def work(k):
+        try:
+            with cuda.use_backend(cutwin_backend):  # the backend is chosen per thread
+                out = np.zeros(100, np.float64 if k % 2 else np.int64)
+                for _ in range(5):
+                    fill[1, 128](out, k)
+            results[k] = out
+        except Exception as e:  # reported below: a thread's exception is not the test's
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for k, out in results.items():
+        np.testing.assert_array_equal(out, np.full(100, k))

@@ -297,3 +297,18 @@ def test_full_masks_in_a_partial_warp(cutwin_backend):
     np.testing.assert_array_equal(out[:, 1], [sum(1 << k for k in range(10) if k % 3 == v % 3) for v in t])
     np.testing.assert_array_equal(out[:, 2], 0x3FF)
     np.testing.assert_array_equal(out[:, 3], 0x3FF)
+
+
+@cuda.jit
+def activemask_in_identical_branches(x):
+    i = cuda.grid(1)
+    if i % 2 == 0:
+        x[i] = cuda.activemask()
+    else:  # the same code: it must not be merged into one call where the branches meet
+        x[i] = cuda.activemask()
+
+
+def test_activemask_in_identical_branches(cutwin_backend):
+    out = np.zeros(32, np.uint32)
+    activemask_in_identical_branches[1, 32](out)
+    np.testing.assert_array_equal(out, np.tile(np.array([0x55555555, 0xAAAAAAAA], np.uint32), 16))
