@@ -25,6 +25,8 @@ public:
   virtual uint64_t maxCooperativeBlocks(Dim3 block, uint64_t sharedBytes) = 0;
   /// The loaded code's handle (the GPU's CUmodule); null on the simulator.
   virtual void *moduleHandle() const { return nullptr; }
+  /// Registers, shared, local and constant memory, thread limit (see KernelAttributes).
+  virtual KernelAttributes attributes() const = 0;
 };
 
 class Backend {

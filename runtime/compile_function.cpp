@@ -2,6 +2,8 @@
 // compile_ptx and cuda.compile), kernels and device functions with numba's or the C ABI.
 #include "runtime/module_impl.h"
 
+#include <llvm/Support/raw_ostream.h>
+
 namespace cutwin::rt {
 
 namespace {
@@ -49,8 +51,8 @@ CompiledFunction ModuleImpl::compileFunction(const std::string &name, const Func
   if (sym->options.device != req.device)
     throw Error("'" + name + "' is " + (sym->options.device ? "a device function" : "a kernel") +
                 ": compile it with device=" + (sym->options.device ? "True" : "False"));
-  if (req.output != "ptx" && req.output != "ltoir")
-    throw Error("unknown output '" + req.output + "' (expected ptx or ltoir)");
+  if (req.output != "ptx" && req.output != "ltoir" && req.output != "ir")
+    throw Error("unknown output '" + req.output + "' (expected ptx, ltoir or ir)");
   PipelineOptions po = pipelineOptions();
   po.boundscheck = opts_.boundscheck.value_or(false); // numba-cuda's GPU default
   po.lineDirectivesOnly = true;
@@ -80,6 +82,12 @@ CompiledFunction ModuleImpl::compileFunction(const std::string &name, const Func
   }
   // Kernels return none; a device function what its wrapper returns (declared or inferred).
   out.returnType = req.device ? kir.info.exportedReturnType.str() : "none";
+  if (req.output == "ir") { // the kernel IR, target-neutral (numba's inspect_llvm)
+    llvm::raw_string_ostream os(out.code);
+    kir.module->print(os, nullptr);
+    out.name = kir.info.irName;
+    return out;
+  }
   GpuCompiled g = compileForGpu(std::move(kir), po, req.arch);
   out.name = g.entry;
   out.code = po.lto ? g.ltoir : g.ptx;

@@ -87,6 +87,22 @@ public:
 
   void *moduleHandle() const override { return module_; }
 
+  KernelAttributes attributes() const override {
+    d_.cuCtxSetCurrent(ctx_);
+    auto get = [&](CUfunction_attribute a) {
+      int v = 0;
+      d_.check(d_.cuFuncGetAttribute(&v, a, function_), "kernel '" + name_ + "': cuFuncGetAttribute");
+      return v;
+    };
+    KernelAttributes k;
+    k.registersPerThread = get(CU_FUNC_ATTRIBUTE_NUM_REGS);
+    k.sharedBytesPerBlock = uint64_t(get(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
+    k.localBytesPerThread = uint64_t(get(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES));
+    k.constBytes = uint64_t(get(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES));
+    k.maxThreadsPerBlock = get(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    return k;
+  }
+
 private:
   /// Loads the kernel's own PTX (no linked files).
   void loadPtx(const GpuCompiled &c) {

@@ -170,6 +170,8 @@ void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_
 
 std::string Kernel::ir(const std::vector<Arg> &args) { return module_->ir(name_, args); }
 
+KernelAttributes Kernel::attributes(const std::vector<Arg> &args) { return module_->attributes(name_, args); }
+
 std::vector<std::vector<std::string>> Kernel::compiledSignatures() const {
   return module_->compiledSignatures(name_);
 }
@@ -282,6 +284,10 @@ ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std:
   if (loadHook_)
     loadHook_(kernel, out.kernel->moduleHandle(), true);
   return out;
+}
+
+KernelAttributes ModuleImpl::attributes(const std::string &kernel, const std::vector<Arg> &args) {
+  return compiled(kernel, formalTypes(kernel, args)).kernel->attributes();
 }
 
 std::vector<std::vector<std::string>> ModuleImpl::compiledSignatures(const std::string &kernel) {

@@ -27,6 +27,7 @@ public:
   std::string ptx(const std::string &kernel, const std::vector<Arg> &args, const std::string &arch);
   CompiledFunction compileFunction(const std::string &name, const FunctionCompileRequest &request);
   std::vector<std::vector<std::string>> compiledSignatures(const std::string &kernel);
+  KernelAttributes attributes(const std::string &kernel, const std::vector<Arg> &args);
   void setLoadHook(Module::LoadHook hook) { loadHook_ = std::move(hook); }
   ~ModuleImpl();
   std::vector<std::string> kernelNames() const { return parsed_->scope().kernelNames(); }

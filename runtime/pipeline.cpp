@@ -289,6 +289,9 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   out.name = ir.info.name;
   out.serial = ir.info.debug;
   out.staticSharedBytes = lowered.staticSharedBytes;
+  for (const llvm::GlobalVariable &g : m.globals())
+    if (g.isConstant() && g.getName().contains(".const."))
+      out.constBytes += m.getDataLayout().getTypeAllocSize(g.getValueType());
   out.stackBytes = fiberStackBytes(m);
   out.cooperative = lowered.usesGridSync;
   std::vector<std::string> entries = {lowered.usesBarrier ? sim::kThreadEntry : sim::kBlockEntry};

@@ -74,6 +74,7 @@ struct SimCompiled {
   std::string name;
   uint64_t threadEntry = 0, blockEntry = 0;
   uint64_t staticSharedBytes = 0;
+  uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)
   size_t stackBytes = 0;
   bool serial = false;      ///< debug kernels run their blocks in order on one thread
   bool cooperative = false; ///< syncs the grid

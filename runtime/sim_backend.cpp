@@ -23,6 +23,7 @@ public:
     k_.staticSharedBytes = c.staticSharedBytes;
     k_.stackBytes = opts.stackBytes ? opts.stackBytes : c.stackBytes;
     k_.cooperative = c.cooperative;
+    constBytes_ = c.constBytes;
     if (c.serial)
       opts_.parallel = false;
   }
@@ -38,7 +39,17 @@ public:
     return sim::maxCooperativeBlocks(k_, {block.x, block.y, block.z}, sharedBytes, limits_);
   }
 
+  KernelAttributes attributes() const override {
+    KernelAttributes a;
+    a.sharedBytesPerBlock = k_.staticSharedBytes;
+    a.localBytesPerThread = k_.stackBytes;
+    a.constBytes = constBytes_;
+    a.maxThreadsPerBlock = int(limits_.maxThreadsPerBlock);
+    return a;
+  }
+
 private:
+  uint64_t constBytes_ = 0;
   sim::SimKernel k_;
   const sim::DeviceLimits &limits_;
   sim::SchedulerOptions opts_;

@@ -124,6 +124,11 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, name, path=None, target=None):
         if not (name == "numba.cuda" or name.startswith("numba.cuda.")) or _is_numba_own(name):
             return None
+        # Only names that are modules (numba-cuda's, or cutwin's stand-ins): `from
+        # numba.cuda import vectorize` must fail where cutwin has no vectorize, not import
+        # an empty module of that name.
+        if name not in CUTWIN_MODULES and importlib.machinery.PathFinder.find_spec(name, path) is None:
+            return None
         return importlib.machinery.ModuleSpec(name, self)
 
     def create_module(self, spec):

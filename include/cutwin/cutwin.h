@@ -341,7 +341,7 @@ struct FunctionCompileRequest {
   std::string abiName;       ///< the function's name in the code; default: Python name (C ABI)
                              ///< or an Itanium-style mangled name (numba ABI)
   std::string arch = "sm_90";
-  std::string output = "ptx"; ///< "ptx", or "ltoir" (needs the nvvm code generator)
+  std::string output = "ptx"; ///< "ptx", "ltoir" (needs the nvvm code generator) or "ir" (kernel IR)
 };
 
 struct CompiledFunction {
@@ -352,6 +352,18 @@ struct CompiledFunction {
 
 class Module;
 /// A kernel of a module; each distinct tuple of argument types compiles once.
+/// What numba's Dispatcher.get_regs_per_thread & co. report for one compiled kernel: the
+/// GPU's function attributes; on the simulator the shared and constant bytes the kernel
+/// uses, its fiber stack as its local memory, 0 registers (it has none) and the simulated
+/// device's thread limit.
+struct KernelAttributes {
+  int registersPerThread = 0;
+  uint64_t sharedBytesPerBlock = 0; ///< static shared memory
+  uint64_t localBytesPerThread = 0;
+  uint64_t constBytes = 0;
+  int maxThreadsPerBlock = 0;
+};
+
 class Kernel {
 public:
   /// Launches the kernel. On the simulator it runs to completion and faults are thrown
@@ -372,6 +384,8 @@ public:
   /// The argument types of every specialization compiled so far (by launches or calls of
   /// ir/ptx), in compilation order, each in numba's signature syntax ("float32[::1]").
   std::vector<std::vector<std::string>> compiledSignatures() const;
+  /// The attributes of the kernel compiled for these argument types (compiling it if needed).
+  KernelAttributes attributes(const std::vector<Arg> &args);
   const std::string &name() const { return name_; }
 
 private:

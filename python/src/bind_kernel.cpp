@@ -220,6 +220,19 @@ void bindKernel(nb::module_ &m) {
           "ir", [](Kernel &k, nb::handle args) { return k.ir(toArgs(args)); }, nb::arg("args"))
       .def("compiled_signatures", &Kernel::compiledSignatures)
       .def(
+          "attributes",
+          [](Kernel &k, nb::handle args) {
+            KernelAttributes a = k.attributes(toArgs(args));
+            nb::dict d;
+            d["regs_per_thread"] = a.registersPerThread;
+            d["shared_mem_per_block"] = a.sharedBytesPerBlock;
+            d["local_mem_per_thread"] = a.localBytesPerThread;
+            d["const_mem_size"] = a.constBytes;
+            d["max_threads_per_block"] = a.maxThreadsPerBlock;
+            return d;
+          },
+          nb::arg("args"))
+      .def(
           "ptx", [](Kernel &k, nb::handle args, const std::string &arch) { return k.ptx(toArgs(args), arch); },
           nb::arg("args"), nb::arg("arch") = "sm_90")
       .def(

@@ -136,3 +136,49 @@ def test_host_computed_dtype_and_size_globals(cutwin_backend):
     out = np.zeros(1, np.float64)
     partial_sums[1, 1](x, out)
     assert out[0] == 1.0 + 2.0 ** -30
+
+
+_TABLE = np.arange(10, dtype=np.float64)
+
+
+def _uses_memory(out):
+    sm = cuda.shared.array(64, cuda.float32)
+    t = cuda.threadIdx.x
+    sm[t] = t
+    cuda.syncthreads()
+    out[t] = sm[63 - t] + _TABLE[t % 10]
+
+
+def test_kernel_properties(cutwin_backend):
+    sig = cuda.void(cuda.float64[::1])
+    k = cuda.jit(sig)(_uses_memory)
+    assert k.get_shared_mem_per_block(sig) == 64 * 4
+    assert k.get_const_mem_size(sig) >= _TABLE.nbytes
+    regs = k.get_regs_per_thread(sig)
+    assert isinstance(regs, int) and (regs > 0 if cutwin_backend == "gpu" else regs == 0)
+    assert 0 < k.get_max_threads_per_block(sig) <= 1024
+    assert k.get_local_mem_per_thread(sig) >= 0
+    assert k.get_shared_mem_per_block() == {tuple(sig.args): 64 * 4}
+
+
+def test_specialize_and_device_function_inspection():
+    @cuda.jit
+    def store(x):
+        x[0] = 1
+
+    f32 = store.specialize(cuda.float32[::1])
+    assert f32 is store.specialize(cuda.float32[::1]) and len(store.specializations) == 1
+    assert store.specialize(np.zeros(3, np.int32)) is not f32 and len(store.specializations) == 2
+    with pytest.raises(RuntimeError, match="already specialized"):
+        f32.specialize(cuda.float32[::1])
+
+    @cuda.jit("float32(float32)", device=True)
+    def plus_one(v):
+        return v + 1
+
+    assert "fadd float" in plus_one.inspect_llvm()[(cuda.float32,)]
+    assert "add.rn.f32" in plus_one.inspect_asm(cuda.float32(cuda.float32))
+    with pytest.raises(RuntimeError, match="SASS"):
+        plus_one.inspect_sass()
+    with pytest.raises(TypeError, match="cannot be launched"):
+        plus_one[1, 1]

@@ -47,7 +47,7 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     jf = _JitFunction(fn, None, options)
     module = jf._module(runtime._selected_spec(), codegen="nvvm" if output == "ltoir" else _codegen())
     abi_name = (abi_info or {}).get("abi_name", "")
-    code, resty, _ = module.compile_function(fn.__name__, _signature_text(sig), bool(device), abi, abi_name,
+    code, resty, _ = module.compile_function(jf._code_name, _signature_text(sig), bool(device), abi, abi_name,
                                              _arch(cc), output)
     return code, _type_named(resty)
 

@@ -90,6 +90,11 @@ class _JitFunction:
         self._gpu_codegen = None  # a code generator preferred on GPUs (None: CUTWIN_CODEGEN's)
         self._exceptions = {}  # user exception classes the kernel raises, by the name it uses
 
+    @property
+    def _code_name(self):
+        """The function's name in the source the compiler reads (a lambda becomes a def)."""
+        return resolve.LAMBDA_NAME if self.__name__ == "<lambda>" else self.__name__
+
     def _declaration(self):
         o = self.targetoptions
         return {"device": o["device"], "signatures": [resolve.signature_text(s) for s in self.signatures],
@@ -112,7 +117,7 @@ class _JitFunction:
     def _compiled(self, spec):
         """This function's module and kernel on device `spec`, compiled on first use."""
         module = self._module(spec, codegen=None if spec == "sim" else self._gpu_codegen)
-        kernel = None if self.targetoptions["device"] else module.kernel(self.__name__)
+        kernel = None if self.targetoptions["device"] else module.kernel(self._code_name)
         return _Compiled(module, kernel)
 
 
@@ -226,8 +231,59 @@ class Dispatcher(_JitFunction):
     def compile(self, sig):
         """Compiles for a signature ahead of the first launch; returns the compiled
         overload (numba's kernel object: max_cooperative_grid_blocks, inspect_*)."""
+        sig = resolve.as_signature(sig)
         self._native_args(sig, "ir")
         return _Overload(self, sig)
+
+    @property
+    def specialized(self):
+        return getattr(self, "_specialized", False)
+
+    @property
+    def specializations(self):
+        """The dispatchers `specialize` made, by device and argument types."""
+        if not hasattr(self, "_specializations"):
+            self._specializations = {}
+        return self._specializations
+
+    def specialize(self, *args):
+        """A dispatcher compiled for these arguments' types (values, or types) alone."""
+        if self.specialized or self.signatures:
+            raise RuntimeError("Dispatcher already specialized")
+        argtypes = tuple(resolve.as_signature((a,)).args[0] if resolve.type_text(a) is not None else ct.typeof(a)
+                         for a in args)
+        key = (runtime._selected_spec(), argtypes)
+        d = self.specializations.get(key)
+        if d is None:
+            d = Dispatcher(self.py_func, [ct.Signature(None, argtypes)], self.targetoptions)
+            d.compile(d.signatures[0])
+            d._specialized = True
+            self.specializations[key] = d
+        return d
+
+    def _attribute(self, name, signature):
+        if signature is not None:
+            sig = resolve.as_signature(signature)
+            return self._kernel(runtime._selected_spec()).attributes(_dummy_args(sig))[name]
+        return {sig: self._kernel(runtime._selected_spec()).attributes(_dummy_args(sig))[name]
+                for sig in self._all_signatures()}
+
+    def get_regs_per_thread(self, signature=None):
+        """Registers per thread of the compiled kernel (0 on the simulator, which has none);
+        a dict by argument types without a signature."""
+        return self._attribute("regs_per_thread", signature)
+
+    def get_shared_mem_per_block(self, signature=None):
+        return self._attribute("shared_mem_per_block", signature)
+
+    def get_local_mem_per_thread(self, signature=None):
+        return self._attribute("local_mem_per_thread", signature)
+
+    def get_const_mem_size(self, signature=None):
+        return self._attribute("const_mem_size", signature)
+
+    def get_max_threads_per_block(self, signature=None):
+        return self._attribute("max_threads_per_block", signature)
 
     def _native_args(self, sig, what, arch="sm_90"):
         args = _dummy_args(sig)
@@ -324,6 +380,39 @@ class DeviceFunction(_JitFunction):
 
     def __call__(self, *args, **kwargs):
         raise TypeError("'%s' is a device function: call it from a kernel" % self.__name__)
+
+    def __getitem__(self, config):
+        raise TypeError("'%s' is a device function: it cannot be launched as a kernel" % self.__name__)
+
+    def _code(self, signature, output):
+        from .compiler import _signature_text
+
+        module = self._module(runtime._selected_spec())
+        return module.compile_function(self._code_name, _signature_text(signature), True, "numba", "", "sm_90",
+                                       output)[0]
+
+    def _each(self, signature, output):
+        if signature is not None:
+            return self._code(signature, output)
+        return {resolve.as_signature(s).args: self._code(s, output) for s in self.signatures}
+
+    def compile_device(self, args, return_type=None):
+        """Compiles the function for argument types `args` (numba's device dispatcher)."""
+        sig = ct.Signature(return_type, tuple(args)) if return_type is not None else tuple(args)
+        self._code(sig, "ir")
+        if sig not in self.signatures:
+            self.signatures.append(resolve.as_signature(sig))
+
+    def inspect_llvm(self, signature=None):
+        """The kernel IR of the function compiled on its own, with numba's ABI."""
+        return self._each(signature, "ir")
+
+    def inspect_asm(self, signature=None):
+        """PTX of the function compiled on its own, with numba's ABI."""
+        return self._each(signature, "ptx")
+
+    def inspect_sass(self, signature=None):
+        raise RuntimeError("Cannot inspect SASS of a device function")
 
     def __repr__(self):
         return "<cutwin device function %s>" % self.__qualname__
