@@ -27,19 +27,20 @@ def pytest_addoption(parser):
 
 
 def excluded_tests():
-    """node id suffix -> reason, from excluded.txt (`<file>::<class>::<test>  # reason`; a
-    line naming only a file excludes all of it)."""
-    out = {}
-    reason = ""
+    """node id -> reason, from excluded.txt: a comment block gives the reason for the
+    entries after it; an entry is a file (all of it) or `<file>::<class>::<test>`."""
+    out, reason, in_comment = {}, [], False
     with open(os.path.join(HERE, "excluded.txt")) as fh:
         for line in fh:
             line = line.strip()
             if not line:
                 continue
             if line.startswith("#"):
-                reason = line.lstrip("# ")
+                reason = (reason if in_comment else []) + [line.lstrip("# ")]
+                in_comment = True
                 continue
-            out[line] = reason
+            in_comment = False
+            out[line] = " ".join(reason)
     return out
 
 

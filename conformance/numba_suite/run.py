@@ -78,6 +78,14 @@ def run_file(python, path, args, env):
     return records
 
 
+def excluded_files():
+    """file -> reason, for the files excluded.txt excludes whole (numba-internal tests)."""
+    sys.path.insert(0, HERE)
+    from plugin import excluded_tests
+
+    return {k: v for k, v in excluded_tests().items() if k.endswith(".py")}
+
+
 def table(records):
     files = {}
     for r in records:
@@ -120,10 +128,13 @@ def main():
     if args.numba_own_simulator:
         env["NUMBA_ENABLE_CUDASIM"] = "1"
         args.selection = "sim"
+    excluded = excluded_files()
     start = time.time()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(lambda f: run_file(args.python, os.path.join(tests, f), args, env), files))
-    records = list({r["test"]: r for rs in results for r in rs}.values())
+        results = list(pool.map(lambda f: run_file(args.python, os.path.join(tests, f), args, env),
+                                [f for f in files if f not in excluded]))
+    records = [{"test": f + "::<file>", "outcome": "excluded", "message": excluded[f]} for f in files if f in excluded]
+    records += list({r["test"]: r for rs in results for r in rs}.values())
     text, total = table(records)
     print(text)
     who = "numba-cuda's own simulator" if args.numba_own_simulator else "cutwin backend %s" % args.backend

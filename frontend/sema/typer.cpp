@@ -193,7 +193,7 @@ void FunctionTyper::run() {
   if (!spec_.isKernel && !spec_.options().signatures.empty()) {
     for (const SignatureDecl &s : spec_.options().signatures) {
       Signature sig = scope_.parseSignature(s);
-      if (sig.args == spec_.argTypes) {
+      if (sig.args == spec_.argTypes && sig.hasReturn) { // a bare argument tuple infers the result
         declared_ = sig;
         break;
       }
