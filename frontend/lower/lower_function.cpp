@@ -443,6 +443,10 @@ void Lowerer::lowerBlockThenBranch(const fe::Block &b, BasicBlock *next) {
 }
 
 void Lowerer::lowerIf(const fe::IfStmt &s) {
+  if (auto k = spec_->constantBranches.find(&s); k != spec_->constantBranches.end()) {
+    lowerBlock(k->second ? s.body : s.orelse); // the condition is a compile-time constant
+    return;
+  }
   Value *c = truth(lowerExpr(*s.test), info(*s.test).type);
   auto *thenB = BasicBlock::Create(ctx_, "if.then", fn_);
   auto *elseB = s.orelse.empty() ? nullptr : BasicBlock::Create(ctx_, "if.else", fn_);

@@ -145,6 +145,8 @@ std::optional<ConstValue> binary(BinOp op, const ConstValue &a, const ConstValue
   }
 }
 
+} // namespace
+
 bool truthy(const ConstValue &v) {
   switch (v.kind) {
   case ConstValue::Kind::Int: return v.i != 0;
@@ -157,8 +159,6 @@ bool truthy(const ConstValue &v) {
   }
   return false;
 }
-
-} // namespace
 
 std::optional<ConstValue> evalConst(const Expr &e, const SourceFile &file, const ConstLookup &lookup) {
   auto rec = [&](const Expr &x) { return evalConst(x, file, lookup); };

@@ -58,6 +58,9 @@ struct ConstValue {
   std::string str() const;
 };
 
+/// Python's truth value of a constant (`if CONST:`).
+bool truthy(const ConstValue &v);
+
 /// Looks a bare name up for the evaluator: a known constant, or nullopt.
 using ConstLookup = std::function<std::optional<ConstValue>(const Expr &name)>;
 

@@ -220,9 +220,17 @@ void FunctionTyper::run() {
   spec_.augOps.clear();
   typeBlock(def.body);
 
-  for (auto &[name, t] : spec_.locals)
-    if (t.hasUnknown())
-      error(def.loc, "the type of variable '" + name + "' in '" + def.name + "' cannot be inferred");
+  for (auto it = spec_.locals.begin(); it != spec_.locals.end();) {
+    // A variable only a pruned branch assigns has no type and is never read (a read
+    // would have been an error): it does not exist.
+    if (it->second.isUnknown() && !spec_.constantBranches.empty()) {
+      it = spec_.locals.erase(it);
+      continue;
+    }
+    if (it->second.hasUnknown())
+      error(def.loc, "the type of variable '" + it->first + "' in '" + def.name + "' cannot be inferred");
+    ++it;
+  }
 
   if (spec_.isKernel) {
     if (sawReturnValue_)
@@ -249,8 +257,11 @@ bool FunctionTyper::alwaysReturns(const Block &b) const {
   const Stmt &last = *b.back();
   if (last.kind == StmtKind::Return || last.kind == StmtKind::Raise)
     return true;
-  if (auto *i = dyn<IfStmt>(&last))
+  if (auto *i = dyn<IfStmt>(&last)) {
+    if (auto k = spec_.constantBranches.find(i); k != spec_.constantBranches.end())
+      return alwaysReturns(k->second ? i->body : i->orelse);
     return alwaysReturns(i->body) && alwaysReturns(i->orelse);
+  }
   if (auto *w = dyn<WhileStmt>(&last)) {
     // `while True:` without break only leaves through return.
     auto *c = dyn<ConstantExpr>(w->test.get());
@@ -490,7 +501,15 @@ void FunctionTyper::typeStmt(const Stmt &s) {
   }
   case StmtKind::If: {
     auto &i = static_cast<const IfStmt &>(s);
-    checkTruthTestable(typeExpr(*i.test).type, i.test->loc);
+    ExprInfo test = typeExpr(*i.test);
+    checkTruthTestable(test.type, i.test->loc);
+    if (test.constant && i.test->kind != ExprKind::Call) { // only the branch taken
+      bool taken = truthy(*test.constant);
+      spec_.constantBranches[&s] = taken;
+      typeBlock(taken ? i.body : i.orelse);
+      return;
+    }
+    spec_.constantBranches.erase(&s);
     typeBlock(i.body);
     typeBlock(i.orelse);
     return;

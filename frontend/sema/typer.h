@@ -44,6 +44,10 @@ struct FunctionSpec {
   Type returnType;                    ///< None for kernels
   std::map<std::string, Type> locals; ///< parameters included
   std::unordered_map<const Expr *, ExprInfo> exprs;
+  /// `if` statements whose condition is a compile-time constant, and its truth: only the
+  /// branch taken is typed and lowered (numba prunes such branches, e.g. on a literal
+  /// argument, so the other may not even type).
+  std::unordered_map<const Stmt *, bool> constantBranches;
   /// The operation of each augmented assignment (`x += y`): its type and operand types.
   std::unordered_map<const Stmt *, ExprInfo> augOps;
   std::string irName; ///< name of the LLVM function

@@ -292,3 +292,37 @@ def test_constant_and_runtime_arguments_of_device_functions(cutwin_backend):
                          np.full(40, 40), np.full(40, 40), np.minimum(2, i), np.full(40, 7), a, np.full(40, 4),
                          np.full(40, 5), i], axis=1)
     np.testing.assert_array_equal(out, expected)
+
+
+USE_FAST_PATH = False
+
+
+@cuda.jit(device=True)
+def pick(v, flag):
+    # With `flag` a constant the branch not taken is not typed: here it would mix a
+    # uint64 and an int64 into a float64 index (numba prunes it as well).
+    idx = (v, np.uint64(1))
+    if flag:
+        idx = (idx[0] % 3, idx[1] % np.int64(2))
+        only_here = 1.5
+        return idx[0] + only_here
+    return idx[0] + idx[1]
+
+
+@cuda.jit
+def constant_conditions(out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i, 0] = pick(i, False)
+        out[i, 1] = pick(i, True)
+        if USE_FAST_PATH:
+            out[i, 2] = undefined_function(i)  # noqa: F821  never compiled
+        else:
+            out[i, 2] = -i
+
+
+def test_branches_on_compile_time_constants_are_pruned(cutwin_backend):
+    out = np.zeros((10, 3))
+    constant_conditions[1, 16](out)
+    i = np.arange(10)
+    np.testing.assert_array_equal(out, np.stack([i + 1, i % 3 + 1.5, -i], axis=1))
