@@ -9,6 +9,12 @@ static_assert(int(DType::F64) == int(fe::Scalar::F64) && int(DType::Bool) == int
               "DType mirrors fe::Scalar");
 
 fe::Type argumentType(const Arg &a) {
+  if (a.isTuple()) {
+    std::vector<fe::Type> elems;
+    for (const Arg &e : a.elements())
+      elems.push_back(argumentType(e));
+    return fe::Type::tuple(std::move(elems));
+  }
   if (a.isArray()) {
     const DeviceArray &arr = a.array();
     if (arr.ndim() < 1 || arr.ndim() > 3)
@@ -77,9 +83,10 @@ std::vector<uint64_t> packArguments(const ir::ArgLayout &layout, const std::vect
       put(buf, s.offset, errorRecord);
       continue;
     }
-    if (!s.path.empty())
-      throw Error("tuple arguments cannot be passed from C++ yet");
-    const Arg &a = args[s.arg];
+    const Arg *arg = &args[s.arg];
+    for (unsigned k : s.path) // an element of a tuple argument
+      arg = &arg->elements()[k];
+    const Arg &a = *arg;
     if (s.pointer) { // CPointer(T): an address (an integer) is data; no extent; T's size as stride
       uint64_t address = a.isArray() ? reinterpret_cast<uint64_t>(a.array().data()) : a.scalar().bits;
       if (s.role == ir::ParamSlot::Role::Data)

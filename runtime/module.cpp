@@ -318,10 +318,16 @@ ModuleImpl::~ModuleImpl() {
 
 void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
                         uint64_t sharedBytes, void *stream) {
-  for (size_t i = 0; i < args.size(); ++i)
-    if (args[i].isArray() && &args[i].array().device() != device_.get())
+  std::function<void(const Arg &, size_t)> onThisDevice = [&](const Arg &a, size_t i) {
+    if (a.isTuple())
+      for (const Arg &e : a.elements())
+        onThisDevice(e, i);
+    else if (a.isArray() && &a.array().device() != device_.get())
       throw LaunchError("argument " + std::to_string(i + 1) + " of kernel '" + kernel + "' is an array on " +
-                        args[i].array().device().name() + ", but the kernel runs on " + device_->name());
+                        a.array().device().name() + ", but the kernel runs on " + device_->name());
+  };
+  for (size_t i = 0; i < args.size(); ++i)
+    onThisDevice(args[i], i);
   Compiled &c = compiled(kernel, formalTypes(kernel, args));
   ir::ErrorRecord *rec = device_->launches().acquire(c.info);
   auto buffer = packArguments(c.info->layout, args, rec);

@@ -237,10 +237,18 @@ public:
   Arg(uint64_t v) : value_(Scalar{DType::U64, v}) {}
   Arg(float v) : value_(Scalar{DType::F32, bitsOf(double(v))}) {}
   Arg(double v) : value_(Scalar{DType::F64, bitsOf(v)}) {}
+  /// A tuple of arguments (numba's UniTuple / Tuple): scalars, arrays, tuples.
+  static Arg tuple(std::vector<Arg> elems) {
+    Arg a{false};
+    a.value_ = std::move(elems);
+    return a;
+  }
 
   bool isArray() const { return std::holds_alternative<DeviceArray>(value_); }
+  bool isTuple() const { return std::holds_alternative<std::vector<Arg>>(value_); }
   const DeviceArray &array() const { return std::get<DeviceArray>(value_); }
   const Scalar &scalar() const { return std::get<Scalar>(value_); }
+  const std::vector<Arg> &elements() const { return std::get<std::vector<Arg>>(value_); }
 
 private:
   static uint64_t bitsOf(double d) {
@@ -248,7 +256,7 @@ private:
     std::memcpy(&b, &d, 8);
     return b;
   }
-  std::variant<DeviceArray, Scalar> value_;
+  std::variant<DeviceArray, Scalar, std::vector<Arg>> value_;
 };
 
 struct CompileOptions {

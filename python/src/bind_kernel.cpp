@@ -46,7 +46,13 @@ Arg toArg(nb::handle h) {
     std::memcpy(&s.imagBits, &im, 8);
     return Arg(s);
   }
-  if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 2) {
+  if (PyTuple_Check(o) && !(PyTuple_GET_SIZE(o) == 2 && PyUnicode_Check(PyTuple_GET_ITEM(o, 0)))) {
+    std::vector<Arg> elems; // a tuple argument (the package converted its elements)
+    for (nb::handle e : nb::borrow<nb::tuple>(h))
+      elems.push_back(toArg(e));
+    return Arg::tuple(std::move(elems));
+  }
+  if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 2) { // (dtype name, value): a NumPy scalar
     auto dtype = dtypeFromName(nb::cast<std::string>(nb::handle(PyTuple_GET_ITEM(o, 0))));
     nb::handle v(PyTuple_GET_ITEM(o, 1));
     if (dtype) {

@@ -136,3 +136,19 @@ def test_kernels_compile_and_launch_from_several_threads(cutwin_backend):
     assert not errors, errors
     for k, out in results.items():
         np.testing.assert_array_equal(out, np.full(100, k))
+
+
+@cuda.jit
+def uses_tuple_arguments(out, t, nested, empty):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = t[0] + t[1][i] * t[2] + nested[0][1] - nested[1] + len(empty)
+
+
+def test_tuple_arguments(cutwin_backend):
+    # Heterogeneous tuples of numbers, NumPy scalars and device arrays, nested and empty
+    # (numba's Tuple, UniTuple and the empty tuple), flattened into the argument buffer.
+    d = cuda.to_device(np.arange(6.0))
+    out = np.zeros(6)
+    uses_tuple_arguments[1, 8](out, (1, d, np.float32(2.5)), ((7, np.int8(-3)), 0.25), ())
+    np.testing.assert_array_equal(out, 1 + np.arange(6.0) * 2.5 + -3 - 0.25)

@@ -53,6 +53,28 @@ def _host_constant(v):
     return None
 
 
+def _native_tuple(tup, kernel):
+    """A tuple argument for the extension: its elements converted as arguments are (device
+    arrays, numbers, NumPy scalars as (dtype, value), nested tuples)."""
+    out = []
+    for v in tup:
+        t = type(v)
+        if t is int or t is float or t is bool or t is complex:
+            out.append(v)
+        elif isinstance(v, np.generic):
+            out.append((v.dtype.name, v.item()))
+        elif isinstance(v, DeviceNDArray):
+            out.append(v._arr)
+        elif hasattr(v, "__cuda_array_interface__"):
+            out.append(as_cuda_array(v)._arr)
+        elif t is tuple:
+            out.append(_native_tuple(v, kernel))
+        else:
+            raise TypeError("cutwin cannot pass a %s inside a tuple to kernel '%s' (host arrays in tuples: "
+                            "pass cuda.to_device(...) arrays)" % (t.__name__, kernel))
+    return tuple(out)
+
+
 def _declaration_of(v):
     """(Python function, declaration) of a jit function object kernels can call: cutwin's
     kernels and device functions, and numba's CPU `jit` functions (compiled for the device
@@ -206,6 +228,8 @@ class Dispatcher(_JitFunction):
                 native.append(a._arr)
             elif hasattr(a, "__cuda_array_interface__"):  # CuPy, PyTorch, ...: used in place
                 native.append(as_cuda_array(a)._arr)
+            elif t is tuple:
+                native.append(_native_tuple(a, self.__name__))
             else:
                 raise TypeError("cutwin cannot pass a %s to kernel '%s'" % (t.__name__, self.__name__))
         try:
