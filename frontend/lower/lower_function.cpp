@@ -480,6 +480,8 @@ void Lowerer::lowerWhile(const fe::WhileStmt &s) {
 }
 
 void Lowerer::lowerFor(const fe::ForStmt &s) {
+  if (info(*s.iter).type.kind != TypeKind::Range || s.iter->kind != fe::ExprKind::Call)
+    return lowerForEach(s);
   auto &call = static_cast<const fe::CallExpr &>(*s.iter);
   const fe::ExprInfo &ri = info(call);
   Scalar t = ri.type.scalar;

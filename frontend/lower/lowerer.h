@@ -8,6 +8,7 @@
 #include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/IRBuilder.h>
 
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -51,6 +52,14 @@ private:
   void lowerIf(const fe::IfStmt &s);
   void lowerWhile(const fe::WhileStmt &s);
   void lowerFor(const fe::ForStmt &s);
+  /// A for loop over arrays, tuples, enumerate(...) and zip(...) (lower_iter.cpp): a
+  /// counter from 0 to the iterable's length, the element computed from it.
+  void lowerForEach(const fe::ForStmt &s);
+  struct Iteration {
+    llvm::Value *length;                           ///< int64
+    std::function<llvm::Value *(llvm::Value *)> element; ///< of the counter (int64)
+  };
+  Iteration iteration(const fe::Expr &iterable);
   void lowerReturn(const fe::ReturnStmt &s);
   void lowerAssert(const fe::AssertStmt &s);
   void lowerRaise(const fe::RaiseStmt &s);

@@ -230,8 +230,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
 }
 
 std::optional<Entity> pythonBuiltin(const std::string &name) {
-  static const std::set<std::string> fns = {"range", "len",   "min",  "max",   "abs",    "int",
-                                            "float", "bool",  "round", "pow", "complex", "print"};
+  static const std::set<std::string> fns = {"range", "len",   "min",   "max", "abs",     "int",       "float",
+                                            "bool",  "round", "pow",   "complex", "print", "enumerate", "zip"};
   if (fns.count(name))
     return functionEntity("builtins." + name);
   return std::nullopt;

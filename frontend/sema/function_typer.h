@@ -49,6 +49,10 @@ private:
   /// The compile-time value of an expression over literals, globals and constant parameters.
   std::optional<ConstValue> constantOf(const Expr &e);
   void checkTruthTestable(const Type &t, SourceLoc loc);
+  /// The type a for loop over a value of type `t` assigns its target: range elements,
+  /// array elements (rows of a multi-dimensional array), a uniform tuple's elements,
+  /// enumerate's (index, element) and zip's tuples. Errors for anything else.
+  Type iterElement(const Type &t, SourceLoc loc);
 
   // calls (type_calls.cpp)
   ExprInfo typeCall(const CallExpr &c);

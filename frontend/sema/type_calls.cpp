@@ -419,6 +419,24 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
     info.operandTypes = cs->args;
     return info;
   }
+  if (fn == "builtins.enumerate" || fn == "builtins.zip") {
+    // Iterators of for loops: the element type is the loop's (iterElement).
+    bool isEnum = fn == "builtins.enumerate";
+    if (isEnum)
+      arity(1, 2);
+    else if (args.empty())
+      error(c.loc, "zip() needs at least one iterable in kernels");
+    Type it = Type::make(TypeKind::Iterator);
+    it.path = isEnum ? "enumerate" : "zip";
+    for (size_t i = 0; i < (isEnum ? 1 : args.size()); ++i) {
+      iterElement(args[i].type, c.args[i]->loc); // checks it is iterable
+      it.elems.push_back(args[i].type);
+    }
+    if (isEnum && args.size() == 2 && !args[1].type.isInt())
+      error(c.args[1]->loc, "enumerate()'s start must be an integer, not " + args[1].type.str());
+    info.type = it;
+    return info;
+  }
   if (fn == "builtins.print") { // numba's vprintf formats: %lld/%llu for integers, %f for floats
     std::function<bool(const Type &)> printable = [&](const Type &t) {
       if (t.kind == TypeKind::String)

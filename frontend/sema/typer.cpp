@@ -333,6 +333,41 @@ void FunctionTyper::collectLocals(const Block &b) {
   }
 }
 
+Type FunctionTyper::iterElement(const Type &t, SourceLoc loc) {
+  switch (t.kind) {
+  case TypeKind::Unknown: return t;
+  case TypeKind::Range: return Type::scalarOf(t.scalar);
+  case TypeKind::Array:
+    if (t.isRecordArray() || t.pointer)
+      break;
+    if (t.ndim == 1)
+      return Type::scalarOf(t.scalar);
+    return Type::array(t.scalar, t.ndim - 1u, t.layout == Layout::C ? Layout::C : Layout::A, t.space);
+  case TypeKind::Tuple:
+    if (t.elems.empty())
+      error(loc, "cannot iterate over an empty tuple in a kernel");
+    if (!t.isUniTuple())
+      error(loc, "cannot iterate over the heterogeneous tuple " + t.str() +
+                     " (numba needs literal_unroll for that, which cutwin does not have)");
+    return t.elems[0];
+  case TypeKind::Iterator: {
+    std::vector<Type> parts;
+    if (t.path == "enumerate")
+      parts.push_back(Type::scalarOf(Scalar::I64));
+    for (const Type &e : t.elems) {
+      Type et = iterElement(e, loc);
+      if (et.isUnknown())
+        return et;
+      parts.push_back(et);
+    }
+    return Type::tuple(std::move(parts));
+  }
+  default: break;
+  }
+  error(loc, "cannot iterate over " + t.str() + " in a kernel (range, arrays, uniform tuples, enumerate and "
+             "zip can be)");
+}
+
 void FunctionTyper::setLocal(const std::string &name, const Type &t, SourceLoc loc) {
   if (t.isUnknown())
     return;
@@ -526,13 +561,8 @@ void FunctionTyper::typeStmt(const Stmt &s) {
   case StmtKind::For: {
     auto &f = static_cast<const ForStmt &>(s);
     ExprInfo it = typeExpr(*f.iter);
-    Type elem = Type::unknown();
-    if (it.type.kind == TypeKind::Range) {
-      elem = Type::scalarOf(it.type.scalar);
-    } else if (!it.type.isUnknown()) {
-      error(f.iter->loc,
-            "for loops in kernels iterate over range(...); cannot iterate over " + it.type.str());
-    }
+    Type elem = it.type.isUnknown() ? Type::unknown() : iterElement(it.type, f.iter->loc);
+    spec_.loopElements[&s] = elem;
     assignTo(*f.target, elem, f.target->loc);
     ++loopDepth_;
     typeBlock(f.body);

@@ -48,6 +48,8 @@ struct FunctionSpec {
   /// branch taken is typed and lowered (numba prunes such branches, e.g. on a literal
   /// argument, so the other may not even type).
   std::unordered_map<const Stmt *, bool> constantBranches;
+  /// The type each for loop assigns its target (an element of what it iterates).
+  std::unordered_map<const Stmt *, Type> loopElements;
   /// The operation of each augmented assignment (`x += y`): its type and operand types.
   std::unordered_map<const Stmt *, ExprInfo> augOps;
   std::string irName; ///< name of the LLVM function

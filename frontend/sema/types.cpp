@@ -220,6 +220,7 @@ bool Type::operator==(const Type &o) const {
   case TypeKind::Function:
   case TypeKind::DeviceFunction:
   case TypeKind::ForeignFunction: return path == o.path;
+  case TypeKind::Iterator: return path == o.path && elems == o.elems;
   case TypeKind::TypeObject:
     return scalar == o.scalar && typeObjectIsVoid == o.typeObjectIsVoid && elems == o.elems &&
            ndim == o.ndim && layout == o.layout;
@@ -269,6 +270,12 @@ std::string Type::str() const {
   case TypeKind::ForeignFunction: return "foreign device function '" + displayName(path) + "'";
   case TypeKind::String: return "str";
   case TypeKind::Slice: return "slice";
+  case TypeKind::Iterator: {
+    std::string s = path + "(";
+    for (size_t i = 0; i < elems.size(); ++i)
+      s += (i ? ", " : "") + elems[i].str();
+    return s + ")";
+  }
   }
   return "?";
 }

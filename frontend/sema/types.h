@@ -54,6 +54,7 @@ enum class TypeKind : uint8_t {
   ForeignFunction, ///< declared by cuda.declare_device, defined in a linked file; `path` is its name
   String,
   Slice,
+  Iterator, ///< enumerate(...) / zip(...) in a for loop: `path` says which, `elems` the iterables
 };
 
 struct Type {
