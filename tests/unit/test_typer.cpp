@@ -260,7 +260,7 @@ TEST(Typer, DiagnosticsNamePlaceAndProblem) {
   EXPECT_THAT(err("    x = a[0, 1]\n"), HasSubstr("too many indices"));
   EXPECT_THAT(err("    a.foo = 1\n"), HasSubstr("cannot assign to attribute 'foo'"));
   EXPECT_THAT(err("    x = 1.5 & 2\n"), HasSubstr("unsupported operand types for &: 'float64' and 'int64'"));
-  EXPECT_THAT(err("    for v in n:\n        pass\n"), HasSubstr("cannot iterate over int64 in a kernel"));
+  EXPECT_THAT(err("    for v in n:\n        pass\n"), HasSubstr("cannot iterate over int32 in a kernel"));
   EXPECT_THAT(err("    x = z\n    z = 1\n"), HasSubstr("local variable 'z' is used before it is assigned"));
   EXPECT_THAT(err("    break\n"), HasSubstr("'break' outside a loop"));
 }
