@@ -31,6 +31,7 @@ fe::ConstValue constValue(const HostValue &v) {
   case HostValue::Kind::Int: return typed(fe::ConstValue::ofInt(v.i), v);
   case HostValue::Kind::Float: return typed(fe::ConstValue::ofFloat(v.f), v);
   case HostValue::Kind::Tuple: break;
+  case HostValue::Kind::None: return fe::ConstValue{};
   case HostValue::Kind::Str: {
     fe::ConstValue c;
     c.kind = fe::ConstValue::Kind::Str;
@@ -108,6 +109,8 @@ std::shared_ptr<Module> Module::fromUnits(std::shared_ptr<Device> dev, const std
     src.unit.key = u.function + "@" + u.id;
     src.unit.function = u.function;
     src.unit.options = jitOptions(u.declaration);
+    for (auto &[param, v] : u.defaults)
+      src.unit.defaults[param] = constValue(v);
     // Function bindings name units by id; in the frontend keys carry the function's name.
     std::function<void(fe::NameBinding &, const std::string &)> rekey = [&](fe::NameBinding &b,
                                                                            const std::string &name) {

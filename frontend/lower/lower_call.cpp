@@ -48,9 +48,15 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
 Value *Lowerer::lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   llvm::Function *callee = declareFunction(*ci.callee);
   std::vector<Value *> args;
-  for (size_t i = 0; i < c.args.size(); ++i)
-    if (!fe::isStaticType(ci.callee->argTypes[i]))
-      args.push_back(lowerAs(*c.args[i], ci.callee->argTypes[i]));
+  for (size_t i = 0; i < ci.callee->argTypes.size(); ++i) {
+    const Type &t = ci.callee->argTypes[i];
+    if (fe::isStaticType(t))
+      continue;
+    if (const fe::Expr *a = ci.boundArgs[i])
+      args.push_back(lowerAs(*a, t));
+    else // the parameter's default
+      args.push_back(convert(constant(*ci.boundDefaults[i], ci.boundDefaults[i]->type()), ci.boundDefaults[i]->type(), t));
+  }
   args.push_back(errRecord_);
   setLoc(c.loc);
   return b_.CreateCall(callee, args);

@@ -414,7 +414,8 @@ Value *Lowerer::lowerCompare(const fe::CompareExpr &c) {
   if (c.ops.size() == 1) {
     Scalar a = ei.operandTypes[0], b = ei.operandTypes[1];
     Value *r = lowerExpr(*c.comparators[0]);
-    return compare(c.ops[0], convert(left, leftT, Type::scalarOf(a)),
+    fe::CmpOp op = c.ops[0] == fe::CmpOp::Is ? fe::CmpOp::Eq : c.ops[0] == fe::CmpOp::IsNot ? fe::CmpOp::NotEq : c.ops[0];
+    return compare(op, convert(left, leftT, Type::scalarOf(a)),
                    convert(r, info(*c.comparators[0]).type, Type::scalarOf(b)), a);
   }
   // a < b < c: each middle operand evaluated once; stop at the first false link.

@@ -338,6 +338,8 @@ void Lowerer::lowerBlock(const fe::Block &blk) {
   for (auto &s : blk) {
     ensureInsertable();
     lowerStmt(*s);
+    if (auto k = spec_->constantBranches.find(s.get()); k != spec_->constantBranches.end() && terminated())
+      return; // a pruned if that returned: the rest is unreachable (and not typed)
   }
 }
 

@@ -57,6 +57,7 @@ ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr
   self.key = unit.key;
   self.home = this;
   self.options = unit.options;
+  self.defaults = unit.defaults;
   for (SignatureDecl &sig : self.options.signatures)
     sig.loc = def->nameLoc;
   // The function's own name means what its globals say (usually itself); the definition

@@ -96,6 +96,7 @@ struct HostUnit {
   std::string function; ///< the def's name in the source
   JitOptions options;   ///< signatures as text
   std::map<std::string, NameBinding> names;
+  std::map<std::string, ConstValue> defaults; ///< parameters' default values, as the host has them
 };
 
 class ModuleScope;
@@ -119,6 +120,9 @@ struct Symbol {
   ConstValue value;
   const FunctionDefStmt *def = nullptr;
   JitOptions options;
+  /// JitFunction of a host unit: its parameters' default values (a file read alone
+  /// evaluates the default expressions instead).
+  std::map<std::string, ConstValue> defaults;
   std::string reason;
   /// Foreign: `cuda.declare_device(name, signature)` - the function's name in the linked
   /// code and its numba signature.

@@ -48,8 +48,11 @@ ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
     args.push_back(typeExpr(*a));
     unknown = unknown || args.back().type.isUnknown();
   }
-  if (!c.keywords.empty())
-    error(c.keywords[0].loc, "keyword arguments are not supported in this call");
+  for (auto &k : c.keywords) { // device functions take them by parameter name
+    if (fn.type.kind != TypeKind::DeviceFunction && !fn.type.isUnknown())
+      error(k.loc, "keyword arguments are not supported in this call");
+    unknown = typeExpr(*k.value).type.isUnknown() || unknown;
+  }
   if (unknown)
     return {};
 
@@ -87,6 +90,47 @@ ExprInfo FunctionTyper::typeDeviceCall(const CallExpr &c, const ExprInfo &fn,
   const Symbol *sym = typer_.program().function(fn.type.path);
   if (!sym)
     throw Error("internal error: no definition of device function '" + fn.type.path + "'");
+  // Bind the call's arguments to the parameters: positional, then by keyword, then the
+  // parameters' defaults (compile-time constants of the callee's module).
+  const auto &params = sym->def->params;
+  std::string name = displayName(fn.type.path);
+  if (c.args.size() > params.size())
+    error(c.loc, "'" + name + "' takes " + std::to_string(params.size()) + " arguments but " +
+                     std::to_string(c.args.size()) + " were given");
+  std::vector<const Expr *> bound(params.size(), nullptr);
+  std::vector<ExprInfo> boundInfo(params.size());
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    bound[i] = c.args[i].get();
+    boundInfo[i] = args[i];
+  }
+  for (auto &k : c.keywords) {
+    size_t p = 0;
+    while (p < params.size() && params[p].name != k.name)
+      ++p;
+    if (p == params.size())
+      error(k.loc, "'" + name + "' has no parameter '" + k.name + "'");
+    if (bound[p])
+      error(k.loc, "'" + name + "' got multiple values for parameter '" + k.name + "'");
+    bound[p] = k.value.get();
+    boundInfo[p] = typeExpr(*k.value);
+  }
+  std::vector<std::optional<ConstValue>> defaults(params.size());
+  for (size_t p = 0; p < params.size(); ++p) {
+    if (bound[p])
+      continue;
+    if (!params[p].defaultValue)
+      error(c.loc, "'" + name + "' is missing an argument for parameter '" + params[p].name + "'");
+    auto d = sym->defaults.find(params[p].name);
+    auto v = d != sym->defaults.end() ? std::optional<ConstValue>(d->second)
+                                      : sym->home->evalConstant(*params[p].defaultValue);
+    if (!v)
+      sym->home->file().error(params[p].defaultValue->loc,
+                              "a device function's default argument must be a compile-time constant");
+    defaults[p] = v;
+    boundInfo[p].type = v->kind == ConstValue::Kind::None ? Type::none() : v->type();
+    boundInfo[p].constant = v;
+  }
+
   std::vector<Type> types;
   std::vector<std::optional<ConstValue>> constants;
   auto specialisable = [](const ConstValue &v, auto &self) -> bool {
@@ -99,21 +143,24 @@ ExprInfo FunctionTyper::typeDeviceCall(const CallExpr &c, const ExprInfo &fn,
         return false;
     return true;
   };
-  for (size_t i = 0; i < args.size(); ++i) {
-    const Type &t = args[i].type;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const Type &t = boundInfo[i].type;
+    SourceLoc at = bound[i] ? bound[i]->loc : c.loc;
     if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple && !isStaticType(t))
-      error(c.args[i]->loc, "cannot pass " + t.str() + " to device function '" + displayName(fn.type.path) + "'");
+      error(at, "cannot pass " + t.str() + " to device function '" + name + "'");
     types.push_back(t);
     // Only numbers and tuples of them, and not from calls: the info of an array or a call
     // may carry other compile-time facts (a shape, a call's dimension count).
-    bool k = (t.isScalar() || t.isTuple()) && c.args[i]->kind != ExprKind::Call && args[i].constant &&
-             specialisable(*args[i].constant, specialisable);
-    constants.push_back(k ? args[i].constant : std::nullopt);
+    bool k = (t.isScalar() || t.isTuple()) && (!bound[i] || bound[i]->kind != ExprKind::Call) &&
+             boundInfo[i].constant && specialisable(*boundInfo[i].constant, specialisable);
+    constants.push_back(k ? boundInfo[i].constant : std::nullopt);
   }
   const FunctionSpec &callee = typer_.typeDeviceFunction(*sym, file_, types, c.loc, constants);
   ExprInfo info;
   info.type = callee.returnType;
   info.callee = &callee;
+  info.boundArgs = bound;
+  info.boundDefaults = defaults;
   return info;
 }
 

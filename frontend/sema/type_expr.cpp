@@ -188,7 +188,31 @@ ExprInfo FunctionTyper::typeCompare(const CompareExpr &c) {
   for (size_t i = 0; i < c.ops.size(); ++i) {
     ExprInfo right = typeExpr(*c.comparators[i]);
     CmpOp op = c.ops[i];
-    if (op == CmpOp::Is || op == CmpOp::IsNot || op == CmpOp::In || op == CmpOp::NotIn)
+    if (op == CmpOp::Is || op == CmpOp::IsNot) {
+      // `x is None` where x's type decides it, two constants (enum members, None), or
+      // two numbers of a type (numba's identity of values: equality).
+      if (c.ops.size() != 1)
+        error(c.loc, "chained 'is' comparisons are not supported in kernels");
+      if (prev.isUnknown() || right.type.isUnknown())
+        return info;
+      bool isNot = op == CmpOp::IsNot;
+      std::optional<bool> same;
+      if (prev.kind == TypeKind::None || right.type.kind == TypeKind::None)
+        same = prev.kind == right.type.kind;
+      else if (left.constant && right.constant && left.constant->kind != ConstValue::Kind::Array)
+        same = left.constant->str() == right.constant->str() && prev == right.type;
+      info.type = Type::scalarOf(Scalar::Bool);
+      if (same) {
+        info.constant = ConstValue::ofBool(*same != isNot);
+        return info;
+      }
+      if (!prev.isScalar() || prev != right.type)
+        error(c.loc, std::string("'") + cmpOpSymbol(op) + "' compares None or values of one type in kernels, not " +
+                         prev.str() + " and " + right.type.str());
+      info.operandTypes = {prev.scalar, prev.scalar};
+      return info;
+    }
+    if (op == CmpOp::In || op == CmpOp::NotIn)
       error(c.loc, std::string("'") + cmpOpSymbol(op) + "' comparisons are not supported in kernels");
     if (prev.isUnknown() || right.type.isUnknown()) {
       unknown = true;
@@ -306,6 +330,14 @@ ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
     idx.push_back(s.index.get());
 
   const Type &t = base.type;
+  if (t.kind == TypeKind::Module && t.path.rfind("namespace:", 0) == 0) { // Color["red"]: an enum's member
+    ExprInfo key = typeExpr(*s.index);
+    if (!key.constant || key.constant->kind != ConstValue::Kind::Str)
+      error(s.index->loc, "an enum's members are looked up by a constant string");
+    if (const Symbol *m = scope_.namespaceMember(t.path, key.constant->s))
+      return symbolInfo(*m, s.loc);
+    error(s.index->loc, "'" + exprToString(*s.value) + "' has no member '" + key.constant->s + "'");
+  }
   if (t.isRecordArray())
     error(s.loc, "RNG state arrays are used through the xoroshiro128p_* functions, not indexed");
   if (t.isArray()) {

@@ -86,6 +86,7 @@ const FunctionSpec &Typer::typeKernel(const std::string &name, const std::vector
 
 bool isStaticType(const Type &t) {
   switch (t.kind) {
+  case TypeKind::None: // a None argument (`b=None`): `b is None` decides at compile time
   case TypeKind::TypeObject:
   case TypeKind::Function:
   case TypeKind::DeviceFunction:
@@ -474,8 +475,16 @@ void FunctionTyper::noteReturn(const Type &t, SourceLoc loc) {
 }
 
 void FunctionTyper::typeBlock(const Block &b) {
-  for (auto &s : b)
+  for (auto &s : b) {
     typeStmt(*s);
+    // After a pruned `if` whose branch taken returns or raises, the rest of the block
+    // cannot run: it is neither typed nor lowered (`if b is None: return ...` with b None).
+    if (auto k = spec_.constantBranches.find(s.get()); k != spec_.constantBranches.end()) {
+      auto &i = static_cast<const IfStmt &>(*s);
+      if (alwaysReturns(k->second ? i.body : i.orelse))
+        return;
+    }
+  }
 }
 
 void FunctionTyper::checkTruthTestable(const Type &t, SourceLoc loc) {

@@ -22,6 +22,10 @@ struct ExprInfo {
   Type type;
   std::optional<ConstValue> constant;   ///< compile-time value (literals, globals, folded)
   const FunctionSpec *callee = nullptr; ///< device function called
+  /// Device function calls: the expression passed for each parameter (positional or by
+  /// keyword), or null where its default (the constant in boundDefaults) applies.
+  std::vector<const Expr *> boundArgs;
+  std::vector<std::optional<ConstValue>> boundDefaults;
   /// Builtin called or read: "cuda.threadIdx.x", "math.sin", "builtins.min", "cast", ...
   std::string builtin;
   /// For operators and builtin calls: the scalar types operands are converted to.

@@ -269,7 +269,7 @@ struct CompileOptions {
 /// tuple of them (as `N = 256`, `SHAPE = (16, 16)` would in the source), or an array
 /// (a global NumPy array), which kernels read from constant memory.
 struct HostValue {
-  enum class Kind { Bool, Int, Float, Tuple, Array, Str };
+  enum class Kind { Bool, Int, Float, Tuple, Array, Str, None };
   Kind kind = Kind::Int;
   bool b = false;
   int64_t i = 0;
@@ -337,6 +337,8 @@ struct FunctionUnit {
   std::string function; ///< the def's name
   JitDeclaration declaration;
   std::map<std::string, NameBinding> names;
+  /// The values of parameters' defaults (Python evaluated them where the def ran).
+  std::map<std::string, HostValue> defaults;
 };
 
 /// What Module::compileFunction makes (numba's `compile_ptx` / `cuda.compile`).

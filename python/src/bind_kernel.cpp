@@ -96,7 +96,9 @@ Dim3 toDim3(nb::handle t) {
 HostValue hostValue(nb::handle h) {
   HostValue v;
   PyObject *o = h.ptr();
-  if (PyBool_Check(o)) {
+  if (o == Py_None) {
+    v.kind = HostValue::Kind::None;
+  } else if (PyBool_Check(o)) {
     v.kind = HostValue::Kind::Bool;
     v.b = o == Py_True;
   } else if (PyLong_Check(o)) {
@@ -204,6 +206,9 @@ FunctionUnit functionUnit(nb::dict d) {
   u.declaration = jitDeclaration(nb::borrow<nb::dict>(d["declaration"]));
   for (auto [name, b] : nb::borrow<nb::dict>(d["names"]))
     u.names[nb::cast<std::string>(name)] = nameBinding(nb::borrow<nb::dict>(b));
+  if (d.contains("defaults"))
+    for (auto [name, v] : nb::borrow<nb::dict>(d["defaults"]))
+      u.defaults[nb::cast<std::string>(name)] = hostValue(v);
   return u;
 }
 

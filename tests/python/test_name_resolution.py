@@ -3,6 +3,7 @@ its modules: `cuda` from a helper module, star and conditional imports, closures
 functions from other modules (which call a third), nested and generated functions, and
 types, builtins and device functions passed as arguments. Each result is checked against
 NumPy, on every backend the run selects."""
+import enum
 import linecache
 import math
 
@@ -326,3 +327,60 @@ def test_branches_on_compile_time_constants_are_pruned(cutwin_backend):
     constant_conditions[1, 16](out)
     i = np.arange(10)
     np.testing.assert_array_equal(out, np.stack([i + 1, i % 3 + 1.5, -i], axis=1))
+
+
+SCALE = 3
+
+
+@cuda.jit(device=True)
+def with_defaults(a, b=None, c=SCALE, d=2.5):
+    if b is None:  # decided when compiled: the other path is not typed (b * c with b None)
+        return a * c + d
+    return a + b * c
+
+
+@cuda.jit
+def calls_with_keywords_and_defaults(out):
+    out[0] = with_defaults(1)
+    out[1] = with_defaults(1, 2)
+    out[2] = with_defaults(1, c=10)
+    out[3] = with_defaults(a=2, d=0.5)
+    out[4] = with_defaults(1, None, 4)
+
+
+def test_defaults_keywords_and_none_arguments(cutwin_backend):
+    # Defaults are the values Python evaluated where the def ran (SCALE then), as numba
+    # takes them.
+    out = np.zeros(5)
+    calls_with_keywords_and_defaults[1, 1](out)
+    f = with_defaults.py_func
+    np.testing.assert_array_equal(out, [f(1), f(1, 2), f(1, c=10), f(a=2, d=0.5), f(1, None, 4)])
+
+
+class Color(enum.Enum):
+    red = 0
+    green = 1
+
+
+class Status(enum.IntEnum):
+    not_found = 404
+    internal_error = 500
+
+
+@cuda.jit
+def uses_enums(x, c, out):
+    out[0] = Color.red == Color.green
+    out[1] = Color["red"] == Color.red
+    out[2] = x - Status.not_found if x > Status.internal_error else x + Status.internal_error
+    out[3] = c == Color.green
+    out[4] = c is Color.green
+
+
+def test_enum_members_and_classes(cutwin_backend):
+    for x, c in [(550, Color.green), (300, Color.red)]:
+        out = np.zeros(5)
+        uses_enums[1, 1](x, c, out)
+        want = [Color.red == Color.green, Color["red"] == Color.red,
+                x - Status.not_found if x > Status.internal_error else x + Status.internal_error,
+                c == Color.green, c is Color.green]
+        np.testing.assert_array_equal(out, want)

@@ -254,7 +254,7 @@ TEST(CompileErrors, EveryUnsupportedConstructIsADiagnosticNotACrash) {
       "    x = cuda.shared.array((2, 2, 2, 2), float32)\n",
       "    x = cuda.local.array(-1, float32)\n",
       "    x = a < a\n",
-      "    x = n is None\n",
+      "    x = a is a\n",
       "    x = 3 in a\n",
       "    a[0] = a\n",
       "    a[0][0] = 1\n",

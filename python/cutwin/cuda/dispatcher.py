@@ -3,6 +3,7 @@ once per device and argument-type tuple (the C++ module caches the specialisatio
 the function's own Python source, with what each name it uses is in the running program
 (resolve.py): device functions from any module, closures and nested functions alike."""
 import ctypes
+import enum
 import os
 
 import numpy as np
@@ -230,6 +231,8 @@ class Dispatcher(_JitFunction):
                 native.append(as_cuda_array(a)._arr)
             elif t is tuple:
                 native.append(_native_tuple(a, self.__name__))
+            elif isinstance(a, enum.Enum) and isinstance(a.value, (int, float, bool)):
+                native.append(a.value)  # an enum member: its value, as numba passes IntEnums
             else:
                 raise TypeError("cutwin cannot pass a %s to kernel '%s'" % (t.__name__, self.__name__))
         try:

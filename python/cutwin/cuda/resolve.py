@@ -10,6 +10,7 @@ conditional imports, closures and functions from other modules all work.
 import ast
 import builtins
 import dis
+import enum
 import inspect
 import linecache
 import sys
@@ -219,6 +220,13 @@ def binding(name, v, unit_of, attrs=frozenset(), depth=0):
     uid = unit_of(v)
     if uid is not None:
         return {"kind": "function", "text": uid}
+    if isinstance(v, enum.Enum):  # a member: its value (IntEnum members are ints already)
+        c = dispatcher._host_constant(v.value)
+        if c is not None:
+            return {"kind": "constant", "value": c}
+    if isinstance(v, type) and issubclass(v, enum.Enum):  # the class: its members by name
+        return {"kind": "module", "path": "enum %s" % v.__qualname__,
+                "members": {m: binding("%s.%s" % (name, m), getattr(v, m), unit_of) for m in v.__members__}}
     c = dispatcher._host_constant(v)
     if c is not None:
         return {"kind": "constant", "value": c}
@@ -312,6 +320,21 @@ def _lambda_source(fn, lines):
 
 # ---- units -------------------------------------------------------------------------------------------
 
+def _defaults(fn):
+    """Parameter name -> default value, for the defaults kernels can use (constants and
+    None); the compiler evaluates no default expression itself."""
+    from . import dispatcher
+
+    code = fn.__code__
+    names = code.co_varnames[:code.co_argcount]
+    out = {}
+    for name, v in zip(names[len(names) - len(fn.__defaults__ or ()):], fn.__defaults__ or ()):
+        c = None if v is None else dispatcher._host_constant(v)
+        if c is not None or v is None:
+            out[name] = c
+    return out
+
+
 class World:
     """What a kernel reaches: its function units (the root's first), the exception classes
     they name (by the name they use) and the foreign functions they call."""
@@ -353,5 +376,5 @@ def function_units(root, declaration_of):
             elif b["kind"] == "foreign" and v not in world.foreign:
                 world.foreign.append(v)
         world.units.append({"id": uid, "file": filename, "source": text, "function": fname,
-                            "declaration": decl, "names": names})
+                            "declaration": decl, "names": names, "defaults": _defaults(py_func)})
     return world
