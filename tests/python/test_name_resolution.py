@@ -204,10 +204,29 @@ def test_generated_source_registered_with_linecache(cutwin_backend):
     np.testing.assert_array_equal(out, np.arange(12) * 5)
 
 
+def test_exec_of_a_string_is_recovered():
+    # Python keeps no copy of an exec'd string; cutwin sees it compiled (an audit hook)
+    # and finds the function in it by its bytecode.
+    template = "def gen_{op}(out, x):\n    i = cuda.grid(1)\n    if i < x.size:\n        out[i] = {expr}\n"
+    made = {}
+    for op, expr in [("square", "x[i] * x[i]"), ("neg", "-x[i]")]:
+        scope = {"cuda": cuda}
+        exec(template.format(op=op, expr=expr), scope)
+        made[op] = cuda.jit(scope["gen_" + op])
+    x = np.arange(8.0)
+    out = np.zeros(8)
+    made["square"][1, 8](out, x)
+    np.testing.assert_array_equal(out, x * x)
+    made["neg"][1, 8](out, x)
+    np.testing.assert_array_equal(out, -x)
+
+
 def test_unrecoverable_source_names_the_function_and_the_fix():
     scope = {"cuda": cuda}
     exec("def hidden(out):\n    out[0] = 1\n", scope)
-    k = cuda.jit(scope["hidden"])
+    fn = scope["hidden"]
+    fn.__code__ = fn.__code__.replace(co_filename="<no source anywhere>")  # as code loaded from elsewhere
+    k = cuda.jit(fn)
     with pytest.raises(cutwin.errors.CompileError, match="cannot read the source of 'hidden'.*linecache"):
         k[1, 1](np.zeros(1))
 

@@ -9,6 +9,7 @@ conditional imports, closures and functions from other modules all work.
 """
 import ast
 import builtins
+import collections
 import dis
 import enum
 import inspect
@@ -253,20 +254,72 @@ def binding(name, v, unit_of, attrs=frozenset(), depth=0):
 
 # ---- source ----------------------------------------------------------------------------------------
 
+# Source text given to exec()/compile() under a generated name ("<string>"), the latest
+# first: Python keeps no copy, and a kernel defined by exec'ing a string is compiled from
+# it. An audit hook (PEP 578) sees each compilation; only texts that define functions are
+# kept, a bounded number of them.
+_exec_sources = collections.deque(maxlen=1024)
+
+
+def _remember_compiled_source(event, args):
+    if event != "compile" or not args or not isinstance(args[1], str) or not args[1].startswith("<"):
+        return
+    src = args[0]
+    if isinstance(src, (bytes, bytearray)):
+        if b"def " not in src and b"lambda" not in src:
+            return
+        try:
+            src = bytes(src).decode("utf-8")
+        except UnicodeDecodeError:
+            return
+    elif not isinstance(src, str) or ("def " not in src and "lambda" not in src):
+        return
+    _exec_sources.appendleft((args[1], src))
+
+
+sys.addaudithook(_remember_compiled_source)
+
+
+def _code_objects(code):
+    yield code
+    for c in code.co_consts:
+        if isinstance(c, pytypes.CodeType):
+            yield from _code_objects(c)
+
+
+def _exec_source_lines(code):
+    """The lines of the exec'd text that compiled `code` (the same bytecode at the same
+    place), or []."""
+    for filename, src in list(_exec_sources):
+        if filename != code.co_filename:
+            continue
+        try:
+            top = compile(src, filename, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError):
+            continue
+        for c in _code_objects(top):
+            if c.co_name == code.co_name and c.co_firstlineno == code.co_firstlineno and c.co_code == code.co_code:
+                return src.splitlines(True)
+    return []
+
+
 def _source_lines(fn):
-    """The lines of the file (or cell, or `python -c` text) `fn` was defined in."""
+    """The lines of the file (or cell, or `python -c` text, or exec'd string) `fn` was
+    defined in."""
     code = fn.__code__
     filename = code.co_filename
     lines = linecache.getlines(filename, fn.__globals__)
+    if not lines and filename.startswith("<"):
+        lines = _exec_source_lines(code)
     if not lines and filename == "<string>" and "-c" in getattr(sys, "orig_argv", ()):
         argv = sys.orig_argv
         lines = (argv[argv.index("-c") + 1] + "\n").splitlines(True)
     if not lines:
         raise CompileError(
             "cannot read the source of '%s' (%s): cutwin compiles kernels from their Python source; define "
-            "the function in a file, or register generated source with linecache (linecache.cache[filename] = "
-            "(len(text), None, text.splitlines(True), filename)) before compiling it with exec(compile(text, "
-            "filename, 'exec'))" % (fn.__qualname__, filename))
+            "the function in a file, exec its source after importing cutwin, or register generated source with "
+            "linecache (linecache.cache[filename] = (len(text), None, text.splitlines(True), filename))"
+            % (fn.__qualname__, filename))
     return lines
 
 
