@@ -287,9 +287,18 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
   if (!kernel)
     throw Error("GPU backend: kernel function " + info.irName + " missing from module");
   LLVMContext &c = m.getContext();
-  m.getOrInsertNamedMetadata("nvvm.annotations")
-      ->addOperand(MDNode::get(c, {ValueAsMetadata::get(kernel), MDString::get(c, "kernel"),
-                                   ValueAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), 1))}));
+  auto annotate = [&](const char *key, int value) {
+    m.getOrInsertNamedMetadata("nvvm.annotations")
+        ->addOperand(MDNode::get(c, {ValueAsMetadata::get(kernel), MDString::get(c, key),
+                                     ValueAsMetadata::get(ConstantInt::get(Type::getInt32Ty(c), value))}));
+  };
+  annotate("kernel", 1);
+  // launch_bounds: .maxntid, .minnctapersm (and .maxclusterrank, added to the PTX later:
+  // LLVM 16's NVPTX has no annotation for it).
+  if (!info.launchBounds.empty())
+    annotate("maxntidx", info.launchBounds[0]);
+  if (info.launchBounds.size() > 1)
+    annotate("minctasm", info.launchBounds[1]);
   return result;
 }
 

@@ -648,8 +648,14 @@ private:
         if (!fn)
           continue;
         annotations += (annotations.empty() ? "!" : ", !") + std::to_string(nodes.size());
-        nodes.push_back("!{" + type(fn->getFunctionType()) + "* @" + quote(fn->getName()) +
-                        ", !\"kernel\", i32 1}");
+        std::string node = "!{" + type(fn->getFunctionType()) + "* @" + quote(fn->getName());
+        for (unsigned k = 1; k + 1 < n->getNumOperands(); k += 2) { // (key, i32 value) pairs
+          auto *key = dyn_cast<MDString>(n->getOperand(k));
+          auto *val = mdconst::dyn_extract<ConstantInt>(n->getOperand(k + 1));
+          if (key && val)
+            node += ", !\"" + key->getString().str() + "\", i32 " + std::to_string(val->getSExtValue());
+        }
+        nodes.push_back(node + "}");
       }
     }
     os_ << "\n!nvvm.annotations = !{" << annotations << "}\n";

@@ -564,6 +564,9 @@ void checkLaunch(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShar
   if (block.count() > limits.maxThreadsPerBlock)
     fail(std::to_string(block.count()) + " threads per block exceed the device limit of " +
          std::to_string(limits.maxThreadsPerBlock));
+  if (k.maxThreadsPerBlock && block.count() > k.maxThreadsPerBlock)
+    fail(std::to_string(block.count()) + " threads per block exceed the kernel's launch bounds of " +
+         std::to_string(k.maxThreadsPerBlock));
   if (k.staticSharedBytes > limits.sharedPerBlock)
     throw LaunchError("kernel '" + k.name + "' uses " + std::to_string(k.staticSharedBytes) +
                       " bytes of static shared memory; the device allows " +

@@ -23,6 +23,7 @@ struct SimKernel {
   uint64_t staticSharedBytes = 0;
   size_t stackBytes = 64 * 1024; ///< per fiber
   bool cooperative = false;      ///< syncs the grid: every block must be resident at once
+  unsigned maxThreadsPerBlock = 0; ///< launch_bounds' first value (0: the device's limit)
 };
 
 struct Dim3 {

@@ -68,6 +68,7 @@ fe::JitOptions jitOptions(const JitDeclaration &d) {
   o.boundscheck = d.boundscheck;
   o.opt = d.opt;
   o.link = d.link;
+  o.launchBounds = d.launchBounds;
   for (auto &s : d.signatures)
     o.signatures.push_back({nullptr, s, {}});
   return o;

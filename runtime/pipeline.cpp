@@ -95,6 +95,19 @@ size_t fiberStackBytes(const llvm::Module &m) {
 
 void finishKernelIR(ir::KernelIR &ir, const PipelineOptions &opts, StepClock &clock);
 
+/// launch_bounds' third value, the max cluster rank: a PTX directive after the kernel's
+/// .maxntid (neither code generator annotates it).
+std::string withClusterRank(std::string ptx, const ir::KernelInfo &info) {
+  if (info.launchBounds.size() < 3)
+    return ptx;
+  size_t at = ptx.find(".maxntid");
+  if (at == std::string::npos)
+    return ptx;
+  size_t eol = ptx.find('\n', at);
+  ptx.insert(eol == std::string::npos ? ptx.size() : eol, "\n.maxclusterrank " + std::to_string(info.launchBounds[2]));
+  return ptx;
+}
+
 } // namespace
 
 namespace {
@@ -294,6 +307,7 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
       out.constBytes += m.getDataLayout().getTypeAllocSize(g.getValueType());
   out.stackBytes = fiberStackBytes(m);
   out.cooperative = lowered.usesGridSync;
+  out.maxThreadsPerBlock = ir.info.launchBounds.empty() ? 0 : unsigned(ir.info.launchBounds[0]);
   std::vector<std::string> entries = {lowered.usesBarrier ? sim::kThreadEntry : sim::kBlockEntry};
   // Foreign device functions: their CPU versions, compiled from the linked sources.
   std::map<std::string, uint64_t> externals;
@@ -354,7 +368,7 @@ GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const st
     no.opt = std::min(3, ir.info.opt);
     no.lineInfo = m.getNamedMetadata("llvm.dbg.cu") != nullptr;
     no.lto = opts.lto;
-    out.ptx = gpu::compileWithLibnvvm(text, out.name, no);
+    out.ptx = withClusterRank(gpu::compileWithLibnvvm(text, out.name, no), ir.info);
     if (opts.lto) {
       out.ltoir = std::move(out.ptx);
       out.ptx.clear();
@@ -381,7 +395,7 @@ GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const st
   dumpIR(opts, "gpu-optimize", m);
   clock.done("gpu-optimize");
   // gpu-ptx
-  out.ptx = gpu::emitPtx(m, target);
+  out.ptx = withClusterRank(gpu::emitPtx(m, target), ir.info);
   if (opts.shouldDump("gpu-ptx"))
     *opts.dump << "// *** PTX after gpu-ptx ***\n" << out.ptx;
   clock.done("gpu-ptx");

@@ -78,6 +78,7 @@ struct SimCompiled {
   size_t stackBytes = 0;
   bool serial = false;      ///< debug kernels run their blocks in order on one thread
   bool cooperative = false; ///< syncs the grid
+  unsigned maxThreadsPerBlock = 0; ///< launch_bounds (0: none)
 };
 
 /// Simulator steps: sim-lower, sim-libdevice, sim-optimize, sim-jit.

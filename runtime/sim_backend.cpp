@@ -23,6 +23,7 @@ public:
     k_.staticSharedBytes = c.staticSharedBytes;
     k_.stackBytes = opts.stackBytes ? opts.stackBytes : c.stackBytes;
     k_.cooperative = c.cooperative;
+    k_.maxThreadsPerBlock = c.maxThreadsPerBlock;
     constBytes_ = c.constBytes;
     if (c.serial)
       opts_.parallel = false;

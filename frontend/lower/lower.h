@@ -47,6 +47,9 @@ struct KernelInfo {
   std::map<std::string, SourceLoc> foreign;
   /// Files to link with the kernel (@cuda.jit(link=[...]) of it and its device functions).
   std::vector<std::string> link;
+  /// @cuda.jit(launch_bounds=...): max threads per block[, min blocks per SM[, max
+  /// cluster rank]]; a launch with larger blocks is refused on both backends.
+  std::vector<int> launchBounds;
 };
 
 struct KernelIR {

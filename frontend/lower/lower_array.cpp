@@ -158,11 +158,11 @@ Value *Lowerer::lowerArrayAlloc(const fe::CallExpr &c) {
     auto *g = new GlobalVariable(mod_, storage, false, GlobalValue::InternalLinkage, UndefValue::get(storage),
                                  spec_->def->name + ".shared." + std::to_string(sharedCounter_++), nullptr,
                                  GlobalValue::NotThreadLocal, 3);
-    g->setAlignment(Align(16));
+    g->setAlignment(Align(std::max<uint64_t>(16, ci.alignment)));
     data = g;
   } else {
     AllocaInst *a = entryAlloca(storage, "local.array");
-    a->setAlignment(Align(16));
+    a->setAlignment(Align(std::max<uint64_t>(16, ci.alignment)));
     data = a;
   }
   std::vector<Value *> shape, strides;

@@ -44,6 +44,7 @@ KernelIR startKernelIR(const fe::Typer &typer, const fe::FunctionSpec &fn, const
   out.info.debug = fn.options().debug;
   out.info.fastmath = fn.options().fastmath;
   out.info.opt = fn.options().debug ? 0 : fn.options().opt;
+  out.info.launchBounds = fn.options().launchBounds;
   out.info.boundscheck = opts.boundscheck;
   return out;
 }

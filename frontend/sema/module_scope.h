@@ -44,6 +44,8 @@ struct JitOptions {
   std::vector<SignatureDecl> signatures;
   /// Files linked with the kernel (`link=[...]`): .cu, .ptx, ... (paths as given).
   std::vector<std::string> link;
+  /// launch_bounds: max threads per block[, min blocks per SM[, max cluster rank]].
+  std::vector<int> launchBounds;
   /// Where `link=` is an expression the compiler cannot evaluate (line 0: it is not).
   SourceLoc linkComputedAt;
 };

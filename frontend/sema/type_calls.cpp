@@ -684,9 +684,11 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
 
 ExprInfo FunctionTyper::typeArrayAlloc(const CallExpr &c, MemSpace space) {
   const char *what = space == MemSpace::Shared ? "cuda.shared.array" : "cuda.local.array";
-  const Expr *shape = nullptr, *dtype = nullptr;
+  const Expr *shape = nullptr, *dtype = nullptr, *alignment = nullptr;
+  if (c.args.size() > 3)
+    error(c.loc, std::string(what) + "() takes a shape, a dtype and an alignment");
   if (c.args.size() > 2)
-    error(c.loc, std::string(what) + "() takes a shape and a dtype");
+    alignment = c.args[2].get();
   if (c.args.size() > 0)
     shape = c.args[0].get();
   if (c.args.size() > 1)
@@ -696,6 +698,8 @@ ExprInfo FunctionTyper::typeArrayAlloc(const CallExpr &c, MemSpace space) {
       shape = k.value.get();
     else if (k.name == "dtype" && !dtype)
       dtype = k.value.get();
+    else if (k.name == "alignment")
+      alignment = k.value.get();
     else
       error(k.loc, std::string(what) + "() got an unexpected keyword argument '" + k.name + "'");
   }
@@ -748,6 +752,16 @@ ExprInfo FunctionTyper::typeArrayAlloc(const CallExpr &c, MemSpace space) {
   info.type = Type::array(dt.type.scalar, unsigned(dims.elems.size()), Layout::C, space);
   info.constant = dims;
   info.builtin = space == MemSpace::Shared ? "cuda.shared.array" : "cuda.local.array";
+  if (alignment) { // numba: a power of two, and a multiple of the element size
+    auto a = constInt(*alignment);
+    uint64_t item = byteSize(dt.type.scalar);
+    if (!a || *a <= 0 || (*a & (*a - 1)) != 0)
+      error(alignment->loc, std::string(what) + "() alignment must be a constant power of two");
+    if (uint64_t(*a) % item != 0)
+      error(alignment->loc, std::string(what) + "() alignment " + std::to_string(*a) +
+                                " is not a multiple of the element size " + std::to_string(item));
+    info.alignment = uint32_t(*a);
+  }
   return info;
 }
 

@@ -32,6 +32,8 @@ struct ExprInfo {
   std::vector<Scalar> operandTypes;
   /// Tuple element selected by a constant index (after wrapping negatives); -1 otherwise.
   int64_t staticIndex = -1;
+  /// cuda.shared.array / cuda.local.array(..., alignment=N): the bytes (0: the default).
+  uint32_t alignment = 0;
 };
 
 /// One typed specialisation of a kernel or device function.

@@ -291,6 +291,9 @@ struct JitDeclaration {
   std::optional<bool> boundscheck;
   int opt = 3;
   std::vector<std::string> link; ///< files linked with the kernel (.cu, .ptx, ...)
+  /// numba's launch_bounds: max threads per block, then optionally min blocks per
+  /// multiprocessor and max cluster rank (empty: none).
+  std::vector<int> launchBounds;
 };
 
 /// What the host program knows of a module's top-level names; it wins over the source.

@@ -16,32 +16,44 @@ class CompileError(CutwinError):
 #: numba's name for typing errors.
 TypingError = CompileError
 
-_compile_error_classes = {}
+_compatible_classes = {}
+
+# Exception classes of numba-cuda and NVIDIA's CUDA bindings that programs catch: cutwin's
+# errors are raised as those too where the program has them loaded.
+_FOREIGN = {
+    "CompileError": [("numba.core.errors", "TypingError"), ("numba.cuda.core.errors", "TypingError")],
+    "LaunchError": [("cuda.core._utils.cuda_utils", "CUDAError"), ("numba.cuda.cudadrv.driver", "CudaAPIError")],
+}
+
+
+def compatible_class(name):
+    """The class cutwin's error `name` is raised as: itself, and also the classes of
+    numba-cuda (or CUDA's Python bindings) code catches for the same error where those are
+    loaded (numba.core.errors.TypingError for compile errors, cuda.core's CUDAError for
+    refused launches), so a program whose numba.cuda import changed still catches them."""
+    import sys
+
+    base = globals()[name]
+    bases = []
+    for mod, attr in _FOREIGN.get(name, ()):
+        cls = getattr(sys.modules.get(mod), attr, None)
+        if isinstance(cls, type) and issubclass(cls, Exception) and cls not in bases and not issubclass(base, cls):
+            bases.append(cls)
+    if not bases:
+        return base
+    key = (name,) + tuple(bases)
+    cls = _compatible_classes.get(key)
+    if cls is None:
+        try:
+            cls = type(name, (base,) + tuple(bases), {"__module__": __name__, "__doc__": base.__doc__})
+        except TypeError:
+            cls = base
+        _compatible_classes[key] = cls
+    return cls
 
 
 def compile_error_class():
-    """The class compile errors are raised as: CompileError, and also numba's TypingError
-    where the program has numba loaded (code that catches numba.core.errors.TypingError
-    keeps working when only its numba.cuda import changes)."""
-    import sys
-
-    bases = []
-    for mod in ("numba.core.errors", "numba.cuda.core.errors"):
-        cls = getattr(sys.modules.get(mod), "TypingError", None)
-        if isinstance(cls, type) and issubclass(cls, Exception) and cls not in bases:
-            bases.append(cls)
-    key = tuple(bases)
-    if not bases:
-        return CompileError
-    cls = _compile_error_classes.get(key)
-    if cls is None:
-        try:
-            cls = type("CompileError", (CompileError,) + key, {"__module__": __name__,
-                                                             "__doc__": CompileError.__doc__})
-        except TypeError:
-            cls = CompileError
-        _compile_error_classes[key] = cls
-    return cls
+    return compatible_class("CompileError")
 
 
 class LaunchError(CutwinError):

@@ -62,7 +62,7 @@ void bindErrors(nb::module_ &) {
       a["msg"] = e.message();
       raiseAs(nb::module_::import_("cutwin.errors").attr("compile_error_class")(), e.what(), a);
     } catch (const LaunchError &e) {
-      raise("LaunchError", e.what());
+      raiseAs(nb::module_::import_("cutwin.errors").attr("compatible_class")("LaunchError"), e.what(), {});
     } catch (const DeviceError &e) {
       raise("DeviceError", e.what());
     } catch (const Error &e) {

@@ -162,6 +162,8 @@ JitDeclaration jitDeclaration(nb::dict d) {
     j.opt = nb::cast<int>(v);
   if (auto v = get("link"))
     j.link = nb::cast<std::vector<std::string>>(v);
+  if (auto v = get("launch_bounds"))
+    j.launchBounds = nb::cast<std::vector<int>>(v);
   return j;
 }
 

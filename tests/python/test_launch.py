@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+import cutwin
 from cutwin import cuda, float32, int32, void
 
 N = 1000
@@ -152,3 +153,19 @@ def test_tuple_arguments(cutwin_backend):
     out = np.zeros(6)
     uses_tuple_arguments[1, 8](out, (1, d, np.float32(2.5)), ((7, np.int8(-3)), 0.25), ())
     np.testing.assert_array_equal(out, 1 + np.arange(6.0) * 2.5 + -3 - 0.25)
+
+
+def test_launch_bounds(cutwin_backend):
+    @cuda.jit(launch_bounds=(128, 2, 4))
+    def bounded(out):
+        out[cuda.grid(1)] = 1
+
+    out = np.zeros(128)
+    bounded[1, 128](out)
+    assert out.sum() == 128
+    with pytest.raises(cutwin.errors.LaunchError, match="launch bounds|CUDA_ERROR_INVALID_VALUE"):
+        bounded[1, 256](np.zeros(256))
+    ptx = bounded.inspect_asm((cuda.float64[::1],))
+    assert ".maxntid 128, 1, 1" in ptx and ".minnctapersm 2" in ptx and ".maxclusterrank 4" in ptx
+    with pytest.raises(ValueError, match="Got 4 launch bounds"):
+        cuda.jit(launch_bounds=(1, 2, 3, 4))(lambda: None)

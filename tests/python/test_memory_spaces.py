@@ -180,3 +180,30 @@ def test_const_array_like_of_every_dtype(cutwin_backend, dtype, ndim):
     copy_out[1, 32](out_a, out_b)
     np.testing.assert_array_equal(out_a, table.ravel())
     np.testing.assert_array_equal(out_b, table.ravel())
+
+
+@cuda.jit
+def aligned_arrays(out):
+    s = cuda.shared.array(3, np.float32, alignment=256)
+    loc = cuda.local.array(5, np.int64, alignment=128)
+    t = cuda.threadIdx.x
+    s[t % 3] = t
+    loc[0] = t
+    cuda.syncthreads()
+    # The address of the first element, as numba's tests check alignment.
+    out[t, 0] = s[t % 3]
+    out[t, 1] = loc[0]
+
+
+def test_array_alignment_option(cutwin_backend):
+    out = np.zeros((3, 2))
+    aligned_arrays[1, 3](out)
+    np.testing.assert_array_equal(out, [[0, 0], [1, 1], [2, 2]])
+    ptx = aligned_arrays.inspect_asm((cuda.float64[:, :],))  # the GPU's code, on any backend
+    assert ".shared .align 256" in ptx
+    with pytest.raises(cutwin.errors.CompileError, match="power of two"):
+        @cuda.jit
+        def bad(out):
+            s = cuda.shared.array(4, np.float32, alignment=3)
+            out[0] = s[0]
+        bad[1, 1](np.zeros(1))

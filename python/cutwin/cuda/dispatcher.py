@@ -122,7 +122,8 @@ class _JitFunction:
         o = self.targetoptions
         return {"device": o["device"], "signatures": [resolve.signature_text(s) for s in self.signatures],
                 "debug": o["debug"], "fastmath": o["fastmath"], "lineinfo": o["lineinfo"],
-                "boundscheck": o["boundscheck"], "opt": o["opt"], "link": o.get("link", [])}
+                "boundscheck": o["boundscheck"], "opt": o["opt"], "link": o.get("link", []),
+                "launch_bounds": o.get("launch_bounds", [])}
 
     def _module(self, spec, codegen=None):
         """A C++ module of this function and every jit function it reaches, each from its
@@ -545,13 +546,25 @@ def _c_strides(shape, itemsize):
     return strides
 
 
+def _launch_bounds(lb):
+    """numba's launch_bounds: an int or a tuple of 1 to 3 ints (max threads per block, min
+    blocks per multiprocessor, max cluster rank)."""
+    if lb is None:
+        return []
+    lb = (lb,) if isinstance(lb, int) else tuple(lb)
+    if not 1 <= len(lb) <= 3:
+        raise ValueError("Got %d launch bounds: %s. A maximum of three are supported: "
+                         "(max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster)" % (len(lb), lb))
+    return [int(v) for v in lb]
+
+
 def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt=True, lineinfo=False,
-        cache=False, fastmath=False, boundscheck=None, max_registers=None, **kws):
+        cache=False, fastmath=False, boundscheck=None, max_registers=None, launch_bounds=None, **kws):
     """numba's `cuda.jit`: as a decorator with or without options and signatures."""
-    options = {"link": _link_paths(link), "link_callbacks": _with_callbacks(link),"device": bool(device), "debug": bool(debug), "opt": (3 if opt is True else 0 if opt is False
-                                                                      else int(opt)),
+    options = {"link": _link_paths(link), "link_callbacks": _with_callbacks(link), "device": bool(device),
+               "debug": bool(debug), "opt": 3 if opt is True else 0 if opt is False else int(opt),
                "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": boundscheck,
-               "cache": bool(cache), "inline": inline}
+               "cache": bool(cache), "inline": inline, "launch_bounds": _launch_bounds(launch_bounds)}
 
     def wrap(fn, sigs):
         if isinstance(fn, _JitFunction):
