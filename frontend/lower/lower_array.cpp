@@ -30,7 +30,9 @@ Value *Lowerer::normalizeIndex(Value *idx, Scalar t, Value *extent, unsigned axi
   Value *w = v;
   if (fe::isSigned(t)) // a[-1] is the last element, as in numba
     w = b_.CreateSelect(b_.CreateICmpSLT(v, ConstantInt::get(i64, 0)), b_.CreateAdd(v, extent), v);
-  if (opts_.boundscheck)
+  // Tuples are always checked (numba's tuple getitem raises IndexError regardless of
+  // boundscheck): out of range it would read the stack.
+  if (opts_.boundscheck || axis == unsigned(-1))
     raiseIf(b_.CreateICmpUGE(w, extent), KernelErrorKind::IndexOutOfBounds, site(loc, "index"), v,
             ConstantInt::get(i64, axis == unsigned(-1) ? uint64_t(-1) : axis), extent);
   return w;

@@ -213,12 +213,23 @@ def test_exec_of_a_string_is_recovered():
         scope = {"cuda": cuda}
         exec(template.format(op=op, expr=expr), scope)
         made[op] = cuda.jit(scope["gen_" + op])
+    # One template, texts differing only in a name: the same bytecode (numba's own tests
+    # exec `{func}(res, 0, x)` for each atomic operation). Each must find its own text.
+    same = "def gen(out, x):\n    {func}(out, 0, x[cuda.grid(1)])\n"
+    for func in ("cuda.atomic.max", "cuda.atomic.min", "cuda.atomic.add"):
+        scope = {"cuda": cuda}
+        exec(same.format(func=func), scope)
+        made[func] = cuda.jit(scope["gen"])
     x = np.arange(8.0)
     out = np.zeros(8)
     made["square"][1, 8](out, x)
     np.testing.assert_array_equal(out, x * x)
     made["neg"][1, 8](out, x)
     np.testing.assert_array_equal(out, -x)
+    for func, want in (("cuda.atomic.max", 7.0), ("cuda.atomic.min", -1.0), ("cuda.atomic.add", 27.0)):
+        res = np.array([-1.0])
+        made[func][1, 8](res, x)
+        assert res[0] == want, func
 
 
 def test_unrecoverable_source_names_the_function_and_the_fix():

@@ -287,9 +287,20 @@ def _code_objects(code):
             yield from _code_objects(c)
 
 
+def _fingerprint(code):
+    """What identifies a function's code: bytecode, names and constants (those of nested
+    code objects too). Bytecode alone is not enough: texts made from one template (an
+    `exec` per operator) differ only in the names they use."""
+    consts = tuple(_fingerprint(c) if isinstance(c, pytypes.CodeType) else (type(c).__name__, repr(c))
+                   for c in code.co_consts)
+    return (code.co_name, code.co_firstlineno, code.co_code, code.co_names, code.co_varnames,
+            code.co_freevars, consts)
+
+
 def _exec_source_lines(code):
-    """The lines of the exec'd text that compiled `code` (the same bytecode at the same
-    place), or []."""
+    """The lines of the exec'd text that compiled `code` (the same code at the same place),
+    or []."""
+    want = _fingerprint(code)
     for filename, src in list(_exec_sources):
         if filename != code.co_filename:
             continue
@@ -298,7 +309,7 @@ def _exec_source_lines(code):
         except (SyntaxError, ValueError):
             continue
         for c in _code_objects(top):
-            if c.co_name == code.co_name and c.co_firstlineno == code.co_firstlineno and c.co_code == code.co_code:
+            if c.co_name == code.co_name and _fingerprint(c) == want:
                 return src.splitlines(True)
     return []
 
