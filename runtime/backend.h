@@ -36,6 +36,8 @@ public:
   virtual bool isSimulator() const = 0;
   /// Bounds checks default: on for the simulator, off on the GPU (numba-cuda's default).
   virtual bool defaultBoundscheck() const = 0;
+  /// Device::attribute: the value of a CUDA device attribute by name, or nullopt.
+  virtual std::optional<int64_t> attribute(const std::string &name) const = 0;
 
   virtual void *allocate(size_t bytes) = 0;
   virtual void release(void *p) = 0;

@@ -174,6 +174,7 @@ std::shared_ptr<Device> Device::open(const std::string &spec) {
 
 std::string Device::name() const { return backend_->name(); }
 bool Device::isSimulator() const { return backend_->isSimulator(); }
+std::optional<int64_t> Device::attribute(const std::string &name) const { return backend_->attribute(name); }
 void *Device::allocateHost(size_t bytes, unsigned flags) { return backend_->allocateHost(bytes, flags); }
 void Device::releaseHost(void *p) { backend_->releaseHost(p); }
 void Device::registerHost(void *p, size_t bytes, unsigned flags) { backend_->registerHost(p, bytes, flags); }
@@ -184,6 +185,15 @@ IpcMemHandle Device::ipcHandle(void *p) { return backend_->ipcHandle(p); }
 void *Device::ipcOpen(const std::vector<uint8_t> &handle) { return backend_->ipcOpen(handle); }
 void Device::ipcClose(void *base) { backend_->ipcClose(base); }
 void Device::synchronize() { launches_->check(); }
+
+Stream Device::externalStream(void *handle) {
+  if (backend_->isSimulator())
+    return createStream(); // no CUDA streams to wrap: launches on it run in order, as on any stream
+  Stream s;
+  s.device_ = shared_from_this();
+  s.handle_ = std::shared_ptr<void>(handle, [](void *) {}); // not ours to destroy
+  return s;
+}
 
 Stream Device::createStream() {
   Stream s;

@@ -70,6 +70,44 @@ public:
   bool isSimulator() const override { return true; }
   bool defaultBoundscheck() const override { return true; }
 
+  std::optional<int64_t> attribute(const std::string &name) const override {
+    const sim::DeviceLimits &l = limits_;
+    const std::pair<const char *, int64_t> known[] = {
+        {"MAX_THREADS_PER_BLOCK", l.maxThreadsPerBlock},
+        {"MAX_BLOCK_DIM_X", l.maxBlockDim[0]},
+        {"MAX_BLOCK_DIM_Y", l.maxBlockDim[1]},
+        {"MAX_BLOCK_DIM_Z", l.maxBlockDim[2]},
+        {"MAX_GRID_DIM_X", int64_t(l.maxGridDim[0])},
+        {"MAX_GRID_DIM_Y", int64_t(l.maxGridDim[1])},
+        {"MAX_GRID_DIM_Z", int64_t(l.maxGridDim[2])},
+        {"MAX_SHARED_MEMORY_PER_BLOCK", int64_t(l.sharedPerBlock)},
+        {"MAX_SHARED_MEMORY_PER_BLOCK_OPTIN", int64_t(l.sharedPerBlockOptin)},
+        {"MAX_SHARED_MEMORY_PER_MULTIPROCESSOR", int64_t(l.sharedPerMultiprocessor)},
+        {"RESERVED_SHARED_MEMORY_PER_BLOCK", int64_t(l.sharedReservedPerBlock)},
+        {"TOTAL_CONSTANT_MEMORY", 64 * 1024},
+        {"WARP_SIZE", l.warpSize},
+        {"MULTIPROCESSOR_COUNT", l.multiprocessors},
+        {"MAX_THREADS_PER_MULTI_PROCESSOR", l.maxThreadsPerMultiprocessor},
+        {"MAX_BLOCKS_PER_MULTIPROCESSOR", l.maxBlocksPerMultiprocessor},
+        {"COMPUTE_CAPABILITY_MAJOR", 9},
+        {"COMPUTE_CAPABILITY_MINOR", 0},
+        {"COOPERATIVE_LAUNCH", 1},
+        {"CONCURRENT_KERNELS", 0},
+        {"UNIFIED_ADDRESSING", 1},
+        {"CAN_MAP_HOST_MEMORY", 1},
+        {"INTEGRATED", 0},
+        {"ECC_ENABLED", 0},
+        {"ASYNC_ENGINE_COUNT", 0},
+        {"PCI_BUS_ID", 0},
+        {"PCI_DEVICE_ID", 0},
+        {"PCI_DOMAIN_ID", 0},
+    };
+    for (auto &[n, v] : known)
+      if (name == n)
+        return v;
+    return std::nullopt;
+  }
+
   void *allocate(size_t bytes) override {
     void *p = std::aligned_alloc(256, (std::max<size_t>(bytes, 1) + 255) / 256 * 256);
     if (!p)

@@ -34,6 +34,7 @@ CUTWIN_MODULES = {
     "numba.cuda": "cutwin.cuda",
     "numba.cuda.random": "cutwin.cuda.random",
     "numba.cuda.libdevice": "cutwin.cuda.libdevice",
+    "numba.cuda.libdevicefuncs": "cutwin.cuda.libdevicefuncs",
     "numba.cuda.compiler": "cutwin.cuda.compiler",
     "numba.cuda.dispatcher": "cutwin.cuda.dispatcher",
     "numba.cuda.cudadrv": "cutwin.cuda.cudadrv",

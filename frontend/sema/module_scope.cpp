@@ -587,6 +587,38 @@ std::optional<Type> ModuleScope::typeFromExpr(const Expr &e, const SourceFile &f
       layout = Layout::F;
     return Type::array(elem->scalar, unsigned(slices.size()), layout);
   }
+  if (auto *call = dyn<CallExpr>(&e); call && call->keywords.empty()) {
+    auto *fn = call->func.get();
+    std::string name = dyn<NameExpr>(fn)        ? dyn<NameExpr>(fn)->id
+                       : dyn<AttributeExpr>(fn) ? dyn<AttributeExpr>(fn)->attr
+                                                : "";
+    // Tuple(int64, float32) / UniTuple(int64, 2): tuple types (Tuple() is the empty one)
+    if (name == "Tuple" || name == "UniTuple") {
+      std::vector<const Expr *> parts;
+      if (call->args.size() == 1 && asTupleLike(call->args[0].get()) && name == "Tuple")
+        for (auto &x : asTupleLike(call->args[0].get())->elts)
+          parts.push_back(x.get());
+      else
+        for (auto &x : call->args)
+          parts.push_back(x.get());
+      std::vector<Type> elems;
+      if (name == "UniTuple") {
+        auto *count = parts.size() == 2 ? dyn<ConstantExpr>(parts[1]) : nullptr;
+        auto elem = parts.empty() ? std::nullopt : typeFromExpr(*parts[0], file);
+        if (!count || count->type != ConstantExpr::Type::Int || count->intValue < 0 || !elem)
+          file.error(call->loc, "UniTuple() takes a type and a count, e.g. UniTuple(int64, 2)");
+        elems.assign(size_t(count->intValue), *elem);
+      } else {
+        for (auto *p : parts) {
+          auto t = typeFromExpr(*p, file);
+          if (!t || t->kind == TypeKind::None)
+            file.error(p->loc, "unknown type '" + exprToString(*p) + "' in Tuple()");
+          elems.push_back(*t);
+        }
+      }
+      return Type::tuple(std::move(elems));
+    }
+  }
   if (auto *call = dyn<CallExpr>(&e); call && call->args.size() == 1 && call->keywords.empty()) {
     // CPointer(uint8) / types.CPointer(types.uint8): a raw pointer argument
     auto *fn = call->func.get();

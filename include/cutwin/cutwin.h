@@ -171,6 +171,10 @@ public:
 
   std::string name() const;
   bool isSimulator() const;
+  /// A device attribute by its CUDA name without the prefix ("MULTIPROCESSOR_COUNT",
+  /// "MAX_THREADS_PER_BLOCK", "WARP_SIZE", ...; numba's Device attributes): the GPU's, or
+  /// the simulated device's limits. nullopt for a name the backend does not know.
+  std::optional<int64_t> attribute(const std::string &name) const;
 
   DeviceArray empty(DType dtype, std::vector<int64_t> shape);
   DeviceArray zeros(DType dtype, std::vector<int64_t> shape);
@@ -187,6 +191,9 @@ public:
     return a;
   }
   Stream createStream();
+  /// A stream another library made (numba's external_stream: a CUstream handle). cutwin
+  /// launches and copies on it but never destroys it.
+  Stream externalStream(void *handle);
   Event createEvent();
 
   /// Page-locked host memory (numba's pinned and mapped arrays): on the GPU cuMemHostAlloc
@@ -365,6 +372,21 @@ struct CompiledFunction {
 
 class Module;
 /// A kernel of a module; each distinct tuple of argument types compiles once.
+/// One function of libdevice as kernels call it (`cuda.libdevice.<name>`; numba-cuda's
+/// libdevicefuncs): numba type names of its result and parameters; `output` parameters are
+/// pointers it stores results through, which kernels get back as extra results.
+struct LibdeviceFunction {
+  std::string name; ///< without the `__nv_` prefix
+  std::string returnType;
+  struct Param {
+    std::string type;
+    bool output = false;
+  };
+  std::vector<Param> params;
+};
+/// Every libdevice function kernels can call (read from the toolkit's libdevice).
+std::vector<LibdeviceFunction> libdeviceFunctions();
+
 /// What numba's Dispatcher.get_regs_per_thread & co. report for one compiled kernel: the
 /// GPU's function attributes; on the simulator the shared and constant bytes the kernel
 /// uses, its fiber stack as its local memory, 0 registers (it has none) and the simulated

@@ -85,6 +85,37 @@ class CPointer(Type):
         Type.__init__(self, "CPointer(%s)" % dtype)
 
 
+class Tuple(Type):
+    """numba's `Tuple(int64, float32)` (also `Tuple((int64, float32))`): a tuple type."""
+
+    def __init__(self, *types):
+        if len(types) == 1 and isinstance(types[0], (tuple, list)):
+            types = tuple(types[0])
+        if not all(isinstance(t, Type) for t in types):
+            raise TypeError("Tuple() takes types")
+        self.types = tuple(types)
+        if self.types and all(t == self.types[0] for t in self.types):
+            Type.__init__(self, "UniTuple(%s, %d)" % (self.types[0], len(self.types)))
+        else:
+            Type.__init__(self, "Tuple(%s)" % ", ".join(str(t) for t in self.types))
+
+    def __len__(self):
+        return len(self.types)
+
+    def __iter__(self):
+        return iter(self.types)
+
+    def __getitem__(self, k):
+        return self.types[k]
+
+
+def UniTuple(dtype, count):
+    """numba's `UniTuple(int64, 2)`: `count` elements of one type."""
+    if not isinstance(count, int) or count < 0:
+        raise TypeError("UniTuple() takes a type and a count")
+    return Tuple(*([dtype] * count))
+
+
 class Signature:
     """`ret(args...)`: numba's signature object; str() is its text."""
 
@@ -122,14 +153,13 @@ ubyte, ushort, ulong, longlong, ulonglong = uint8, uint16, uint64, int64, uint64
 float16 = half = f2 = Scalar("float16")
 bfloat16 = Scalar("bfloat16")
 
-__all__ = [n for n, v in list(globals().items()) if isinstance(v, Type)] + ["CPointer"]
+__all__ = [n for n, v in list(globals().items()) if isinstance(v, Type)] + ["CPointer", "Tuple", "UniTuple"]
 
 
 def parse_signature(text):
     """A signature from numba's text form ("void(float32[:], int32)", or a bare argument
     tuple "(float32[:], int32)"): the text is a Python expression over the type names."""
     names = {n: globals()[n] for n in __all__}
-    names["CPointer"] = CPointer
     names["__builtins__"] = {}
     try:
         sig = eval(text, names)  # noqa: S307 - only type names are in scope
@@ -173,3 +203,8 @@ def _is_c_contiguous(a):
     if flags is not None and hasattr(flags, "c_contiguous"):
         return flags.c_contiguous
     return a.is_c_contiguous()
+
+
+def as_dtype(t):
+    """The NumPy dtype of a scalar type."""
+    return t.dtype

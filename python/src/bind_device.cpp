@@ -1,6 +1,8 @@
 // Devices, streams and events.
 #include "bindings.h"
 
+#include <nanobind/stl/optional.h>
+
 #include "cutwin/cutwin.h"
 
 #include <nanobind/stl/shared_ptr.h>
@@ -16,9 +18,13 @@ void bindDevice(nb::module_ &m) {
       .def_static("open", &Device::open, nb::arg("spec") = "sim",
                   "Opens 'sim', 'gpu', 'gpu:N' or 'auto' (the GPU if present, else the simulator).")
       .def_prop_ro("name", &Device::name)
+      .def("attribute", &Device::attribute, nb::arg("name"))
       .def_prop_ro("is_simulator", &Device::isSimulator)
       .def("synchronize", &Device::synchronize, nb::call_guard<nb::gil_scoped_release>())
       .def("create_stream", &Device::createStream)
+      .def(
+          "external_stream", [](Device &d, uintptr_t h) { return d.externalStream(reinterpret_cast<void *>(h)); },
+          nb::arg("handle"))
       .def("create_event", &Device::createEvent)
       .def(
           "allocate_host",

@@ -182,3 +182,93 @@ def test_specialize_and_device_function_inspection():
         plus_one.inspect_sass()
     with pytest.raises(TypeError, match="cannot be launched"):
         plus_one[1, 1]
+
+
+def test_device_attributes_match_the_launch_limits(cutwin_backend):
+    dev = cuda.get_current_device()
+    assert dev.WARP_SIZE == 32
+    assert dev.MULTIPROCESSOR_COUNT >= 1
+    assert dev.MAX_SHARED_MEMORY_PER_BLOCK >= 48 * 1024
+    limit = dev.MAX_THREADS_PER_BLOCK
+    assert limit == 1024 and dev.MAX_BLOCK_DIM_X == limit
+
+    @cuda.jit
+    def count(out):
+        cuda.atomic.add(out, 0, 1)
+
+    out = np.zeros(1, np.int64)
+    count[1, limit](out)
+    assert out[0] == limit
+    with pytest.raises(cuda.LaunchError):
+        count[1, limit + 1](out)
+    with pytest.raises(AttributeError):
+        dev.NOT_AN_ATTRIBUTE
+
+
+def test_external_stream_runs_launches(cutwin_backend):
+    @cuda.jit
+    def inc(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] += 1
+
+    own = cuda.stream()
+    ext = cuda.external_stream(own.handle.value)
+    d = cuda.to_device(np.arange(8, dtype=np.int32))
+    inc[1, 8, ext](d)
+    ext.synchronize()
+    np.testing.assert_array_equal(d.copy_to_host(), np.arange(8) + 1)
+
+
+def test_pinned_mapped_and_managed_like_allocators(cutwin_backend):
+    f = np.asfortranarray(np.zeros((3, 4), np.float32))
+    p = cuda.pinned_array_like(f)
+    assert p.shape == (3, 4) and p.dtype == np.float32 and p.flags.f_contiguous
+    m = cuda.mapped_array_like(np.zeros(5, np.int16))
+    assert m.shape == (5,) and m.dtype == np.int16
+
+    @cuda.jit
+    def square(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] = a[i] * a[i]
+
+    u = cuda.managed_array(10, dtype=np.int64)
+    u[:] = np.arange(10)
+    square[1, 16](u)
+    cuda.synchronize()
+    np.testing.assert_array_equal(u, np.arange(10) ** 2)
+
+
+def test_tuple_types_in_signatures(cutwin_backend):
+    pair = cuda.UniTuple(cuda.int64, 2)
+    assert str(pair) == "UniTuple(int64, 2)" and len(pair) == 2
+    mixed = cuda.Tuple(cuda.int64, cuda.float64)
+    assert str(mixed) == "Tuple(int64, float64)" and mixed == cuda.Tuple((cuda.int64, cuda.float64))
+
+    @cuda.jit(mixed(cuda.int64, cuda.float64), device=True)
+    def swap_kinds(i, x):
+        return i * 2, x / 2
+
+    @cuda.jit(cuda.void(pair, mixed, cuda.float64[:]))
+    def use(p, m, out):
+        a, b = swap_kinds(p[0] + p[1], m[1])
+        out[0] = a
+        out[1] = b + m[0]
+
+    out = np.zeros(2)
+    use[1, 1]((3, 4), (5, 7.0), out)
+    np.testing.assert_array_equal(out, [14.0, 8.5])
+
+
+def test_libdevicefuncs_lists_libdevice():
+    from cutwin.cuda import libdevicefuncs
+
+    ret, args = libdevicefuncs.functions["__nv_sin"]
+    assert ret == cuda.float64 and [a.ty for a in args] == [cuda.float64] and not args[0].is_ptr
+    ret, args = libdevicefuncs.functions["__nv_sincosf"]
+    assert ret == cuda.void and [a.is_ptr for a in args] == [False, True, True]
+    sig = libdevicefuncs.create_signature(ret, args)
+    assert str(sig) == "UniTuple(float32, 2)(float32)"
+    ret, args = libdevicefuncs.functions["__nv_frexp"]
+    assert str(libdevicefuncs.create_signature(ret, args)) == "Tuple(float64, int32)(float64)"

@@ -6,8 +6,9 @@ from ..errors import (CompileError, CutwinError, DeviceError, KernelAssertionErr
 from ..types import *  # noqa: F401,F403  numba exposes its types through numba.cuda too
 from .. import types  # noqa: F401  (from numba.cuda import types)
 from .devicearray import (DeviceNDArray, MappedNDArray, PinnedNDArray, as_cuda_array, device_array,  # noqa: F401
-                          device_array_like, from_cuda_array_interface, is_cuda_array, mapped, mapped_array,
-                          open_ipc_array, pinned, pinned_array, to_device)
+                          device_array_like, from_cuda_array_interface, is_cuda_array, managed_array, mapped,
+                          mapped_array, mapped_array_like, open_ipc_array, pinned, pinned_array,
+                          pinned_array_like, to_device)
 from .memory import (AutoFreePointer, BaseCUDAMemoryManager, CutwinMemoryManager, GetIpcHandleMixin,  # noqa: F401
                      HostOnlyCUDAMemoryManager, IpcHandle, MappedMemory, MemoryInfo, MemoryPointer,
                      PinnedMemory, current_context, set_memory_manager)
@@ -20,7 +21,7 @@ from . import libdevice  # noqa: F401,E402  cuda.libdevice.<name>: libdevice fun
 from . import cudadrv  # noqa: F401,E402  cuda.cudadrv.driver / drvapi names
 from .reduction import Reduce, reduce  # noqa: F401,E402
 from .runtime import (Event, Stream, close, current_backend, default_stream, detect, event,  # noqa: F401
-                      event_elapsed_time, get_current_device, gpu_available, gpus, is_available,
+                      event_elapsed_time, external_stream, get_current_device, gpu_available, gpus, is_available,
                       legacy_default_stream, per_thread_default_stream, select_device, stream, synchronize,
                       use_backend)
 

@@ -245,9 +245,8 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
 
 
 def device_array_like(ary, stream=0):
-    order = "F" if (not ary.flags.c_contiguous if hasattr(ary, "flags") else not ary.is_c_contiguous()) \
-        and _is_f(ary) else "C"
-    return _empty(ary.shape, ary.dtype, order)
+    shape, dtype, order = _like(ary)
+    return _empty(shape, dtype, order)
 
 
 def _is_f(ary):
@@ -321,6 +320,32 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
     mem = memory.current_context().memhostalloc(_host_bytes(shape, dtype, strides), mapped=True,
                                                 portable=portable, wc=wc)
     return _host_array(MappedNDArray, mem, shape, dtype, strides, order)
+
+
+def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
+    """numba's managed (unified) memory array: a NumPy array the host and kernels both use
+    in place. cutwin allocates it as mapped page-locked host memory, which has those
+    semantics (kernels reach it over the bus rather than by page migration)."""
+    return mapped_array(shape, dtype, strides, order, stream)
+
+
+def _like(ary):
+    """shape, dtype, strides and order of an array for the *_like allocators: the same
+    layout for contiguous arrays, C order otherwise (as numba-cuda does)."""
+    c = ary.flags.c_contiguous if hasattr(ary, "flags") else ary.is_c_contiguous()
+    return ary.shape, ary.dtype, "F" if not c and _is_f(ary) else "C"
+
+
+def pinned_array_like(ary):
+    """An empty pinned array with the shape, dtype and layout of `ary`."""
+    shape, dtype, order = _like(ary)
+    return pinned_array(shape, dtype, order=order)
+
+
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """An empty mapped array with the shape, dtype and layout of `ary`."""
+    shape, dtype, order = _like(ary)
+    return mapped_array(shape, dtype, order=order, stream=stream, portable=portable, wc=wc)
 
 
 @contextlib.contextmanager

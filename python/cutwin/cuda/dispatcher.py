@@ -519,23 +519,25 @@ def _dummy_args(sig):
     if isinstance(sig, str):
         sig = ct.parse_signature(sig)
     types_ = sig.args if isinstance(sig, ct.Signature) else tuple(sig)
-    out = []
     dev = runtime._device()
-    for t in types_:
-        if isinstance(t, ct.Array):
-            item = t.dtype.dtype.itemsize
-            shape = [2] * t.ndim
-            base = _cutwin.zeros(dev, t.dtype.dtype.name, [4] * t.ndim)
-            if t.layout == "C":
-                strides = _c_strides(shape, item)
-            elif t.layout == "F":
-                strides = _c_strides(shape[::-1], item)[::-1]
-            else:
-                strides = [2 * s for s in base.strides]
-            out.append(base.view(shape, strides))
-        else:
-            out.append((t.dtype.name, 0))
-    return out
+    return [_dummy_arg(dev, t) for t in types_]
+
+
+def _dummy_arg(dev, t):
+    if isinstance(t, ct.Tuple):
+        return tuple(_dummy_arg(dev, e) for e in t)
+    if not isinstance(t, ct.Array):
+        return (t.dtype.name, 0)
+    item = t.dtype.dtype.itemsize
+    shape = [2] * t.ndim
+    base = _cutwin.zeros(dev, t.dtype.dtype.name, [4] * t.ndim)
+    if t.layout == "C":
+        strides = _c_strides(shape, item)
+    elif t.layout == "F":
+        strides = _c_strides(shape[::-1], item)[::-1]
+    else:
+        strides = [2 * s for s in base.strides]
+    return base.view(shape, strides)
 
 
 def _c_strides(shape, itemsize):

@@ -3,6 +3,7 @@ devices. The backend is the simulator ("sim") or a GPU ("gpu", "gpu:N"), chosen 
 CUTWIN_BACKEND=sim|gpu|auto (auto, the default: the GPU if one is available, else the
 simulator) or in code with `cuda.use_backend(...)` (also a context manager)."""
 import contextlib
+import ctypes
 import os
 import threading
 
@@ -130,6 +131,14 @@ class _DeviceInfo:
     def is_simulator(self):
         return self._spec == "sim"
 
+    def __getattr__(self, name):
+        # numba's device attributes: MULTIPROCESSOR_COUNT, MAX_THREADS_PER_BLOCK, WARP_SIZE, ...
+        if name.isupper():
+            v = _open(self._spec).attribute(name)
+            if v is not None:
+                return v
+        raise AttributeError("%s has no attribute %r" % (type(self).__name__, name))
+
     def __enter__(self):
         self._scope = use_backend(self._spec)
         return self
@@ -232,7 +241,12 @@ class Stream:
 
     @property
     def handle(self):
-        return self._native
+        """The CUstream, as numba gives it: a ctypes pointer (`.value` is the address; 0 for
+        the default stream)."""
+        return ctypes.c_void_p(int(self))
+
+    def __int__(self):
+        return 0 if self._native is None else self._native.handle
 
     def synchronize(self):
         if self._native is None:
@@ -257,6 +271,13 @@ def default_stream():
     return Stream(None)
 
 
+def external_stream(ptr):
+    """A Stream over a CUDA stream another library made (its CUstream handle, as an int);
+    cutwin does not destroy it. On the simulator, which has no CUDA streams, it is a new
+    stream of its own (launches on it run in order)."""
+    return Stream(_device().external_stream(int(ptr or 0)))
+
+
 legacy_default_stream = default_stream
 per_thread_default_stream = default_stream
 
@@ -265,7 +286,7 @@ def _native_stream(s):
     """The C++ stream of a launch or copy argument: 0/None/default -> None."""
     if s is None or s == 0 or isinstance(s, int):
         return None
-    return s.handle
+    return s._native
 
 
 class Event:
