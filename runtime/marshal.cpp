@@ -8,6 +8,21 @@ static_assert(int(DType::F64) == int(fe::Scalar::F64) && int(DType::Bool) == int
                   int(DType::C64) == int(fe::Scalar::C64) && int(DType::C128) == int(fe::Scalar::C128),
               "DType mirrors fe::Scalar");
 
+namespace {
+/// Fortran order with more than one dimension (numba's 'F' layout; 1-D arrays are 'C').
+bool isFContiguousOnly(const DeviceArray &arr) {
+  if (arr.ndim() < 2 || arr.isCContiguous())
+    return false;
+  int64_t step = int64_t(dtypeSize(arr.dtype()));
+  for (unsigned k = 0; k < arr.ndim(); ++k) {
+    if (arr.shape()[k] != 1 && arr.strides()[k] != step)
+      return false;
+    step *= arr.shape()[k];
+  }
+  return true;
+}
+} // namespace
+
 fe::Type argumentType(const Arg &a) {
   if (a.isTuple()) {
     std::vector<fe::Type> elems;
@@ -19,7 +34,7 @@ fe::Type argumentType(const Arg &a) {
     const DeviceArray &arr = a.array();
     if (arr.ndim() < 1 || arr.ndim() > 3)
       throw Error("kernel arguments must be arrays of 1 to 3 dimensions, got " + std::to_string(arr.ndim()));
-    fe::Layout layout = arr.isCContiguous() ? fe::Layout::C : fe::Layout::A;
+    fe::Layout layout = arr.isCContiguous() ? fe::Layout::C : isFContiguousOnly(arr) ? fe::Layout::F : fe::Layout::A;
     if (arr.dtype() == DType::Xoroshiro128p)
       return fe::Type::recordArray(fe::Record::Xoroshiro128p, arr.ndim(), layout);
     return fe::Type::array(fe::Scalar(arr.dtype()), arr.ndim(), layout);

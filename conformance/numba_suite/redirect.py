@@ -5,7 +5,8 @@ After `install()`, every `numba.cuda` a test module reaches (`from numba import 
 the compiler, dispatchers, device arrays, streams, the driver, random, reduce, libdevice.
 numba-cuda itself supplies only what is not a CUDA implementation - its test utilities
 (`numba.cuda.testing`, `numba.cuda.tests`), its configuration and exception classes, and
-its type vocabulary (`numba.cuda.types`, `numpy_support.from_dtype`), which cutwin accepts
+its type vocabulary (`numba.cuda.types`, `numpy_support.from_dtype`, `typing.signature`,
+`typeof`), which cutwin accepts
 wherever it takes a type. Any other numba-cuda module (its compiler passes, IR, typing
 templates, simulator, driver, device arrays) is replaced by a module every attribute of
 which raises: a test that needs one fails; it never runs on numba's own implementation.
@@ -25,6 +26,7 @@ NUMBA_OWN = (
     "numba.cuda.errors",
     "numba.cuda.types",
     "numba.cuda.np.numpy_support",
+    "numba.cuda.typing.typeof",
     "numba.cuda.utils",
     "numba.cuda.cuda_paths",
 )
@@ -33,6 +35,7 @@ NUMBA_OWN = (
 CUTWIN_MODULES = {
     "numba.cuda": "cutwin.cuda",
     "numba.cuda.random": "cutwin.cuda.random",
+    "numba.cuda.args": "cutwin.cuda.args",
     "numba.cuda.libdevice": "cutwin.cuda.libdevice",
     "numba.cuda.libdevicefuncs": "cutwin.cuda.libdevicefuncs",
     "numba.cuda.compiler": "cutwin.cuda.compiler",
@@ -48,6 +51,10 @@ CUTWIN_MODULES = {
 # configuration, the flag for a base numba install, and the subpackages above.
 NUMBA_CUDA_ATTRS = {"config", "HAS_NUMBA", "types", "testing", "tests", "core", "np", "utils", "errors",
                     "cuda_paths", "implementation"}
+
+# Other redirected modules' attributes that are numba-cuda's type vocabulary: `signature`
+# builds a signature object of numba types (cutwin takes those as it takes its own).
+OWN_ATTRS = {"numba.cuda": NUMBA_CUDA_ATTRS, "numba.cuda.typing": {"signature"}}
 
 
 def _is_numba_own(name):
@@ -143,7 +150,7 @@ def redirected(name):
     target_name = CUTWIN_MODULES.get(name)
     target = importlib.import_module(target_name) if target_name else None
     real = _REAL.get(name)
-    return RedirectedModule(name, target, real, NUMBA_CUDA_ATTRS if name == "numba.cuda" else ())
+    return RedirectedModule(name, target, real, OWN_ATTRS.get(name, ()))
 
 
 _REAL = {}
@@ -162,6 +169,7 @@ def install(simulator_selection=False):
     import numba.cuda.testing  # noqa: F401
     import numba.cuda.tests.support  # noqa: F401
     import numba.cuda.np.numpy_support  # noqa: F401
+    import numba.cuda.typing.typeof  # noqa: F401
     from numba.cuda.core import config
 
     if simulator_selection:

@@ -165,6 +165,8 @@ private:
                       llvm::ArrayRef<Scalar> argTypes, Scalar out);
   /// NumPy ufuncs (lower_ufunc.cpp): on scalars, or looping over an output array.
   llvm::Value *lowerUfuncCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *complexOrder(fe::CmpOp op, llvm::Value *x, llvm::Value *y);
+  llvm::Value *mixedSignCompare(fe::CmpOp op, llvm::Value *a, Scalar at, llvm::Value *b, Scalar bt);
   llvm::Value *ufuncScalar(const std::string &name, llvm::ArrayRef<llvm::Value *> args,
                            llvm::ArrayRef<Scalar> argTypes, Scalar out);
   llvm::Value *lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci);

@@ -37,6 +37,18 @@ const std::vector<Ufunc> &table() {
       {"minimum", 2, K::Minimum},                        {"fmax", 2, K::FMax},
       {"fmin", 2, K::FMin},                              {"negative", 1, K::Negative},
       {"absolute", 1, K::Absolute},                      {"abs", 1, K::Absolute},
+      {"bitwise_and", 2, K::Operator, "", BinOp::BitAnd}, {"bitwise_or", 2, K::Operator, "", BinOp::BitOr},
+      {"bitwise_xor", 2, K::Operator, "", BinOp::BitXor}, {"left_shift", 2, K::Operator, "", BinOp::LShift},
+      {"right_shift", 2, K::Operator, "", BinOp::RShift}, {"invert", 1, K::Invert},
+      {"bitwise_not", 1, K::Invert},
+      {"equal", 2, K::Compare, "", BinOp::Add, CmpOp::Eq},
+      {"not_equal", 2, K::Compare, "", BinOp::Add, CmpOp::NotEq},
+      {"less", 2, K::Compare, "", BinOp::Add, CmpOp::Lt},
+      {"less_equal", 2, K::Compare, "", BinOp::Add, CmpOp::LtE},
+      {"greater", 2, K::Compare, "", BinOp::Add, CmpOp::Gt},
+      {"greater_equal", 2, K::Compare, "", BinOp::Add, CmpOp::GtE},
+      {"logical_and", 2, K::Logical, "and"},              {"logical_or", 2, K::Logical, "or"},
+      {"logical_xor", 2, K::Logical, "xor"},              {"logical_not", 1, K::Logical, "not"},
   };
   return t;
 }
@@ -50,14 +62,54 @@ const Ufunc *numpyUfunc(const std::string &name) {
   return nullptr;
 }
 
+std::string complexMathCounterpart(const std::string &math) {
+  static const std::map<std::string, std::string> m = {
+      {"sin", "sin"},     {"cos", "cos"},     {"tan", "tan"},     {"asin", "asin"},   {"acos", "acos"},
+      {"atan", "atan"},   {"sinh", "sinh"},   {"cosh", "cosh"},   {"tanh", "tanh"},   {"asinh", "asinh"},
+      {"acosh", "acosh"}, {"atanh", "atanh"}, {"exp", "exp"},     {"log", "log"},     {"log10", "log10"},
+      {"log2", "log2"},   {"sqrt", "sqrt"},   {"isnan", "isnan"}, {"isinf", "isinf"}, {"isfinite", "isfinite"},
+  };
+  auto it = m.find(math);
+  return it == m.end() ? "" : it->second;
+}
+
 std::optional<ScalarCase> ufuncCase(const Ufunc &u, const std::vector<Scalar> &in) {
   if (in.size() != u.nin)
     return std::nullopt;
+  bool complexIn = false;
+  for (Scalar s : in)
+    complexIn |= isComplex(s);
   switch (u.kind) {
-  case K::Math: return mathCase(u.math, in);
-  case K::Operator: return typeBinOp(u.op, in[0], in[1]);
-  case K::Negative: return typeUnaryOp(UnaryOp::Neg, in[0]);
-  case K::Absolute: return ScalarCase{{in[0]}, in[0]};
+  case K::Math:
+    if (complexIn) { // NumPy's complex loops: cmath's functions
+      std::string m = complexMathCounterpart(u.math);
+      if (u.nin != 1 || m.empty())
+        return std::nullopt;
+      bool predicate = m == "isnan" || m == "isinf" || m == "isfinite";
+      return ScalarCase{{in[0]}, predicate ? Scalar::Bool : in[0]};
+    }
+    return mathCase(u.math, in);
+  case K::Operator:
+    if (complexIn && (u.op == BinOp::BitAnd || u.op == BinOp::BitOr || u.op == BinOp::BitXor ||
+                      u.op == BinOp::LShift || u.op == BinOp::RShift))
+      return std::nullopt;
+    return typeBinOp(u.op, in[0], in[1]);
+  case K::Compare: {
+    Scalar t = npPromote(in[0], in[1]);
+    if (isInteger(in[0]) && isInteger(in[1]) && isSigned(in[0]) != isSigned(in[1]) && !isInteger(t))
+      return ScalarCase{{in[0], in[1]}, Scalar::Bool}; // int64 vs uint64: compared exactly
+    return ScalarCase{{t, t}, Scalar::Bool};
+  }
+  case K::Logical: return ScalarCase{in, Scalar::Bool};
+  case K::Invert:
+    if (!isInteger(in[0]) && in[0] != Scalar::Bool)
+      return std::nullopt;
+    return ScalarCase{{in[0]}, in[0]};
+  case K::Negative:
+    if (complexIn)
+      return ScalarCase{{in[0]}, in[0]};
+    return typeUnaryOp(UnaryOp::Neg, in[0]);
+  case K::Absolute: return ScalarCase{{in[0]}, complexIn ? partOf(in[0]) : in[0]};
   default: { // maximum, minimum, fmax, fmin: in the promoted type
     Scalar t = npPromote(in[0], in[1]);
     return ScalarCase{{t, t}, t};

@@ -193,9 +193,16 @@ def typeof(value):
         return from_dtype(value.dtype)
     shape = getattr(value, "shape", None)
     if shape is not None:
-        layout = "C" if _is_c_contiguous(value) else "A"
+        layout = "C" if _is_c_contiguous(value) else "F" if len(shape) > 1 and _is_f_contiguous(value) else "A"
         return Array(from_dtype(value.dtype), len(shape), layout)
     raise TypeError("cutwin cannot pass a %s to a kernel" % type(value).__name__)
+
+
+def _is_f_contiguous(a):
+    flags = getattr(a, "flags", None)
+    if flags is not None and hasattr(flags, "f_contiguous"):
+        return flags.f_contiguous
+    return a.is_f_contiguous()
 
 
 def _is_c_contiguous(a):

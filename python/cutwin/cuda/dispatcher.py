@@ -12,6 +12,7 @@ from .. import _cutwin
 from .. import types as ct
 from ..errors import CompileError, KernelError, as_user_exception
 from . import runtime
+from .args import ArgHint
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
 from .linkable_code import LinkableCode
 from . import resolve
@@ -116,7 +117,8 @@ class _JitFunction:
     @property
     def _code_name(self):
         """The function's name in the source the compiler reads (a lambda becomes a def)."""
-        return resolve.LAMBDA_NAME if self.__name__ == "<lambda>" else self.__name__
+        name = self.py_func.__code__.co_name  # what the def says, though __name__ was changed
+        return resolve.LAMBDA_NAME if name == "<lambda>" else name
 
     def _declaration(self):
         o = self.targetoptions
@@ -168,6 +170,7 @@ class Dispatcher(_JitFunction):
 
     def __init__(self, py_func, signatures, options):
         super().__init__(py_func, signatures, options)
+        self.extensions = list(options.get("extensions") or ())
         self._per_device = {}
         self._configs = {}  # launch configurations seen, by their [...] key
 
@@ -204,11 +207,14 @@ class Dispatcher(_JitFunction):
 
     def _launch(self, griddim, blockdim, stream, sharedmem, args):
         """Launches on the current backend; `stream` is the native stream or None."""
+        copy_back = None
+        if self.extensions:
+            copy_back = []
+            args = self._prepare_args(args, stream, copy_back)
         spec = runtime._selected_spec()
         c = self._per_device.get(spec)
         kernel = c.kernel if c is not None else self._kernel(spec)
         native = []
-        copy_back = None
         for a in args:
             t = type(a)
             if t is DeviceNDArray:
@@ -234,6 +240,9 @@ class Dispatcher(_JitFunction):
                 native.append(_native_tuple(a, self.__name__))
             elif isinstance(a, enum.Enum) and isinstance(a.value, (int, float, bool)):
                 native.append(a.value)  # an enum member: its value, as numba passes IntEnums
+            elif isinstance(a, ArgHint):  # cuda.In/Out/InOut
+                copy_back = copy_back or []
+                native.append(a.to_device(copy_back, stream or 0)._arr)
             else:
                 raise TypeError("cutwin cannot pass a %s to kernel '%s'" % (t.__name__, self.__name__))
         try:
@@ -243,8 +252,25 @@ class Dispatcher(_JitFunction):
                 raise as_user_exception(e, self._exceptions) from None
             raise
         if copy_back:  # NumPy arguments come back after the kernel, as in numba
-            for d, a in copy_back:
-                d.copy_to_host(a)
+            for item in copy_back:
+                if callable(item):  # what an ArgHint left to do
+                    item()
+                else:
+                    item[0].copy_to_host(item[1])
+
+    def _prepare_args(self, args, stream, retr):
+        """numba's launch extensions: each `prepare_args(ty, val, stream=, retr=)` may
+        replace an argument (e.g. by an ArgHint); the last one's value is launched."""
+        out = []
+        for a in args:
+            try:
+                ty = ct.typeof(a)
+            except TypeError:
+                ty = None
+            for ext in self.extensions:
+                ty, a = ext.prepare_args(ty, a, stream=stream or 0, retr=retr)
+            out.append(a)
+        return out
 
     def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
         """The largest grid (in blocks of `blockdim`) a launch of this kernel can have when
@@ -387,6 +413,20 @@ class _Overload:
 
     def __init__(self, dispatcher, sig):
         self._dispatcher, self.signature = dispatcher, sig
+
+    def _prepare_args(self, args, stream, retr):
+        """numba's launch extensions: each `prepare_args(ty, val, stream=, retr=)` may
+        replace an argument (e.g. by an ArgHint); the last one's value is launched."""
+        out = []
+        for a in args:
+            try:
+                ty = ct.typeof(a)
+            except TypeError:
+                ty = None
+            for ext in self.extensions:
+                ty, a = ext.prepare_args(ty, a, stream=stream or 0, retr=retr)
+            out.append(a)
+        return out
 
     def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
         kernel = self._dispatcher._kernel(runtime._selected_spec())
@@ -566,7 +606,8 @@ def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt
     options = {"link": _link_paths(link), "link_callbacks": _with_callbacks(link), "device": bool(device),
                "debug": bool(debug), "opt": 3 if opt is True else 0 if opt is False else int(opt),
                "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": boundscheck,
-               "cache": bool(cache), "inline": inline, "launch_bounds": _launch_bounds(launch_bounds)}
+               "cache": bool(cache), "inline": inline, "launch_bounds": _launch_bounds(launch_bounds),
+               "extensions": kws.pop("extensions", None)}
 
     def wrap(fn, sigs):
         if isinstance(fn, _JitFunction):

@@ -344,7 +344,8 @@ def function_source(fn):
     if first > len(lines):
         raise CompileError("cannot read the source of '%s': %s has no line %d (was the file changed?)" % (
             fn.__qualname__, code.co_filename, first))
-    if fn.__name__ == "<lambda>":
+    name = code.co_name  # the def's own name: generated functions get another __name__
+    if name == "<lambda>":
         return _lambda_source(fn, lines), code.co_filename, LAMBDA_NAME
     block = inspect.getblock(lines[first - 1:])
     try:
@@ -353,12 +354,12 @@ def function_source(fn):
         tree = None
     def_line = first
     if tree is not None and tree.body and isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
-        if tree.body[0].name != fn.__name__:
+        if tree.body[0].name != name:
             raise CompileError("%s:%d: the source there defines '%s', not '%s'" % (
-                code.co_filename, first, tree.body[0].name, fn.__name__))
+                code.co_filename, first, tree.body[0].name, name))
         def_line = first + tree.body[0].lineno - 1
     body = block[def_line - first:]
-    return "\n" * (def_line - 1) + "".join(body), code.co_filename, fn.__name__
+    return "\n" * (def_line - 1) + "".join(body), code.co_filename, name
 
 
 LAMBDA_NAME = "_lambda_"
