@@ -49,6 +49,8 @@ const MathFunction kMath[] = {
     {"isnan", 1, nullptr},   {"isinf", 1, nullptr},  {"isfinite", 1, nullptr}, {"radians", 1, nullptr},
     {"degrees", 1, nullptr}, {"exp2", 1, "exp2"},    {"nextafter", 2, "nextafter"}, {"remainder", 2, "remainder"},
     {"cbrt", 1, "cbrt"},     {"rint", 1, "rint"},
+    // computed by libdevice's function of the argument's precision (results as tuples)
+    {"frexp", 1, "frexp"},   {"ldexp", 2, "ldexp"},  {"modf", 1, "modf"},
 };
 
 } // namespace

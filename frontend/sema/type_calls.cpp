@@ -313,6 +313,14 @@ ExprInfo FunctionTyper::typeMathCall(const CallExpr &c, const std::string &fn,
     error(c.loc, "math." + fn + "() takes " + std::to_string(m->arity) + " argument" +
                      (m->arity == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
   auto actual = scalarArgs(c, args, ("math." + fn).c_str());
+  if (fn == "frexp" || fn == "ldexp" || fn == "modf") {
+    // numba's float32 and float64 cases (integers as float64): libdevice's function of
+    // that precision, its pointer results a tuple ((mantissa, exponent), (fraction, whole))
+    if (isComplex(actual[0]) || (fn == "ldexp" && !isInteger(actual[1]) && actual[1] != Scalar::Bool))
+      error(c.loc, "math." + fn + "() does not accept " + std::string(scalarName(actual[0])) +
+                       (fn == "ldexp" ? std::string(", ") + scalarName(actual[1]) : std::string()));
+    return typeLibdeviceCall(c, actual[0] == Scalar::F32 ? fn + "f" : fn, args);
+  }
   auto cs = mathCase(fn, actual);
   if (!cs) {
     std::string got;

@@ -262,3 +262,31 @@ def test_round_to_ndigits(cutwin_backend, dtype):
     with np.errstate(over="ignore"):
         want = np.array([_fallback_round(float(a), int(d)) for a, d in zip(x, n)]).astype(dtype)
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+def test_frexp_modf_ldexp(cutwin_backend, dtype):
+    # numba's cases: float32 in float32, float64 and integers in float64; the exponent an int32
+    @cuda.jit
+    def k(x, m, e, f, w, scaled):
+        i = cuda.grid(1)
+        if i < x.size:
+            m[i], e[i] = math.frexp(x[i])
+            f[i], w[i] = math.modf(x[i])
+            scaled[i] = math.ldexp(x[i], e[i] - 3)
+
+    x = inputs(dtype)
+    if dtype.startswith("float"):
+        x = np.concatenate([x, np.array([1e-30, 3e30, -np.inf, np.nan], dtype)])
+    ft = np.float32 if dtype == "float32" else np.float64
+    m, f, w, scaled = (np.zeros(x.size, ft) for _ in range(4))
+    e = np.zeros(x.size, np.int32)
+    k[1, 32](x, m, e, f, w, scaled)
+    xf = x.astype(ft)
+    wm, we = np.frexp(xf)
+    wf, ww = np.modf(xf)
+    np.testing.assert_array_equal(m, wm)
+    np.testing.assert_array_equal(e, we)
+    np.testing.assert_array_equal(f, wf)
+    np.testing.assert_array_equal(w, ww)
+    np.testing.assert_array_equal(scaled, np.ldexp(xf, we - 3))

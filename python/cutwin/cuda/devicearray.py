@@ -39,6 +39,14 @@ def _normalize_shape(shape):
     return tuple(int(s) for s in shape)
 
 
+class _Flags(dict):
+    def __getattr__(self, name):
+        try:
+            return self[name.upper()]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
 class DeviceNDArray:
     """An array in the current device's memory (numba's DeviceNDArray)."""
 
@@ -106,6 +114,11 @@ class DeviceNDArray:
 
     def is_f_contiguous(self):
         return self.strides == _strides_for(self.shape, self.dtype.itemsize, "F") or self.size <= 1
+
+    @property
+    def flags(self):
+        """numba's flags dict: C_CONTIGUOUS, F_CONTIGUOUS (also as .c_contiguous, ...)."""
+        return _Flags(C_CONTIGUOUS=self.is_c_contiguous(), F_CONTIGUOUS=self.is_f_contiguous())
 
     # -- copies
     def copy_to_host(self, ary=None, stream=0):
@@ -245,8 +258,8 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
 
 
 def device_array_like(ary, stream=0):
-    shape, dtype, order = _like(ary)
-    return _empty(shape, dtype, order)
+    shape, dtype, order, strides = _like(ary)
+    return _empty(shape, dtype, order, strides)
 
 
 def _is_f(ary):
@@ -330,22 +343,32 @@ def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, at
 
 
 def _like(ary):
-    """shape, dtype, strides and order of an array for the *_like allocators: the same
-    layout for contiguous arrays, C order otherwise (as numba-cuda does)."""
-    c = ary.flags.c_contiguous if hasattr(ary, "flags") else ary.is_c_contiguous()
-    return ary.shape, ary.dtype, "F" if not c and _is_f(ary) else "C"
+    """shape, dtype, order and strides of a new contiguous array like `ary` for the *_like
+    allocators (numba-cuda's rules): a C or F array's own layout; for other views, strides
+    that keep the order of the view's strides (as NumPy's zeros_like does)."""
+    c = ary.flags["C_CONTIGUOUS"]
+    f = ary.flags["F_CONTIGUOUS"]
+    order = "F" if f and not c else "C"
+    if c or f or ary.ndim <= 1:
+        return ary.shape, ary.dtype, order, None
+    strides = [0] * ary.ndim
+    step = ary.dtype.itemsize
+    for k in sorted(range(ary.ndim), key=lambda k: ary.strides[k]):
+        strides[k] = step
+        step *= ary.shape[k]
+    return ary.shape, ary.dtype, order, tuple(strides)
 
 
 def pinned_array_like(ary):
     """An empty pinned array with the shape, dtype and layout of `ary`."""
-    shape, dtype, order = _like(ary)
-    return pinned_array(shape, dtype, order=order)
+    shape, dtype, order, strides = _like(ary)
+    return pinned_array(shape, dtype, strides, order)
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
     """An empty mapped array with the shape, dtype and layout of `ary`."""
-    shape, dtype, order = _like(ary)
-    return mapped_array(shape, dtype, order=order, stream=stream, portable=portable, wc=wc)
+    shape, dtype, order, strides = _like(ary)
+    return mapped_array(shape, dtype, strides, order, stream=stream, portable=portable, wc=wc)
 
 
 @contextlib.contextmanager
@@ -470,3 +493,17 @@ def as_cuda_array(obj, sync=True):
     if not hasattr(obj, "__cuda_array_interface__"):
         raise TypeError("%r does not export the CUDA Array Interface" % type(obj).__name__)
     return from_cuda_array_interface(obj.__cuda_array_interface__, owner=obj, sync=sync)
+
+
+def auto_device(obj, stream=0, copy=True, user_explicit=False):
+    """numba's auto_device: (device array, whether a copy was made) for a device array (as
+    it is), an object with the CUDA Array Interface (used in place) or host data (a
+    contiguous array, or anything NumPy makes one of, numbers included)."""
+    if isinstance(obj, DeviceNDArray):
+        return obj, False
+    if hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, MappedNDArray):
+        return as_cuda_array(obj), False
+    ary = np.asarray(obj)
+    if not (ary.flags.c_contiguous or ary.flags.f_contiguous):
+        raise ValueError("array is not contiguous: copy it (np.ascontiguousarray) before putting it on the device")
+    return to_device(ary, stream, copy=copy), True
