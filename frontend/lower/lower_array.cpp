@@ -95,6 +95,12 @@ void Lowerer::storeElement(Value *addr, Value *v, Scalar dtype) {
 
 std::vector<Value *> Lowerer::lowerIndices(const fe::SubscriptExpr &s) {
   std::vector<Value *> idx;
+  if (info(s).builtin == "index.tuple") { // a[t]: the tuple's elements index the dimensions
+    Value *t = lowerExpr(*s.index);
+    for (unsigned k = 0; k < info(*s.index).type.elems.size(); ++k)
+      idx.push_back(b_.CreateExtractValue(t, {k}));
+    return idx;
+  }
   if (auto *t = fe::dyn<fe::TupleExpr>(s.index.get()))
     for (auto &e : t->elts)
       idx.push_back(lowerExpr(*e));
@@ -122,6 +128,8 @@ Value *Lowerer::lowerSubscript(const fe::SubscriptExpr &s) {
       Value *addr = subscriptAddress(s, elem);
       return loadElement(addr, elem.scalar);
     }
+    if (isSliceSubscript(s))
+      return sliceView(s);
     Value *arr = lowerExpr(*s.value);
     return subArray(arr, bt, lowerIndices(s), si.operandTypes, si.type, s.loc);
   }

@@ -397,6 +397,8 @@ void Lowerer::lowerAssign(const fe::Expr &target, Value *v, const Type &vt) {
     return;
   }
   auto &sub = static_cast<const fe::SubscriptExpr &>(target);
+  if (info(sub).type.isArray())
+    return storeIntoView(sub, v, vt, sub.loc);
   Type elem;
   Value *addr = subscriptAddress(sub, elem);
   storeElement(addr, convert(v, vt, elem), elem.scalar);

@@ -167,42 +167,20 @@ Value *Lowerer::lowerUfuncCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
     inputs.push_back(t.isArray() ? lowerExpr(*c.args[i]) : lowerAs(*c.args[i], Type::scalarOf(argTypes[i])));
   }
   setLoc(c.loc);
-  auto *i64 = llvm::Type::getInt64Ty(ctx_);
-  Value *total = ConstantInt::get(i64, 1);
-  for (unsigned d = 0; d < ot.ndim; ++d)
-    total = b_.CreateMul(total, arrayField(outArr, 1, d));
-  BasicBlock *pre = b_.GetInsertBlock();
-  BasicBlock *body = BasicBlock::Create(ctx_, "ufunc.body", fn_);
-  BasicBlock *done = BasicBlock::Create(ctx_, "ufunc.done", fn_);
-  b_.CreateCondBr(b_.CreateICmpSGT(total, ConstantInt::get(i64, 0)), body, done);
-  b_.SetInsertPoint(body);
-  PHINode *k = b_.CreatePHI(i64, 2, "ufunc.k");
-  k->addIncoming(ConstantInt::get(i64, 0), pre);
-  // k in C order -> (i0, i1, i2) over the output's shape
-  std::vector<Value *> idx(ot.ndim);
-  Value *rest = k;
-  for (unsigned d = ot.ndim; d-- > 0;) {
-    Value *extent = arrayField(outArr, 1, d);
-    idx[d] = d == 0 ? rest : b_.CreateURem(rest, extent);
-    if (d > 0)
-      rest = b_.CreateUDiv(rest, extent);
-  }
   std::vector<Scalar> idxTypes(ot.ndim, Scalar::I64);
-  std::vector<Value *> vals;
-  for (size_t i = 0; i < nin; ++i) {
-    if (!inTypes[i]->isArray()) {
-      vals.push_back(inputs[i]);
-      continue;
+  forEachElement(outArr, ot, [&](ArrayRef<Value *> idx) {
+    std::vector<Value *> vals;
+    for (size_t i = 0; i < nin; ++i) {
+      if (!inTypes[i]->isArray()) {
+        vals.push_back(inputs[i]);
+        continue;
+      }
+      Value *v = loadElement(elementAddress(inputs[i], *inTypes[i], idx, idxTypes, c.loc), inTypes[i]->scalar);
+      vals.push_back(convertScalar(v, inTypes[i]->scalar, argTypes[i]));
     }
-    Value *v = loadElement(elementAddress(inputs[i], *inTypes[i], idx, idxTypes, c.loc), inTypes[i]->scalar);
-    vals.push_back(convertScalar(v, inTypes[i]->scalar, argTypes[i]));
-  }
-  Value *r = ufuncScalar(name, vals, argTypes, res);
-  storeElement(elementAddress(outArr, ot, idx, idxTypes, c.loc), convertScalar(r, res, ot.scalar), ot.scalar);
-  Value *next = b_.CreateAdd(k, ConstantInt::get(i64, 1));
-  k->addIncoming(next, b_.GetInsertBlock());
-  b_.CreateCondBr(b_.CreateICmpSLT(next, total), body, done);
-  b_.SetInsertPoint(done);
+    Value *r = ufuncScalar(name, vals, argTypes, res);
+    storeElement(elementAddress(outArr, ot, idx, idxTypes, c.loc), convertScalar(r, res, ot.scalar), ot.scalar);
+  });
   return outArr;
 }
 

@@ -155,6 +155,15 @@ private:
   llvm::Value *subscriptAddress(const fe::SubscriptExpr &s, Type &elemType);
   /// The index values of `a[i]` or `a[i, j, ...]`.
   std::vector<llvm::Value *> lowerIndices(const fe::SubscriptExpr &s);
+  // Slicing (lower_slice.cpp).
+  bool isSliceSubscript(const fe::SubscriptExpr &s) const;
+  llvm::Value *sliceView(const fe::SubscriptExpr &s);
+  /// Runs `body` with the indices of every element of `arr` (C order), in a loop.
+  void forEachElement(llvm::Value *arr, const Type &t, const std::function<void(llvm::ArrayRef<llvm::Value *>)> &body);
+  /// [lowest, highest) byte addresses of the view's elements.
+  std::pair<llvm::Value *, llvm::Value *> byteSpan(llvm::Value *arr, const Type &t);
+  /// `target = v` where target is a view (`a[i:j]`, a row): fills it or copies an array.
+  void storeIntoView(const fe::SubscriptExpr &target, llvm::Value *v, const Type &vt, SourceLoc loc);
 
   // ---- calls (lower_call.cpp)
   llvm::Value *lowerCall(const fe::CallExpr &c);

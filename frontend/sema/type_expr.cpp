@@ -2,6 +2,8 @@
 #include "frontend/sema/function_typer.h"
 #include "frontend/sema/operator_rules.h"
 
+#include <algorithm>
+
 namespace cutwin::fe {
 
 ExprInfo FunctionTyper::typeExpr(const Expr &e) {
@@ -342,27 +344,83 @@ ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
     error(s.loc, "RNG state arrays are used through the xoroshiro128p_* functions, not indexed");
   if (t.isArray()) {
     bool unknown = false;
+    // Index kinds, one per position: 'i' an integer, 's' a slice (`builtin` is
+    // "index.slices:<kinds>" when there is a slice), or 't' a tuple of integers held in a
+    // variable (`a[idx]`), which counts as its elements.
+    std::string kinds;
+    size_t positions = 0;
     for (const Expr *i : idx) {
-      if (i->kind == ExprKind::Slice)
-        error(i->loc, "slicing arrays in kernels is not supported yet; index with integers");
+      if (auto *sl = dyn<SliceExpr>(i)) {
+        for (const ExprPtr *part : {&sl->lower, &sl->upper, &sl->step}) {
+          if (!*part)
+            continue;
+          ExprInfo pi = typeExpr(**part);
+          if (pi.type.isUnknown()) {
+            unknown = true;
+            continue;
+          }
+          if (!pi.type.isInt() && pi.type.kind != TypeKind::None)
+            error((*part)->loc, "slice bounds and steps must be integers, not " + pi.type.str());
+        }
+        kinds += 's';
+        ++positions;
+        info.operandTypes.push_back(Scalar::I64);
+        continue;
+      }
       ExprInfo ii = typeExpr(*i);
       if (ii.type.isUnknown()) {
         unknown = true;
         continue;
       }
+      if (ii.type.isTuple() && idx.size() == 1 && !ii.type.elems.empty()) {
+        for (const Type &e : ii.type.elems) {
+          if (!e.isInt())
+            error(i->loc, "array index must be an integer or a tuple of integers, not " + ii.type.str());
+          info.operandTypes.push_back(e.scalar);
+        }
+        kinds += 't';
+        positions += ii.type.elems.size();
+        continue;
+      }
       if (!ii.type.isInt())
         error(i->loc, "array index must be an integer, not " + ii.type.str());
       info.operandTypes.push_back(ii.type.scalar);
+      kinds += 'i';
+      ++positions;
     }
-    if (idx.size() > t.ndim)
+    if (positions > t.ndim)
       error(s.index->loc, "too many indices for a " + std::to_string(t.ndim) + "-dimensional array");
     if (unknown)
       return info;
-    if (idx.size() == t.ndim) {
+    if (kinds == "t")
+      info.builtin = "index.tuple";
+    size_t slices = size_t(std::count(kinds.begin(), kinds.end(), 's'));
+    if (slices) {
+      info.builtin = "index.slices:" + kinds;
+      // A view: the sliced dimensions and those not indexed. numba keeps a C array's layout
+      // only where the view is contiguous by construction (leading integers, then one
+      // step-less slice, then whole dimensions); otherwise any layout.
+      bool contiguous = t.layout == Layout::C;
+      size_t firstSlice = kinds.find('s');
+      for (size_t k = 0; k < kinds.size() && contiguous; ++k) {
+        if (k < firstSlice)
+          continue;
+        auto *sl = dyn<SliceExpr>(idx[k]);
+        bool whole = sl && !sl->lower && !sl->upper && !sl->step;
+        if (k == firstSlice)
+          contiguous = sl && !sl->step;
+        else
+          contiguous = whole;
+      }
+      info.type = Type::array(t.scalar, unsigned(slices + (t.ndim - positions)), contiguous ? Layout::C : Layout::A,
+                              t.space);
+      return info;
+    }
+    if (positions == t.ndim) {
       info.type = Type::scalarOf(t.scalar);
     } else {
       Layout l = t.layout == Layout::C ? Layout::C : Layout::A;
-      info.type = Type::array(t.scalar, unsigned(t.ndim - idx.size()), l, t.space);
+      info.type = Type::array(t.scalar, unsigned(t.ndim - positions), l, t.space);
     }
     return info;
   }

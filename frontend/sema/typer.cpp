@@ -434,8 +434,16 @@ void FunctionTyper::assignTo(const Expr &target, const Type &value, SourceLoc lo
     if (base.type.space == MemSpace::Const)
       error(target.loc, "cannot assign to an element of a constant array (a global host array or "
                         "cuda.const.array_like): it is read-only in kernels");
-    if (elem.type.isArray())
-      error(target.loc, "assigning to a whole sub-array is not supported; index every dimension");
+    if (elem.type.isArray()) { // a view: filled with a number, or an array of its shape copied in
+      if (value.isArray() && (value.ndim != elem.type.ndim || value.isRecordArray()))
+        error(loc, "cannot assign a " + std::to_string(value.ndim) + "-dimensional array to a " +
+                       std::to_string(elem.type.ndim) + "-dimensional slice");
+      if (!value.isScalar() && !value.isArray())
+        error(loc, "cannot store " + value.str() + " into a slice of " + scalarName(elem.type.scalar));
+      if (value.isScalar() && isComplex(value.scalar) && !isComplex(elem.type.scalar))
+        error(loc, "cannot store a complex number into an array of " + std::string(scalarName(elem.type.scalar)));
+      return;
+    }
     if (!value.isScalar())
       error(loc, "cannot store " + value.str() + " into an array of " + scalarName(elem.type.scalar));
     return;
