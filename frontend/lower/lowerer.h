@@ -124,6 +124,9 @@ private:
   llvm::Value *complexPower(llvm::Value *z, llvm::Value *w, Scalar t);
   /// One cmath function of a complex value (exp, log, sqrt, asinh, ...).
   llvm::Value *cmathUnary(const std::string &fn, llvm::Value *z, Scalar t);
+  llvm::Value *cmathRect(llvm::Value *r, llvm::Value *phi, Scalar part);
+  struct CmathParts;
+  friend struct CmathParts;
   llvm::Value *lowerCmathCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// cuda.atomic.* (lower_atomic.cpp).
   llvm::Value *lowerAtomicCall(const fe::CallExpr &c, const fe::ExprInfo &ci);

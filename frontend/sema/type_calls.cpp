@@ -275,7 +275,7 @@ ExprInfo FunctionTyper::typeLibdeviceCall(const CallExpr &c, const std::string &
 
 ExprInfo FunctionTyper::typeCmathCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args) {
   // Real and integer arguments become complex128 (complex64 stays), as in numba.
-  size_t arity = fn == "rect" ? 2 : 1;
+  size_t arity = fn == "rect" || (fn == "log" && args.size() == 2) ? 2 : 1; // log(z, base)
   if (args.size() != arity)
     error(c.loc, "cmath." + fn + "() takes " + std::to_string(arity) + " argument" + (arity == 1 ? "" : "s") +
                      ", " + std::to_string(args.size()) + " given");
@@ -291,8 +291,8 @@ ExprInfo FunctionTyper::typeCmathCall(const CallExpr &c, const std::string &fn, 
     info.type = Type::scalarOf(complexOf(part));
     return info;
   }
-  S z = actual[0] == S::C64 ? S::C64 : S::C128;
-  info.operandTypes = {z};
+  S z = actual[0] == S::C64 && (arity == 1 || actual[1] == S::C64 || actual[1] == S::F32) ? S::C64 : S::C128;
+  info.operandTypes = std::vector<S>(arity, z);
   if (fn == "isnan" || fn == "isinf" || fn == "isfinite")
     info.type = Type::scalarOf(S::Bool);
   else if (fn == "phase")
