@@ -43,6 +43,8 @@ CUTWIN_MODULES = {
     "numba.cuda.cudadrv": "cutwin.cuda.cudadrv",
     "numba.cuda.cudadrv.driver": "cutwin.cuda.cudadrv.driver",
     "numba.cuda.cudadrv.drvapi": "cutwin.cuda.cudadrv.drvapi",
+    "numba.cuda.cudadrv.error": "cutwin.cuda.cudadrv.error",
+    "numba.cuda.vectorizers": "cutwin.cuda.vectorizers",
     "numba.cuda.cudadrv.devicearray": "cutwin.cuda.devicearray",
     "numba.cuda.kernels.reduction": "cutwin.cuda.reduction",
 }
@@ -192,6 +194,24 @@ def install(simulator_selection=False):
 
     numba.cuda = sys.modules["numba.cuda"]
     sys.meta_path.insert(0, _Finder())
+    _route_numba_ufunc_decorators(numba)
+
+
+def _route_numba_ufunc_decorators(numba):
+    """numba's own `vectorize`/`guvectorize` with target='cuda' are numba-cuda's entry
+    points: they go to cutwin's; other targets stay numba's."""
+    import cutwin.cuda
+
+    for name in ("vectorize", "guvectorize"):
+        original = getattr(numba, name)
+
+        def routed(*args, _original=original, _name=name, **kws):
+            if kws.get("target") in ("cuda", "gpu"):
+                return getattr(cutwin.cuda, _name)(*args, **kws)
+            return _original(*args, **kws)
+
+        routed.__wrapped__ = original
+        setattr(numba, name, routed)
 
 
 def check_installed():

@@ -22,15 +22,15 @@ def _codegen():
 
 
 def _dim3(d, what):
+    """A launch dimension as numba takes it: an int or a sequence of 1-3 ints."""
     if isinstance(d, (int, np.integer)):
         return (int(d),)
-    try:
-        d = tuple(int(x) for x in d)
-    except TypeError:
-        raise ValueError("%s must be an int or a tuple of 1 to 3 ints, not %r" % (what, d)) from None
-    if not 1 <= len(d) <= 3:
-        raise ValueError("%s must have 1 to 3 dimensions, got %r" % (what, d))
-    return d
+    items = list(d) if hasattr(d, "__iter__") else [d]
+    if not all(isinstance(x, (int, np.integer)) for x in items):
+        raise TypeError("%s must be a sequence of integers, got %r" % (what, items))
+    if not 1 <= len(items) <= 3:
+        raise ValueError("%s must be a sequence of 1, 2 or 3 integers, got %r" % (what, items))
+    return tuple(int(x) for x in items)
 
 
 _CONST_ARRAY_DTYPES = frozenset(
