@@ -108,7 +108,9 @@ class RedirectedModule(pytypes.ModuleType):
         # Tests monkeypatch module attributes (e.g. config values); keep them on the module
         # the code reads.
         target = self.__dict__["_target"]
-        if target is not None and hasattr(target, attr):
+        # The import system sets __spec__, __package__, __loader__ ... on the module it
+        # created: those belong to the redirect, not to the cutwin module behind it.
+        if target is not None and hasattr(target, attr) and not (attr.startswith("__") and attr.endswith("__")):
             setattr(target, attr, value)
         else:
             self.__dict__[attr] = value
@@ -195,6 +197,31 @@ def install(simulator_selection=False):
     numba.cuda = sys.modules["numba.cuda"]
     sys.meta_path.insert(0, _Finder())
     _route_numba_ufunc_decorators(numba)
+    _testing_asks_cutwin(numba.cuda.testing)
+
+
+class _CutwinDevices:
+    """What numba-cuda's test helpers ask of its `devices` module (the current context's
+    device, for compute-capability skips), answered by cutwin's current device."""
+
+    class _Context:
+        @property
+        def device(self):
+            import cutwin.cuda
+
+            return cutwin.cuda.get_current_device()
+
+    def get_context(self, devnum=None):
+        return self._Context()
+
+
+def _testing_asks_cutwin(testing):
+    """numba-cuda's test helpers query its own driver (compute capability, nvJitLink) at
+    import; they ask cutwin's device instead, so no test reaches numba-cuda's driver."""
+    import cutwin.cuda.cudadrv.driver
+
+    testing.devices = _CutwinDevices()
+    testing.driver = cutwin.cuda.cudadrv.driver
 
 
 def _route_numba_ufunc_decorators(numba):
