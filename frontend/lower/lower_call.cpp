@@ -36,6 +36,8 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
     return lowerLibdeviceCall(c, ci);
   if (ci.builtin.rfind("cmath.", 0) == 0)
     return lowerCmathCall(c, ci);
+  if (ci.builtin.rfind("operator.", 0) == 0)
+    return lowerOperatorCall(c, ci);
   if (ci.builtin.rfind("cuda.atomic.", 0) == 0)
     return lowerAtomicCall(c, ci);
   if (fe::isWarpFunction(ci.builtin))

@@ -1,6 +1,7 @@
 // Lowering of expressions with Python/numba semantics: conversions, arithmetic (floor
 // division and modulo, power, shifts), comparisons, boolean operators.
 #include "frontend/lower/lowerer.h"
+#include "frontend/sema/operator_module.h"
 
 #include "frontend/ir/intrinsics.h"
 #include "frontend/sema/builtins.h"
@@ -320,17 +321,46 @@ Value *Lowerer::lowerBinOp(const fe::BinOpExpr &be) {
   Value *l = lowerAs(*be.lhs, Type::scalarOf(la));
   Value *r = lowerAs(*be.rhs, Type::scalarOf(rb));
   setLoc(be.loc);
-  switch (be.op) {
+  return binaryOperation(be.op, l, r, la, rb, res);
+}
+
+Value *Lowerer::binaryOperation(fe::BinOp op, Value *l, Value *r, Scalar la, Scalar rb, Scalar res) {
+  switch (op) {
   case fe::BinOp::Div:
     if (fe::isInteger(la)) // int / int: both to float64 (numba's int_truediv)
       return fdiv(convertScalar(l, la, Scalar::F64), convertScalar(r, rb, Scalar::F64));
     if (fe::isComplex(la))
-      return complexBinary(be.op, l, r, la);
+      return complexBinary(op, l, r, la);
     return fdiv(l, r);
   case fe::BinOp::Pow: return power(l, r, la, rb, res);
   case fe::BinOp::LShift:
-  case fe::BinOp::RShift: return shift(be.op, convertScalar(l, la, res), convertScalar(r, rb, res), res);
-  default: return binary(be.op, l, r, la);
+  case fe::BinOp::RShift: return shift(op, convertScalar(l, la, res), convertScalar(r, rb, res), res);
+  default: return binary(op, l, r, la);
+  }
+}
+
+Value *Lowerer::lowerOperatorCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  using K = fe::OperatorFunction::Kind;
+  const fe::OperatorFunction &f = *fe::operatorFunction(ci.builtin.substr(9));
+  if (f.kind == K::Not)
+    return b_.CreateNot(truth(lowerExpr(*c.args[0]), info(*c.args[0]).type));
+  std::vector<Value *> a;
+  for (size_t i = 0; i < c.args.size(); ++i)
+    a.push_back(lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i])));
+  setLoc(c.loc);
+  if (f.kind == K::Binary)
+    return binaryOperation(f.bin, a[0], a[1], ci.operandTypes[0], ci.operandTypes[1], ci.type.scalar);
+  if (f.kind == K::Compare)
+    return compare(f.cmp, a[0], a[1], ci.operandTypes[0]);
+  Scalar t = ci.operandTypes[0], rt = ci.type.scalar;
+  Value *v = convertScalar(a[0], t, rt);
+  switch (f.unary) {
+  case fe::UnaryOp::Neg:
+    if (fe::isComplex(rt))
+      return makeComplex(b_.CreateFNeg(realPart(v)), b_.CreateFNeg(imagPart(v)), rt);
+    return fe::isFloat(rt) ? b_.CreateFNeg(v) : b_.CreateNeg(v);
+  case fe::UnaryOp::Invert: return b_.CreateNot(v);
+  default: return v;
   }
 }
 

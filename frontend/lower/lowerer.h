@@ -177,6 +177,8 @@ private:
                       llvm::ArrayRef<Scalar> argTypes, Scalar out);
   /// NumPy ufuncs (lower_ufunc.cpp): on scalars, or looping over an output array.
   llvm::Value *lowerUfuncCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *binaryOperation(fe::BinOp op, llvm::Value *l, llvm::Value *r, Scalar la, Scalar rb, Scalar res);
+  llvm::Value *lowerOperatorCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *complexOrder(fe::CmpOp op, llvm::Value *x, llvm::Value *y);
   llvm::Value *mixedSignCompare(fe::CmpOp op, llvm::Value *a, Scalar at, llvm::Value *b, Scalar bt);
   llvm::Value *ufuncScalar(const std::string &name, llvm::ArrayRef<llvm::Value *> args,

@@ -1,6 +1,7 @@
 #include "frontend/sema/builtins.h"
 
 #include "frontend/sema/numpy_ufuncs.h"
+#include "frontend/sema/operator_module.h"
 
 #include <cmath>
 #include <limits>
@@ -94,6 +95,7 @@ std::optional<Type> knownModule(const std::string &p) {
       {"numpy", "numpy"},
       {"math", "math"},
       {"cmath", "cmath"},
+      {"operator", "operator"},
       {"numba.types", "numba.types"},
       {"numba.core.types", "numba.types"},
       {"numba.cuda.types", "numba.types"},
@@ -221,6 +223,15 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
         "xoroshiro128p_normal_float64"};
     if (functions.count(attr))
       return functionEntity("cuda.random." + attr);
+    return std::nullopt;
+  }
+  if (m == "operator") {
+    if (attr == "abs")
+      return functionEntity("builtins.abs");
+    if (attr == "truth")
+      return functionEntity("builtins.bool");
+    if (operatorFunction(attr))
+      return functionEntity("operator." + attr);
     return std::nullopt;
   }
   if (m == "cuda.const") {

@@ -59,6 +59,7 @@ private:
   ExprInfo typeBuiltinCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
   ExprInfo typeMathCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
   ExprInfo typeUfuncCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
+  ExprInfo typeOperatorCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
   ExprInfo typeArrayAlloc(const CallExpr &c, MemSpace space);
   ExprInfo typeDeviceCall(const CallExpr &c, const ExprInfo &fn, const std::vector<ExprInfo> &args);
   ExprInfo typeAtomicCall(const CallExpr &c, const std::string &op, const std::vector<ExprInfo> &args);

@@ -1,5 +1,6 @@
 // Type inference of calls: casts, device functions, cuda.*, math.*, Python builtins.
 #include "frontend/sema/function_typer.h"
+#include "frontend/sema/operator_module.h"
 #include "frontend/sema/builtins.h"
 #include "frontend/sema/numpy_ufuncs.h"
 #include "frontend/sema/operator_rules.h"
@@ -80,6 +81,8 @@ ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
       return typeCmathCall(c, path.substr(6), args);
     if (path.rfind("cuda.libdevice.", 0) == 0)
       return typeLibdeviceCall(c, path.substr(15), args);
+    if (path.rfind("operator.", 0) == 0)
+      return typeOperatorCall(c, path.substr(9), args);
     return typeBuiltinCall(c, path, args);
   default: error(c.func->loc, "'" + exprToString(*c.func) + "' (" + fn.type.str() + ") is not callable");
   }
@@ -234,6 +237,50 @@ ExprInfo FunctionTyper::typeAtomicCall(const CallExpr &c, const std::string &op,
       error(c.args[i]->loc, what + ": values are numbers, not " + args[i].type.str());
     info.operandTypes.push_back(t);
   }
+  return info;
+}
+
+ExprInfo FunctionTyper::typeOperatorCall(const CallExpr &c, const std::string &fn,
+                                         const std::vector<ExprInfo> &args) {
+  using K = OperatorFunction::Kind;
+  const OperatorFunction &f = *operatorFunction(fn);
+  size_t arity = f.kind == K::Binary || f.kind == K::Compare ? 2 : 1;
+  if (args.size() != arity || !c.keywords.empty())
+    error(c.loc, "operator." + fn + "() takes " + std::to_string(arity) + " positional argument" +
+                     (arity == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
+  for (auto &a : args)
+    if (a.type.isUnknown())
+      return ExprInfo{};
+  ExprInfo info;
+  switch (f.kind) {
+  case K::Binary: info = typeBinary(f.bin, args[0].type, args[1].type, c.loc); break;
+  case K::Compare: {
+    if (!args[0].type.isScalar() || !args[1].type.isScalar())
+      error(c.loc, "operator." + fn + "() compares numbers in kernels, not " + args[0].type.str() + " and " +
+                       args[1].type.str());
+    auto cs = fe::typeCompare(f.cmp, args[0].type.scalar, args[1].type.scalar);
+    if (!cs)
+      error(c.loc, "cannot compare '" + args[0].type.str() + "' and '" + args[1].type.str() + "'");
+    info.operandTypes = cs->args;
+    info.type = Type::scalarOf(Scalar::Bool);
+    break;
+  }
+  case K::Unary: {
+    if (!args[0].type.isScalar())
+      error(c.loc, "operator." + fn + "() takes a number in kernels, not " + args[0].type.str());
+    auto cs = fe::typeUnaryOp(f.unary, args[0].type.scalar);
+    if (!cs)
+      error(c.loc, "bad operand type for operator." + fn + "(): '" + args[0].type.str() + "'");
+    info.operandTypes = cs->args;
+    info.type = Type::scalarOf(cs->result);
+    break;
+  }
+  case K::Not:
+    checkTruthTestable(args[0].type, c.args[0]->loc);
+    info.type = Type::scalarOf(Scalar::Bool);
+    break;
+  }
+  info.builtin = "operator." + fn;
   return info;
 }
 

@@ -24,7 +24,8 @@ from .. import types as ct
 from ..errors import CompileError
 
 # Modules whose members kernels may use, indexed by object identity (first wins).
-_MEMBER_MODULES = ("cutwin.cuda", "cutwin.cuda.random", "cutwin.cuda.libdevice", "math", "cmath", "numpy")
+_MEMBER_MODULES = ("cutwin.cuda", "cutwin.cuda.random", "cutwin.cuda.libdevice", "math", "cmath", "numpy",
+                   "operator")
 _member_index = None
 
 
@@ -45,7 +46,7 @@ def _members():
 
 
 # Modules the compiler knows the members of itself (see frontend/sema/builtins.cpp).
-_KNOWN_PREFIXES = ("math", "cmath", "numpy", "numba", "cutwin")
+_KNOWN_PREFIXES = ("math", "cmath", "numpy", "numba", "cutwin", "operator")
 
 
 def module_path(mod):
