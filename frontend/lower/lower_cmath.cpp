@@ -212,10 +212,11 @@ Value *Lowerer::cmathUnary(const std::string &fn, Value *zv, Scalar z) {
     Value *big = m.cplx(m.copysign(logHalfAbs(), x), m.math("atan2", {y, m.fabs(x)}));
     return m.pick(large, big, out);
   }
-  if (fn == "atan") { // -i atanh(i z), except (inf, nan) which keeps atanh's real part's sign
+  if (fn == "atan") { // -i atanh(i z), except atan(+-inf + nan i) = +-pi/2 - 0i (CPython's value,
+    // which numba-cuda reaches through the sign of a negated NaN: the GPU does not keep it)
     Value *r = cmathUnary("atanh", timesI(zv), z);
     Value *odd = b_.CreateAnd(m.isInf(x), m.isNan(y));
-    return m.pick(odd, m.cplx(m.im(r), m.re(r)), minusITimes(r));
+    return m.pick(odd, m.cplx(m.copysign(m.cst(M_PI / 2), x), m.cst(-0.0)), minusITimes(r));
   }
   if (fn == "atanh") {
     // CPython's c_atanh on the half plane x >= 0 (atanh(-z) = -atanh(z))

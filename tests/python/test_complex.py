@@ -264,3 +264,23 @@ def test_cmath_special_values_follow_c99(cutwin_backend, fn):
             continue  # a pole: CPython raises where C gives inf/nan
         ok = _same_part(got.real, want.real, 1e-15) and _same_part(got.imag, want.imag, 1e-15)
         assert ok, "cmath.%s(%r) = %r, CPython gives %r" % (fn, z, got, want)
+
+
+def test_atan_of_infinity_and_nan(cutwin_backend):
+    # C99 leaves the zero's sign open; CPython gives -0, and so does cutwin on both backends
+    # (numba-cuda reaches it through the sign of a negated NaN, which the GPU does not keep)
+    @cuda.jit
+    def k(z, out):
+        i = cuda.grid(1)
+        if i < z.size:
+            out[i] = cmath.atan(z[i])
+
+    nan, inf = float("nan"), float("inf")
+    for dtype in (np.complex64, np.complex128):
+        z = np.array([complex(inf, nan), complex(-inf, nan), complex(inf, -nan), complex(-inf, -nan)], dtype)
+        out = np.zeros_like(z)
+        k[1, 4](z, out)
+        for v, got in zip(z, out):
+            want = cmath.atan(complex(v))
+            assert got.real == np.float32(want.real) if dtype == np.complex64 else got.real == want.real
+            assert got.imag == 0 and math.copysign(1, got.imag) == math.copysign(1, want.imag)
