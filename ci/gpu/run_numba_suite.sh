@@ -5,6 +5,8 @@
 # (conformance/numba_suite/run.py): the GPU selection on the GPU backend, and on the
 # simulator for comparison. Tables (and every test's outcome) go to gpu-results/ and,
 # with $OUT set, there too. Extra arguments go to run.py (e.g. test file patterns).
+# The suite imports filecheck, cffi and ml_dtypes, which that machine lacks: carry
+# .device/pylib from ci/gpu/prepare_pylib.sh and put it on PYTHONPATH.
 set -uo pipefail
 if [ ! -d dist ] && [ -f dist.tar.xz ]; then
   xz -dc dist.tar.xz | tar -xf -
