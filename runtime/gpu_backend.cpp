@@ -100,6 +100,7 @@ public:
     k.localBytesPerThread = uint64_t(get(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES));
     k.constBytes = uint64_t(get(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES));
     k.maxThreadsPerBlock = get(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    k.cooperative = cooperative_;
     return k;
   }
 

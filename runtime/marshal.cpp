@@ -28,6 +28,8 @@ fe::Type argumentType(const Arg &a) {
     std::vector<fe::Type> elems;
     for (const Arg &e : a.elements())
       elems.push_back(argumentType(e));
+    if (!a.fields().empty())
+      return fe::Type::namedTuple(a.tupleName(), a.fields(), std::move(elems));
     return fe::Type::tuple(std::move(elems));
   }
   if (a.isArray()) {

@@ -38,6 +38,17 @@ fe::ConstValue constValue(const HostValue &v) {
     c.s = v.s;
     return c;
   }
+  case HostValue::Kind::DeviceArray: {
+    if (v.shape.empty() || v.shape.size() > 3 || v.strides.size() != v.shape.size())
+      throw Error("captured device arrays need 1 to 3 dimensions");
+    fe::ConstValue a;
+    a.kind = fe::ConstValue::Kind::DeviceArray;
+    a.dtype = fe::Scalar(v.dtype);
+    a.shape = v.shape;
+    a.strides = v.strides;
+    a.address = v.address;
+    return a;
+  }
   case HostValue::Kind::Array: {
     int64_t n = 1;
     for (int64_t d : v.shape)

@@ -46,6 +46,7 @@ public:
     a.localBytesPerThread = k_.stackBytes;
     a.constBytes = constBytes_;
     a.maxThreadsPerBlock = int(limits_.maxThreadsPerBlock);
+    a.cooperative = k_.cooperative;
     return a;
   }
 

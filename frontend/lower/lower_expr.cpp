@@ -21,6 +21,19 @@ Value *Lowerer::lowerExpr(const fe::Expr &e) {
     return constant(*ei.constant, ei.type);
   if (ei.constant && ei.constant->kind == fe::ConstValue::Kind::Array)
     return lowerConstArray(*ei.constant, e.loc);
+  if (ei.constant && ei.constant->kind == fe::ConstValue::Kind::DeviceArray) {
+    // a captured device array: its address, shape and strides are constants of the kernel
+    const fe::ConstValue &c = *ei.constant;
+    auto *i64 = llvm::Type::getInt64Ty(ctx_);
+    std::vector<Value *> shape, strides;
+    for (size_t k = 0; k < c.shape.size(); ++k) {
+      shape.push_back(ConstantInt::get(i64, uint64_t(c.shape[k])));
+      strides.push_back(ConstantInt::get(i64, uint64_t(c.strides[k])));
+    }
+    auto *st = cast<StructType>(llvmType(ei.type));
+    Value *data = b_.CreateIntToPtr(ConstantInt::get(i64, c.address), st->getElementType(0));
+    return buildArray(ei.type, data, shape, strides);
+  }
   if (fe::isStaticType(ei.type) && e.kind != fe::ExprKind::Call)
     return nullptr; // a type or function as a value: calls through it were resolved when typed
   switch (e.kind) {
@@ -519,6 +532,8 @@ Value *Lowerer::specialRegister(const std::string &builtin) {
 
 Value *Lowerer::lowerAttribute(const fe::AttributeExpr &a) {
   const fe::ExprInfo &ei = info(a);
+  if (ei.builtin == "tuple.field")
+    return b_.CreateExtractValue(lowerExpr(*a.value), {unsigned(ei.staticIndex)});
   if (ei.builtin == "cuda.laneid")
     return laneId();
   if (!ei.builtin.empty() && ei.builtin.rfind("cuda.", 0) == 0)

@@ -36,7 +36,7 @@ Lowerer::Iteration Lowerer::iteration(const fe::Expr &e) {
     Value *n = b_.CreateSDiv(b_.CreateAdd(span, b_.CreateSub(mag, one)), mag);
     n = b_.CreateSelect(b_.CreateICmpSGT(span, zero), n, zero);
     llvm::Type *et = scalarType(rt);
-    return {n, [=](Value *k) { return b_.CreateTrunc(b_.CreateAdd(start, b_.CreateMul(k, step)), et); }};
+    return {n, [=, this](Value *k) { return b_.CreateTrunc(b_.CreateAdd(start, b_.CreateMul(k, step)), et); }};
   }
   if (t.kind == TypeKind::Iterator) {
     auto &call = static_cast<const fe::CallExpr &>(e);
@@ -49,7 +49,7 @@ Lowerer::Iteration Lowerer::iteration(const fe::Expr &e) {
     Value *start = nullptr;
     if (t.path == "enumerate")
       start = call.args.size() == 2 ? lowerAs(*call.args[1], Type::scalarOf(Scalar::I64)) : ConstantInt::get(i64, 0);
-    return {n, [=](Value *k) -> Value * {
+    return {n, [=, this](Value *k) -> Value * {
               std::vector<Value *> vals;
               if (start)
                 vals.push_back(b_.CreateAdd(start, k));
@@ -68,19 +68,19 @@ Lowerer::Iteration Lowerer::iteration(const fe::Expr &e) {
   if (t.isArray()) {
     Value *n = arrayField(v, 1, 0);
     if (t.ndim == 1)
-      return {n, [=](Value *k) {
+      return {n, [=, this](Value *k) {
                 Value *addr = elementAddress(v, t, {k}, {Scalar::I64}, e.loc);
                 return loadElement(addr, t.scalar);
               }};
     Type row = Type::array(t.scalar, t.ndim - 1u, t.layout == fe::Layout::C ? fe::Layout::C : fe::Layout::A, t.space);
-    return {n, [=](Value *k) { return subArray(v, t, {k}, {Scalar::I64}, row, e.loc); }};
+    return {n, [=, this](Value *k) { return subArray(v, t, {k}, {Scalar::I64}, row, e.loc); }};
   }
   // A uniform tuple: its elements in memory, read at the counter.
   AllocaInst *slot = entryAlloca(v->getType(), "iter.tuple");
   b_.CreateStore(v, slot);
   llvm::Type *elem = llvmType(t.elems[0]);
   auto *arrT = ArrayType::get(elem, t.elems.size());
-  return {ConstantInt::get(i64, t.elems.size()), [=](Value *k) {
+  return {ConstantInt::get(i64, t.elems.size()), [=, this](Value *k) {
             Value *p = b_.CreateInBoundsGEP(arrT, slot, {ConstantInt::get(i64, 0), k});
             return b_.CreateLoad(elem, p);
           }};

@@ -18,6 +18,15 @@ Type ConstValue::type() const {
   case Kind::None: return Type::none();
   case Kind::Str: return Type::make(TypeKind::String);
   case Kind::Array: return Type::array(dtype, unsigned(shape.size()), Layout::C, MemSpace::Const);
+  case Kind::DeviceArray: {
+    bool c = true;
+    int64_t step = int64_t(byteSize(dtype));
+    for (size_t k = shape.size(); k-- > 0;) {
+      c = c && (shape[k] == 1 || strides[k] == step);
+      step *= shape[k];
+    }
+    return Type::array(dtype, unsigned(shape.size()), c ? Layout::C : Layout::A);
+  }
   case Kind::Tuple: {
     std::vector<Type> el;
     for (auto &e : elems)
@@ -37,6 +46,7 @@ std::string ConstValue::str() const {
   case Kind::None: os << "None"; break;
   case Kind::Str: os << '"' << s << '"'; break;
   case Kind::Array: os << type().str(); break;
+  case Kind::DeviceArray: os << type().str() << " at 0x" << std::hex << address << std::dec; break;
   case Kind::Tuple:
     os << "(";
     for (size_t k = 0; k < elems.size(); ++k)
@@ -155,7 +165,8 @@ bool truthy(const ConstValue &v) {
   case ConstValue::Kind::Tuple: return !v.elems.empty();
   case ConstValue::Kind::Str: return !v.s.empty();
   case ConstValue::Kind::None: return false;
-  case ConstValue::Kind::Array: return v.shape.empty() || v.shape[0] != 0;
+  case ConstValue::Kind::Array:
+  case ConstValue::Kind::DeviceArray: return v.shape.empty() || v.shape[0] != 0;
   }
   return false;
 }

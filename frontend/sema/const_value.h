@@ -19,7 +19,9 @@ class SourceFile;
 struct ConstValue {
   /// Array: a host array frozen into the kernel (a global NumPy array, cuda.const.array_like):
   /// dtype, shape and its C-order bytes; kernels read it from constant memory.
-  enum class Kind { Int, Float, Bool, Tuple, None, Str, Array };
+  /// DeviceArray: a device array the kernel's globals hold, captured by address as numba
+  /// captures it (the kernel reads and writes that memory): dtype, shape, byte strides.
+  enum class Kind { Int, Float, Bool, Tuple, None, Str, Array, DeviceArray };
   Kind kind = Kind::None;
   int64_t i = 0;
   double f = 0;
@@ -32,6 +34,8 @@ struct ConstValue {
   bool typedScalar = false;
   std::vector<int64_t> shape;
   std::shared_ptr<const std::vector<uint8_t>> bytes;
+  uint64_t address = 0;         ///< DeviceArray: its first element's device address
+  std::vector<int64_t> strides; ///< DeviceArray: byte strides
 
   static ConstValue ofInt(int64_t v) {
     ConstValue c;

@@ -605,7 +605,7 @@ std::optional<Type> ModuleScope::typeFromExpr(const Expr &e, const SourceFile &f
       if (name == "UniTuple") {
         auto *count = parts.size() == 2 ? dyn<ConstantExpr>(parts[1]) : nullptr;
         auto elem = parts.empty() ? std::nullopt : typeFromExpr(*parts[0], file);
-        if (!count || count->type != ConstantExpr::Type::Int || count->intValue < 0 || !elem)
+        if (!count || count->type != ConstantExpr::Type::Int || !elem)
           file.error(call->loc, "UniTuple() takes a type and a count, e.g. UniTuple(int64, 2)");
         elems.assign(size_t(count->intValue), *elem);
       } else {

@@ -280,6 +280,18 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
     info.constant = m->value;
     return info;
   }
+  if (t.isTuple() && !t.fields.empty()) { // a named tuple's field: its element
+    for (size_t j = 0; j < t.fields.size(); ++j)
+      if (t.fields[j] == a.attr) {
+        info.type = t.elems[j];
+        info.staticIndex = int64_t(j);
+        info.builtin = "tuple.field";
+        if (base.constant && base.constant->kind == ConstValue::Kind::Tuple)
+          info.constant = base.constant->elems[j];
+        return info;
+      }
+    error(a.loc, "'" + t.path + "' has no field '" + a.attr + "'");
+  }
   if (t.isArray()) {
     if (a.attr == "shape" || a.attr == "strides") {
       info.type = Type::uniTuple(Type::scalarOf(Scalar::I64), t.ndim);

@@ -215,7 +215,7 @@ bool Type::operator==(const Type &o) const {
   case TypeKind::Array:
     return scalar == o.scalar && ndim == o.ndim && layout == o.layout && space == o.space && record == o.record &&
            pointer == o.pointer;
-  case TypeKind::Tuple: return elems == o.elems;
+  case TypeKind::Tuple: return elems == o.elems && fields == o.fields && path == o.path;
   case TypeKind::Module:
   case TypeKind::Function:
   case TypeKind::DeviceFunction:
@@ -250,6 +250,12 @@ std::string Type::str() const {
     return s + ")";
   }
   case TypeKind::Tuple: {
+    if (!fields.empty()) { // numba's spelling of a named tuple: Point(int64, float64)
+      std::string s = path + "(";
+      for (size_t i = 0; i < elems.size(); ++i)
+        s += (i ? ", " : "") + elems[i].str();
+      return s + ")";
+    }
     if (!elems.empty() && isUniTuple())
       return "UniTuple(" + elems[0].str() + " x " + std::to_string(elems.size()) + ")";
     std::string s = "Tuple(";
@@ -331,6 +337,12 @@ std::string Type::mangle() const {
   }
   case TypeKind::Tuple: {
     std::string s = "t" + std::to_string(elems.size());
+    if (!fields.empty()) { // named: the class and its fields are part of the type
+      s = "n" + std::to_string(path.size()) + path;
+      for (auto &f : fields)
+        s += std::to_string(f.size()) + f;
+      s += "t" + std::to_string(elems.size());
+    }
     for (auto &e : elems)
       s += e.mangle();
     return s + "e";

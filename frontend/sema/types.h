@@ -67,6 +67,7 @@ struct Type {
   bool pointer = false;              ///< Array: numba's CPointer(scalar), a raw pointer (1-D, no extent)
   bool typeObjectIsVoid = false;     ///< TypeObject: `void` / `none`
   std::vector<Type> elems;           ///< Tuple elements; TypeObject of an array: [element]
+  std::vector<std::string> fields;   ///< Named tuples: field names (`path` is the class name)
   std::string path;                  ///< Module, Function, DeviceFunction
 
   static Type unknown() { return {}; }
@@ -93,6 +94,13 @@ struct Type {
   static Type pointerTo(Scalar dtype) {
     Type t = array(dtype, 1, Layout::C);
     t.pointer = true;
+    return t;
+  }
+  /// A collections.namedtuple type: a tuple whose elements are also read by field name.
+  static Type namedTuple(std::string name, std::vector<std::string> fields, std::vector<Type> elems) {
+    Type t = tuple(std::move(elems));
+    t.path = std::move(name);
+    t.fields = std::move(fields);
     return t;
   }
   static Type tuple(std::vector<Type> elems) {

@@ -250,12 +250,23 @@ public:
     a.value_ = std::move(elems);
     return a;
   }
+  /// A named tuple (collections.namedtuple): a tuple whose elements kernels also read by
+  /// field name (`p.x`); `typeName` and `fields` are part of its type.
+  static Arg namedTuple(std::string typeName, std::vector<std::string> fields, std::vector<Arg> elems) {
+    Arg a = tuple(std::move(elems));
+    a.tupleName_ = std::move(typeName);
+    a.fields_ = std::move(fields);
+    return a;
+  }
 
   bool isArray() const { return std::holds_alternative<DeviceArray>(value_); }
   bool isTuple() const { return std::holds_alternative<std::vector<Arg>>(value_); }
   const DeviceArray &array() const { return std::get<DeviceArray>(value_); }
   const Scalar &scalar() const { return std::get<Scalar>(value_); }
   const std::vector<Arg> &elements() const { return std::get<std::vector<Arg>>(value_); }
+  /// Named tuples: the class name and the field names (empty for plain tuples).
+  const std::string &tupleName() const { return tupleName_; }
+  const std::vector<std::string> &fields() const { return fields_; }
 
 private:
   static uint64_t bitsOf(double d) {
@@ -263,6 +274,8 @@ private:
     std::memcpy(&b, &d, 8);
     return b;
   }
+  std::string tupleName_;
+  std::vector<std::string> fields_;
   std::variant<DeviceArray, Scalar, std::vector<Arg>> value_;
 };
 
@@ -276,7 +289,7 @@ struct CompileOptions {
 /// tuple of them (as `N = 256`, `SHAPE = (16, 16)` would in the source), or an array
 /// (a global NumPy array), which kernels read from constant memory.
 struct HostValue {
-  enum class Kind { Bool, Int, Float, Tuple, Array, Str, None };
+  enum class Kind { Bool, Int, Float, Tuple, Array, Str, None, DeviceArray };
   Kind kind = Kind::Int;
   bool b = false;
   int64_t i = 0;
@@ -287,6 +300,10 @@ struct HostValue {
   bool typedScalar = false;     ///< a NumPy scalar (np.float32(0.5)): kernels see its own dtype
   std::vector<int64_t> shape;   ///< Array: 1 to 3 dimensions
   std::vector<uint8_t> bytes;   ///< Array: the elements in C order
+  /// DeviceArray: a device array a kernel's global holds, captured by address (numba's
+  /// capture: the kernel uses that memory); `shape` and byte `strides` describe it.
+  uint64_t address = 0;
+  std::vector<int64_t> strides;
 };
 
 /// A function the host program compiles with `jit` (it need not carry a decorator in the
@@ -397,6 +414,7 @@ struct KernelAttributes {
   uint64_t localBytesPerThread = 0;
   uint64_t constBytes = 0;
   int maxThreadsPerBlock = 0;
+  bool cooperative = false; ///< syncs the grid, so it is launched cooperatively
 };
 
 class Kernel {

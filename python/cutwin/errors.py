@@ -100,6 +100,23 @@ def kernel_exception_class(detail):
 _user_raised = {}
 
 
+def _numba_style_message(err):
+    """numba-cuda's words for a user exception raised in a kernel ("In function 'f', file
+    F, line L, tid=[x, y, z] ctaid=[x, y, z]: message"), with the calling kernel added
+    when the raise is in a device function."""
+    import re
+
+    m = re.search(r" in (\S+)( \(called from kernel (\S+)\))?, thread ", str(err))
+    fn = m.group(1) if m else getattr(err, "kernel", "?")
+    caller = " (called from kernel '%s')" % m.group(3) if m and m.group(3) else ""
+    detail = getattr(err, "detail", "") or ""
+    msg = detail.split(":", 1)[1].strip() if ":" in detail else ""
+    tid = list(getattr(err, "thread", (0, 0, 0)))
+    ctaid = list(getattr(err, "block", (0, 0, 0)))
+    return "In function '%s', file %s, line %s%s, tid=%s ctaid=%s%s" % (
+        fn, getattr(err, "file", "?"), getattr(err, "line", "?"), caller, tid, ctaid, ": " + msg if msg else "")
+
+
 def as_user_exception(err, classes):
     """A kernel's `raise MyError(...)` as the user's own class (numba-cuda raises it so):
     a KernelError that is also `classes[name]`, with kernel, line, thread and block still
@@ -116,8 +133,9 @@ def as_user_exception(err, classes):
         except TypeError:  # an incompatible layout: the user's class alone
             sub = cls
         _user_raised[key] = sub
-    new = sub.__new__(sub, str(err))
-    new.args = (str(err),)
+    text = _numba_style_message(err)
+    new = sub.__new__(sub, text)
+    new.args = (text,)
     for attr in ("kernel", "file", "line", "thread", "block", "detail"):
         if hasattr(err, attr):
             try:

@@ -46,6 +46,18 @@ Arg toArg(nb::handle h) {
     std::memcpy(&s.imagBits, &im, 8);
     return Arg(s);
   }
+  if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 4 && PyUnicode_Check(PyTuple_GET_ITEM(o, 0)) &&
+      nb::cast<std::string>(nb::handle(PyTuple_GET_ITEM(o, 0))) == "namedtuple") {
+    // ("namedtuple", class name, field names, elements): a named tuple argument
+    std::vector<std::string> fields;
+    for (nb::handle f : nb::borrow<nb::tuple>(nb::handle(PyTuple_GET_ITEM(o, 2))))
+      fields.push_back(nb::cast<std::string>(f));
+    std::vector<Arg> elems;
+    for (nb::handle e : nb::borrow<nb::tuple>(nb::handle(PyTuple_GET_ITEM(o, 3))))
+      elems.push_back(toArg(e));
+    return Arg::namedTuple(nb::cast<std::string>(nb::handle(PyTuple_GET_ITEM(o, 1))), std::move(fields),
+                           std::move(elems));
+  }
   if (PyTuple_Check(o) && !(PyTuple_GET_SIZE(o) == 2 && PyUnicode_Check(PyTuple_GET_ITEM(o, 0)))) {
     std::vector<Arg> elems; // a tuple argument (the package converted its elements)
     for (nb::handle e : nb::borrow<nb::tuple>(h))
@@ -93,6 +105,15 @@ Dim3 toDim3(nb::handle t) {
   return Dim3(d[0], d[1], d[2]);
 }
 
+/// The dtype a packed host value names (d["dtype"]); `what` starts the error.
+DType packedDType(nb::dict d, const char *what) {
+  std::string name = nb::cast<std::string>(d["dtype"]);
+  auto dtype = dtypeFromName(name);
+  if (!dtype)
+    throw nb::type_error((std::string(what) + " '" + name + "'").c_str());
+  return *dtype;
+}
+
 HostValue hostValue(nb::handle h) {
   HostValue v;
   PyObject *o = h.ptr();
@@ -118,21 +139,21 @@ HostValue hostValue(nb::handle h) {
     // A NumPy scalar, as the dispatcher packs it: its dtype name and value.
     nb::dict d = nb::borrow<nb::dict>(h);
     v = hostValue(d["scalar"]);
-    std::string name = nb::cast<std::string>(d["dtype"]);
-    auto dtype = dtypeFromName(name);
-    if (!dtype)
-      throw nb::type_error(("global scalars cannot have dtype '" + name + "'").c_str());
-    v.dtype = *dtype;
+    v.dtype = packedDType(d, "global scalars cannot have dtype");
     v.typedScalar = true;
+  } else if (PyDict_Check(o) && nb::borrow<nb::dict>(h).contains("device_pointer")) {
+    // A global device array, captured by address: dtype name, shape, byte strides.
+    nb::dict d = nb::borrow<nb::dict>(h);
+    v.kind = HostValue::Kind::DeviceArray;
+    v.dtype = packedDType(d, "captured device arrays cannot hold dtype");
+    v.shape = nb::cast<std::vector<int64_t>>(d["shape"]);
+    v.strides = nb::cast<std::vector<int64_t>>(d["strides"]);
+    v.address = nb::cast<uint64_t>(d["device_pointer"]);
   } else if (PyDict_Check(o)) {
     // A global NumPy array, as the dispatcher packs it: dtype name, shape, C-order bytes.
     nb::dict d = nb::borrow<nb::dict>(h);
     v.kind = HostValue::Kind::Array;
-    std::string name = nb::cast<std::string>(d["dtype"]);
-    auto dtype = dtypeFromName(name);
-    if (!dtype)
-      throw nb::type_error(("global arrays cannot hold dtype '" + name + "'").c_str());
-    v.dtype = *dtype;
+    v.dtype = packedDType(d, "global arrays cannot hold dtype");
     v.shape = nb::cast<std::vector<int64_t>>(d["shape"]);
     nb::bytes data = nb::borrow<nb::bytes>(d["data"]);
     const auto *p = static_cast<const uint8_t *>(data.data());
@@ -242,6 +263,7 @@ void bindKernel(nb::module_ &m) {
             d["local_mem_per_thread"] = a.localBytesPerThread;
             d["const_mem_size"] = a.constBytes;
             d["max_threads_per_block"] = a.maxThreadsPerBlock;
+            d["cooperative"] = a.cooperative;
             return d;
           },
           nb::arg("args"))

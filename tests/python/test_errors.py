@@ -190,6 +190,9 @@ def test_user_exception_classes_come_back_as_themselves(cutwin_backend):
     with pytest.raises(ThresholdError) as e:
         raises_user_exception[1, 16](a)
     assert isinstance(e.value, KernelError)
-    assert "in check (called from kernel raises_user_exception), thread (11,0,0) block (0,0,0): ThresholdError: " \
-           "value too large" in str(e.value)
+    # numba-cuda's words, with the calling kernel added
+    text = str(e.value)
+    assert text.startswith("In function 'check', file %s, line " % __file__), text
+    assert "(called from kernel 'raises_user_exception'), tid=[11, 0, 0] ctaid=[0, 0, 0]: value too large" in text
+    assert e.value.thread == (11, 0, 0) and e.value.line > 0
     raises_user_exception[1, 16](np.arange(5))  # and the process keeps working

@@ -52,3 +52,12 @@ def test_a_block_that_never_syncs_is_reported():
         A = np.zeros((3, 32), np.int32)
         sequential_rows[1, 32](A)
         assert (A[2] == 2).all()
+
+
+def test_overloads_say_whether_they_are_cooperative(cutwin_backend):
+    @cuda.jit
+    def plain(out):
+        out[cuda.grid(1)] = 1
+
+    assert sequential_rows.compile("void(int32[:, ::1])").cooperative
+    assert not plain.compile("void(float64[::1])").cooperative

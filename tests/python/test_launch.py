@@ -1,4 +1,6 @@
 """Kernels from Python: compile, launch, arguments, results against NumPy."""
+import collections
+
 import numpy as np
 import pytest
 
@@ -153,6 +155,56 @@ def test_tuple_arguments(cutwin_backend):
     out = np.zeros(6)
     uses_tuple_arguments[1, 8](out, (1, d, np.float32(2.5)), ((7, np.int8(-3)), 0.25), ())
     np.testing.assert_array_equal(out, 1 + np.arange(6.0) * 2.5 + -3 - 0.25)
+
+
+Point = collections.namedtuple("Point", ("x", "y", "r"))
+Pair = collections.namedtuple("Pair", ("x", "y"))
+
+
+@cuda.jit
+def uses_named_tuples(out, p, q):
+    out[0] = p.x + p.y * 10
+    out[1] = p.r
+    out[2] = p[0] + q.x * 2 + q.y  # by index too
+
+
+def test_namedtuple_arguments(cutwin_backend):
+    out = np.zeros(3)
+    uses_named_tuples[1, 1](out, Point(1, 2, 2.5), Pair(3.5, 4))
+    np.testing.assert_array_equal(out, [21, 2.5, 12])
+    # Another namedtuple class with the same element types is another type (compiled apart)
+    Other = collections.namedtuple("Other", ("y", "x"))
+    uses_named_tuples[1, 1](out, Point(1, 2, 2.5), Other(3.5, 4))
+    np.testing.assert_array_equal(out, [21, 2.5, 12.5])
+
+    @cuda.jit
+    def missing(out, p):
+        out[0] = p.z
+
+    with pytest.raises(cutwin.errors.CompileError, match="no field 'z'"):
+        missing[1, 1](out, Pair(1, 2))
+
+
+def test_host_arrays_inside_tuples_are_copied_both_ways(cutwin_backend):
+    @cuda.jit
+    def add(t):
+        i = cuda.grid(1)
+        if i < t[0].size:
+            t[0][i] = t[1][i] + t[2][1]
+
+    x0, x1 = np.zeros(10), np.arange(10.0)
+    add[1, 16]((x0, x1, (7, 3)))
+    np.testing.assert_array_equal(x0, x1 + 3)
+    named = Pair(np.zeros(4), np.ones(4))
+
+    @cuda.jit
+    def fill(p):
+        i = cuda.grid(1)
+        if i < p.x.size:
+            p.x[i] = p.y[i] * 5
+
+    fill[1, 4](named)
+    np.testing.assert_array_equal(named.x, 5.0)
 
 
 def test_launch_bounds(cutwin_backend):

@@ -207,3 +207,30 @@ def test_array_alignment_option(cutwin_backend):
             s = cuda.shared.array(4, np.float32, alignment=3)
             out[0] = s[0]
         bad[1, 1](np.zeros(1))
+
+
+def test_device_arrays_in_globals_are_captured_by_address(cutwin_backend):
+    # numba captures a global device array by address: the kernel reads and writes that
+    # memory, so changes made after compiling are seen, and the kernel's writes land there.
+    table = cuda.to_device(np.arange(6, dtype=np.float32).reshape(2, 3))
+    counts = cuda.to_device(np.zeros(4, np.int32))
+    scope = {"cuda": cuda, "TABLE": table, "COUNTS": counts}
+    exec("def k(out):\n"
+         "    i = cuda.grid(1)\n"
+         "    if i < out.size:\n"
+         "        out[i] = TABLE[i // 3, i % 3] * 2\n"
+         "        cuda.atomic.add(COUNTS, i % 4, 1)\n", scope)
+    kern = cuda.jit(scope["k"])
+    out = np.zeros(6, np.float32)
+    kern[1, 8](out)
+    np.testing.assert_array_equal(out, np.arange(6) * 2)
+    table.copy_to_device(np.full((2, 3), 5, np.float32))
+    kern[1, 8](out)
+    np.testing.assert_array_equal(out, np.full(6, 10))
+    np.testing.assert_array_equal(counts.copy_to_host(), [4, 4, 2, 2])
+    strided = cuda.to_device(np.arange(10.0))[::3]  # a strided view is captured as it is
+    scope2 = {"cuda": cuda, "V": strided}
+    exec("def g(out):\n    for j in range(V.size):\n        out[j] = V[j]\n", scope2)
+    res = np.zeros(4)
+    cuda.jit(scope2["g"])[1, 1](res)
+    np.testing.assert_array_equal(res, [0, 3, 6, 9])

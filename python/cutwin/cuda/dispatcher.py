@@ -37,6 +37,9 @@ _CONST_ARRAY_DTYPES = frozenset(
     "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 complex64 complex128".split())
 
 
+_captured = {}  # id -> device array kernels captured by address (kept alive with the process)
+
+
 def _host_constant(v):
     """A global's value as the compiler takes it, or None if it is not a constant."""
     if isinstance(v, (bool, int, float, str)):
@@ -47,6 +50,15 @@ def _host_constant(v):
     if isinstance(v, tuple):
         items = [x.item() if isinstance(x, np.generic) else _host_constant(x) for x in v]
         return None if any(x is None or isinstance(x, dict) for x in items) else tuple(items)
+    if (isinstance(v, DeviceNDArray) or (hasattr(v, "__cuda_array_interface__") and not isinstance(v, np.ndarray))) \
+            and v.dtype.name in _CONST_ARRAY_DTYPES:
+        # A device array in a kernel's globals is captured by address, as numba captures
+        # it: the kernel reads and writes that memory (kept alive by the dispatcher).
+        d = v if isinstance(v, DeviceNDArray) else as_cuda_array(v)
+        if 1 <= d.ndim <= 3:
+            _captured[id(v)] = v
+            return {"device_pointer": d._arr.device_pointer, "dtype": d.dtype.name, "shape": list(d.shape),
+                    "strides": list(d.strides)}
     if isinstance(v, np.ndarray) and 1 <= v.ndim <= 3 and v.dtype.name in _CONST_ARRAY_DTYPES:
         # Global arrays are frozen into the kernel's constant memory when it compiles,
         # as numba does: later changes to the host array do not reach compiled kernels.
@@ -55,9 +67,10 @@ def _host_constant(v):
     return None
 
 
-def _native_tuple(tup, kernel):
+def _native_tuple(tup, kernel, copy_back=None):
     """A tuple argument for the extension: its elements converted as arguments are (device
-    arrays, numbers, NumPy scalars as (dtype, value), nested tuples)."""
+    arrays, numbers, NumPy scalars as (dtype, value), nested tuples). Host arrays are
+    copied to the device, and back after the launch when `copy_back` (a list) is given."""
     out = []
     for v in tup:
         t = type(v)
@@ -69,11 +82,18 @@ def _native_tuple(tup, kernel):
             out.append(v._arr)
         elif hasattr(v, "__cuda_array_interface__"):
             out.append(as_cuda_array(v)._arr)
-        elif t is tuple:
-            out.append(_native_tuple(v, kernel))
+        elif isinstance(v, tuple):
+            out.append(_native_tuple(v, kernel, copy_back))
+        elif isinstance(v, np.ndarray) and copy_back is not None:
+            d = to_device(v)
+            out.append(d._arr)
+            if v.flags.writeable:
+                copy_back.append((d, v))
         else:
-            raise TypeError("cutwin cannot pass a %s inside a tuple to kernel '%s' (host arrays in tuples: "
-                            "pass cuda.to_device(...) arrays)" % (t.__name__, kernel))
+            raise TypeError("cutwin cannot pass a %s inside a tuple to kernel '%s'" % (t.__name__, kernel))
+    fields = getattr(type(tup), "_fields", None)
+    if fields is not None and type(tup) is not tuple:  # a namedtuple: its fields are part of its type
+        return ("namedtuple", type(tup).__qualname__, tuple(fields), tuple(out))
     return tuple(out)
 
 
@@ -236,8 +256,9 @@ class Dispatcher(_JitFunction):
                 native.append(a._arr)
             elif hasattr(a, "__cuda_array_interface__"):  # CuPy, PyTorch, ...: used in place
                 native.append(as_cuda_array(a)._arr)
-            elif t is tuple:
-                native.append(_native_tuple(a, self.__name__))
+            elif isinstance(a, tuple):
+                copy_back = copy_back if copy_back is not None else []
+                native.append(_native_tuple(a, self.__name__, copy_back))
             elif isinstance(a, enum.Enum) and isinstance(a.value, (int, float, bool)):
                 native.append(a.value)  # an enum member: its value, as numba passes IntEnums
             elif isinstance(a, ArgHint):  # cuda.In/Out/InOut
@@ -414,24 +435,16 @@ class _Overload:
     def __init__(self, dispatcher, sig):
         self._dispatcher, self.signature = dispatcher, sig
 
-    def _prepare_args(self, args, stream, retr):
-        """numba's launch extensions: each `prepare_args(ty, val, stream=, retr=)` may
-        replace an argument (e.g. by an ArgHint); the last one's value is launched."""
-        out = []
-        for a in args:
-            try:
-                ty = ct.typeof(a)
-            except TypeError:
-                ty = None
-            for ext in self.extensions:
-                ty, a = ext.prepare_args(ty, a, stream=stream or 0, retr=retr)
-            out.append(a)
-        return out
-
     def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
         kernel = self._dispatcher._kernel(runtime._selected_spec())
         return kernel.max_cooperative_grid_blocks(_dim3(blockdim, "blockdim"), int(dynsmemsize),
                                                   _dummy_args(self.signature))
+
+    @property
+    def cooperative(self):
+        """Whether the kernel syncs the grid (its launches are cooperative)."""
+        kernel = self._dispatcher._kernel(runtime._selected_spec())
+        return bool(kernel.attributes(_dummy_args(self.signature))["cooperative"])
 
     def inspect_llvm(self):
         return self._dispatcher.inspect_llvm(self.signature)
