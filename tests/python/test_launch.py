@@ -221,3 +221,14 @@ def test_launch_bounds(cutwin_backend):
     assert ".maxntid 128, 1, 1" in ptx and ".minnctapersm 2" in ptx and ".maxclusterrank 4" in ptx
     with pytest.raises(ValueError, match="Got 4 launch bounds"):
         cuda.jit(launch_bounds=(1, 2, 3, 4))(lambda: None)
+
+
+def test_forall_refuses_a_negative_task_count():
+    @cuda.jit
+    def noop(a):
+        pass
+
+    with pytest.raises(ValueError, match="negative task count"):
+        noop.forall(-1)
+    out = np.zeros(0)
+    noop.forall(0)(out)  # no tasks: a launch of one block that does nothing

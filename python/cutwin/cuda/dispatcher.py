@@ -222,6 +222,8 @@ class Dispatcher(_JitFunction):
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A 1-D launch of `ntasks` threads (blocks of `tpb`, 256 if 0)."""
+        if int(ntasks) < 0:
+            raise ValueError("Can't create ForAll with negative task count: %s" % ntasks)
         tpb = int(tpb) or 256
         return self[max(1, (int(ntasks) + tpb - 1) // tpb), tpb, stream, sharedmem]
 
