@@ -79,8 +79,11 @@ private:
   std::set<std::string> localNames_;
   std::set<std::string> globalNames_;
   std::set<std::string> assignedNames_; ///< locals the body assigns (parameters included)
-  /// Parameters that keep the constant their call passed (never assigned).
-  std::map<std::string, ConstValue> paramConstants_;
+  std::map<std::string, int> assignCounts_;  ///< how many places assign each local
+  std::vector<const AssignStmt *> plainAssigns_; ///< `name = value` statements, in source order
+  /// Names that are compile-time constants: parameters that keep the constant their call
+  /// passed (never assigned), and locals assigned once from a constant.
+  std::map<std::string, ConstValue> knownConstants_;
   std::optional<Signature> declared_; ///< explicit signature of a device function
   Type returnType_;
   bool sawReturnValue_ = false;

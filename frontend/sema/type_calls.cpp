@@ -778,7 +778,7 @@ ExprInfo FunctionTyper::typeArrayAlloc(const CallExpr &c, MemSpace space) {
       }
       return tv;
     }
-    if (auto *nm = dyn<NameExpr>(shape); nm && (!localNames_.count(nm->id) || paramConstants_.count(nm->id)))
+    if (auto *nm = dyn<NameExpr>(shape); nm && (!localNames_.count(nm->id) || knownConstants_.count(nm->id)))
       if (auto v = constantOf(*shape); v && v->kind == ConstValue::Kind::Tuple)
         return v;
     return std::nullopt;

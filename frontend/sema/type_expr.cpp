@@ -38,7 +38,7 @@ ExprInfo FunctionTyper::typeName(const NameExpr &n) {
     auto it = spec_.locals.find(n.id);
     if (it != spec_.locals.end() && !it->second.isUnknown()) {
       info.type = it->second;
-      if (auto k = paramConstants_.find(n.id); k != paramConstants_.end())
+      if (auto k = knownConstants_.find(n.id); k != knownConstants_.end())
         info.constant = k->second;
       return info;
     }
@@ -499,7 +499,7 @@ ExprInfo FunctionTyper::typeTuple(const TupleExpr &t) {
 std::optional<ConstValue> FunctionTyper::constantOf(const Expr &e) {
   return evalConst(e, file_, [this](const Expr &n) -> std::optional<ConstValue> {
     if (auto *name = dyn<NameExpr>(&n)) {
-      if (auto k = paramConstants_.find(name->id); k != paramConstants_.end())
+      if (auto k = knownConstants_.find(name->id); k != knownConstants_.end())
         return k->second;
       if (localNames_.count(name->id))
         return std::nullopt;
@@ -511,7 +511,7 @@ std::optional<ConstValue> FunctionTyper::constantOf(const Expr &e) {
 std::optional<int64_t> FunctionTyper::constInt(const Expr &e) {
   std::function<bool(const Expr &)> usesLocal = [&](const Expr &x) -> bool {
     if (auto *n = dyn<NameExpr>(&x))
-      return localNames_.count(n->id) > 0 && !paramConstants_.count(n->id);
+      return localNames_.count(n->id) > 0 && !knownConstants_.count(n->id);
     if (auto *b = dyn<BinOpExpr>(&x))
       return usesLocal(*b->lhs) || usesLocal(*b->rhs);
     if (auto *u = dyn<UnaryOpExpr>(&x))

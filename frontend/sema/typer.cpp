@@ -204,7 +204,27 @@ void FunctionTyper::run() {
   checkUseBeforeAssignment(def, localNames_, file_);
   for (size_t i = 0; i < spec_.argConstants.size(); ++i)
     if (spec_.argConstants[i] && !assignedNames_.count(def.params[i].name))
-      paramConstants_[def.params[i].name] = *spec_.argConstants[i];
+      knownConstants_[def.params[i].name] = *spec_.argConstants[i];
+  // A local assigned once, from a compile-time constant (`N = 128`, `SHAPE = (N, 4)`), is
+  // that constant, as numba's constant propagation makes it (a shared array's shape).
+  std::set<std::string> params;
+  for (auto &p : def.params)
+    params.insert(p.name);
+  for (const AssignStmt *a : plainAssigns_) {
+    const std::string &name = static_cast<const NameExpr &>(*a->targets[0]).id;
+    if (assignCounts_[name] != 1 || params.count(name))
+      continue;
+    auto v = constantOf(*a->value);
+    bool number = v && (v->kind == ConstValue::Kind::Int || v->kind == ConstValue::Kind::Float ||
+                        v->kind == ConstValue::Kind::Bool);
+    bool tuple = v && v->kind == ConstValue::Kind::Tuple &&
+                 std::all_of(v->elems.begin(), v->elems.end(), [](const ConstValue &e) {
+                   return e.kind == ConstValue::Kind::Int || e.kind == ConstValue::Kind::Float ||
+                          e.kind == ConstValue::Kind::Bool;
+                 });
+    if (number || tuple)
+      knownConstants_[name] = *v;
+  }
 
   constexpr int kMaxIterations = 64;
   for (int it = 0;; ++it) {
@@ -289,6 +309,7 @@ void FunctionTyper::collectTargetNames(const Expr &t) {
       error(n->loc, "assignment to global '" + n->id + "' is not supported in kernels");
     localNames_.insert(n->id);
     assignedNames_.insert(n->id);
+    ++assignCounts_[n->id];
   } else if (auto *tup = asTupleLike(&t)) {
     for (auto &e : tup->elts)
       collectTargetNames(*e);
@@ -300,10 +321,14 @@ void FunctionTyper::collectTargetNames(const Expr &t) {
 void FunctionTyper::collectLocals(const Block &b) {
   for (auto &s : b) {
     switch (s->kind) {
-    case StmtKind::Assign:
-      for (auto &t : static_cast<const AssignStmt &>(*s).targets)
+    case StmtKind::Assign: {
+      auto &a = static_cast<const AssignStmt &>(*s);
+      for (auto &t : a.targets)
         collectTargetNames(*t);
+      if (a.targets.size() == 1 && a.targets[0]->kind == ExprKind::Name)
+        plainAssigns_.push_back(&a);
       break;
+    }
     case StmtKind::AugAssign: collectTargetNames(*static_cast<const AugAssignStmt &>(*s).target); break;
     case StmtKind::AnnAssign: collectTargetNames(*static_cast<const AnnAssignStmt &>(*s).target); break;
     case StmtKind::For: {

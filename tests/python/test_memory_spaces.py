@@ -234,3 +234,36 @@ def test_device_arrays_in_globals_are_captured_by_address(cutwin_backend):
     res = np.zeros(4)
     cuda.jit(scope2["g"])[1, 1](res)
     np.testing.assert_array_equal(res, [0, 3, 6, 9])
+
+
+def test_locals_assigned_once_from_constants_shape_arrays(cutwin_backend):
+    # numba propagates such constants: a shared or local array may be shaped by a local
+    @cuda.jit
+    def k(out):
+        N = 64
+        SHAPE = (N // 16, 3)
+        buf = cuda.shared.array(N, np.int32)
+        scratch = cuda.local.array(SHAPE, np.float64)
+        i = cuda.threadIdx.x
+        buf[i] = i * 2
+        scratch[SHAPE[0] - 1, 2] = 0.5
+        cuda.syncthreads()
+        if i == 0:
+            total = 0
+            for j in range(N):
+                total += buf[j]
+            out[0] = total + scratch[3, 2]
+
+    out = np.zeros(1)
+    k[1, 64](out)
+    assert out[0] == 2 * sum(range(64)) + 0.5
+
+    @cuda.jit
+    def reassigned(out):
+        n = 4
+        n = n + 1
+        buf = cuda.shared.array(n, np.int32)  # assigned twice: not a constant
+        out[0] = buf.size
+
+    with pytest.raises(cutwin.errors.CompileError, match="shape must be a constant"):
+        reassigned[1, 1](out)
