@@ -101,11 +101,8 @@ std::vector<Value *> Lowerer::lowerIndices(const fe::SubscriptExpr &s) {
       idx.push_back(b_.CreateExtractValue(t, {k}));
     return idx;
   }
-  if (auto *t = fe::dyn<fe::TupleExpr>(s.index.get()))
-    for (auto &e : t->elts)
-      idx.push_back(lowerExpr(*e));
-  else
-    idx.push_back(lowerExpr(*s.index));
+  for (const fe::Expr *e : fe::subscriptIndices(s))
+    idx.push_back(lowerExpr(*e));
   return idx;
 }
 

@@ -365,15 +365,17 @@ Value *Lowerer::lowerOperatorCall(const fe::CallExpr &c, const fe::ExprInfo &ci)
     return binaryOperation(f.bin, a[0], a[1], ci.operandTypes[0], ci.operandTypes[1], ci.type.scalar);
   if (f.kind == K::Compare)
     return compare(f.cmp, a[0], a[1], ci.operandTypes[0]);
-  Scalar t = ci.operandTypes[0], rt = ci.type.scalar;
-  Value *v = convertScalar(a[0], t, rt);
-  switch (f.unary) {
+  return unaryOperation(f.unary, convertScalar(a[0], ci.operandTypes[0], ci.type.scalar), ci.type.scalar);
+}
+
+Value *Lowerer::unaryOperation(fe::UnaryOp op, Value *v, Scalar t) {
+  switch (op) {
   case fe::UnaryOp::Neg:
-    if (fe::isComplex(rt))
-      return makeComplex(b_.CreateFNeg(realPart(v)), b_.CreateFNeg(imagPart(v)), rt);
-    return fe::isFloat(rt) ? b_.CreateFNeg(v) : b_.CreateNeg(v);
+    if (fe::isComplex(t))
+      return makeComplex(b_.CreateFNeg(realPart(v)), b_.CreateFNeg(imagPart(v)), t);
+    return fe::isFloat(t) ? b_.CreateFNeg(v) : b_.CreateNeg(v);
   case fe::UnaryOp::Invert: return b_.CreateNot(v);
-  default: return v;
+  default: return v; // +x
   }
 }
 
@@ -383,17 +385,7 @@ Value *Lowerer::lowerUnary(const fe::UnaryOpExpr &u) {
     return b_.CreateNot(truth(lowerExpr(*u.operand), info(*u.operand).type));
   Scalar t = ei.operandTypes[0];
   Value *v = lowerAs(*u.operand, Type::scalarOf(t));
-  v = convertScalar(v, t, ei.type.scalar);
-  Scalar rt = ei.type.scalar;
-  switch (u.op) {
-  case fe::UnaryOp::Pos: return v;
-  case fe::UnaryOp::Neg:
-    if (fe::isComplex(rt))
-      return makeComplex(b_.CreateFNeg(realPart(v)), b_.CreateFNeg(imagPart(v)), rt);
-    return fe::isFloat(rt) ? b_.CreateFNeg(v) : b_.CreateNeg(v);
-  case fe::UnaryOp::Invert: return b_.CreateNot(v);
-  default: return v;
-  }
+  return unaryOperation(u.op, convertScalar(v, t, ei.type.scalar), ei.type.scalar);
 }
 
 Value *Lowerer::lowerBoolOp(const fe::BoolOpExpr &bo) {

@@ -498,16 +498,32 @@ void Lowerer::lowerFor(const fe::ForStmt &s) {
   Value *stop = a.size() == 1 ? a[0] : a[1];
   Value *step = a.size() == 3 ? a[2] : ConstantInt::get(lt, 1);
   bool sgn = fe::isSigned(t);
-  if (a.size() == 3) { // Python raises for a zero step (it would loop forever)
-    auto *i64 = llvm::Type::getInt64Ty(ctx_);
-    unsigned id = site(call.args[2]->loc, "raise");
-    out_.info.sites[id].detail = "ValueError: range() arg 3 must not be zero";
-    raiseIf(b_.CreateICmpEQ(step, ConstantInt::get(lt, 0)), KernelErrorKind::Exception, id,
-            ConstantInt::get(i64, 0), ConstantInt::get(i64, 0), ConstantInt::get(i64, 0));
-  }
+  if (a.size() == 3) // Python raises for a zero step (it would loop forever)
+    raiseExceptionIf(b_.CreateICmpEQ(step, ConstantInt::get(lt, 0)), call.args[2]->loc,
+                     "ValueError: range() arg 3 must not be zero");
 
   AllocaInst *iv = entryAlloca(lt, "for.iv");
   b_.CreateStore(start, iv);
+  lowerLoop(
+      s,
+      [&] {
+        Value *i = b_.CreateLoad(lt, iv, "i");
+        if (auto *cs = dyn_cast<ConstantInt>(step)) {
+          bool up = !sgn || !cs->isNegative();
+          return up ? (sgn ? b_.CreateICmpSLT(i, stop) : b_.CreateICmpULT(i, stop)) : b_.CreateICmpSGT(i, stop);
+        }
+        if (sgn) {
+          Value *up = b_.CreateICmpSGT(step, ConstantInt::get(lt, 0));
+          return b_.CreateSelect(up, b_.CreateICmpSLT(i, stop), b_.CreateICmpSGT(i, stop));
+        }
+        return b_.CreateICmpULT(i, stop);
+      },
+      [&] { lowerAssign(*s.target, b_.CreateLoad(lt, iv, "i"), Type::scalarOf(t)); },
+      [&] { b_.CreateStore(b_.CreateAdd(b_.CreateLoad(lt, iv), step), iv); });
+}
+
+void Lowerer::lowerLoop(const fe::ForStmt &s, const std::function<Value *()> &cond,
+                        const std::function<void()> &bind, const std::function<void()> &advance) {
   auto *header = BasicBlock::Create(ctx_, "for.cond", fn_);
   auto *body = BasicBlock::Create(ctx_, "for.body", fn_);
   auto *latch = BasicBlock::Create(ctx_, "for.inc", fn_);
@@ -515,26 +531,15 @@ void Lowerer::lowerFor(const fe::ForStmt &s) {
   auto *exit = BasicBlock::Create(ctx_, "for.end", fn_);
   b_.CreateBr(header);
   b_.SetInsertPoint(header);
-  Value *i = b_.CreateLoad(lt, iv, "i");
-  Value *cond;
-  if (auto *cs = dyn_cast<ConstantInt>(step)) {
-    bool up = !sgn || !cs->isNegative();
-    cond = up ? (sgn ? b_.CreateICmpSLT(i, stop) : b_.CreateICmpULT(i, stop)) : b_.CreateICmpSGT(i, stop);
-  } else if (sgn) {
-    Value *up = b_.CreateICmpSGT(step, ConstantInt::get(lt, 0));
-    cond = b_.CreateSelect(up, b_.CreateICmpSLT(i, stop), b_.CreateICmpSGT(i, stop));
-  } else {
-    cond = b_.CreateICmpULT(i, stop);
-  }
-  b_.CreateCondBr(cond, body, elseB);
+  b_.CreateCondBr(cond(), body, elseB);
   b_.SetInsertPoint(body);
-  lowerAssign(*s.target, i, Type::scalarOf(t));
+  bind();
   loops_.push_back({exit, latch});
   lowerBlockThenBranch(s.body, latch);
   loops_.pop_back();
   b_.SetInsertPoint(latch);
   setLoc(s.loc);
-  b_.CreateStore(b_.CreateAdd(b_.CreateLoad(lt, iv), step), iv);
+  advance();
   b_.CreateBr(header);
   b_.SetInsertPoint(elseB);
   lowerBlockThenBranch(s.orelse, exit);
@@ -589,6 +594,13 @@ void Lowerer::raiseNow(KernelErrorKind kind, unsigned siteId, Value *a, Value *b
   b_.CreateCall(getIntrinsic(mod_, Intrinsic::RaiseError),
                 {errRecord_, ConstantInt::get(i32, uint32_t(kind)), ConstantInt::get(i32, siteId), a, b, c});
   b_.CreateUnreachable();
+}
+
+void Lowerer::raiseExceptionIf(Value *cond, SourceLoc loc, const std::string &detail) {
+  unsigned id = site(loc, "raise");
+  out_.info.sites[id].detail = detail;
+  Value *zero = ConstantInt::get(llvm::Type::getInt64Ty(ctx_), 0);
+  raiseIf(cond, KernelErrorKind::Exception, id, zero, zero, zero);
 }
 
 void Lowerer::raiseIf(Value *cond, KernelErrorKind kind, unsigned siteId, Value *a, Value *b, Value *c) {

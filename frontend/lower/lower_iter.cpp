@@ -22,12 +22,9 @@ Lowerer::Iteration Lowerer::iteration(const fe::Expr &e) {
     Value *start = a.size() == 1 ? ConstantInt::get(i64, 0) : a[0];
     Value *stop = a.size() == 1 ? a[0] : a[1];
     Value *step = a.size() == 3 ? a[2] : ConstantInt::get(i64, 1);
-    if (a.size() == 3) {
-      unsigned id = site(call.args[2]->loc, "raise");
-      out_.info.sites[id].detail = "ValueError: range() arg 3 must not be zero";
-      raiseIf(b_.CreateICmpEQ(step, ConstantInt::get(i64, 0)), KernelErrorKind::Exception, id,
-              ConstantInt::get(i64, 0), ConstantInt::get(i64, 0), ConstantInt::get(i64, 0));
-    }
+    if (a.size() == 3)
+      raiseExceptionIf(b_.CreateICmpEQ(step, ConstantInt::get(i64, 0)), call.args[2]->loc,
+                       "ValueError: range() arg 3 must not be zero");
     // len(range(start, stop, step)) = max(0, ceil((stop - start) / step))
     Value *zero = ConstantInt::get(i64, 0), *one = ConstantInt::get(i64, 1);
     Value *up = b_.CreateICmpSGT(step, zero);
@@ -91,27 +88,10 @@ void Lowerer::lowerForEach(const fe::ForStmt &s) {
   Iteration it = iteration(*s.iter);
   AllocaInst *counter = entryAlloca(i64, "for.k");
   b_.CreateStore(ConstantInt::get(i64, 0), counter);
-  auto *header = BasicBlock::Create(ctx_, "for.cond", fn_);
-  auto *body = BasicBlock::Create(ctx_, "for.body", fn_);
-  auto *latch = BasicBlock::Create(ctx_, "for.inc", fn_);
-  auto *elseB = BasicBlock::Create(ctx_, "for.else", fn_);
-  auto *exit = BasicBlock::Create(ctx_, "for.end", fn_);
-  b_.CreateBr(header);
-  b_.SetInsertPoint(header);
-  Value *k = b_.CreateLoad(i64, counter, "k");
-  b_.CreateCondBr(b_.CreateICmpSLT(k, it.length), body, elseB);
-  b_.SetInsertPoint(body);
-  lowerAssign(*s.target, it.element(k), spec_->loopElements.at(&s));
-  loops_.push_back({exit, latch});
-  lowerBlockThenBranch(s.body, latch);
-  loops_.pop_back();
-  b_.SetInsertPoint(latch);
-  setLoc(s.loc);
-  b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64, counter), ConstantInt::get(i64, 1)), counter);
-  b_.CreateBr(header);
-  b_.SetInsertPoint(elseB);
-  lowerBlockThenBranch(s.orelse, exit);
-  b_.SetInsertPoint(exit);
+  lowerLoop(
+      s, [&] { return b_.CreateICmpSLT(b_.CreateLoad(i64, counter, "k"), it.length); },
+      [&] { lowerAssign(*s.target, it.element(b_.CreateLoad(i64, counter, "k")), spec_->loopElements.at(&s)); },
+      [&] { b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64, counter), ConstantInt::get(i64, 1)), counter); });
 }
 
 } // namespace cutwin::ir

@@ -9,18 +9,6 @@ namespace cutwin::ir {
 
 using namespace llvm;
 
-namespace {
-std::vector<const fe::Expr *> indexExprs(const fe::SubscriptExpr &s) {
-  std::vector<const fe::Expr *> idx;
-  if (auto *t = fe::dyn<fe::TupleExpr>(s.index.get()))
-    for (auto &e : t->elts)
-      idx.push_back(e.get());
-  else
-    idx.push_back(s.index.get());
-  return idx;
-}
-} // namespace
-
 bool Lowerer::isSliceSubscript(const fe::SubscriptExpr &s) const {
   return info(s).builtin.rfind("index.slices:", 0) == 0;
 }
@@ -30,7 +18,7 @@ Value *Lowerer::sliceView(const fe::SubscriptExpr &s) {
   const Type &at = info(*s.value).type;
   Value *arr = lowerExpr(*s.value);
   std::string kinds = si.builtin.substr(std::strlen("index.slices:"));
-  std::vector<const fe::Expr *> idx = indexExprs(s);
+  std::vector<const fe::Expr *> idx = fe::subscriptIndices(s);
   auto *i64 = llvm::Type::getInt64Ty(ctx_);
   auto c64 = [&](int64_t v) { return ConstantInt::get(i64, uint64_t(v)); };
   auto given = [&](const fe::ExprPtr &p) { return p && info(*p).type.kind != fe::TypeKind::None; };
@@ -49,11 +37,8 @@ Value *Lowerer::sliceView(const fe::SubscriptExpr &s) {
     Value *hi = given(sl.upper) ? lowerAs(*sl.upper, Type::scalarOf(Scalar::I64)) : nullptr;
     Value *step = given(sl.step) ? lowerAs(*sl.step, Type::scalarOf(Scalar::I64)) : c64(1);
     setLoc(sl.loc);
-    if (given(sl.step)) { // Python raises for a zero step
-      unsigned id = site(sl.step->loc, "raise");
-      out_.info.sites[id].detail = "ValueError: slice step cannot be zero";
-      raiseIf(b_.CreateICmpEQ(step, c64(0)), KernelErrorKind::Exception, id, c64(0), c64(0), c64(0));
-    }
+    if (given(sl.step)) // Python raises for a zero step
+      raiseExceptionIf(b_.CreateICmpEQ(step, c64(0)), sl.step->loc, "ValueError: slice step cannot be zero");
     Value *neg = b_.CreateICmpSLT(step, c64(0));
     // A bound: negatives count from the end, then clamped to [0, n] (step > 0) or
     // [-1, n - 1] (step < 0), as PySlice_AdjustIndices does.
@@ -137,28 +122,22 @@ void Lowerer::storeIntoView(const fe::SubscriptExpr &target, Value *v, const Typ
   setLoc(loc);
   std::vector<Scalar> idxTypes(view.ndim, Scalar::I64);
   if (vt.isArray()) {
-    auto *i64 = llvm::Type::getInt64Ty(ctx_);
-    Value *zero = ConstantInt::get(i64, 0);
     // Shapes must agree (cutwin does not broadcast here), and the source must not overlap
     // the destination unless it is the destination: an element-by-element copy of an
     // overlapping view would read elements it already wrote.
     Value *bad = b_.getFalse();
     for (unsigned d = 0; d < view.ndim; ++d)
       bad = b_.CreateOr(bad, b_.CreateICmpNE(arrayField(dst, 1, d), arrayField(v, 1, d)));
-    unsigned shapeSite = site(loc, "raise");
-    out_.info.sites[shapeSite].detail = "ValueError: cannot assign an array of another shape to this slice";
-    raiseIf(bad, KernelErrorKind::Exception, shapeSite, zero, zero, zero);
+    raiseExceptionIf(bad, loc, "ValueError: cannot assign an array of another shape to this slice");
     auto [dlo, dhi] = byteSpan(dst, view);
     auto [slo, shi] = byteSpan(v, vt);
     Value *same = b_.CreateICmpEQ(dlo, slo);
     for (unsigned d = 0; d < view.ndim; ++d)
       same = b_.CreateAnd(same, b_.CreateICmpEQ(arrayField(dst, 2, d), arrayField(v, 2, d)));
     Value *overlap = b_.CreateAnd(b_.CreateICmpSLT(dlo, shi), b_.CreateICmpSLT(slo, dhi));
-    unsigned overlapSite = site(loc, "raise");
-    out_.info.sites[overlapSite].detail =
-        "ValueError: the array assigned to this slice overlaps it; copy it first (cutwin does not copy "
-        "overlapping views in kernels)";
-    raiseIf(b_.CreateAnd(overlap, b_.CreateNot(same)), KernelErrorKind::Exception, overlapSite, zero, zero, zero);
+    raiseExceptionIf(b_.CreateAnd(overlap, b_.CreateNot(same)), loc,
+                     "ValueError: the array assigned to this slice overlaps it; copy it first (cutwin does not "
+                     "copy overlapping views in kernels)");
   }
   Value *fill = vt.isArray() ? nullptr : convert(v, vt, Type::scalarOf(view.scalar));
   forEachElement(dst, view, [&](ArrayRef<Value *> idx) {

@@ -108,10 +108,7 @@ Value *Lowerer::ufuncScalar(const std::string &name, ArrayRef<Value *> args, Arr
     return b_.CreateXor(truths[0], truths[1]);
   }
   case K::Invert: return b_.CreateNot(args[0]); // an i1 for booleans: logical not
-  case K::Negative:
-    if (complexIn)
-      return makeComplex(b_.CreateFNeg(realPart(args[0])), b_.CreateFNeg(imagPart(args[0])), t);
-    return fe::isFloat(t) ? b_.CreateFNeg(args[0]) : b_.CreateNeg(args[0]);
+  case K::Negative: return unaryOperation(fe::UnaryOp::Neg, args[0], t);
   case K::Absolute:
     if (complexIn)
       return complexAbs(args[0], t);

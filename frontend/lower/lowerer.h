@@ -55,6 +55,11 @@ private:
   /// A for loop over arrays, tuples, enumerate(...) and zip(...) (lower_iter.cpp): a
   /// counter from 0 to the iterable's length, the element computed from it.
   void lowerForEach(const fe::ForStmt &s);
+  /// The blocks of a `for` loop: `cond` (at the header) decides whether the body runs,
+  /// `bind` assigns the target at the body's start, `advance` steps at the latch; the
+  /// `else` block runs when `cond` fails, `break` skips it.
+  void lowerLoop(const fe::ForStmt &s, const std::function<llvm::Value *()> &cond, const std::function<void()> &bind,
+                 const std::function<void()> &advance);
   struct Iteration {
     llvm::Value *length;                           ///< int64
     std::function<llvm::Value *(llvm::Value *)> element; ///< of the counter (int64)
@@ -179,6 +184,8 @@ private:
   llvm::Value *lowerUfuncCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *binaryOperation(fe::BinOp op, llvm::Value *l, llvm::Value *r, Scalar la, Scalar rb, Scalar res);
   llvm::Value *lowerOperatorCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  /// -x, +x, ~x on a value already of the result type `t`.
+  llvm::Value *unaryOperation(fe::UnaryOp op, llvm::Value *v, Scalar t);
   llvm::Value *complexOrder(fe::CmpOp op, llvm::Value *x, llvm::Value *y);
   llvm::Value *mixedSignCompare(fe::CmpOp op, llvm::Value *a, Scalar at, llvm::Value *b, Scalar bt);
   llvm::Value *ufuncScalar(const std::string &name, llvm::ArrayRef<llvm::Value *> args,
@@ -195,6 +202,8 @@ private:
   // ---- errors and sites
   unsigned site(SourceLoc loc, const char *what);
   /// Branches to a cold block raising `kind` when `cond` is true.
+  /// Raises the Python exception `detail` names ("ValueError: text") where `cond` holds.
+  void raiseExceptionIf(llvm::Value *cond, SourceLoc loc, const std::string &detail);
   void raiseIf(llvm::Value *cond, KernelErrorKind kind, unsigned site, llvm::Value *a, llvm::Value *b,
                llvm::Value *c);
   void raiseNow(KernelErrorKind kind, unsigned site, llvm::Value *a, llvm::Value *b, llvm::Value *c);

@@ -336,12 +336,7 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
 ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
   ExprInfo base = typeExpr(*s.value);
   ExprInfo info;
-  std::vector<const Expr *> idx;
-  if (auto *t = dyn<TupleExpr>(s.index.get()))
-    for (auto &e : t->elts)
-      idx.push_back(e.get());
-  else
-    idx.push_back(s.index.get());
+  std::vector<const Expr *> idx = subscriptIndices(s);
 
   const Type &t = base.type;
   if (t.kind == TypeKind::Module && t.path.rfind("namespace:", 0) == 0) { // Color["red"]: an enum's member

@@ -347,6 +347,17 @@ inline const TupleExpr *asTupleLike(const Expr *e) {
                                                                         : nullptr;
 }
 
+/// The indices of `a[i, j]` (i and j) or `a[i]` (i), as written.
+inline std::vector<const Expr *> subscriptIndices(const SubscriptExpr &s) {
+  std::vector<const Expr *> idx;
+  if (auto *t = dyn<TupleExpr>(s.index.get()))
+    for (auto &e : t->elts)
+      idx.push_back(e.get());
+  else
+    idx.push_back(s.index.get());
+  return idx;
+}
+
 /// Prints the tree in an indented, Python-like form (`cutwin compile --dump-after=parse`).
 void dumpModule(const Module &m, std::ostream &os);
 std::string exprToString(const Expr &e);

@@ -7,14 +7,12 @@ its threads in a shared-memory tree, then one block that folds the per-block par
 lambda or a `@cuda.jit(device=True)` function."""
 import os
 import sys
-import itertools
-import linecache
 
 import numpy as np
 
 from .. import types as ct
 from ..errors import CutwinError
-from . import runtime
+from . import resolve, runtime
 from .devicearray import DeviceNDArray, as_cuda_array, device_array, mapped_array, to_device
 from .dispatcher import DeviceFunction, jit
 
@@ -89,7 +87,6 @@ def _cutwin_reduce_grid(arr, n, partials, out, init):
             out[0] = {name}(v, init)
 """
 
-_counter = itertools.count()
 _BINOP = "_cutwin_binop"
 
 
@@ -114,10 +111,8 @@ class Reduce:
         k = self._kernels.get(dtype)
         if k is None:
             text = _KERNELS.format(dtype=dtype.name, name=_BINOP, threads=THREADS)
-            filename = "<cutwin reduce %s %s #%d>" % (self.__name__, dtype.name, next(_counter))
-            linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-            scope = {"cuda": sys.modules["cutwin.cuda"], dtype.name: ct.from_dtype(dtype), _BINOP: self._binop}
-            exec(compile(text, filename, "exec"), scope)
+            scope = resolve.define_generated(text, "reduce %s %s" % (self.__name__, dtype.name), {
+                "cuda": sys.modules["cutwin.cuda"], dtype.name: ct.from_dtype(dtype), _BINOP: self._binop})
             k = self._kernels[dtype] = (scope["_cutwin_reduce"], scope["_cutwin_reduce_grid"])
             if "CUTWIN_CODEGEN" not in os.environ:
                 # On a GPU, libNVVM's code for the strided fold needs 32 registers (LLVM's

@@ -13,6 +13,7 @@ import collections
 import dis
 import enum
 import inspect
+import itertools
 import linecache
 import sys
 import textwrap
@@ -364,6 +365,18 @@ def function_source(fn):
 
 
 LAMBDA_NAME = "_lambda_"
+
+_generated = itertools.count()
+
+
+def define_generated(text, label, scope):
+    """Runs generated source `text` (kernels cutwin writes around a user's function) in
+    `scope`, registered with linecache under a unique name from `label`, so that its
+    functions compile from it like any source; returns `scope`."""
+    filename = "<cutwin %s #%d>" % (label, next(_generated))
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    exec(compile(text, filename, "exec"), scope)
+    return scope
 
 
 def _lambda_source(fn, lines):

@@ -5,8 +5,6 @@ signature the inputs convert to safely (or, without signatures, types the functi
 the inputs' dtypes). Host inputs give a host result, device inputs a device array;
 `out=` receives the result. The generated kernel calls the function as a device
 function, so it may call other device functions."""
-import itertools
-import linecache
 import sys
 import warnings
 
@@ -18,7 +16,6 @@ from .devicearray import DeviceNDArray, as_cuda_array, device_array, is_cuda_arr
 from .dispatcher import DeviceFunction, jit
 
 _OPTIONS = {"target", "identity", "nopython", "fastmath", "cache", "debug", "lineinfo", "opt"}
-_counter = itertools.count()
 THREADS = 256
 
 
@@ -47,6 +44,25 @@ def _weak_dtypes(args, values):
         else:
             out.append(v.dtype)
     return out
+
+
+def _device_input(v, dtype, full, flat_shape, who, stream):
+    """`v` broadcast to `full` in `dtype`, as a C-contiguous device array of `flat_shape`
+    (the same elements; an empty input gives one row of zeros, which no thread reads):
+    device arrays of that shape and dtype in place, others through the host. A device
+    array of another dtype is refused, as numba-cuda does."""
+    count = int(np.prod(flat_shape, dtype=np.int64))
+    if isinstance(v, DeviceNDArray):
+        if v.dtype != dtype:
+            raise TypeError("%s takes %s here; a device array of %s does not support .astype() (convert it on "
+                            "the host)" % (who, dtype, v.dtype))
+        if tuple(v.shape) == tuple(full) and v.is_c_contiguous() and v.size == count:
+            return v.reshape(*flat_shape)
+        v = v.copy_to_host()
+    host = np.ascontiguousarray(np.broadcast_to(v, full), dtype=dtype)
+    if host.size != count:
+        host = np.zeros(flat_shape, dtype)
+    return to_device(host.reshape(flat_shape), stream)
 
 
 class CUDAUFunc:
@@ -111,10 +127,8 @@ class CUDAUFunc:
         k = self._kernels.get(key)
         if k is None:
             text = _kernel_text(len(ins), scalars)
-            filename = "<cutwin vectorize %s #%d>" % (self.__name__, next(_counter))
-            linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-            scope = {"cuda": sys.modules["cutwin.cuda"], "_fn": self._device}
-            exec(compile(text, filename, "exec"), scope)
+            scope = resolve.define_generated(text, "vectorize " + self.__name__,
+                                             {"cuda": sys.modules["cutwin.cuda"], "_fn": self._device})
             sig = ct.void(ct.from_dtype(res)[::1],
                           *[ct.from_dtype(d) if k in scalars else ct.from_dtype(d)[::1] for k, d in enumerate(ins)])
             k = self._kernels[key] = jit(sig)(scope["_cutwin_vectorize"])
@@ -139,7 +153,7 @@ class CUDAUFunc:
             if k in scalars:
                 flat.append(v.astype(d)[()])
             else:
-                flat.append(self._flat_input(v, d, shape, stream))
+                flat.append(_device_input(v, d, shape, (size,), "ufunc '%s'" % self.__name__, stream))
         direct = (out is not None and _is_device(out) and as_cuda_array(out).is_c_contiguous()
                   and tuple(out.shape) == tuple(shape) and np.dtype(out.dtype) == res)
         result = as_cuda_array(out) if direct else device_array(shape, res, stream=stream)
@@ -159,20 +173,6 @@ class CUDAUFunc:
             return result
         host = result.copy_to_host()
         return host[()] if host.ndim == 0 else host
-
-    def _flat_input(self, v, dtype, shape, stream):
-        """A C-contiguous 1-D device array of `v` broadcast to `shape` in `dtype`: device
-        arrays of that shape and dtype in place, others through the host."""
-        size = int(np.prod(shape, dtype=np.int64))
-        if isinstance(v, DeviceNDArray) and v.dtype != dtype:
-            raise TypeError("ufunc '%s' takes %s here; a device array of %s does not support .astype() (convert "
-                            "it on the host)" % (self.__name__, dtype, v.dtype))
-        if isinstance(v, DeviceNDArray):
-            if tuple(v.shape) == tuple(shape) and v.is_c_contiguous():
-                return v.reshape(size) if size else v
-            v = v.copy_to_host()
-        host = np.ascontiguousarray(np.broadcast_to(v, shape), dtype=dtype).reshape(size)
-        return to_device(host, stream)
 
     def reduce(self, arr, axis=0, stream=0):
         """Folds a 1-D array with the (binary) function: a NumPy scalar of its dtype."""
@@ -330,7 +330,8 @@ class CUDAGUFunc:
                 scalars.add(k)
             elif not core:
                 units.add(k)
-            flat.append(self._flat(v, dtype, full, (max(n, 1),) + tuple(dims[c] for c in core), stream))
+            flat.append(_device_input(v, dtype, full, (max(n, 1),) + tuple(dims[c] for c in core),
+                                      "gufunc '%s'" % self.__name__, stream))
         results = []
         for j, (core, t) in enumerate(zip(self._outs, sig.args[self.nin:])):
             k = self.nin + j
@@ -366,28 +367,13 @@ class CUDAGUFunc:
                 returned.append(dev if on_device else dev.copy_to_host())
         return returned[0] if len(returned) == 1 else tuple(returned)
 
-    def _flat(self, v, dtype, full, flat_shape, stream):
-        if isinstance(v, DeviceNDArray) and v.dtype != dtype:
-            raise TypeError("gufunc '%s' takes %s here; a device array of %s does not support .astype() (convert "
-                            "it on the host)" % (self.__name__, dtype, v.dtype))
-        if isinstance(v, DeviceNDArray):
-            if tuple(v.shape) == tuple(full) and v.dtype == dtype and v.is_c_contiguous():
-                return v.reshape(*flat_shape)
-            v = v.copy_to_host()
-        host = np.ascontiguousarray(np.broadcast_to(v, full), dtype=dtype)
-        if host.size == 0:
-            host = np.zeros(flat_shape, dtype)
-        return to_device(host.reshape(flat_shape), stream)
-
     def _kernel(self, sig, flat, scalars, units):
         key = (str(sig), scalars, units, tuple(a.ndim for a in flat))
         k = self._kernels.get(key)
         if k is None:
             text = _gu_kernel_text(len(flat), scalars, units)
-            filename = "<cutwin guvectorize %s #%d>" % (self.__name__, next(_counter))
-            linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-            scope = {"cuda": sys.modules["cutwin.cuda"], "_fn": self._device}
-            exec(compile(text, filename, "exec"), scope)
+            scope = resolve.define_generated(text, "guvectorize " + self.__name__,
+                                             {"cuda": sys.modules["cutwin.cuda"], "_fn": self._device})
             k = self._kernels[key] = jit(scope["_cutwin_guvectorize"])
         return k
 
