@@ -227,6 +227,7 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
         if (!kernel)
           throw Error("GPU backend: kernel function " + info.irName + " missing from module");
         gridSync = buildGridSync(m, initGridLeader(m, kernel));
+        b.SetInsertPoint(ci); // initGridLeader split the entry block, which may hold ci
       }
       b.CreateCall(gridSync)->setDebugLoc(ci->getDebugLoc());
       break;

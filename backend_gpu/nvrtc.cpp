@@ -7,7 +7,9 @@
 
 #include <dlfcn.h>
 
+#include <filesystem>
 #include <mutex>
+#include <vector>
 
 namespace cutwin::gpu {
 
@@ -24,6 +26,7 @@ struct Libnvrtc {
   decltype(&nvrtcGetErrorString) errorString = nullptr;
   std::string error;
   std::string include; ///< the toolkit's include directory (cuda_fp16.h and friends)
+  std::string cccl;    ///< its libcu++/CUB/Thrust headers where CUDA 13 keeps them apart (include/cccl)
 };
 
 const Libnvrtc &lib() {
@@ -53,6 +56,8 @@ const Libnvrtc &lib() {
     CUTWIN_SYM(errorString, nvrtcGetErrorString)
 #undef CUTWIN_SYM
     l.include = std::string(toolkitHome()) + "/include";
+    if (std::filesystem::is_directory(l.include + "/cccl")) // curand_kernel.h includes <cuda/std/...>
+      l.cccl = l.include + "/cccl";
   });
   return l;
 }
@@ -82,10 +87,13 @@ std::string compileCudaToPtx(const std::string &source, const std::string &path,
   if (auto slash = path.rfind('/'); slash != std::string::npos)
     dir = path.substr(0, slash);
   std::string archOpt = "--gpu-architecture=compute_" + arch.substr(3);
-  std::string inc = "-I" + dir, sysinc = "-I" + l.include;
+  std::string inc = "-I" + dir, sysinc = "-I" + l.include, cccl = "-I" + l.cccl;
   // No contraction (-fmad=false), as on the simulator's CPU: write fma() where one is meant.
-  const char *opts[] = {archOpt.c_str(), "-rdc=true", "-default-device", "-fmad=false", inc.c_str(), sysinc.c_str()};
-  nvrtcResult r = l.compile(prog, 6, opts);
+  std::vector<const char *> opts = {archOpt.c_str(), "-rdc=true",   "-default-device",
+                                    "-fmad=false",   inc.c_str(), sysinc.c_str()};
+  if (!l.cccl.empty())
+    opts.push_back(cccl.c_str());
+  nvrtcResult r = l.compile(prog, static_cast<int>(opts.size()), opts.data());
   if (r != NVRTC_SUCCESS) {
     size_t n = 0;
     l.logSize(prog, &n);

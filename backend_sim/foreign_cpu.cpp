@@ -5,11 +5,13 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <sstream>
+#include <vector>
 
 namespace cutwin::sim {
 
@@ -85,20 +87,32 @@ std::string shellQuote(const std::string &s) {
   return q + "'";
 }
 
-/// Compiles `source` into a shared library (cached) and opens it.
-void *openCompiled(const fs::path &source) {
+/// Compiles the linked sources together into one shared library (cached) and opens it:
+/// one library, as the GPU links every file into one program, so that a function in one
+/// file can call one defined in another.
+void *openCompiled(std::vector<fs::path> sources) {
   static std::mutex mu;
   static std::map<std::string, void *> opened;
   std::lock_guard<std::mutex> lock(mu);
+  std::sort(sources.begin(), sources.end()); // a set of files is one library, whatever its order
+  sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
   std::string cxx = compiler();
   const std::string flags = "-x c++ -std=c++17 -O2 -ffp-contract=off -fPIC -shared";
-  std::string key = std::to_string(fnv1a(readFile(source), fnv1a(cxx + flags + kPrelude)));
+  uint64_t hash = fnv1a(cxx + flags + kPrelude);
+  std::string files, includes, names;
+  for (const fs::path &src : sources) {
+    hash = fnv1a(src.filename().string() + '\0' + readFile(src), hash);
+    files += " " + shellQuote(src.string());
+    includes += " -I" + shellQuote(src.parent_path().string());
+    names += (names.empty() ? "" : ", ") + src.string();
+  }
+  std::string key = std::to_string(hash);
   if (auto it = opened.find(key); it != opened.end())
     return it->second;
   fs::path dir = cacheDir();
   std::error_code ec;
   fs::create_directories(dir, ec);
-  fs::path lib = dir / (source.stem().string() + "-" + key + ".so");
+  fs::path lib = dir / (sources.front().stem().string() + "-" + key + ".so");
   if (!fs::is_regular_file(lib, ec)) {
     fs::path prelude = dir / "cutwin_cpu_prelude.h";
     std::ofstream(prelude) << kPrelude;
@@ -106,16 +120,15 @@ void *openCompiled(const fs::path &source) {
     tmp += ".tmp" + std::to_string(::getpid());
     fs::path log = tmp;
     log += ".log";
-    std::string cmd = shellQuote(cxx) + " " + flags + " -include " + shellQuote(prelude.string()) + " -I" +
-                      shellQuote(source.parent_path().string()) + " " + shellQuote(source.string()) + " -o " +
-                      shellQuote(tmp.string()) + " > " + shellQuote(log.string()) + " 2>&1";
+    std::string cmd = shellQuote(cxx) + " " + flags + " -include " + shellQuote(prelude.string()) + includes +
+                      files + " -o " + shellQuote(tmp.string()) + " > " + shellQuote(log.string()) + " 2>&1";
     int rc = std::system(cmd.c_str());
     std::string out = readFile(log);
     fs::remove(log, ec);
     if (rc != 0) {
       fs::remove(tmp, ec);
-      throw CompileError(source.string(), {}, "",
-                         "simulator: " + cxx + " could not compile " + source.string() +
+      throw CompileError(sources.front().string(), {}, "",
+                         "simulator: " + cxx + " could not compile " + names +
                              " for the CPU (linked with link=[...]; only portable C++ device code runs on the "
                              "simulator):\n" + out);
     }
@@ -133,21 +146,19 @@ void *openCompiled(const fs::path &source) {
 } // namespace
 
 std::map<std::string, uint64_t> foreignFunctionsForCpu(const ForeignRequest &req) {
-  std::vector<void *> libs;
+  std::vector<fs::path> sources;
   std::vector<std::string> sourceless;
   for (const std::string &f : req.files) {
     fs::path src = cpuSource(f);
     if (src.empty())
       sourceless.push_back(f);
     else
-      libs.push_back(openCompiled(src));
+      sources.push_back(src);
   }
+  void *lib = sources.empty() ? nullptr : openCompiled(sources);
   std::map<std::string, uint64_t> out;
   for (auto &[name, site] : req.functions) {
-    void *addr = nullptr;
-    for (void *h : libs)
-      if ((addr = dlsym(h, name.c_str())))
-        break;
+    void *addr = lib ? dlsym(lib, name.c_str()) : nullptr;
     if (!addr) {
       std::string msg = site + ": kernel '" + req.kernel + "' calls foreign device function '" + name +
                         "', which has no CPU version for the simulator: ";

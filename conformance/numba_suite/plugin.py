@@ -137,10 +137,13 @@ def pytest_sessionstart(session):
 
 
 def _short(text):
-    """The last error line of a failure report: the exception and its message."""
+    """The last exception of a failure report with the lines of its message (joined by " | ")."""
     lines = [ln[1:].strip() for ln in text.splitlines() if ln.startswith("E ")]
-    named = [ln for ln in lines if re.match(r"[\w.]*(Error|Exception|Exit|Interrupt)\b", ln)]
-    best = named[-1] if named else lines[-1] if lines else text.strip().splitlines()[-1] if text.strip() else ""
+    named = [i for i, ln in enumerate(lines) if re.match(r"[\w.]*(Error|Exception|Exit|Interrupt)\b", ln)]
+    if named:
+        best = " | ".join(ln for ln in lines[named[-1]:] if ln)
+    else:
+        best = lines[-1] if lines else text.strip().splitlines()[-1] if text.strip() else ""
     return best[:300]
 
 

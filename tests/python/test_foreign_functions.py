@@ -220,6 +220,27 @@ def test_code_in_memory_with_setup_and_teardown_callbacks(cutwin_backend):
     assert events == [("setup", handle), ("teardown", handle)]
 
 
+@pytest.mark.parametrize("container", [list, tuple, set])
+def test_a_linked_file_calls_a_function_of_another(cutwin_backend, container):
+    # The GPU links every file into one program; the simulator must resolve across files too.
+    square = cuda.CUSource('extern "C" __device__ int square_i32(int *r, int v) { *r = v * v; return 0; }\n')
+    fourth = cuda.CUSource('extern "C" __device__ int square_i32(int *r, int v);\n'
+                           'extern "C" __device__ int fourth_i32(int *r, int v) {\n'
+                           '  int s; square_i32(&s, v); return square_i32(r, s);\n}\n')
+    fourth_power = cuda.declare_device("fourth_i32", "int32(int32)", link=container([square, fourth]))
+
+    @cuda.jit
+    def powers(r, v):
+        i = cuda.grid(1)
+        if i < r.size:
+            r[i] = fourth_power(v[i])
+
+    v = np.arange(-12, 13, dtype=np.int32)
+    r = np.zeros_like(v)
+    powers.forall(v.size)(r, v)
+    np.testing.assert_array_equal(r, v.astype(np.int64) ** 4)
+
+
 def test_ptx_source_in_memory(cutwin_backend, tmp_path):
     def quarter(x):
         return x * 0.25

@@ -77,3 +77,17 @@ TEST(Foreign, SimulatorRunsTheCpuVersionThroughTheCppApi) {
 }
 
 } // namespace
+
+TEST(Foreign, NvrtcFindsTheToolkitHeadersCurandNeeds) {
+  std::string why;
+  if (!gpu::nvrtcAvailable(&why))
+    GTEST_SKIP() << why; // a toolkit without NVRTC: the GPU run covers it
+  // curand_kernel.h includes <cuda/std/type_traits>, which CUDA 13 keeps in include/cccl.
+  std::string ptx = gpu::compileCudaToPtx("#include <curand_kernel.h>\n"
+                                          "extern \"C\" __device__ int random_number(unsigned *out, "
+                                          "unsigned long long seed) {\n"
+                                          "  curandStateXORWOW_t s; curand_init(seed, 1, 0, &s);\n"
+                                          "  *out = curand(&s); return 0;\n}\n",
+                                          "rng.cu", "sm_90");
+  EXPECT_NE(ptx.find("random_number"), std::string::npos) << ptx;
+}
