@@ -18,16 +18,31 @@ using namespace llvm;
 
 namespace {
 
+/// The NVVM special-register read of a thread/block index or size intrinsic.
 Intrinsic::ID specialRegister(ir::Intrinsic id) {
-  static const Intrinsic::ID ids[] = {
-      Intrinsic::nvvm_read_ptx_sreg_tid_x,    Intrinsic::nvvm_read_ptx_sreg_tid_y,
-      Intrinsic::nvvm_read_ptx_sreg_tid_z,    Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
-      Intrinsic::nvvm_read_ptx_sreg_ctaid_y,  Intrinsic::nvvm_read_ptx_sreg_ctaid_z,
-      Intrinsic::nvvm_read_ptx_sreg_ntid_x,   Intrinsic::nvvm_read_ptx_sreg_ntid_y,
-      Intrinsic::nvvm_read_ptx_sreg_ntid_z,   Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
-      Intrinsic::nvvm_read_ptx_sreg_nctaid_y, Intrinsic::nvvm_read_ptx_sreg_nctaid_z,
-  };
-  return ids[unsigned(id) - unsigned(ir::Intrinsic::TidX)];
+  switch (id) {
+  case ir::Intrinsic::TidX: return Intrinsic::nvvm_read_ptx_sreg_tid_x;
+  case ir::Intrinsic::TidY: return Intrinsic::nvvm_read_ptx_sreg_tid_y;
+  case ir::Intrinsic::TidZ: return Intrinsic::nvvm_read_ptx_sreg_tid_z;
+  case ir::Intrinsic::CtaidX: return Intrinsic::nvvm_read_ptx_sreg_ctaid_x;
+  case ir::Intrinsic::CtaidY: return Intrinsic::nvvm_read_ptx_sreg_ctaid_y;
+  case ir::Intrinsic::CtaidZ: return Intrinsic::nvvm_read_ptx_sreg_ctaid_z;
+  case ir::Intrinsic::NtidX: return Intrinsic::nvvm_read_ptx_sreg_ntid_x;
+  case ir::Intrinsic::NtidY: return Intrinsic::nvvm_read_ptx_sreg_ntid_y;
+  case ir::Intrinsic::NtidZ: return Intrinsic::nvvm_read_ptx_sreg_ntid_z;
+  case ir::Intrinsic::NctaidX: return Intrinsic::nvvm_read_ptx_sreg_nctaid_x;
+  case ir::Intrinsic::NctaidY: return Intrinsic::nvvm_read_ptx_sreg_nctaid_y;
+  case ir::Intrinsic::NctaidZ: return Intrinsic::nvvm_read_ptx_sreg_nctaid_z;
+  case ir::Intrinsic::Barrier:
+  case ir::Intrinsic::RaiseError:
+  case ir::Intrinsic::DynamicSharedSize:
+  case ir::Intrinsic::GridSync:
+  case ir::Intrinsic::Nanosleep:
+  case ir::Intrinsic::Warp:
+  case ir::Intrinsic::Print:
+  case ir::Intrinsic::TanhApprox: break;
+  }
+  throw Error(std::string("GPU backend: ") + ir::intrinsicName(id) + " is not a special register");
 }
 
 /// The error channel on the GPU: claim the record (CAS 0 -> 1), fill it, publish (2),
@@ -269,7 +284,18 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
       call->setDebugLoc(ci->getDebugLoc());
       break;
     }
-    default: {
+    case ir::Intrinsic::TidX:
+    case ir::Intrinsic::TidY:
+    case ir::Intrinsic::TidZ:
+    case ir::Intrinsic::CtaidX:
+    case ir::Intrinsic::CtaidY:
+    case ir::Intrinsic::CtaidZ:
+    case ir::Intrinsic::NtidX:
+    case ir::Intrinsic::NtidY:
+    case ir::Intrinsic::NtidZ:
+    case ir::Intrinsic::NctaidX:
+    case ir::Intrinsic::NctaidY:
+    case ir::Intrinsic::NctaidZ: {
       CallInst *sreg = b.CreateIntrinsic(specialRegister(*id), {}, {});
       sreg->setDebugLoc(ci->getDebugLoc());
       ci->replaceAllUsesWith(sreg);
@@ -281,6 +307,7 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
   for (unsigned i = 0; i < ir::kIntrinsicCount; ++i)
     if (Function *f = m.getFunction(ir::intrinsicName(ir::Intrinsic(i))); f && f->use_empty())
       f->eraseFromParent();
+  ir::checkIntrinsicsLowered(m, "gpu-lower");
 
   if (info.exported)
     return result; // a device function, not a kernel entry

@@ -1,7 +1,7 @@
 #include "backend_sim/jit.h"
 
 #include "backend_sim/libdevice_cpu.h"
-#include "backend_sim/thread_context.h"
+#include "backend_sim/host_callbacks.h"
 #include "cutwin/errors.h"
 
 #include <llvm/ExecutionEngine/JITLink/JITLinkMemoryManager.h>
@@ -15,13 +15,6 @@
 #include <llvm/Support/TargetSelect.h>
 
 #include <dlfcn.h>
-
-extern "C" void cutwin_sim_barrier(cutwin::sim::ThreadContext *, uint32_t);
-extern "C" void cutwin_sim_grid_sync(cutwin::sim::ThreadContext *, uint32_t);
-extern "C" void cutwin_sim_print(const char *, const void *);
-extern "C" uint64_t cutwin_sim_warp(cutwin::sim::ThreadContext *, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t);
-extern "C" void cutwin_sim_raise(cutwin::sim::ThreadContext *, void *, uint32_t, uint32_t, int64_t, int64_t,
-                                 int64_t);
 
 namespace cutwin::sim {
 
@@ -89,16 +82,8 @@ Jit::Jit() {
   host_ = &unwrapDylib(jit_->getExecutionSession().createJITDylib("cutwin.host"));
   MangleAndInterner mangle(jit_->getExecutionSession(), layout_);
   SymbolMap syms;
-  syms[mangle(kBarrierFn)] =
-      JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_barrier), JITSymbolFlags::Exported);
-  syms[mangle(kGridSyncFn)] =
-      JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_grid_sync), JITSymbolFlags::Exported);
-  syms[mangle(kWarpFn)] =
-      JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_warp), JITSymbolFlags::Exported);
-  syms[mangle(kPrintFn)] =
-      JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_print), JITSymbolFlags::Exported);
-  syms[mangle(kRaiseFn)] =
-      JITEvaluatedSymbol(pointerToJITTargetAddress(&cutwin_sim_raise), JITSymbolFlags::Exported);
+  for (auto &[name, addr] : hostCallbackSymbols())
+    syms[mangle(name)] = JITEvaluatedSymbol(pointerToJITTargetAddress(addr), JITSymbolFlags::Exported);
   for (auto &[name, addr] : libdeviceHostSymbols())
     syms[mangle(name)] = JITEvaluatedSymbol(pointerToJITTargetAddress(addr), JITSymbolFlags::Exported);
   if (auto err = host_->define(absoluteSymbols(std::move(syms))))

@@ -1,7 +1,7 @@
 #include "backend_sim/lower_intrinsics.h"
 
 #include "backend_sim/approx_ops.h"
-
+#include "backend_sim/host_callbacks.h"
 #include "backend_sim/thread_context.h"
 #include "frontend/ir/intrinsics.h"
 #include "frontend/ir/passes.h"
@@ -242,24 +242,11 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
   addContextParameter(m);
 
   auto *i32 = Type::getInt32Ty(c);
-  auto *p = PointerType::get(c, 0);
-  FunctionCallee barrier = m.getOrInsertFunction(kBarrierFn, Type::getVoidTy(c), p, i32);
-  FunctionCallee gridSync = m.getOrInsertFunction(kGridSyncFn, Type::getVoidTy(c), p, i32);
-  auto *i64 = Type::getInt64Ty(c);
-  FunctionCallee warp = m.getOrInsertFunction(kWarpFn, i64, p, i32, i32, i64, i32, i32);
-  FunctionCallee print = m.getOrInsertFunction(kPrintFn, Type::getVoidTy(c), p, p);
-  FunctionCallee raise =
-      m.getOrInsertFunction(kRaiseFn, Type::getVoidTy(c), p, PointerType::get(c, 1), i32, i32,
-                            Type::getInt64Ty(c), Type::getInt64Ty(c), Type::getInt64Ty(c));
-  // Neither host function writes the thread context itself (only memory reached through
-  // pointers stored in it), so loads of blockIdx/blockDim stay hoistable past them.
-  for (FunctionCallee fc : {raise, barrier, gridSync, warp}) {
-    auto *fn = cast<Function>(fc.getCallee());
-    fn->setDoesNotThrow();
-    fn->addParamAttr(0, Attribute::ReadOnly);
-    fn->addParamAttr(0, Attribute::NoCapture);
-  }
-  cast<Function>(raise.getCallee())->setDoesNotReturn();
+  Function *barrier = declareHostCallback(m, HostCallback::Barrier);
+  Function *gridSync = declareHostCallback(m, HostCallback::GridSync);
+  Function *warp = declareHostCallback(m, HostCallback::Warp);
+  Function *print = declareHostCallback(m, HostCallback::Print);
+  Function *raise = declareHostCallback(m, HostCallback::Raise);
 
   std::vector<CallInst *> calls;
   for (Function &f : m)
@@ -315,7 +302,18 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
     case ir::Intrinsic::DynamicSharedSize:
       repl = b.CreateTrunc(b.CreateLoad(Type::getInt64Ty(m.getContext()), b.CreateStructGEP(ctxTy, ctx, 7)), i32);
       break;
-    default: {
+    case ir::Intrinsic::TidX:
+    case ir::Intrinsic::TidY:
+    case ir::Intrinsic::TidZ:
+    case ir::Intrinsic::CtaidX:
+    case ir::Intrinsic::CtaidY:
+    case ir::Intrinsic::CtaidZ:
+    case ir::Intrinsic::NtidX:
+    case ir::Intrinsic::NtidY:
+    case ir::Intrinsic::NtidZ:
+    case ir::Intrinsic::NctaidX:
+    case ir::Intrinsic::NctaidY:
+    case ir::Intrinsic::NctaidZ: { // fields 0-3 of the thread context, x y z each
       unsigned idx = unsigned(*id) - unsigned(ir::Intrinsic::TidX);
       unsigned field = idx / 3, dim = idx % 3;
       Value *f = b.CreateStructGEP(ctxTy, ctx, field);
@@ -330,6 +328,7 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
   for (unsigned i = 0; i < ir::kIntrinsicCount; ++i)
     if (Function *f = m.getFunction(ir::intrinsicName(ir::Intrinsic(i))); f && f->use_empty())
       f->eraseFromParent();
+  ir::checkIntrinsicsLowered(m, "sim-lower");
 
   result.staticSharedBytes = lowerSharedMemory(m, ctxTy);
 

@@ -1,6 +1,8 @@
 // print() on the simulator: formats the line the GPU's vprintf would print (the formats
 // the frontend emits: %lld %llu %f %s and %%, arguments in 8-byte slots) and writes it to
 // standard output in one piece, so that lines of threads running in parallel never mix.
+#include "backend_sim/host_callbacks.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstring>

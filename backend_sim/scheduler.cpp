@@ -1,5 +1,6 @@
 #include "backend_sim/scheduler.h"
 
+#include "backend_sim/host_callbacks.h"
 #include "backend_sim/warp_ops.h"
 #include "frontend/ir/intrinsics.h"
 
@@ -525,8 +526,8 @@ extern "C" uint64_t cutwin_sim_warp(ThreadContext *tc, uint32_t op, uint32_t mas
   return f->warpResult;
 }
 
-extern "C" [[noreturn]] void cutwin_sim_raise(ThreadContext *tc, cutwin::ir::ErrorRecord *rec, uint32_t kind,
-                                              uint32_t site, int64_t a, int64_t b, int64_t c) {
+extern "C" void cutwin_sim_raise(ThreadContext *tc, cutwin::ir::ErrorRecord *rec, uint32_t kind, uint32_t site,
+                                  int64_t a, int64_t b, int64_t c) {
   cutwin::sim::recordError(rec, tc->tid, tc->ctaid, kind, site, a, b, c);
   tc->block->abort->store(true, std::memory_order_relaxed);
   if (Fiber *f = tc->fiber) {

@@ -32,12 +32,7 @@ static_assert(offsetof(ThreadContext, block) == 56);
 static_assert(offsetof(ThreadContext, fiber) == 64);
 static_assert(offsetof(ThreadContext, dynamicShared) == 72);
 
-/// Names of the host functions JIT code calls, and of the generated entry points.
-inline constexpr const char *kBarrierFn = "cutwin_sim_barrier";
-inline constexpr const char *kGridSyncFn = "cutwin_sim_grid_sync";
-inline constexpr const char *kWarpFn = "cutwin_sim_warp";
-inline constexpr const char *kPrintFn = "cutwin_sim_print";
-inline constexpr const char *kRaiseFn = "cutwin_sim_raise";
+/// Names of the generated entry points (the host functions JIT code calls: host_callbacks.h).
 inline constexpr const char *kThreadEntry = "cutwin.sim.thread";
 inline constexpr const char *kBlockEntry = "cutwin.sim.block";
 

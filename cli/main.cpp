@@ -2,9 +2,13 @@
 // conformance suite.
 #include "conformance/runner.h"
 #include "cutwin/cutwin.h"
+#include "frontend/ir/intrinsics.h"
 #include "frontend/sema/typer.h"
 #include "runtime/pipeline.h"
+#include "runtime/step_runner.h"
 
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_os_ostream.h>
 
 #include <cstring>
@@ -16,17 +20,20 @@ namespace {
 
 const char *kUsage = R"USAGE(usage:
   cutwin compile FILE --kernel NAME [--sig SIGNATURE] [--emit=ir|sim-ir|ptx] [--arch sm_XY]
-                 [--codegen=nvptx|nvvm]
-                 [--dump-after=STEP[,STEP...]|all] [--no-boundscheck] [--time]
+                 [--codegen=nvptx|nvvm] [--dump-after=STEP[,STEP...]|all] [--stop-after=STEP]
+                 [--no-boundscheck] [--time]
+  cutwin opt FILE.ll --step=STEP [--codegen=nvptx|nvvm] [--arch sm_XY] [--no-boundscheck]
+                                     one IR step alone on textual IR; prints its result
   cutwin kernels FILE
   cutwin conformance [DIR] [--backend sim|gpu|both|available|ptx] [--codegen nvptx|nvvm] [--arch sm_XY]
                      [--filter TEXT] [--verbose] [--no-boundscheck]
+  cutwin steps                       the pipeline's steps (docs/ir.md's table)
+  cutwin intrinsics                  the kernel IR's cutwin.* intrinsics (docs/ir.md's table)
   cutwin --version
 
 SIGNATURE is numba's, e.g. "void(float32[:], float32[:], int64)"; a kernel with a declared
-signature needs none. Steps: parse resolve type lower verify cleanup contract, then sim-lower
-sim-libdevice sim-nan sim-optimize sim-jit, or gpu-lower gpu-libdevice gpu-optimize gpu-ptx (NVPTX),
-or gpu-lower gpu-nvvm-ir gpu-ptx (NVVM). --time prints each step's wall time to stderr.
+signature needs none. --dump-after=all prints every step of both backends; --time prints each
+step's wall time to stderr. Steps: `cutwin steps`.
 )USAGE";
 
 struct Args {
@@ -71,6 +78,31 @@ std::vector<std::string> splitComma(const std::string &s) {
   return out;
 }
 
+/// The backends whose steps a compile must run for what it prints.
+struct BackendsToRun {
+  bool sim = false, gpu = false;
+};
+
+BackendsToRun backendsFor(const std::vector<std::string> &steps, const std::string &emit) {
+  BackendsToRun r;
+  r.sim = emit == "sim-ir";
+  r.gpu = emit == "ptx";
+  for (const std::string &s : steps) {
+    if (s == "all") {
+      r.sim = r.gpu = true;
+      continue;
+    }
+    switch (cutwin::rt::stepInfo(cutwin::rt::stepNamed(s)).stage) {
+    case cutwin::rt::StepStage::Frontend: break;
+    case cutwin::rt::StepStage::Sim: r.sim = true; break;
+    case cutwin::rt::StepStage::Gpu:
+    case cutwin::rt::StepStage::Nvptx:
+    case cutwin::rt::StepStage::Nvvm: r.gpu = true; break;
+    }
+  }
+  return r;
+}
+
 int cmdCompile(const Args &a) {
   using namespace cutwin;
   if (a.positional.size() != 1 || !a.has("kernel")) {
@@ -80,52 +112,88 @@ int cmdCompile(const Args &a) {
   rt::PipelineOptions po;
   po.dump = &std::cout;
   po.dumpAfter = splitComma(a.get("dump-after"));
+  po.stopAfter = a.get("stop-after");
+  if (!po.stopAfter.empty())
+    po.dumpAfter.push_back(po.stopAfter); // what the pipeline stopped at is what it prints
+  rt::checkStepNames(po.dumpAfter);
   po.boundscheck = !a.has("no-boundscheck");
   po.codegen = a.get("codegen", "nvptx");
   if (a.has("time"))
     po.timing = &std::cerr;
-  auto file = fe::SourceFile::fromFile(a.positional[0]);
-  auto pm = rt::parseKernelModule(file, po);
-  std::string kernel = a.get("kernel");
-  const fe::Symbol *sym = pm->scope().definedFunction(kernel);
-  if (!sym || sym->options.device)
-    throw Error("'" + a.positional[0] + "' has no kernel named '" + kernel + "'");
-  fe::Signature sig;
-  if (a.has("sig"))
-    sig = pm->scope().parseSignatureText(a.get("sig"), sym->loc);
-  else if (!sym->options.signatures.empty())
-    sig = pm->scope().parseSignature(sym->options.signatures.front());
-  else
-    throw Error("kernel '" + kernel + "' declares no signature: pass --sig \"void(...)\"");
-  auto types = fe::kernelArgTypesFromSignature(pm->scope(), *sym, sig);
   std::string emit = a.get("emit", po.dumpAfter.empty() ? "ir" : "");
-  bool gpuSteps = emit == "ptx";
-  for (auto &s : po.dumpAfter)
-    gpuSteps = gpuSteps || s.rfind("gpu-", 0) == 0;
-  po.lineDirectivesOnly = gpuSteps;
-  ir::KernelIR kir = rt::buildKernelIR(*pm, kernel, types, po);
-  if (emit == "ir") {
-    llvm::raw_os_ostream os(std::cout);
-    kir.module->print(os, nullptr);
-    return 0;
-  }
-  if (emit == "ptx") {
-    std::cout << rt::compileForGpu(std::move(kir), po, a.get("arch", "sm_90")).ptx;
-    return 0;
-  }
-  if (gpuSteps) {
-    rt::compileForGpu(std::move(kir), po, a.get("arch", "sm_90"));
-    return 0;
-  }
-  bool simSteps = emit == "sim-ir";
-  for (auto &s : po.dumpAfter)
-    simSteps = simSteps || s == "all" || s.rfind("sim-", 0) == 0;
-  if (emit == "sim-ir")
-    po.dumpAfter.push_back("sim-optimize");
-  if (simSteps)
-    rt::compileForSim(std::move(kir), po);
-  else if (!emit.empty())
+  if (emit != "" && emit != "ir" && emit != "sim-ir" && emit != "ptx")
     throw Error("unknown --emit '" + emit + "' (expected ir, sim-ir or ptx)");
+  BackendsToRun backends = backendsFor(po.dumpAfter, emit);
+  try {
+    auto file = fe::SourceFile::fromFile(a.positional[0]);
+    auto pm = rt::parseKernelModule(file, po);
+    std::string kernel = a.get("kernel");
+    const fe::Symbol *sym = pm->scope().definedFunction(kernel);
+    if (!sym || sym->options.device)
+      throw Error("'" + a.positional[0] + "' has no kernel named '" + kernel + "'");
+    fe::Signature sig;
+    if (a.has("sig"))
+      sig = pm->scope().parseSignatureText(a.get("sig"), sym->loc);
+    else if (!sym->options.signatures.empty())
+      sig = pm->scope().parseSignature(sym->options.signatures.front());
+    else
+      throw Error("kernel '" + kernel + "' declares no signature: pass --sig \"void(...)\"");
+    auto types = fe::kernelArgTypesFromSignature(pm->scope(), *sym, sig);
+    // The GPU gets line directives only (full debug info makes the driver compile PTX
+    // unoptimised): with both backends, the kernel IR is built once for each.
+    po.lineDirectivesOnly = backends.gpu && !backends.sim;
+    ir::KernelIR kir = rt::buildKernelIR(*pm, kernel, types, po);
+    if (emit == "ir") {
+      llvm::raw_os_ostream os(std::cout);
+      kir.module->print(os, nullptr);
+      return 0;
+    }
+    if (emit == "sim-ir")
+      po.dumpAfter.push_back(rt::stepInfo(rt::Step::SimVectorBodies).name); // the last IR step
+    if (backends.sim)
+      rt::compileForSim(std::move(kir), po);
+    if (!backends.gpu)
+      return 0;
+    if (backends.sim) {
+      rt::PipelineOptions gpo = po;
+      gpo.lineDirectivesOnly = true;
+      gpo.dumpAfter.clear(); // the frontend's steps were printed with the simulator's
+      for (const rt::StepInfo &s : rt::pipelineSteps())
+        if (s.stage != rt::StepStage::Frontend && s.stage != rt::StepStage::Sim && po.shouldDump(s.name))
+          gpo.dumpAfter.push_back(s.name);
+      rt::PipelineOptions quiet = gpo;
+      quiet.dump = nullptr;
+      kir = rt::buildKernelIR(*pm, kernel, types, quiet);
+      po = gpo;
+    }
+    std::string ptx = rt::compileForGpu(std::move(kir), po, a.get("arch", "sm_90")).ptx;
+    if (emit == "ptx")
+      std::cout << ptx;
+  } catch (const rt::PipelineStopped &) {
+  }
+  return 0;
+}
+
+int cmdOpt(const Args &a) {
+  using namespace cutwin;
+  if (a.positional.size() != 1 || !a.has("step")) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  llvm::LLVMContext ctx;
+  llvm::SMDiagnostic err;
+  std::unique_ptr<llvm::Module> m = llvm::parseIRFile(a.positional[0], err, ctx);
+  if (!m) {
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    err.print("cutwin opt", os);
+    throw Error(os.str());
+  }
+  rt::PipelineOptions po;
+  po.dump = &std::cout;
+  po.boundscheck = !a.has("no-boundscheck");
+  po.codegen = a.get("codegen", "nvptx");
+  rt::runStepAlone(*m, a.get("step"), po, a.get("arch", "sm_90"));
   return 0;
 }
 
@@ -174,6 +242,16 @@ int main(int argc, char **argv) {
       return cmdKernels(a);
     if (cmd == "conformance")
       return cmdConformance(a);
+    if (cmd == "opt")
+      return cmdOpt(a);
+    if (cmd == "steps") {
+      std::cout << cutwin::rt::stepTableMarkdown();
+      return 0;
+    }
+    if (cmd == "intrinsics") {
+      std::cout << cutwin::ir::intrinsicTableMarkdown();
+      return 0;
+    }
   } catch (const cutwin::Error &e) {
     std::cerr << e.what() << "\n";
     return 1;

@@ -170,6 +170,12 @@ std::string formatValue(const uint8_t *p, DType t) {
     os << v;
     break;
   }
+  case DType::C64: // values are compared part by part (comparedAs); a whole element prints both
+  case DType::C128: {
+    DType part = t == DType::C64 ? DType::F32 : DType::F64;
+    os << "(" << formatValue(p, part) << ", " << formatValue(p + (t == DType::C64 ? 4 : 8), part) << ")";
+    break;
+  }
   case DType::Xoroshiro128p: os << "<rng state>"; break;
   }
   return os.str();

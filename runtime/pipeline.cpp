@@ -1,5 +1,6 @@
-// The pipeline, one call per step: source -> syntax tree -> module scope -> typed
-// functions -> kernel IR -> (simulator) lowered IR -> native code.
+// The pipeline, one named step after another (runtime/pipeline_steps.def names them,
+// StepRunner verifies, prints and times each): source -> syntax tree -> module scope ->
+// typed functions -> kernel IR -> the simulator's native code, or PTX for the GPU.
 #include "runtime/pipeline.h"
 
 #include "backend_gpu/libnvvm.h"
@@ -10,33 +11,25 @@
 #include "backend_sim/foreign_cpu.h"
 #include "backend_sim/jit.h"
 #include "backend_sim/libdevice_cpu.h"
-#include "backend_sim/vector_variants.h"
 #include "backend_sim/lower_intrinsics.h"
 #include "backend_sim/thread_context.h"
+#include "backend_sim/vector_variants.h"
 #include "frontend/ir/contract_fma.h"
 #include "frontend/ir/libdevice_link.h"
 #include "frontend/ir/passes.h"
 #include "frontend/syntax/parser.h"
 #include "runtime/linked_files.h"
+#include "runtime/step_runner.h"
 
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
-#include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_os_ostream.h>
 
 #include <algorithm>
-#include <chrono>
-#include <iomanip>
+#include <optional>
 #include <ostream>
 
 namespace cutwin::rt {
-
-const std::vector<std::string> &pipelineSteps() {
-  static const std::vector<std::string> steps = {"parse",         "resolve",      "type",     "lower",
-                                                 "verify",        "cleanup",      "contract", "sim-lower",
-                                                 "sim-libdevice", "sim-optimize", "sim-jit",  "gpu-lower",
-                                                 "gpu-libdevice", "gpu-optimize", "gpu-ptx"};
-  return steps;
-}
 
 bool PipelineOptions::shouldDump(const std::string &step) const {
   if (!dump)
@@ -46,38 +39,6 @@ bool PipelineOptions::shouldDump(const std::string &step) const {
 }
 
 namespace {
-
-void dumpIR(const PipelineOptions &o, const std::string &step, const llvm::Module &m) {
-  if (!o.shouldDump(step))
-    return;
-  *o.dump << "; *** IR after " << step << " ***\n";
-  llvm::raw_os_ostream os(*o.dump);
-  m.print(os, nullptr);
-}
-
-/// Reports the wall time of each step when asked (PipelineOptions::timing).
-class StepClock {
-public:
-  explicit StepClock(const PipelineOptions &o) : o_(o) {}
-  void done(const char *step) {
-    auto now = std::chrono::steady_clock::now();
-    if (o_.timing)
-      *o_.timing << "# time " << step << ": " << std::fixed << std::setprecision(2)
-                 << std::chrono::duration<double, std::milli>(now - last_).count() << " ms\n";
-    last_ = now;
-  }
-
-private:
-  const PipelineOptions &o_;
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
-
-void verify(const llvm::Module &m, const std::string &step) {
-  std::string err;
-  llvm::raw_string_ostream os(err);
-  if (llvm::verifyModule(m, &os))
-    throw Error("internal error: IR invalid after " + step + ":\n" + os.str());
-}
 
 /// Stack bytes a simulated thread needs: a base for call frames plus every fixed-size
 /// local the code allocates.
@@ -93,8 +54,6 @@ size_t fiberStackBytes(const llvm::Module &m) {
   return size_t((bytes + 4095) / 4096 * 4096);
 }
 
-void finishKernelIR(ir::KernelIR &ir, const PipelineOptions &opts, StepClock &clock);
-
 /// launch_bounds' third value, the max cluster rank: a PTX directive after the kernel's
 /// .maxntid (neither code generator annotates it).
 std::string withClusterRank(std::string ptx, const ir::KernelInfo &info) {
@@ -108,32 +67,152 @@ std::string withClusterRank(std::string ptx, const ir::KernelInfo &info) {
   return ptx;
 }
 
-} // namespace
-
-namespace {
-
-void dumpScopes(const fe::Program &program, const PipelineOptions &opts) {
-  if (!opts.shouldDump("resolve"))
-    return;
-  *opts.dump << "# *** scopes after resolve ***\n";
+void dumpScopes(const fe::Program &program, std::ostream &out) {
+  out << "# *** scopes after resolve ***\n";
   for (auto &scope : program.scopes()) {
-    *opts.dump << "scope " << scope->file().path() << "\n";
+    out << "scope " << scope->file().path() << "\n";
     for (auto &[name, s] : scope->symbols()) {
       if (name.empty() || name[0] == '\x01')
         continue;
-      *opts.dump << "  " << name << ": ";
+      out << "  " << name << ": ";
       switch (s.kind) {
-      case fe::Symbol::Kind::Entity: *opts.dump << s.entity.type.str(); break;
-      case fe::Symbol::Kind::Constant: *opts.dump << "constant " << s.value.type().str(); break;
+      case fe::Symbol::Kind::Entity: out << s.entity.type.str(); break;
+      case fe::Symbol::Kind::Constant: out << "constant " << s.value.type().str(); break;
       case fe::Symbol::Kind::JitFunction:
-        *opts.dump << (s.def ? (s.options.device ? "device function " : "kernel ") : "function ") << s.key;
+        out << (s.def ? (s.options.device ? "device function " : "kernel ") : "function ") << s.key;
         break;
-      case fe::Symbol::Kind::Foreign: *opts.dump << "foreign function " << s.foreignName; break;
-      case fe::Symbol::Kind::HostOnly: *opts.dump << "host only"; break;
+      case fe::Symbol::Kind::Foreign: out << "foreign function " << s.foreignName; break;
+      case fe::Symbol::Kind::HostOnly: out << "host only"; break;
       }
-      *opts.dump << "\n";
+      out << "\n";
     }
   }
+}
+
+void dumpTypes(const fe::Typer &typer, std::ostream &out) {
+  out << "# *** types after type ***\n";
+  for (auto &s : typer.specs()) {
+    out << (s->isKernel ? "kernel " : "device ") << s->def->name << " -> " << s->returnType.str() << "\n";
+    for (auto &[name, t] : s->locals)
+      out << "  " << name << ": " << t.str() << "\n";
+  }
+}
+
+/// Runs `transform` as step `s` unless only another step is to run (`cutwin opt`).
+template <class F> void step(StepRunner &steps, std::optional<Step> only, Step s, llvm::Module &m, F &&transform) {
+  if (!only || *only == s)
+    steps.run(s, m, std::forward<F>(transform));
+}
+
+/// Steps cleanup and contract, after lower: shared by kernels and exported device functions.
+void runFrontendModuleSteps(llvm::Module &m, const ir::KernelInfo &info, StepRunner &steps,
+                            std::optional<Step> only = {}) {
+  step(steps, only, Step::Cleanup, m, [&](llvm::Module &m) {
+    if (info.opt > 0) // debug kernels keep their variables in memory, visible to a debugger
+      ir::runCleanup(m);
+  });
+  step(steps, only, Step::Contract, m, [](llvm::Module &m) { ir::contractMultiplyAdds(m); });
+}
+
+/// The simulator's module steps, sim-lower to sim-vector-bodies.
+void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const PipelineOptions &opts, StepRunner &steps,
+                       sim::SimLoweringResult &lowered, std::optional<Step> only = {}) {
+  sim::Jit &jit = sim::Jit::get();
+  step(steps, only, Step::SimLower, m, [&](llvm::Module &m) {
+    lowered = sim::lowerIntrinsicsForSim(m, info);
+    m.setDataLayout(jit.dataLayout());
+    m.setTargetTriple(jit.triple());
+  });
+  step(steps, only, Step::SimLibdevice, m, [&](llvm::Module &m) {
+    sim::linkLibdeviceForCpu(m, ir::ReflectValues::forKernel(info.fastmath));
+  });
+  step(steps, only, Step::SimNan, m, [](llvm::Module &m) { sim::applyGpuNanRules(m); });
+  step(steps, only, Step::SimStackProbes, m, [](llvm::Module &m) {
+    for (llvm::Function &f : m)
+      if (!f.isDeclaration())
+        f.addFnAttr("probe-stack", "inline-asm");
+  });
+  // Without bounds checks (whose error exits keep a thread loop scalar) the loop may
+  // vectorise through the host helpers' vector variants, its guard (`if i < n:`) split off
+  // so that the vectorised loop needs no masks; with them, offering the variants only
+  // lengthened compilation (other loops vectorised, +15-20 ms of JIT), and splitting the
+  // loop copied its body thrice (+30 ms for a kernel calling four math functions).
+  bool vectorVariants = !info.boundscheck;
+  step(steps, only, Step::SimVectorVariants, m, [&](llvm::Module &m) {
+    if (vectorVariants)
+      sim::declareVectorVariants(m);
+  });
+  step(steps, only, Step::SimOptimize, m, [&](llvm::Module &m) {
+    ir::runOptimization(m, &jit.targetMachine(), std::min(opts.optLevel, info.opt),
+                        /*splitRangeChecks=*/vectorVariants);
+  });
+  step(steps, only, Step::SimVectorBodies, m, [&](llvm::Module &m) {
+    if (vectorVariants)
+      sim::defineVectorVariants(m);
+  });
+}
+
+gpu::GpuTarget gpuTarget(const ir::KernelInfo &info, const std::string &arch) {
+  gpu::GpuTarget target;
+  target.arch = arch;
+  target.ftz = info.fastmath;
+  return target;
+}
+
+/// The GPU's module steps: gpu-lower, then gpu-libdevice and gpu-optimize (NVPTX) or
+/// gpu-hoist (libNVVM).
+void runGpuModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const PipelineOptions &opts,
+                       const gpu::GpuTarget &target, StepRunner &steps, gpu::GpuLoweringResult &lowered,
+                       std::optional<Step> only = {}) {
+  step(steps, only, Step::GpuLower, m, [&](llvm::Module &m) {
+    lowered = gpu::lowerIntrinsicsForGpu(m, info);
+    gpu::prepareModuleForNvptx(m, target);
+  });
+  if (opts.codegen == "nvvm") {
+    // libNVVM leaves loop-invariant index arithmetic in conditional blocks inside loops
+    // (e.g. a row offset under a bounds test); hoisting it first saves a 64-bit multiply
+    // per iteration.
+    step(steps, only, Step::GpuHoist, m, [](llvm::Module &m) { ir::hoistLoopInvariants(m); });
+    return;
+  }
+  if (opts.codegen != "nvptx")
+    throw Error("unknown GPU code generator '" + opts.codegen + "' (expected nvptx or nvvm)");
+  // Reflection answered as libNVVM answers it for the same options (LLVM's NVVMReflect
+  // knows only __CUDA_FTZ and __CUDA_ARCH and would take __CUDA_PREC_SQRT as 0), shifts
+  // and nvvm.round with PTX's meaning, as libNVVM reads them.
+  step(steps, only, Step::GpuLibdevice, m, [&](llvm::Module &m) {
+    ir::linkLibdevice(m, ir::ReflectValues::forKernel(info.fastmath, unsigned(std::stoi(target.arch.substr(3))) * 10));
+  });
+  step(steps, only, Step::GpuOptimize, m,
+       [&](llvm::Module &m) { gpu::optimizeForNvptx(m, target, std::min(opts.optLevel + 1, info.opt)); });
+}
+
+/// Step gpu-nvvm-ir: the module in the LLVM 7 dialect libNVVM reads.
+std::string printForNvvm(llvm::Module &m, StepRunner &steps) {
+  gpu::prepareForNvvm(m);
+  std::string text = gpu::printNvvmIR(m);
+  if (steps.dumps(Step::GpuNvvmIR))
+    steps.out() << "; *** NVVM IR after gpu-nvvm-ir ***\n" << text;
+  steps.finished(Step::GpuNvvmIR, &m);
+  return text;
+}
+
+/// Step gpu-ptx with libNVVM (PTX, or LTO-IR when opts.lto).
+std::string ptxFromNvvm(const llvm::Module &m, const std::string &text, const ir::KernelInfo &info,
+                        const PipelineOptions &opts, const gpu::GpuTarget &target) {
+  gpu::NvvmOptions no;
+  no.arch = target.arch;
+  no.ftz = target.ftz;
+  no.opt = std::min(3, info.opt);
+  no.lineInfo = m.getNamedMetadata("llvm.dbg.cu") != nullptr;
+  no.lto = opts.lto;
+  return gpu::compileWithLibnvvm(text, info.name, no);
+}
+
+void printPtx(const std::string &ptx, StepRunner &steps) {
+  if (steps.dumps(Step::GpuPtx))
+    steps.out() << "// *** PTX after gpu-ptx ***\n" << ptx;
+  steps.finished(Step::GpuPtx);
 }
 
 } // namespace
@@ -141,18 +220,17 @@ void dumpScopes(const fe::Program &program, const PipelineOptions &opts) {
 std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::SourceFile> file,
                                                 const PipelineOptions &opts, const fe::HostBindings &host) {
   auto pm = std::make_shared<ParsedModule>();
-  StepClock clock(opts);
-  // parse
+  StepRunner steps(opts);
   auto ast = std::make_shared<fe::Module>(fe::parseModule(*file));
-  if (opts.shouldDump("parse")) {
-    *opts.dump << "# *** syntax tree after parse ***\n";
-    fe::dumpModule(*ast, *opts.dump);
+  if (steps.dumps(Step::Parse)) {
+    steps.out() << "# *** syntax tree after parse ***\n";
+    fe::dumpModule(*ast, steps.out());
   }
-  clock.done("parse");
-  // resolve
+  steps.finished(Step::Parse);
   pm->program = std::make_unique<fe::Program>(std::make_unique<fe::ModuleScope>(file, ast, host));
-  dumpScopes(*pm->program, opts);
-  clock.done("resolve");
+  if (steps.dumps(Step::Resolve))
+    dumpScopes(*pm->program, steps.out());
+  steps.finished(Step::Resolve);
   return pm;
 }
 
@@ -160,59 +238,49 @@ std::shared_ptr<ParsedModule> parseHostUnits(const std::vector<HostSource> &sour
   if (sources.empty())
     throw Error("internal error: no function to compile");
   auto pm = std::make_shared<ParsedModule>();
-  StepClock clock(opts);
-  // parse
+  StepRunner steps(opts);
   std::vector<std::shared_ptr<fe::Module>> asts;
   for (const HostSource &src : sources) {
     asts.push_back(std::make_shared<fe::Module>(fe::parseModule(*src.file)));
-    if (opts.shouldDump("parse")) {
-      *opts.dump << "# *** syntax tree of " << src.unit.function << " after parse ***\n";
-      fe::dumpModule(*asts.back(), *opts.dump);
+    if (steps.dumps(Step::Parse)) {
+      steps.out() << "# *** syntax tree of " << src.unit.function << " after parse ***\n";
+      fe::dumpModule(*asts.back(), steps.out());
     }
   }
-  clock.done("parse");
-  // resolve
+  steps.finished(Step::Parse);
   pm->program = std::make_unique<fe::Program>();
   for (size_t i = 0; i < sources.size(); ++i)
     pm->program->add(std::make_unique<fe::ModuleScope>(sources[i].file, asts[i], sources[i].unit));
   pm->program->link();
-  dumpScopes(*pm->program, opts);
-  clock.done("resolve");
+  if (steps.dumps(Step::Resolve))
+    dumpScopes(*pm->program, steps.out());
+  steps.finished(Step::Resolve);
   return pm;
 }
 
 ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
                            const std::vector<fe::Type> &argTypes, const PipelineOptions &opts) {
-  StepClock clock(opts);
-  // type
+  StepRunner steps(opts);
   fe::Typer typer(*pm.program);
   const fe::FunctionSpec &spec = typer.typeKernel(kernel, argTypes);
-  if (opts.shouldDump("type")) {
-    *opts.dump << "# *** types after type ***\n";
-    for (auto &s : typer.specs()) {
-      *opts.dump << (s->isKernel ? "kernel " : "device ") << s->def->name << " -> " << s->returnType.str()
-                 << "\n";
-      for (auto &[name, t] : s->locals)
-        *opts.dump << "  " << name << ": " << t.str() << "\n";
-    }
-  }
-  clock.done("type");
-  // lower
+  if (steps.dumps(Step::Type))
+    dumpTypes(typer, steps.out());
+  steps.finished(Step::Type);
   ir::LowerOptions lo;
   // @cuda.jit(boundscheck=...) overrides the device's default for this kernel.
   lo.boundscheck = spec.options().boundscheck.value_or(opts.boundscheck);
   lo.debugInfo = opts.debugInfo;
   lo.lineDirectivesOnly = opts.lineDirectivesOnly;
   ir::KernelIR ir = ir::lowerKernel(typer, spec, lo);
-  finishKernelIR(ir, opts, clock);
+  steps.finished(Step::Lower, ir.module.get());
+  runFrontendModuleSteps(*ir.module, ir.info, steps);
   return ir;
 }
 
 ir::KernelIR buildDeviceExportIR(const ParsedModule &pm, const std::string &function,
                                  const std::vector<fe::Type> &argTypes, std::optional<fe::Type> returnType,
                                  ir::ExportAbi abi, const std::string &name, const PipelineOptions &opts) {
-  StepClock clock(opts);
-  // type
+  StepRunner steps(opts);
   fe::Typer typer(*pm.program);
   const fe::Symbol *sym = pm.scope().definedFunction(function);
   if (!sym || !sym->options.device)
@@ -222,82 +290,24 @@ ir::KernelIR buildDeviceExportIR(const ParsedModule &pm, const std::string &func
                                           std::to_string(sym->def->params.size()) +
                                           " arguments, but its signature has " + std::to_string(argTypes.size()));
   const fe::FunctionSpec &spec = typer.typeDeviceFunction(*sym, pm.scope().file(), argTypes, sym->loc);
-  clock.done("type");
-  // lower
+  if (steps.dumps(Step::Type))
+    dumpTypes(typer, steps.out());
+  steps.finished(Step::Type);
   ir::LowerOptions lo;
   lo.boundscheck = spec.options().boundscheck.value_or(opts.boundscheck);
   lo.debugInfo = opts.debugInfo;
   lo.lineDirectivesOnly = opts.lineDirectivesOnly;
   ir::KernelIR ir = ir::lowerDeviceExport(typer, spec, lo, abi, name, returnType.value_or(spec.returnType));
-  finishKernelIR(ir, opts, clock);
+  steps.finished(Step::Lower, ir.module.get());
+  runFrontendModuleSteps(*ir.module, ir.info, steps);
   return ir;
 }
 
-namespace {
-
-/// Steps verify, cleanup and contract, shared by kernels and exported device functions.
-void finishKernelIR(ir::KernelIR &ir, const PipelineOptions &opts, StepClock &clock) {
-  dumpIR(opts, "lower", *ir.module);
-  clock.done("lower");
-  // verify
-  verify(*ir.module, "lower");
-  clock.done("verify");
-  // cleanup (skipped for debug kernels: variables stay in memory, visible to a debugger)
-  if (ir.info.opt > 0)
-    ir::runCleanup(*ir.module);
-  verify(*ir.module, "cleanup");
-  dumpIR(opts, "cleanup", *ir.module);
-  clock.done("cleanup");
-  // contract
-  ir::contractMultiplyAdds(*ir.module);
-  verify(*ir.module, "contract");
-  dumpIR(opts, "contract", *ir.module);
-  clock.done("contract");
-}
-
-} // namespace
-
 SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   llvm::Module &m = *ir.module;
-  sim::Jit &jit = sim::Jit::get();
-  StepClock clock(opts);
-  // sim-lower
-  sim::SimLoweringResult lowered = sim::lowerIntrinsicsForSim(m, ir.info);
-  m.setDataLayout(jit.dataLayout());
-  m.setTargetTriple(jit.triple());
-  verify(m, "sim-lower");
-  dumpIR(opts, "sim-lower", m);
-  clock.done("sim-lower");
-  // sim-libdevice
-  sim::linkLibdeviceForCpu(m, ir::ReflectValues::forKernel(ir.info.fastmath));
-  verify(m, "sim-libdevice");
-  dumpIR(opts, "sim-libdevice", m);
-  clock.done("sim-libdevice");
-  // sim-nan
-  sim::applyGpuNanRules(m);
-  verify(m, "sim-nan");
-  dumpIR(opts, "sim-nan", m);
-  clock.done("sim-nan");
-  // Frames larger than a page touch each page in order, so a fiber that outgrows its
-  // stack hits the guard page below it instead of another fiber's stack.
-  for (llvm::Function &f : m)
-    if (!f.isDeclaration())
-      f.addFnAttr("probe-stack", "inline-asm");
-  // sim-optimize. Without bounds checks (whose error exits keep a thread loop scalar) the
-  // loop may vectorise through the host helpers' vector variants, its guard (`if i < n:`)
-  // split off so that the vectorised loop needs no masks; with them, offering the variants
-  // only lengthened compilation (other loops vectorised, +15-20 ms of JIT), and splitting
-  // the loop copied its body thrice (+30 ms for a kernel calling four math functions).
-  bool vectorVariants = !ir.info.boundscheck;
-  if (vectorVariants)
-    sim::declareVectorVariants(m);
-  ir::runOptimization(m, &jit.targetMachine(), std::min(opts.optLevel, ir.info.opt),
-                      /*splitRangeChecks=*/vectorVariants);
-  if (vectorVariants)
-    sim::defineVectorVariants(m);
-  dumpIR(opts, "sim-optimize", m);
-  clock.done("sim-optimize");
-  // sim-jit
+  StepRunner steps(opts);
+  sim::SimLoweringResult lowered;
+  runSimModuleSteps(m, ir.info, opts, steps, lowered);
   SimCompiled out;
   out.name = ir.info.name;
   out.serial = ir.info.debug;
@@ -305,11 +315,14 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
   for (const llvm::GlobalVariable &g : m.globals())
     if (g.isConstant() && g.getName().contains(".const."))
       out.constBytes += m.getDataLayout().getTypeAllocSize(g.getValueType());
-  out.stackBytes = fiberStackBytes(m);
   out.cooperative = lowered.usesGridSync;
   out.maxThreadsPerBlock = ir.info.launchBounds.empty() ? 0 : unsigned(ir.info.launchBounds[0]);
-  std::vector<std::string> entries = {lowered.usesBarrier ? sim::kThreadEntry : sim::kBlockEntry};
-  // Foreign device functions: their CPU versions, compiled from the linked sources.
+
+  out.stackBytes = fiberStackBytes(m);
+  if (steps.dumps(Step::SimStack))
+    steps.out() << "# *** sim-stack: " << out.stackBytes << " bytes per fiber ***\n";
+  steps.finished(Step::SimStack);
+
   std::map<std::string, uint64_t> externals;
   if (!ir.info.foreign.empty()) {
     sim::ForeignRequest fr;
@@ -319,87 +332,125 @@ SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
       fr.functions[name] = foreignCallSite(ir.info, name);
     externals = sim::foreignFunctionsForCpu(fr);
   }
-  auto addrs =
-      jit.load(llvm::orc::ThreadSafeModule(std::move(ir.module), std::move(ir.context)), entries, externals);
+  if (steps.dumps(Step::SimForeign))
+    steps.out() << "# *** sim-foreign: " << externals.size() << " foreign functions ***\n";
+  steps.finished(Step::SimForeign);
+
+  std::vector<std::string> entries = {lowered.usesBarrier ? sim::kThreadEntry : sim::kBlockEntry};
+  auto addrs = sim::Jit::get().load(llvm::orc::ThreadSafeModule(std::move(ir.module), std::move(ir.context)),
+                                    entries, externals);
   (lowered.usesBarrier ? out.threadEntry : out.blockEntry) = addrs[0];
   if (!addrs[0])
     throw Error("simulator JIT: entry point of '" + out.name + "' not found");
-  if (opts.shouldDump("sim-jit"))
-    *opts.dump << "# *** sim-jit: " << out.name << " loaded, entry at 0x" << std::hex << addrs[0] << std::dec
-               << ", " << out.staticSharedBytes << " bytes static shared, "
-               << (lowered.usesBarrier ? "fibers" : "thread loop") << " ***\n";
-  clock.done("sim-jit");
+  if (steps.dumps(Step::SimJit))
+    steps.out() << "# *** sim-jit: " << out.name << " loaded, entry at 0x" << std::hex << addrs[0] << std::dec
+                << ", " << out.staticSharedBytes << " bytes static shared, "
+                << (lowered.usesBarrier ? "fibers" : "thread loop") << " ***\n";
+  steps.finished(Step::SimJit);
   return out;
 }
 
 GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const std::string &arch) {
   llvm::Module &m = *ir.module;
-  gpu::GpuTarget target;
-  target.arch = arch;
-  target.ftz = ir.info.fastmath;
+  gpu::GpuTarget target = gpuTarget(ir.info, arch);
+  if (opts.lto && opts.codegen != "nvvm")
+    throw Error("LTO-IR is made by libNVVM: compile with the nvvm code generator");
   GpuCompiled out;
   out.name = ir.info.name;
   out.entry = ir.info.irName;
-  StepClock clock(opts);
-  // gpu-lower
-  gpu::GpuLoweringResult lowered = gpu::lowerIntrinsicsForGpu(m, ir.info);
+  StepRunner steps(opts);
+  gpu::GpuLoweringResult lowered;
+  runGpuModuleSteps(m, ir.info, opts, target, steps, lowered);
   out.usesBarrier = lowered.usesBarrier;
   out.cooperative = lowered.usesGridSync;
-  gpu::prepareModuleForNvptx(m, target);
-  verify(m, "gpu-lower");
-  dumpIR(opts, "gpu-lower", m);
-  clock.done("gpu-lower");
   if (opts.codegen == "nvvm") {
-    // gpu-nvvm-ir: the LLVM 7 dialect libNVVM reads; libNVVM adds libdevice and optimises
-    // libNVVM leaves loop-invariant index arithmetic in conditional blocks inside loops
-    // (e.g. a row offset under a bounds test); hoisting it first saves a 64-bit multiply
-    // per iteration.
-    ir::hoistLoopInvariants(m);
-    gpu::prepareForNvvm(m);
-    verify(m, "gpu-nvvm-ir");
-    std::string text = gpu::printNvvmIR(m);
-    if (opts.shouldDump("gpu-nvvm-ir"))
-      *opts.dump << "; *** NVVM IR after gpu-nvvm-ir ***\n" << text;
-    clock.done("gpu-nvvm-ir");
-    // gpu-ptx
-    gpu::NvvmOptions no;
-    no.arch = arch;
-    no.ftz = target.ftz;
-    no.opt = std::min(3, ir.info.opt);
-    no.lineInfo = m.getNamedMetadata("llvm.dbg.cu") != nullptr;
-    no.lto = opts.lto;
-    out.ptx = withClusterRank(gpu::compileWithLibnvvm(text, out.name, no), ir.info);
+    std::string text = printForNvvm(m, steps);
+    out.ptx = withClusterRank(ptxFromNvvm(m, text, ir.info, opts, target), ir.info);
     if (opts.lto) {
       out.ltoir = std::move(out.ptx);
       out.ptx.clear();
       return out;
     }
-    if (opts.shouldDump("gpu-ptx"))
-      *opts.dump << "// *** PTX after gpu-ptx ***\n" << out.ptx;
-    clock.done("gpu-ptx");
-    return out;
+  } else {
+    out.ptx = withClusterRank(gpu::emitPtx(m, target), ir.info);
   }
-  if (opts.lto)
-    throw Error("LTO-IR is made by libNVVM: compile with the nvvm code generator");
-  if (opts.codegen != "nvptx")
-    throw Error("unknown GPU code generator '" + opts.codegen + "' (expected nvptx or nvvm)");
-  // gpu-libdevice: reflection answered as libNVVM answers it for the same options (LLVM's
-  // NVVMReflect knows only __CUDA_FTZ and __CUDA_ARCH and would take __CUDA_PREC_SQRT as 0),
-  // shifts and nvvm.round with PTX's meaning, as libNVVM reads them
-  ir::linkLibdevice(m, ir::ReflectValues::forKernel(ir.info.fastmath, unsigned(std::stoi(arch.substr(3))) * 10));
-  verify(m, "gpu-libdevice");
-  dumpIR(opts, "gpu-libdevice", m);
-  clock.done("gpu-libdevice");
-  // gpu-optimize
-  gpu::optimizeForNvptx(m, target, std::min(opts.optLevel + 1, ir.info.opt));
-  dumpIR(opts, "gpu-optimize", m);
-  clock.done("gpu-optimize");
-  // gpu-ptx
-  out.ptx = withClusterRank(gpu::emitPtx(m, target), ir.info);
-  if (opts.shouldDump("gpu-ptx"))
-    *opts.dump << "// *** PTX after gpu-ptx ***\n" << out.ptx;
-  clock.done("gpu-ptx");
+  printPtx(out.ptx, steps);
   return out;
+}
+
+namespace {
+
+/// What a backend step needs to know of the kernel, read from textual IR (`cutwin opt`):
+/// the kernel is the first function of !cutwin.kernels; its parameters are laid out as
+/// the argument ABI's C struct.
+ir::KernelInfo kernelInfoFromModule(const llvm::Module &m, const PipelineOptions &opts) {
+  ir::KernelInfo info;
+  if (const llvm::NamedMDNode *md = m.getNamedMetadata("cutwin.kernels"); md && md->getNumOperands())
+    if (auto *f = llvm::mdconst::dyn_extract_or_null<llvm::Function>(md->getOperand(0)->getOperand(0)))
+      info.irName = f->getName().str();
+  if (info.irName.empty())
+    throw Error("the IR names no kernel: add !cutwin.kernels = !{!N} with !N = !{ptr @kernel}");
+  info.name = info.irName.substr(0, info.irName.find("__"));
+  info.boundscheck = opts.boundscheck;
+  const llvm::DataLayout &dl = m.getDataLayout();
+  uint32_t offset = 0;
+  for (const llvm::Argument &a : m.getFunction(info.irName)->args()) {
+    ir::ParamSlot slot;
+    slot.size = uint32_t(dl.getTypeAllocSize(a.getType()));
+    slot.align = uint32_t(dl.getABITypeAlign(a.getType()).value());
+    offset = (offset + slot.align - 1) / slot.align * slot.align;
+    slot.offset = offset;
+    offset += slot.size;
+    info.layout.slots.push_back(slot);
+  }
+  info.layout.size = (offset + 7) / 8 * 8;
+  return info;
+}
+
+} // namespace
+
+void runStepAlone(llvm::Module &m, const std::string &name, PipelineOptions opts, const std::string &arch) {
+  Step s = stepNamed(name);
+  opts.dumpAfter = {name};
+  ir::KernelInfo info = kernelInfoFromModule(m, opts);
+  StepRunner steps(opts);
+  sim::SimLoweringResult simLowered;
+  gpu::GpuLoweringResult gpuLowered;
+  gpu::GpuTarget target = gpuTarget(info, arch);
+  switch (s) {
+  case Step::Parse:
+  case Step::Resolve:
+  case Step::Type:
+  case Step::Lower: throw Error("step '" + name + "' starts from Python source: use cutwin compile");
+  case Step::Cleanup:
+  case Step::Contract: runFrontendModuleSteps(m, info, steps, s); return;
+  case Step::SimLower:
+  case Step::SimLibdevice:
+  case Step::SimNan:
+  case Step::SimStackProbes:
+  case Step::SimVectorVariants:
+  case Step::SimOptimize:
+  case Step::SimVectorBodies: runSimModuleSteps(m, info, opts, steps, simLowered, s); return;
+  case Step::SimStack:
+    steps.out() << "# *** sim-stack: " << fiberStackBytes(m) << " bytes per fiber ***\n";
+    return;
+  case Step::SimForeign:
+  case Step::SimJit: throw Error("step '" + name + "' loads code into this process: use cutwin compile");
+  case Step::GpuLower:
+  case Step::GpuLibdevice:
+  case Step::GpuOptimize: runGpuModuleSteps(m, info, opts, target, steps, gpuLowered, s); return;
+  case Step::GpuHoist:
+    opts.codegen = "nvvm";
+    runGpuModuleSteps(m, info, opts, target, steps, gpuLowered, s);
+    return;
+  case Step::GpuNvvmIR: printForNvvm(m, steps); return;
+  case Step::GpuPtx:
+    if (opts.codegen == "nvvm")
+      printPtx(ptxFromNvvm(m, printForNvvm(m, steps), info, opts, target), steps);
+    else
+      printPtx(gpu::emitPtx(m, target), steps);
+    return;
+  }
 }
 
 } // namespace cutwin::rt

@@ -1,5 +1,7 @@
-/// The compilation pipeline, as one list of named steps (pipeline.cpp reads top to
-/// bottom). Any step's result can be printed: `cutwin compile --dump-after=<step>|all`.
+/// The compilation pipeline, as one list of named steps (pipeline_steps.def names them;
+/// pipeline.cpp reads top to bottom). Any step's result can be printed
+/// (`cutwin compile --dump-after=<step>|all`), the pipeline stopped after one
+/// (`--stop-after`), and each IR step run alone on textual IR (`cutwin opt --step`).
 #pragma once
 
 #include "frontend/lower/lower.h"
@@ -18,7 +20,8 @@ struct SimKernel;
 namespace cutwin::rt {
 
 struct PipelineOptions {
-  std::vector<std::string> dumpAfter; ///< step names, or "all"
+  std::vector<std::string> dumpAfter; ///< step names, or "all" (an unknown name is an error)
+  std::string stopAfter;              ///< a step name: PipelineStopped is thrown after it
   std::ostream *dump = nullptr;       ///< where dumps go
   std::ostream *timing = nullptr;     ///< where each step's wall time goes (`cutwin compile --time`)
   bool boundscheck = true;
@@ -29,11 +32,6 @@ struct PipelineOptions {
   bool lto = false; ///< GPU: LTO-IR instead of PTX (libNVVM's -gen-lto; nvvm code generator)
   bool shouldDump(const std::string &step) const;
 };
-
-/// The steps, in order: parse resolve type lower verify cleanup contract, then per
-/// backend (simulator: sim-lower sim-libdevice sim-optimize sim-jit; GPU: gpu-lower
-/// gpu-libdevice gpu-optimize gpu-ptx).
-const std::vector<std::string> &pipelineSteps();
 
 /// Parsed sources with their scopes (a kernel file read alone, or the functions a kernel
 /// reaches in the running program); shared by every kernel compiled from them.
@@ -81,7 +79,7 @@ struct SimCompiled {
   unsigned maxThreadsPerBlock = 0; ///< launch_bounds (0: none)
 };
 
-/// Simulator steps: sim-lower, sim-libdevice, sim-optimize, sim-jit.
+/// The simulator's steps, sim-lower to sim-jit.
 SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts);
 
 /// A kernel compiled for the GPU.
@@ -95,9 +93,14 @@ struct GpuCompiled {
   bool cooperative = false; ///< syncs the grid: launched with cuLaunchCooperativeKernel
 };
 
-/// GPU steps: gpu-lower, then with LLVM's NVPTX backend gpu-libdevice, gpu-optimize,
-/// gpu-ptx; with libNVVM gpu-nvvm-ir (the printed LLVM 7 dialect) and gpu-ptx.
+/// The GPU's steps: gpu-lower, then with LLVM's NVPTX backend gpu-libdevice, gpu-optimize,
+/// gpu-ptx; with libNVVM gpu-hoist, gpu-nvvm-ir (the printed LLVM 7 dialect) and gpu-ptx.
 /// `arch` is "sm_XY"; opts.codegen chooses the code generator.
 GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const std::string &arch = "sm_90");
+
+/// `cutwin opt`: runs step `name` alone on `m` (textual IR whose !cutwin.kernels names the
+/// kernel) and prints its result to opts.dump. Steps that start from Python source or
+/// load code into the process cannot run alone.
+void runStepAlone(llvm::Module &m, const std::string &name, PipelineOptions opts, const std::string &arch = "sm_90");
 
 } // namespace cutwin::rt

@@ -1,26 +1,48 @@
 #include "frontend/ir/intrinsics.h"
 
+#include "cutwin/errors.h"
+
+#include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/SourceMgr.h>
 
 #include <array>
 
 namespace cutwin::ir {
 
 namespace {
-constexpr std::array<const char *, kIntrinsicCount> kNames = {
-    "cutwin.tid.x",    "cutwin.tid.y",    "cutwin.tid.z",   "cutwin.ctaid.x",     "cutwin.ctaid.y",
-    "cutwin.ctaid.z",  "cutwin.ntid.x",   "cutwin.ntid.y",  "cutwin.ntid.z",      "cutwin.nctaid.x",
-    "cutwin.nctaid.y", "cutwin.nctaid.z", "cutwin.barrier", "cutwin.error.raise", "cutwin.dynamic_shared_size",
-    "cutwin.grid.sync", "cutwin.nanosleep", "cutwin.warp", "cutwin.print", "cutwin.tanh.approx",
-};
+constexpr std::array<IntrinsicInfo, kIntrinsicCount> kTable = {{
+#define CUTWIN_INTRINSIC(id, name, type, effect, meaning, sim, gpu)                                            \
+  {name, type, IntrinsicEffect::effect, meaning, sim, gpu},
+#include "frontend/ir/intrinsics.def"
+#undef CUTWIN_INTRINSIC
+}};
+
+/// The special registers must stay contiguous, x, y, z: the *IdxIntrinsic helpers count on it.
+static_assert(unsigned(Intrinsic::TidZ) - unsigned(Intrinsic::TidX) == 2 &&
+              unsigned(Intrinsic::CtaidX) == unsigned(Intrinsic::TidX) + 3 &&
+              unsigned(Intrinsic::NtidX) == unsigned(Intrinsic::TidX) + 6 &&
+              unsigned(Intrinsic::NctaidZ) == unsigned(Intrinsic::TidX) + 11);
+
+llvm::FunctionType *parseFunctionType(llvm::Module &m, const IntrinsicInfo &info) {
+  llvm::SMDiagnostic err;
+  auto *ft = llvm::dyn_cast_or_null<llvm::FunctionType>(llvm::parseType(info.type, err, m));
+  if (!ft)
+    throw Error(std::string("intrinsics.def: the type of ") + info.name + " is not an LLVM function type: " +
+                info.type);
+  return ft;
+}
 } // namespace
 
-const char *intrinsicName(Intrinsic id) { return kNames[size_t(id)]; }
+const IntrinsicInfo &intrinsicInfo(Intrinsic id) { return kTable[size_t(id)]; }
+
+const char *intrinsicName(Intrinsic id) { return kTable[size_t(id)].name; }
 
 std::optional<Intrinsic> lookupIntrinsic(std::string_view name) {
-  for (size_t i = 0; i < kNames.size(); ++i)
-    if (name == kNames[i])
+  for (size_t i = 0; i < kTable.size(); ++i)
+    if (name == kTable[i].name)
       return Intrinsic(i);
   return std::nullopt;
 }
@@ -32,43 +54,49 @@ Intrinsic gridDimIntrinsic(unsigned d) { return Intrinsic(unsigned(Intrinsic::Nc
 
 llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id) {
   using namespace llvm;
-  LLVMContext &c = m.getContext();
-  const char *name = intrinsicName(id);
-  if (Function *f = m.getFunction(name))
+  const IntrinsicInfo &info = intrinsicInfo(id);
+  if (Function *f = m.getFunction(info.name))
     return f;
-  Type *i32 = Type::getInt32Ty(c), *i64 = Type::getInt64Ty(c), *voidTy = Type::getVoidTy(c);
-  FunctionType *ft;
-  switch (id) {
-  case Intrinsic::Barrier:
-  case Intrinsic::GridSync:
-  case Intrinsic::Nanosleep: ft = FunctionType::get(voidTy, {i32}, false); break;
-  case Intrinsic::RaiseError:
-    ft = FunctionType::get(voidTy, {PointerType::get(c, 1), i32, i32, i64, i64, i64}, false);
-    break;
-  case Intrinsic::Warp: ft = FunctionType::get(i64, {i32, i32, i64, i32, i32}, false); break;
-  case Intrinsic::Print: ft = FunctionType::get(voidTy, {PointerType::get(c, 0), PointerType::get(c, 0)}, false); break;
-  case Intrinsic::TanhApprox: ft = FunctionType::get(Type::getFloatTy(c), {Type::getFloatTy(c)}, false); break;
-  default: ft = FunctionType::get(i32, {}, false); break;
-  }
-  Function *f = Function::Create(ft, GlobalValue::ExternalLinkage, name, m);
+  Function *f = Function::Create(parseFunctionType(m, info), GlobalValue::ExternalLinkage, info.name, m);
   f->addFnAttr(Attribute::NoUnwind);
-  switch (id) {
-  case Intrinsic::Barrier:
-  case Intrinsic::GridSync:
-  case Intrinsic::Warp: f->addFnAttr(Attribute::Convergent); break; // and orders memory, as syncwarp does
-  case Intrinsic::RaiseError:
-    f->addFnAttr(Attribute::NoReturn);
-    f->addFnAttr(Attribute::Cold);
-    break;
-  case Intrinsic::Nanosleep: // has an effect (time passes): never removed or moved
-  case Intrinsic::Print: break;
-  default:
+  switch (info.effect) {
+  case IntrinsicEffect::Pure:
     f->setDoesNotAccessMemory();
     f->addFnAttr(Attribute::WillReturn);
     f->addFnAttr(Attribute::NoSync);
     break;
+  case IntrinsicEffect::Convergent: f->addFnAttr(Attribute::Convergent); break; // and orders memory
+  case IntrinsicEffect::NoReturn:
+    f->addFnAttr(Attribute::NoReturn);
+    f->addFnAttr(Attribute::Cold);
+    break;
+  case IntrinsicEffect::Effect: break;
   }
   return f;
+}
+
+void checkIntrinsicsLowered(const llvm::Module &m, std::string_view step) {
+  for (const llvm::Function &f : m) {
+    if (!f.getName().startswith("cutwin.") || !lookupIntrinsic(f.getName().str()))
+      continue;
+    std::string where;
+    for (const llvm::User *u : f.users())
+      if (auto *ci = llvm::dyn_cast<llvm::CallInst>(u)) {
+        where = " (called in " + ci->getFunction()->getName().str() + ")";
+        break;
+      }
+    throw Error("internal error: " + f.getName().str() + " is left after " + std::string(step) + where +
+                ": the backend's lowering misses it");
+  }
+}
+
+std::string intrinsicTableMarkdown() {
+  std::string out = "| function | type | effect | meaning | simulator | GPU |\n|---|---|---|---|---|---|\n";
+  static const char *const effects[] = {"pure", "convergent", "noreturn", "effect"};
+  for (const IntrinsicInfo &i : kTable)
+    out += std::string("| `") + i.name + "` | `" + i.type + "` | " + effects[unsigned(i.effect)] + " | " +
+           i.meaning + " | " + i.simulator + " | " + i.gpu + " |\n";
+  return out;
 }
 
 } // namespace cutwin::ir

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace llvm {
@@ -13,29 +14,29 @@ class Module;
 
 namespace cutwin::ir {
 
+/// One enumerator per row of intrinsics.def.
 enum class Intrinsic {
-  TidX,
-  TidY,
-  TidZ, ///< i32 (): threadIdx
-  CtaidX,
-  CtaidY,
-  CtaidZ, ///< i32 (): blockIdx
-  NtidX,
-  NtidY,
-  NtidZ, ///< i32 (): blockDim
-  NctaidX,
-  NctaidY,
-  NctaidZ,    ///< i32 (): gridDim
-  Barrier,    ///< void (i32 site): __syncthreads
-  RaiseError, ///< void (ptr addrspace(1) record, i32 kind, i32 site, i64, i64, i64), noreturn
-  DynamicSharedSize, ///< i32 (): bytes of dynamic shared memory of the launch
-  GridSync,          ///< void (i32 site): cuda.cg.this_grid().sync(); the launch is cooperative
-  Nanosleep,         ///< void (i32 ns): cuda.nanosleep, a hint (the simulator does nothing)
-  Warp, ///< i64 (i32 op, i32 mask, i64 value, i32 b, i32 site): one warp operation (WarpOp)
-  Print, ///< void (ptr format, ptr args): printf of one line; %lld %llu %f %s, 8-byte slots
-  TanhApprox, ///< float (float): PTX's tanh.approx.f32 (numba-cuda's fastmath math.tanh)
+#define CUTWIN_INTRINSIC(id, ...) id,
+#include "frontend/ir/intrinsics.def"
+#undef CUTWIN_INTRINSIC
 };
-inline constexpr unsigned kIntrinsicCount = unsigned(Intrinsic::TanhApprox) + 1;
+inline constexpr unsigned kIntrinsicCount = 0
+#define CUTWIN_INTRINSIC(...) +1
+#include "frontend/ir/intrinsics.def"
+#undef CUTWIN_INTRINSIC
+    ;
+
+/// What an intrinsic may do, which fixes its LLVM attributes (intrinsics.def explains each).
+enum class IntrinsicEffect { Pure, Convergent, NoReturn, Effect };
+
+/// A row of intrinsics.def.
+struct IntrinsicInfo {
+  const char *name;
+  const char *type; ///< LLVM syntax, e.g. "void (i32)"
+  IntrinsicEffect effect;
+  const char *meaning, *simulator, *gpu;
+};
+const IntrinsicInfo &intrinsicInfo(Intrinsic id);
 
 /// The operations of `cutwin.warp`, its first (constant) operand. The value operand holds
 /// the lane's 32-bit value zero-extended, or a 64-bit value with kWarpWide set; `b` is the
@@ -65,6 +66,11 @@ const char *intrinsicName(Intrinsic id);
 std::optional<Intrinsic> lookupIntrinsic(std::string_view name);
 /// Declares (or finds) the intrinsic in `m` with its fixed type and attributes.
 llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id);
+/// The legality check after a backend's lowering step: throws naming `step` and the first
+/// `cutwin.*` function still called (or declared) in `m`.
+void checkIntrinsicsLowered(const llvm::Module &m, std::string_view step);
+/// docs/ir.md's intrinsic table, generated from intrinsics.def (`cutwin intrinsics`).
+std::string intrinsicTableMarkdown();
 
 /// Special-register reads: tid/ctaid/ntid/nctaid; `dim` 0..2 is x, y, z.
 Intrinsic threadIdxIntrinsic(unsigned dim);

@@ -1,0 +1,75 @@
+/// The pipeline's steps as data (pipeline_steps.def) and the one runner that executes
+/// them: after each step it verifies the module, prints the step's result when
+/// `--dump-after` names it, reports its wall time (`--time`) and ends the pipeline when
+/// `--stop-after` names it.
+#pragma once
+
+#include <chrono>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+}
+
+namespace cutwin::rt {
+
+struct PipelineOptions;
+
+/// One enumerator per row of pipeline_steps.def.
+enum class Step {
+#define CUTWIN_STEP(id, ...) id,
+#include "runtime/pipeline_steps.def"
+#undef CUTWIN_STEP
+};
+
+enum class StepStage { Frontend, Sim, Gpu, Nvptx, Nvvm };
+enum class StepOutput { Tree, Scopes, Types, IR, NvvmIR, Ptx, Note };
+
+/// A row of pipeline_steps.def.
+struct StepInfo {
+  Step id;
+  const char *name;
+  StepStage stage;
+  StepOutput output;
+  const char *does, *file;
+};
+
+/// Every step, in order: the frontend's, the simulator's, the GPU's.
+const std::vector<StepInfo> &pipelineSteps();
+const StepInfo &stepInfo(Step s);
+/// The step called `name`; throws listing the valid names if there is none.
+Step stepNamed(const std::string &name);
+/// Throws for a name in `names` that is neither a step nor "all".
+void checkStepNames(const std::vector<std::string> &names);
+/// docs/ir.md's step table (`cutwin steps`).
+std::string stepTableMarkdown();
+
+/// Thrown when the step PipelineOptions::stopAfter names has run and been printed.
+struct PipelineStopped {
+  Step step;
+};
+
+/// Runs the steps of one compilation.
+class StepRunner {
+public:
+  explicit StepRunner(const PipelineOptions &o);
+  /// Step `s`, a transformation of `m`: runs it, then verifies, prints, times and stops.
+  template <class F> void run(Step s, llvm::Module &m, F &&transform) {
+    transform(m);
+    finished(s, &m);
+  }
+  /// Ends step `s`: verifies and prints `m` when it is the step's result, times the step,
+  /// and stops when asked. Steps whose output is not a module print it themselves first,
+  /// to out(), when dumps(s).
+  void finished(Step s, const llvm::Module *m = nullptr);
+  bool dumps(Step s) const;
+  std::ostream &out() const;
+
+private:
+  const PipelineOptions &o_;
+  std::chrono::steady_clock::time_point last_;
+};
+
+} // namespace cutwin::rt
