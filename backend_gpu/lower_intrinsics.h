@@ -3,7 +3,7 @@
 /// their `nvvm.annotations`. The result is NVPTX-ready LLVM IR.
 #pragma once
 
-#include "frontend/lower/lower.h"
+#include "frontend/ir/kernel_ir.h"
 
 #include <llvm/IR/Module.h>
 

@@ -5,7 +5,7 @@
 /// synchronises).
 #pragma once
 
-#include "frontend/lower/lower.h"
+#include "frontend/ir/kernel_ir.h"
 
 #include <llvm/IR/Module.h>
 

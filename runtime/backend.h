@@ -4,7 +4,7 @@
 
 #include "cutwin/cutwin.h"
 #include "frontend/ir/error_record.h"
-#include "frontend/lower/lower.h"
+#include "frontend/ir/kernel_ir.h"
 
 #include <memory>
 #include <string>

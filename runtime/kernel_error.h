@@ -2,7 +2,7 @@
 #pragma once
 
 #include "frontend/ir/error_record.h"
-#include "frontend/lower/lower.h"
+#include "frontend/ir/kernel_ir.h"
 
 namespace cutwin::rt {
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "frontend/ir/error_record.h"
-#include "frontend/lower/lower.h"
+#include "frontend/ir/kernel_ir.h"
 #include "runtime/backend.h"
 
 #include <memory>

@@ -2,7 +2,7 @@
 /// calls (`cuda.declare_device`): where the files are, and what each backend needs.
 #pragma once
 
-#include "frontend/lower/lower.h"
+#include "frontend/ir/kernel_ir.h"
 
 #include <string>
 #include <vector>

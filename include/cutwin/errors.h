@@ -56,7 +56,7 @@ enum class KernelErrorKind : uint32_t {
   None = 0,
   IndexOutOfBounds = 1,  ///< payload: index, axis, extent
   Assertion = 2,         ///< raised by `assert` (debug builds)
-  Exception = 3,         ///< raised by `raise` (debug builds)
+  Exception = 3,         ///< raised by `raise`
   BarrierDivergence = 4, ///< payload: threads waiting, threads in block, other site
   Deadlock = 5,          ///< a grid sync that cannot complete; payload: blocks waiting, blocks
   Trap = 6,

@@ -1,0 +1,67 @@
+/// The kernel IR as the backends receive it: one LLVM module per kernel specialisation
+/// (docs/ir.md) and what they need to know of the kernel besides the IR. This header is
+/// the frontend's whole interface to the backends: it knows no syntax tree and no typer.
+#pragma once
+
+#include "cutwin/errors.h"
+#include "frontend/ir/abi.h"
+#include "frontend/sema/types.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cutwin::ir {
+
+/// A source position that can raise an error or wait at a barrier.
+struct Site {
+  SourceLoc loc;
+  std::string file;     ///< source path of the function containing it
+  std::string function; ///< Python name of the function containing it
+  std::string what;     ///< "index", "barrier", "assert", "raise"
+  std::string detail;   ///< assert message, or "ValueError: text" for raise
+};
+
+/// Everything the backends and the runtime need to know about a compiled kernel besides
+/// its IR.
+struct KernelInfo {
+  std::string name;   ///< Python name
+  std::string irName; ///< LLVM function name of the kernel entry
+  std::string file;   ///< kernel source path
+  std::vector<fe::Type> argTypes;
+  ArgLayout layout;
+  std::vector<Site> sites;
+  bool debug = false;
+  bool boundscheck = true;
+  bool fastmath = false;
+  int opt = 3; ///< @cuda.jit(opt=...); debug=True compiles at 0 as numba does
+  /// A device function compiled on its own (compile_ptx): irName is an external device
+  /// function, not a kernel entry, and `layout` is empty.
+  bool exported = false;
+  fe::Type exportedReturnType; ///< exported: the result type the wrapper returns
+  /// Device functions called from linked code (cuda.declare_device): their names there and
+  /// the line of the first call, for the simulator's error when it has no CPU version.
+  std::map<std::string, SourceLoc> foreign;
+  /// Files to link with the kernel (@cuda.jit(link=[...]) of it and its device functions).
+  std::vector<std::string> link;
+  /// @cuda.jit(launch_bounds=...): max threads per block[, min blocks per SM[, max
+  /// cluster rank]]; a launch with larger blocks is refused on both backends.
+  std::vector<int> launchBounds;
+};
+
+struct KernelIR {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+  KernelInfo info;
+};
+
+/// The LLVM data layout and triple the kernel IR is written for (NVPTX's, so that address
+/// spaces and pointer sizes mean the same on both backends).
+extern const char *const kKernelIRDataLayout;
+extern const char *const kKernelIRTriple;
+
+} // namespace cutwin::ir
