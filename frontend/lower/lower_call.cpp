@@ -1,5 +1,6 @@
 // Lowering of calls: casts, device functions, cuda.* intrinsics, math.* and builtins.
 #include "frontend/ir/libdevice_signatures.h"
+#include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
 
 #include "frontend/ir/intrinsics.h"
@@ -20,6 +21,8 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
   setLoc(c.loc);
   if (ci.callee)
     return lowerDeviceCall(c, ci);
+  if (ci.function) // a builtin of the registry (frontend/builtins/)
+    return (this->*ci.function->lower)(c, ci);
   if (ci.builtin == "cast")
     return lowerAs(*c.args[0], Type::scalarOf(ci.operandTypes[0]));
   if (ci.builtin == "cuda.shared.array" || ci.builtin == "cuda.local.array")
@@ -44,7 +47,7 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
     return lowerWarpCall(c, ci);
   if (ci.builtin == "builtins.print")
     return lowerPrint(c);
-  return lowerBuiltinCall(c, ci);
+  throw Error("internal error: builtin '" + ci.builtin + "' not lowered");
 }
 
 Value *Lowerer::lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
@@ -167,207 +170,6 @@ Value *Lowerer::lowerLibdeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci
   for (unsigned k = 0; k < results.size(); ++k)
     tuple = b_.CreateInsertValue(tuple, results[k], {k});
   return tuple;
-}
-
-Value *Lowerer::lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
-  const std::string &fn = ci.builtin;
-  auto *i64 = llvm::Type::getInt64Ty(ctx_);
-  if (fn == "cuda.grid" || fn == "cuda.gridsize") {
-    unsigned n = unsigned(ci.constant->i);
-    std::vector<Value *> vals;
-    for (unsigned d = 0; d < n; ++d) {
-      if (fn == "cuda.grid") {
-        Value *tid = b_.CreateSExt(b_.CreateCall(getIntrinsic(mod_, threadIdxIntrinsic(d))), i64);
-        Value *ntid = b_.CreateSExt(b_.CreateCall(getIntrinsic(mod_, blockDimIntrinsic(d))), i64);
-        Value *ctaid = b_.CreateSExt(b_.CreateCall(getIntrinsic(mod_, blockIdxIntrinsic(d))), i64);
-        vals.push_back(b_.CreateAdd(b_.CreateMul(ntid, ctaid), tid));
-      } else {
-        Value *ntid = b_.CreateSExt(b_.CreateCall(getIntrinsic(mod_, blockDimIntrinsic(d))), i64);
-        Value *nctaid = b_.CreateSExt(b_.CreateCall(getIntrinsic(mod_, gridDimIntrinsic(d))), i64);
-        vals.push_back(b_.CreateMul(ntid, nctaid));
-      }
-    }
-    if (n == 1)
-      return vals[0];
-    Value *agg = UndefValue::get(llvmType(ci.type));
-    for (unsigned d = 0; d < n; ++d)
-      agg = b_.CreateInsertValue(agg, vals[d], {d});
-    return agg;
-  }
-  if (fn == "cuda.cg.this_grid")
-    return ConstantStruct::get(StructType::get(ctx_)); // a grid group carries nothing
-  if (fn == "cuda.cg.grid_group.sync") {
-    b_.CreateCall(getIntrinsic(mod_, Intrinsic::GridSync),
-                  {ConstantInt::get(llvm::Type::getInt32Ty(ctx_), site(c.loc, "grid barrier"))});
-    return nullptr;
-  }
-  if (fn == "cuda.syncthreads_count" || fn == "cuda.syncthreads_and" || fn == "cuda.syncthreads_or") {
-    // Three barriers around a shared counter of this call site: thread (0,0,0) clears it,
-    // every thread adds its predicate, every thread reads the sum. Exact on both backends
-    // (the next such call clears only after every thread has passed its own first barrier).
-    Value *pred = truth(lowerExpr(*c.args[0]), info(*c.args[0]).type);
-    auto *i32 = llvm::Type::getInt32Ty(ctx_);
-    auto *counter = new GlobalVariable(mod_, i32, false, GlobalValue::InternalLinkage, UndefValue::get(i32),
-                                       spec_->def->name + ".block_vote." + std::to_string(sharedCounter_++),
-                                       nullptr, GlobalValue::NotThreadLocal, 3);
-    counter->setAlignment(Align(4));
-    unsigned id = site(c.loc, "barrier");
-    auto barrier = [&] { b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier), {ConstantInt::get(i32, id)}); };
-    setLoc(c.loc);
-    barrier();
-    Value *first = b_.CreateIsNull(b_.CreateOr(b_.CreateOr(specialRegister("cuda.threadIdx.x"),
-                                                           specialRegister("cuda.threadIdx.y")),
-                                               specialRegister("cuda.threadIdx.z")));
-    auto *clear = BasicBlock::Create(ctx_, "vote.clear", fn_);
-    auto *cont = BasicBlock::Create(ctx_, "vote.add", fn_);
-    b_.CreateCondBr(first, clear, cont);
-    b_.SetInsertPoint(clear);
-    b_.CreateStore(ConstantInt::get(i32, 0), counter);
-    b_.CreateBr(cont);
-    b_.SetInsertPoint(cont);
-    barrier();
-    b_.CreateAtomicRMW(AtomicRMWInst::Add, counter, b_.CreateZExt(pred, i32), MaybeAlign(4),
-                       AtomicOrdering::Monotonic);
-    barrier();
-    Value *count = b_.CreateLoad(i32, counter);
-    if (fn == "cuda.syncthreads_count")
-      return count;
-    if (fn == "cuda.syncthreads_or")
-      return b_.CreateZExt(b_.CreateICmpNE(count, ConstantInt::get(i32, 0)), i32);
-    Value *threads = b_.CreateMul(b_.CreateMul(specialRegister("cuda.blockDim.x"), specialRegister("cuda.blockDim.y")),
-                                  specialRegister("cuda.blockDim.z"));
-    return b_.CreateZExt(b_.CreateICmpEQ(count, threads), i32);
-  }
-  if (fn == "cuda.syncthreads") {
-    b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier),
-                  {ConstantInt::get(llvm::Type::getInt32Ty(ctx_), site(c.loc, "barrier"))});
-    return nullptr;
-  }
-  if (fn == "builtins.len") {
-    if (ci.constant)
-      return ConstantInt::get(i64, uint64_t(ci.constant->i));
-    return arrayField(lowerExpr(*c.args[0]), 1, 0);
-  }
-  if (fn == "builtins.min" || fn == "builtins.max" || fn == "builtins.min.tuple" ||
-      fn == "builtins.max.tuple") {
-    bool isMax = fn.rfind("builtins.max", 0) == 0;
-    Scalar t = ci.type.scalar;
-    std::vector<Value *> vals;
-    if (fn.size() > 12 && fn.substr(fn.size() - 6) == ".tuple") {
-      Value *tup = lowerExpr(*c.args[0]);
-      const Type &tt = info(*c.args[0]).type;
-      for (unsigned i = 0; i < tt.elems.size(); ++i)
-        vals.push_back(convert(b_.CreateExtractValue(tup, {i}), tt.elems[i], ci.type));
-    } else {
-      // numba-cuda lowers min/max of two floats to libdevice's fmin/fmax (min.f32 and
-      // friends): a NaN operand loses. Other operands follow Python's rules.
-      if (c.args.size() == 2 && info(*c.args[0]).type.isFloat() && info(*c.args[1]).type.isFloat())
-        return libdeviceCall(isMax ? "fmax" : "fmin", t, {lowerAs(*c.args[0], ci.type), lowerAs(*c.args[1], ci.type)});
-      for (auto &a : c.args)
-        vals.push_back(lowerAs(*a, ci.type));
-    }
-    return minMax(isMax, vals, t);
-  }
-  if (fn == "builtins.complex") { // complex(real=0, imag=0); complex arguments as in Python
-    Value *re = ConstantFP::get(llvm::Type::getDoubleTy(ctx_), 0.0), *im = re;
-    Value *parts[2] = {nullptr, nullptr};
-    for (size_t i = 0; i < c.args.size(); ++i)
-      parts[i] = lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i]));
-    auto realOf = [&](size_t i) { return fe::isComplex(ci.operandTypes[i]) ? realPart(parts[i]) : parts[i]; };
-    auto imagOf = [&](size_t i) {
-      return fe::isComplex(ci.operandTypes[i]) ? imagPart(parts[i]) : ConstantFP::get(re->getType(), 0.0);
-    };
-    if (parts[0]) {
-      re = realOf(0);
-      im = imagOf(0);
-    }
-    if (parts[1]) { // complex(a, b) = a + b*1j
-      re = b_.CreateFSub(re, imagOf(1));
-      im = b_.CreateFAdd(im, realOf(1));
-    }
-    return makeComplex(re, im, Scalar::C128);
-  }
-  if (fn == "cuda.popc" || fn == "cuda.clz" || fn == "cuda.ffs" || fn == "cuda.brev") {
-    Scalar t = ci.operandTypes[0];
-    Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
-    if (fn == "cuda.popc")
-      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, v);
-    if (fn == "cuda.brev")
-      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, v);
-    if (fn == "cuda.clz")
-      return b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, v, b_.getFalse());
-    // ffs: 1 + the index of the lowest set bit, 0 when none is
-    Value *tz = b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, v, b_.getFalse());
-    Value *pos = b_.CreateAdd(b_.CreateZExtOrTrunc(tz, b_.getInt32Ty()), b_.getInt32(1));
-    return b_.CreateSelect(b_.CreateICmpEQ(v, ConstantInt::get(v->getType(), 0)), b_.getInt32(0), pos);
-  }
-  if (fn == "cuda.fma") {
-    Type ft = Type::scalarOf(ci.operandTypes[0]);
-    return b_.CreateIntrinsic(llvm::Intrinsic::fma, {scalarType(ft.scalar)},
-                              {lowerAs(*c.args[0], ft), lowerAs(*c.args[1], ft), lowerAs(*c.args[2], ft)});
-  }
-  if (fn == "cuda.cbrt") {
-    Scalar t = ci.operandTypes[0];
-    return libdeviceCall("cbrt", t, {lowerAs(*c.args[0], Type::scalarOf(t))});
-  }
-  if (fn == "cuda.selp") {
-    Type vt = Type::scalarOf(ci.operandTypes[1]);
-    Value *test = truth(lowerExpr(*c.args[0]), info(*c.args[0]).type);
-    return b_.CreateSelect(test, lowerAs(*c.args[1], vt), lowerAs(*c.args[2], vt));
-  }
-  if (fn == "cuda.lanemask_lt")
-    return b_.CreateSub(b_.CreateShl(b_.getInt32(1), laneId()), b_.getInt32(1));
-  if (fn == "cuda.nanosleep") {
-    b_.CreateCall(getIntrinsic(mod_, Intrinsic::Nanosleep), {lowerAs(*c.args[0], Type::scalarOf(Scalar::U32))});
-    return nullptr;
-  }
-  if (fn == "cuda.threadfence" || fn == "cuda.threadfence_block" || fn == "cuda.threadfence_system") {
-    // The scope travels as the fence's sync scope ("block", "device", "system"); the GPU
-    // backend turns it into membar.cta/gl/sys, the CPU into its ordinary fence.
-    const char *scope = fn == "cuda.threadfence_block" ? "block" : fn == "cuda.threadfence" ? "device" : "system";
-    b_.CreateFence(AtomicOrdering::SequentiallyConsistent, ctx_.getOrInsertSyncScopeID(scope));
-    return nullptr;
-  }
-  if (fn == "scalar.bit_count") {
-    Scalar t = ci.operandTypes[0];
-    Value *v = lowerAs(*static_cast<const fe::AttributeExpr &>(*c.func).value, Type::scalarOf(t));
-    return b_.CreateZExtOrTrunc(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, v), b_.getInt64Ty());
-  }
-  if (fn == "scalar.conjugate") {
-    Scalar t = ci.operandTypes[0];
-    Value *v = lowerAs(*static_cast<const fe::AttributeExpr &>(*c.func).value, Type::scalarOf(t));
-    if (!fe::isComplex(t))
-      return v;
-    return makeComplex(realPart(v), b_.CreateFNeg(imagPart(v)), t);
-  }
-  if (fn == "builtins.abs") {
-    Scalar t = ci.operandTypes[0];
-    Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
-    if (fe::isComplex(t))
-      return complexAbs(v, t);
-    if (fe::isFloat(t))
-      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
-    if (!fe::isSigned(t))
-      return v;
-    return b_.CreateSelect(b_.CreateICmpSLT(v, ConstantInt::get(v->getType(), 0)), b_.CreateNeg(v), v);
-  }
-  if (fn == "builtins.round" && c.args.size() == 2)
-    return roundToDigits(lowerAs(*c.args[0], Type::scalarOf(Scalar::F64)), lowerAs(*c.args[1], Type::scalarOf(Scalar::I64)),
-                         ci.type.scalar);
-  if (fn == "builtins.round") {
-    Scalar t = ci.operandTypes[0];
-    Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
-    // Python rounds half to even, which is rint in the default rounding mode.
-    Value *r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, v);
-    return convertScalar(r, t, ci.type.scalar);
-  }
-  if (fn == "builtins.pow") {
-    Scalar la = ci.operandTypes[0], rb = ci.operandTypes[1];
-    Value *l = lowerAs(*c.args[0], Type::scalarOf(la));
-    Value *r = lowerAs(*c.args[1], Type::scalarOf(rb));
-    return power(l, r, la, rb, ci.type.scalar);
-  }
-  throw Error("internal error: builtin '" + fn + "' not lowered");
 }
 
 Value *Lowerer::roundToDigits(Value *x, Value *nd, Scalar out) {

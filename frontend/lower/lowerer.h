@@ -3,6 +3,7 @@
 /// lower_call.cpp.
 #pragma once
 
+#include "frontend/builtins/builtin.h"
 #include "frontend/lower/lower.h"
 
 #include <llvm/IR/DIBuilder.h>
@@ -132,6 +133,10 @@ private:
   llvm::Value *cmathRect(llvm::Value *r, llvm::Value *phi, Scalar part);
   struct CmathParts;
   friend struct CmathParts;
+  friend std::span<const fe::Builtin> fe::threadIndexBuiltins();
+  friend std::span<const fe::Builtin> fe::syncBuiltins();
+  friend std::span<const fe::Builtin> fe::bitBuiltins();
+  friend std::span<const fe::Builtin> fe::arithmeticBuiltins();
   llvm::Value *lowerCmathCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// cuda.atomic.* (lower_atomic.cpp).
   llvm::Value *lowerAtomicCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
@@ -175,7 +180,11 @@ private:
 
   // ---- calls (lower_call.cpp)
   llvm::Value *lowerCall(const fe::CallExpr &c);
-  llvm::Value *lowerBuiltinCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  // builtin families of the registry (frontend/builtins/*.cpp, one per file)
+  llvm::Value *lowerThreadIndexBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerBitBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerArithmeticBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *lowerMathCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// math.<name> on lowered arguments of `argTypes`, giving `out`.
   llvm::Value *mathOp(const std::string &name, llvm::ArrayRef<llvm::Value *> args,

@@ -2,6 +2,7 @@
 /// in typer.cpp, expressions in type_expr.cpp, builtin calls in type_calls.cpp.
 #pragma once
 
+#include "frontend/builtins/builtin.h"
 #include "frontend/sema/typer.h"
 
 #include <map>
@@ -17,6 +18,10 @@ public:
 
 private:
   friend class Typer;
+  friend std::span<const Builtin> threadIndexBuiltins();
+  friend std::span<const Builtin> syncBuiltins();
+  friend std::span<const Builtin> bitBuiltins();
+  friend std::span<const Builtin> arithmeticBuiltins();
   // statements (typer.cpp)
   void collectLocals(const Block &b);
   void collectTargetNames(const Expr &target);
@@ -69,6 +74,13 @@ private:
   /// cuda.shfl*_sync, votes, match, activemask, syncwarp (type_warp.cpp).
   ExprInfo typeWarpCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
   std::vector<Scalar> scalarArgs(const CallExpr &c, const std::vector<ExprInfo> &args, const char *what);
+  /// Errors unless a call of `fn` passes lo..hi arguments (`given`).
+  void checkArity(const CallExpr &c, const std::string &fn, size_t given, size_t lo, size_t hi);
+  // builtin families of the registry (frontend/builtins/*.cpp, one per file)
+  ExprInfo typeThreadIndexBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b);
+  ExprInfo typeSyncBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b);
+  ExprInfo typeBitBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b);
+  ExprInfo typeArithmeticBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b);
 
   [[noreturn]] void error(SourceLoc loc, const std::string &msg) const { file_.error(loc, msg); }
 

@@ -1,4 +1,5 @@
 // Type inference of calls: casts, device functions, cuda.*, math.*, Python builtins.
+#include "frontend/builtins/builtin.h"
 #include "frontend/sema/function_typer.h"
 #include "frontend/sema/operator_module.h"
 #include "frontend/sema/builtins.h"
@@ -425,28 +426,26 @@ ExprInfo FunctionTyper::typeUfuncCall(const CallExpr &c, const std::string &fn, 
   return info;
 }
 
+void FunctionTyper::checkArity(const CallExpr &c, const std::string &fn, size_t given, size_t lo, size_t hi) {
+  if (given >= lo && given <= hi)
+    return;
+  std::string name = fn.substr(fn.find('.') + 1);
+  error(c.loc, name + "() takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+                   " argument" + (hi == 1 ? "" : "s") + ", " + std::to_string(given) + " given");
+}
+
 ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn,
                                         const std::vector<ExprInfo> &args) {
-  ExprInfo info;
-  info.builtin = fn;
-  auto arity = [&](size_t lo, size_t hi) {
-    if (args.size() < lo || args.size() > hi) {
-      std::string name = fn.substr(fn.find('.') + 1);
-      error(c.loc, name + "() takes " +
-                       (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-                       " argument" + (hi == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
-    }
-  };
-
-  if (fn == "cuda.grid" || fn == "cuda.gridsize") {
-    arity(1, 1);
-    auto n = constInt(*c.args[0]);
-    if (!n || *n < 1 || *n > 3)
-      error(c.args[0]->loc, fn + "() takes a constant 1, 2 or 3");
-    info.type = *n == 1 ? Type::scalarOf(S::I64) : Type::uniTuple(Type::scalarOf(S::I64), unsigned(*n));
-    info.constant = ConstValue::ofInt(*n);
+  if (const Builtin *b = findBuiltin(fn)) { // the registry's families (frontend/builtins/)
+    ExprInfo info = (this->*b->type)(c, args, *b);
+    info.builtin = fn;
+    info.function = b;
     return info;
   }
+  ExprInfo info;
+  info.builtin = fn;
+  auto arity = [&](size_t lo, size_t hi) { checkArity(c, fn, args.size(), lo, hi); };
+
   if (fn.rfind("cuda.random.", 0) == 0) {
     // (states, index[, seed]): states a 1-D RNG state array, index and seed integers.
     std::string name = fn.substr(12);
@@ -470,32 +469,6 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
       info.type = Type::scalarOf(S::F64);
     else
       info.type = Type::none();
-    return info;
-  }
-  if (fn == "cuda.cg.this_grid") {
-    arity(0, 0);
-    info.type = Type::named(TypeKind::Module, "cuda.cg.grid_group");
-    return info;
-  }
-  if (fn == "cuda.cg.grid_group.sync") {
-    arity(0, 0);
-    info.type = Type::none();
-    return info;
-  }
-  if (fn == "cuda.syncthreads") {
-    arity(0, 0);
-    info.type = Type::none();
-    return info;
-  }
-  if (fn == "cuda.syncthreads_count" || fn == "cuda.syncthreads_and" || fn == "cuda.syncthreads_or") {
-    // numba: the block's count of true predicates (int32), or whether all / any are true
-    // (int32 0 or 1, as CUDA's __syncthreads_and/or).
-    arity(1, 1);
-    auto actual = scalarArgs(c, args, fn.c_str());
-    if (isComplex(actual[0]))
-      error(c.loc, fn + "() takes a number as its predicate");
-    info.type = Type::scalarOf(S::I32);
-    info.operandTypes = {actual[0]};
     return info;
   }
   if (fn == "cuda.jit")
@@ -560,142 +533,10 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
     info.type = Type::none();
     return info;
   }
-  if (fn == "builtins.len") {
-    arity(1, 1);
-    const Type &t = args[0].type;
-    if (t.isArray()) {
-      info.type = Type::scalarOf(S::I64);
-      return info;
-    }
-    if (t.isTuple()) {
-      info.type = Type::scalarOf(S::I64);
-      info.constant = ConstValue::ofInt(int64_t(t.elems.size()));
-      return info;
-    }
-    error(c.args[0]->loc, "object of type " + t.str() + " has no len()");
-  }
-  if (fn == "builtins.min" || fn == "builtins.max") {
-    std::vector<Type> operands;
-    if (args.size() == 1 && args[0].type.isTuple()) {
-      operands = args[0].type.elems;
-      info.builtin += ".tuple";
-    } else {
-      if (args.size() < 2)
-        error(c.loc, fn.substr(9) + "() needs at least two arguments or one tuple");
-      for (auto &a : args)
-        operands.push_back(a.type);
-    }
-    Type acc = Type::unknown();
-    for (size_t i = 0; i < operands.size(); ++i) {
-      if (!operands[i].isScalar())
-        error(c.loc, fn.substr(9) + "() arguments must be numbers, not " + operands[i].str());
-      acc = *unify(acc, operands[i]);
-    }
-    info.type = acc;
-    info.operandTypes.assign(operands.size(), acc.scalar);
-    return info;
-  }
   if (fn.rfind("cuda.atomic.", 0) == 0)
     return typeAtomicCall(c, fn.substr(12), args);
   if (isWarpFunction(fn))
     return typeWarpCall(c, fn, args);
-  if (fn == "cuda.popc" || fn == "cuda.clz" || fn == "cuda.ffs" || fn == "cuda.brev") {
-    // numba: popc and clz keep the integer type, ffs gives uint32, brev takes uint32/uint64.
-    arity(1, 1);
-    auto actual = scalarArgs(c, args, fn.c_str());
-    std::vector<ScalarCase> cases;
-    if (fn == "cuda.brev") {
-      cases = {{{S::U32}, S::U32}, {{S::U64}, S::U64}};
-    } else {
-      for (S s : {S::I8, S::I16, S::I32, S::I64, S::U8, S::U16, S::U32, S::U64})
-        cases.push_back({{s}, fn == "cuda.ffs" ? S::U32 : s});
-    }
-    auto cs = resolveOverload(cases, actual, fn != "cuda.brev");
-    if (!cs || isFloat(actual[0]) || isComplex(actual[0]))
-      error(c.loc, fn + "() takes an integer, not " + scalarName(actual[0]));
-    info.type = Type::scalarOf(cs->result);
-    info.operandTypes = cs->args;
-    return info;
-  }
-  if (fn == "cuda.fma" || fn == "cuda.cbrt") {
-    size_t n = fn == "cuda.fma" ? 3 : 1;
-    arity(n, n);
-    auto actual = scalarArgs(c, args, fn.c_str());
-    auto cs = resolveOverload({{std::vector<S>(n, S::F32), S::F32}, {std::vector<S>(n, S::F64), S::F64}}, actual);
-    if (!cs)
-      error(c.loc, fn + "() takes float32 or float64 arguments");
-    info.type = Type::scalarOf(cs->result);
-    info.operandTypes = cs->args;
-    return info;
-  }
-  if (fn == "cuda.selp") { // selp(test, a, b): a and b of one type
-    arity(3, 3);
-    auto actual = scalarArgs(c, args, "cuda.selp");
-    if (actual[1] != actual[2] || actual[1] == S::Bool || actual[1] == S::I8 || actual[1] == S::U8 ||
-        isComplex(actual[1]))
-      error(c.loc, "cuda.selp() takes two values of one type (16- to 64-bit integers or floats), not " +
-                       std::string(scalarName(actual[1])) + " and " + scalarName(actual[2]));
-    info.type = Type::scalarOf(actual[1]);
-    info.operandTypes = {S::Bool, actual[1], actual[1]};
-    return info;
-  }
-  if (fn == "cuda.lanemask_lt") { // the lanes below this one: (1 << laneid) - 1
-    arity(0, 0);
-    info.type = Type::scalarOf(S::U32);
-    return info;
-  }
-  if (fn == "cuda.nanosleep") {
-    arity(1, 1);
-    auto actual = scalarArgs(c, args, "cuda.nanosleep");
-    if (!isInteger(actual[0]) && actual[0] != S::Bool)
-      error(c.loc, "cuda.nanosleep() takes an integer number of nanoseconds");
-    info.type = Type::none();
-    info.operandTypes = {S::U32};
-    return info;
-  }
-  if (fn == "cuda.threadfence" || fn == "cuda.threadfence_block" || fn == "cuda.threadfence_system") {
-    arity(0, 0);
-    info.type = Type::none();
-    return info;
-  }
-  if (fn == "scalar.bit_count") { // the ones of x's bits at its width, as numba-cuda counts them
-    arity(0, 0);
-    ExprInfo recv = typeExpr(*static_cast<const AttributeExpr &>(*c.func).value);
-    if (!recv.type.isScalar() || !isInteger(recv.type.scalar))
-      error(c.loc, "bit_count() is a method of integers");
-    info.type = Type::scalarOf(S::I64);
-    info.operandTypes = {recv.type.scalar};
-    return info;
-  }
-  if (fn == "scalar.conjugate") {
-    arity(0, 0);
-    ExprInfo recv = typeExpr(*static_cast<const AttributeExpr &>(*c.func).value);
-    info.type = recv.type;
-    info.operandTypes = {recv.type.scalar};
-    return info;
-  }
-  if (fn == "builtins.complex") {
-    // numba: complex(real=0, imag=0) makes a complex128 from numbers (real or complex).
-    arity(0, 2);
-    scalarArgs(c, args, "complex");
-    info.type = Type::scalarOf(S::C128);
-    for (auto &a : args)
-      info.operandTypes.push_back(isComplex(a.type.scalar) ? S::C128 : S::F64);
-    return info;
-  }
-  if (fn == "builtins.abs") {
-    arity(1, 1);
-    auto actual = scalarArgs(c, args, "abs");
-    std::vector<ScalarCase> cases;
-    for (S t : {S::I8, S::I16, S::I32, S::I64, S::U8, S::U16, S::U32, S::U64, S::F32, S::F64})
-      cases.push_back({{t}, t});
-    cases.push_back({{S::C64}, S::F32}); // the modulus, math.hypot(real, imag)
-    cases.push_back({{S::C128}, S::F64});
-    auto cs = resolveOverload(cases, actual);
-    info.type = Type::scalarOf(cs->result);
-    info.operandTypes = cs->args;
-    return info;
-  }
   if (fn == "builtins.int" || fn == "builtins.float" || fn == "builtins.bool") {
     // numba: int() keeps integer types and makes floats int64; float() keeps float types
     // and makes integers float64.
@@ -707,32 +548,6 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
     info.builtin = "cast";
     info.operandTypes = {r};
     return info;
-  }
-  if (fn == "builtins.round") {
-    // round(x) is an int64 (half to even); round(x, ndigits) keeps x's float type, as
-    // numba-cuda's lowerings of float32 and float64 say.
-    arity(1, 2);
-    auto sc = scalarArgs(c, args, "round");
-    if (sc.size() == 2) {
-      if (!isFloat(sc[0]) || !isInteger(sc[1]))
-        error(c.loc, std::string("round(x, ndigits) takes a float and an integer, not ") + scalarName(sc[0]) + " and " +
-                         scalarName(sc[1]));
-      info.type = Type::scalarOf(sc[0]);
-      info.operandTypes = {sc[0], S::I64};
-      return info;
-    }
-    auto cs = resolveOverload({{{S::F32}, S::I64}, {{S::F64}, S::I64}}, {sc[0]});
-    if (!cs)
-      error(c.loc, std::string("round() takes a real number, not ") + scalarName(sc[0]));
-    info.type = Type::scalarOf(cs->result);
-    info.operandTypes = cs->args;
-    return info;
-  }
-  if (fn == "builtins.pow") {
-    arity(2, 2);
-    ExprInfo p = typeBinary(BinOp::Pow, args[0].type, args[1].type, c.loc);
-    p.builtin = fn; // lowered as the ** operator
-    return p;
   }
   error(c.loc, "'" + fn.substr(fn.find('.') + 1) + "' is not supported in kernels");
 }

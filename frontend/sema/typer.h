@@ -15,6 +15,8 @@
 
 namespace cutwin::fe {
 
+struct Builtin;
+
 struct FunctionSpec;
 
 /// What the typer learned about one expression.
@@ -28,6 +30,8 @@ struct ExprInfo {
   std::vector<std::optional<ConstValue>> boundDefaults;
   /// Builtin called or read: "cuda.threadIdx.x", "math.sin", "builtins.min", "cast", ...
   std::string builtin;
+  /// The registry's row of the builtin called (frontend/builtins/builtin.h), if it is one.
+  const Builtin *function = nullptr;
   /// For operators and builtin calls: the scalar types operands are converted to.
   std::vector<Scalar> operandTypes;
   /// Tuple element selected by a constant index (after wrapping negatives); -1 otherwise.

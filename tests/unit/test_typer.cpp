@@ -1,7 +1,10 @@
 // Typing with numba's rules, and typing diagnostics.
+#include "frontend/builtins/builtin.h"
 #include "frontend/sema/typer.h"
 #include "frontend/syntax/parser.h"
 #include "kernel_test_util.h"
+
+#include <set>
 
 using namespace cutwin;
 using namespace cutwin::fe;
@@ -302,4 +305,36 @@ def k(a, n):
     a[0] = f(n)
 )PY";
   EXPECT_THAT(typeError(src, {f32a1(), sc(Scalar::I32)}), HasSubstr("recursive call of device function 'f'"));
+}
+
+TEST(BuiltinRegistry, EveryRowIsFoundByItsNameAndNamesAreUnique) {
+  std::set<std::string> names;
+  for (std::span<const Builtin> family : {threadIndexBuiltins(), syncBuiltins(), bitBuiltins(), arithmeticBuiltins()})
+    for (const Builtin &b : family) {
+      EXPECT_TRUE(names.insert(b.name).second) << b.name << " is in two rows";
+      EXPECT_EQ(findBuiltin(b.name), &b) << b.name;
+      EXPECT_NE(b.type, nullptr) << b.name;
+      EXPECT_NE(b.lower, nullptr) << b.name;
+    }
+  EXPECT_GE(names.size(), 29u);
+  EXPECT_EQ(findBuiltin("cuda.syncthread"), nullptr);
+}
+
+TEST(BuiltinRegistry, TheTyperHandsTheLowererTheRowNotAString) {
+  auto t = typeKernel(R"PY(
+from numba import cuda
+@cuda.jit
+def k(a):
+    n = cuda.popc(cuda.grid(1))
+    cuda.syncthreads()
+    m = max(n, 3)
+)PY",
+                      {f32a1()});
+  std::set<std::string> seen;
+  for (auto &[expr, info] : t->spec->exprs)
+    if (info.function) {
+      EXPECT_EQ(info.builtin, info.function->name);
+      seen.insert(info.function->name);
+    }
+  EXPECT_EQ(seen, (std::set<std::string>{"cuda.popc", "cuda.grid", "cuda.syncthreads", "builtins.max"}));
 }

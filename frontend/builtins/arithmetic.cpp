@@ -1,0 +1,270 @@
+// Arithmetic builtins: cuda.fma, cuda.cbrt, cuda.selp, and Python's abs, round, pow, min,
+// max, len, complex and complex.conjugate().
+#include "frontend/builtins/builtin.h"
+#include "frontend/lower/lowerer.h"
+#include "frontend/sema/function_typer.h"
+#include "frontend/sema/operator_rules.h"
+
+namespace cutwin {
+
+namespace {
+enum class ArithmeticOp : unsigned { Fma, Cbrt, Selp, Abs, Round, Pow, Min, Max, Len, Complex, Conjugate };
+}
+
+namespace fe {
+
+std::span<const Builtin> arithmeticBuiltins() {
+  auto row = [](const char *name, ArithmeticOp op) {
+    return Builtin{name, unsigned(op), &FunctionTyper::typeArithmeticBuiltin, &ir::Lowerer::lowerArithmeticBuiltin};
+  };
+  static const Builtin table[] = {
+      row("cuda.fma", ArithmeticOp::Fma),
+      row("cuda.cbrt", ArithmeticOp::Cbrt),
+      row("cuda.selp", ArithmeticOp::Selp),
+      row("builtins.abs", ArithmeticOp::Abs),
+      row("builtins.round", ArithmeticOp::Round),
+      row("builtins.pow", ArithmeticOp::Pow),
+      row("builtins.min", ArithmeticOp::Min),
+      row("builtins.max", ArithmeticOp::Max),
+      row("builtins.len", ArithmeticOp::Len),
+      row("builtins.complex", ArithmeticOp::Complex),
+      row("scalar.conjugate", ArithmeticOp::Conjugate),
+  };
+  return table;
+}
+
+ExprInfo FunctionTyper::typeArithmeticBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
+                                              const Builtin &b) {
+  ExprInfo info;
+  using S = Scalar;
+  std::string name = std::string(b.name).substr(std::string(b.name).find('.') + 1); // as Python spells it
+  switch (ArithmeticOp(b.op)) {
+  case ArithmeticOp::Fma:
+  case ArithmeticOp::Cbrt: {
+    size_t n = ArithmeticOp(b.op) == ArithmeticOp::Fma ? 3 : 1;
+    checkArity(c, b.name, args.size(), n, n);
+    auto actual = scalarArgs(c, args, b.name);
+    auto cs = resolveOverload({{std::vector<S>(n, S::F32), S::F32}, {std::vector<S>(n, S::F64), S::F64}}, actual);
+    if (!cs)
+      error(c.loc, std::string(b.name) + "() takes float32 or float64 arguments");
+    info.type = Type::scalarOf(cs->result);
+    info.operandTypes = cs->args;
+    return info;
+  }
+  case ArithmeticOp::Selp: { // selp(test, a, b): a and b of one type
+    checkArity(c, b.name, args.size(), 3, 3);
+    auto actual = scalarArgs(c, args, b.name);
+    if (actual[1] != actual[2] || actual[1] == S::Bool || actual[1] == S::I8 || actual[1] == S::U8 ||
+        isComplex(actual[1]))
+      error(c.loc, "cuda.selp() takes two values of one type (16- to 64-bit integers or floats), not " +
+                       std::string(scalarName(actual[1])) + " and " + scalarName(actual[2]));
+    info.type = Type::scalarOf(actual[1]);
+    info.operandTypes = {S::Bool, actual[1], actual[1]};
+    return info;
+  }
+  case ArithmeticOp::Abs: {
+    checkArity(c, b.name, args.size(), 1, 1);
+    auto actual = scalarArgs(c, args, "abs");
+    std::vector<ScalarCase> cases;
+    for (S t : {S::I8, S::I16, S::I32, S::I64, S::U8, S::U16, S::U32, S::U64, S::F32, S::F64})
+      cases.push_back({{t}, t});
+    cases.push_back({{S::C64}, S::F32}); // the modulus, math.hypot(real, imag)
+    cases.push_back({{S::C128}, S::F64});
+    auto cs = resolveOverload(cases, actual);
+    info.type = Type::scalarOf(cs->result);
+    info.operandTypes = cs->args;
+    return info;
+  }
+  case ArithmeticOp::Round: {
+    // round(x) is an int64 (half to even); round(x, ndigits) keeps x's float type, as
+    // numba-cuda's lowerings of float32 and float64 say.
+    checkArity(c, b.name, args.size(), 1, 2);
+    auto sc = scalarArgs(c, args, "round");
+    if (sc.size() == 2) {
+      if (!isFloat(sc[0]) || !isInteger(sc[1]))
+        error(c.loc, std::string("round(x, ndigits) takes a float and an integer, not ") + scalarName(sc[0]) +
+                         " and " + scalarName(sc[1]));
+      info.type = Type::scalarOf(sc[0]);
+      info.operandTypes = {sc[0], S::I64};
+      return info;
+    }
+    auto cs = resolveOverload({{{S::F32}, S::I64}, {{S::F64}, S::I64}}, {sc[0]});
+    if (!cs)
+      error(c.loc, std::string("round() takes a real number, not ") + scalarName(sc[0]));
+    info.type = Type::scalarOf(cs->result);
+    info.operandTypes = cs->args;
+    return info;
+  }
+  case ArithmeticOp::Pow: // the ** operator's rules
+    checkArity(c, b.name, args.size(), 2, 2);
+    return typeBinary(BinOp::Pow, args[0].type, args[1].type, c.loc);
+  case ArithmeticOp::Min:
+  case ArithmeticOp::Max: {
+    std::vector<Type> operands;
+    if (args.size() == 1 && args[0].type.isTuple()) {
+      operands = args[0].type.elems;
+    } else {
+      if (args.size() < 2)
+        error(c.loc, name + "() needs at least two arguments or one tuple");
+      for (auto &a : args)
+        operands.push_back(a.type);
+    }
+    Type acc = Type::unknown();
+    for (size_t i = 0; i < operands.size(); ++i) {
+      if (!operands[i].isScalar())
+        error(c.loc, name + "() arguments must be numbers, not " + operands[i].str());
+      acc = *unify(acc, operands[i]);
+    }
+    info.type = acc;
+    info.operandTypes.assign(operands.size(), acc.scalar);
+    return info;
+  }
+  case ArithmeticOp::Len: {
+    checkArity(c, b.name, args.size(), 1, 1);
+    const Type &t = args[0].type;
+    if (t.isArray()) {
+      info.type = Type::scalarOf(S::I64);
+      return info;
+    }
+    if (t.isTuple()) {
+      info.type = Type::scalarOf(S::I64);
+      info.constant = ConstValue::ofInt(int64_t(t.elems.size()));
+      return info;
+    }
+    error(c.args[0]->loc, "object of type " + t.str() + " has no len()");
+  }
+  case ArithmeticOp::Complex:
+    // numba: complex(real=0, imag=0) makes a complex128 from numbers (real or complex).
+    checkArity(c, b.name, args.size(), 0, 2);
+    scalarArgs(c, args, "complex");
+    info.type = Type::scalarOf(S::C128);
+    for (auto &a : args)
+      info.operandTypes.push_back(isComplex(a.type.scalar) ? S::C128 : S::F64);
+    return info;
+  case ArithmeticOp::Conjugate: {
+    checkArity(c, b.name, args.size(), 0, 0);
+    ExprInfo recv = typeExpr(*static_cast<const AttributeExpr &>(*c.func).value);
+    info.type = recv.type;
+    info.operandTypes = {recv.type.scalar};
+    return info;
+  }
+  }
+  return info;
+}
+
+} // namespace fe
+
+namespace ir {
+
+using namespace llvm;
+
+Value *Lowerer::lowerArithmeticBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  ArithmeticOp op = ArithmeticOp(ci.function->op);
+  switch (op) {
+  case ArithmeticOp::Fma: {
+    Type ft = Type::scalarOf(ci.operandTypes[0]);
+    Value *x = lowerAs(*c.args[0], ft);
+    Value *y = lowerAs(*c.args[1], ft);
+    Value *z = lowerAs(*c.args[2], ft);
+    return b_.CreateIntrinsic(llvm::Intrinsic::fma, {scalarType(ft.scalar)}, {x, y, z});
+  }
+  case ArithmeticOp::Cbrt: {
+    Scalar t = ci.operandTypes[0];
+    return libdeviceCall("cbrt", t, {lowerAs(*c.args[0], Type::scalarOf(t))});
+  }
+  case ArithmeticOp::Selp: {
+    Type vt = Type::scalarOf(ci.operandTypes[1]);
+    Value *test = truth(lowerExpr(*c.args[0]), info(*c.args[0]).type);
+    Value *a = lowerAs(*c.args[1], vt);
+    Value *b = lowerAs(*c.args[2], vt);
+    return b_.CreateSelect(test, a, b);
+  }
+  case ArithmeticOp::Abs: {
+    Scalar t = ci.operandTypes[0];
+    Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
+    if (fe::isComplex(t))
+      return complexAbs(v, t);
+    if (fe::isFloat(t))
+      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+    if (!fe::isSigned(t))
+      return v;
+    return b_.CreateSelect(b_.CreateICmpSLT(v, ConstantInt::get(v->getType(), 0)), b_.CreateNeg(v), v);
+  }
+  case ArithmeticOp::Round: {
+    if (c.args.size() == 2) {
+      Value *x = lowerAs(*c.args[0], Type::scalarOf(Scalar::F64));
+      Value *nd = lowerAs(*c.args[1], Type::scalarOf(Scalar::I64));
+      return roundToDigits(x, nd, ci.type.scalar);
+    }
+    Scalar t = ci.operandTypes[0];
+    Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
+    // Python rounds half to even, which is rint in the default rounding mode.
+    Value *r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, v);
+    return convertScalar(r, t, ci.type.scalar);
+  }
+  case ArithmeticOp::Pow: {
+    Scalar la = ci.operandTypes[0], rb = ci.operandTypes[1];
+    Value *l = lowerAs(*c.args[0], Type::scalarOf(la));
+    Value *r = lowerAs(*c.args[1], Type::scalarOf(rb));
+    return power(l, r, la, rb, ci.type.scalar);
+  }
+  case ArithmeticOp::Min:
+  case ArithmeticOp::Max: {
+    bool isMax = op == ArithmeticOp::Max;
+    Scalar t = ci.type.scalar;
+    std::vector<Value *> vals;
+    if (c.args.size() == 1 && info(*c.args[0]).type.isTuple()) { // min(tuple)
+      Value *tup = lowerExpr(*c.args[0]);
+      const Type &tt = info(*c.args[0]).type;
+      for (unsigned i = 0; i < tt.elems.size(); ++i)
+        vals.push_back(convert(b_.CreateExtractValue(tup, {i}), tt.elems[i], ci.type));
+    } else {
+      // numba-cuda lowers min/max of two floats to libdevice's fmin/fmax (min.f32 and
+      // friends): a NaN operand loses. Other operands follow Python's rules.
+      if (c.args.size() == 2 && info(*c.args[0]).type.isFloat() && info(*c.args[1]).type.isFloat()) {
+        Value *a = lowerAs(*c.args[0], ci.type);
+        Value *b = lowerAs(*c.args[1], ci.type);
+        return libdeviceCall(isMax ? "fmax" : "fmin", t, {a, b});
+      }
+      for (auto &a : c.args)
+        vals.push_back(lowerAs(*a, ci.type));
+    }
+    return minMax(isMax, vals, t);
+  }
+  case ArithmeticOp::Len: {
+    if (ci.constant)
+      return ConstantInt::get(llvm::Type::getInt64Ty(ctx_), uint64_t(ci.constant->i));
+    return arrayField(lowerExpr(*c.args[0]), 1, 0);
+  }
+  case ArithmeticOp::Complex: { // complex(real=0, imag=0); complex arguments as in Python
+    Value *re = ConstantFP::get(llvm::Type::getDoubleTy(ctx_), 0.0), *im = re;
+    Value *parts[2] = {nullptr, nullptr};
+    for (size_t i = 0; i < c.args.size(); ++i)
+      parts[i] = lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i]));
+    auto realOf = [&](size_t i) { return fe::isComplex(ci.operandTypes[i]) ? realPart(parts[i]) : parts[i]; };
+    auto imagOf = [&](size_t i) {
+      return fe::isComplex(ci.operandTypes[i]) ? imagPart(parts[i]) : ConstantFP::get(re->getType(), 0.0);
+    };
+    if (parts[0]) {
+      re = realOf(0);
+      im = imagOf(0);
+    }
+    if (parts[1]) { // complex(a, b) = a + b*1j
+      re = b_.CreateFSub(re, imagOf(1));
+      im = b_.CreateFAdd(im, realOf(1));
+    }
+    return makeComplex(re, im, Scalar::C128);
+  }
+  case ArithmeticOp::Conjugate: {
+    Scalar t = ci.operandTypes[0];
+    Value *v = lowerAs(*static_cast<const fe::AttributeExpr &>(*c.func).value, Type::scalarOf(t));
+    if (!fe::isComplex(t))
+      return v;
+    return makeComplex(realPart(v), b_.CreateFNeg(imagPart(v)), t);
+  }
+  }
+  return nullptr;
+}
+
+} // namespace ir
+} // namespace cutwin

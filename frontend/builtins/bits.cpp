@@ -1,0 +1,95 @@
+// Bit operations: cuda.popc, cuda.clz, cuda.ffs, cuda.brev and int.bit_count().
+#include "frontend/builtins/builtin.h"
+#include "frontend/lower/lowerer.h"
+#include "frontend/sema/function_typer.h"
+#include "frontend/sema/operator_rules.h"
+
+namespace cutwin {
+
+namespace {
+enum class BitOp : unsigned { Popc, Clz, Ffs, Brev, BitCount };
+}
+
+namespace fe {
+
+std::span<const Builtin> bitBuiltins() {
+  auto row = [](const char *name, BitOp op) {
+    return Builtin{name, unsigned(op), &FunctionTyper::typeBitBuiltin, &ir::Lowerer::lowerBitBuiltin};
+  };
+  static const Builtin table[] = {
+      row("cuda.popc", BitOp::Popc), row("cuda.clz", BitOp::Clz),
+      row("cuda.ffs", BitOp::Ffs),   row("cuda.brev", BitOp::Brev),
+      row("scalar.bit_count", BitOp::BitCount),
+  };
+  return table;
+}
+
+ExprInfo FunctionTyper::typeBitBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b) {
+  ExprInfo info;
+  BitOp op = BitOp(b.op);
+  switch (op) {
+  case BitOp::Popc:
+  case BitOp::Clz:
+  case BitOp::Ffs:
+  case BitOp::Brev: {
+    // numba: popc and clz keep the integer type, ffs gives uint32, brev takes uint32/uint64.
+    checkArity(c, b.name, args.size(), 1, 1);
+    auto actual = scalarArgs(c, args, b.name);
+    std::vector<ScalarCase> cases;
+    if (op == BitOp::Brev) {
+      cases = {{{Scalar::U32}, Scalar::U32}, {{Scalar::U64}, Scalar::U64}};
+    } else {
+      for (Scalar s : {Scalar::I8, Scalar::I16, Scalar::I32, Scalar::I64, Scalar::U8, Scalar::U16, Scalar::U32,
+                       Scalar::U64})
+        cases.push_back({{s}, op == BitOp::Ffs ? Scalar::U32 : s});
+    }
+    auto cs = resolveOverload(cases, actual, op != BitOp::Brev);
+    if (!cs || isFloat(actual[0]) || isComplex(actual[0]))
+      error(c.loc, std::string(b.name) + "() takes an integer, not " + scalarName(actual[0]));
+    info.type = Type::scalarOf(cs->result);
+    info.operandTypes = cs->args;
+    return info;
+  }
+  case BitOp::BitCount: { // the ones of x's bits at its width, as numba-cuda counts them
+    checkArity(c, b.name, args.size(), 0, 0);
+    ExprInfo recv = typeExpr(*static_cast<const AttributeExpr &>(*c.func).value);
+    if (!recv.type.isScalar() || !isInteger(recv.type.scalar))
+      error(c.loc, "bit_count() is a method of integers");
+    info.type = Type::scalarOf(Scalar::I64);
+    info.operandTypes = {recv.type.scalar};
+    return info;
+  }
+  }
+  return info;
+}
+
+} // namespace fe
+
+namespace ir {
+
+using namespace llvm;
+
+Value *Lowerer::lowerBitBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  Scalar t = ci.operandTypes[0];
+  switch (BitOp(ci.function->op)) {
+  case BitOp::Popc: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, lowerAs(*c.args[0], Type::scalarOf(t)));
+  case BitOp::Brev:
+    return b_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, lowerAs(*c.args[0], Type::scalarOf(t)));
+  case BitOp::Clz:
+    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, lowerAs(*c.args[0], Type::scalarOf(t)), b_.getFalse());
+  case BitOp::Ffs: { // 1 + the index of the lowest set bit, 0 when none is
+    Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
+    Value *tz = b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, v, b_.getFalse());
+    Value *pos = b_.CreateAdd(b_.CreateZExtOrTrunc(tz, b_.getInt32Ty()), b_.getInt32(1));
+    return b_.CreateSelect(b_.CreateICmpEQ(v, ConstantInt::get(v->getType(), 0)), b_.getInt32(0), pos);
+  }
+  case BitOp::BitCount: {
+    Value *v = lowerAs(*static_cast<const fe::AttributeExpr &>(*c.func).value, Type::scalarOf(t));
+    return b_.CreateZExtOrTrunc(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, v), b_.getInt64Ty());
+  }
+  }
+  return nullptr;
+}
+
+} // namespace ir
+} // namespace cutwin

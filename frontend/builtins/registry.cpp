@@ -1,0 +1,21 @@
+#include "frontend/builtins/builtin.h"
+
+#include <map>
+#include <string>
+
+namespace cutwin::fe {
+
+const Builtin *findBuiltin(std::string_view name) {
+  static const std::map<std::string, const Builtin *, std::less<>> byName = [] {
+    std::map<std::string, const Builtin *, std::less<>> m;
+    for (std::span<const Builtin> family :
+         {threadIndexBuiltins(), syncBuiltins(), bitBuiltins(), arithmeticBuiltins()})
+      for (const Builtin &b : family)
+        m.emplace(b.name, &b);
+    return m;
+  }();
+  auto it = byName.find(name);
+  return it == byName.end() ? nullptr : it->second;
+}
+
+} // namespace cutwin::fe

@@ -1,0 +1,155 @@
+// Synchronisation: block barriers and block votes, grid groups, memory fences, nanosleep.
+#include "frontend/builtins/builtin.h"
+#include "frontend/ir/intrinsics.h"
+#include "frontend/lower/lowerer.h"
+#include "frontend/sema/function_typer.h"
+
+namespace cutwin {
+
+namespace {
+enum class SyncOp : unsigned {
+  Syncthreads,
+  SyncthreadsCount,
+  SyncthreadsAnd,
+  SyncthreadsOr,
+  ThisGrid,
+  GridSync,
+  FenceBlock,
+  FenceDevice,
+  FenceSystem,
+  Nanosleep,
+};
+} // namespace
+
+namespace fe {
+
+std::span<const Builtin> syncBuiltins() {
+  auto row = [](const char *name, SyncOp op) {
+    return Builtin{name, unsigned(op), &FunctionTyper::typeSyncBuiltin, &ir::Lowerer::lowerSyncBuiltin};
+  };
+  static const Builtin table[] = {
+      row("cuda.syncthreads", SyncOp::Syncthreads),
+      row("cuda.syncthreads_count", SyncOp::SyncthreadsCount),
+      row("cuda.syncthreads_and", SyncOp::SyncthreadsAnd),
+      row("cuda.syncthreads_or", SyncOp::SyncthreadsOr),
+      row("cuda.cg.this_grid", SyncOp::ThisGrid),
+      row("cuda.cg.grid_group.sync", SyncOp::GridSync),
+      row("cuda.threadfence_block", SyncOp::FenceBlock),
+      row("cuda.threadfence", SyncOp::FenceDevice),
+      row("cuda.threadfence_system", SyncOp::FenceSystem),
+      row("cuda.nanosleep", SyncOp::Nanosleep),
+  };
+  return table;
+}
+
+ExprInfo FunctionTyper::typeSyncBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b) {
+  ExprInfo info;
+  info.type = Type::none();
+  switch (SyncOp(b.op)) {
+  case SyncOp::Syncthreads:
+  case SyncOp::GridSync:
+  case SyncOp::FenceBlock:
+  case SyncOp::FenceDevice:
+  case SyncOp::FenceSystem: checkArity(c, b.name, args.size(), 0, 0); return info;
+  case SyncOp::ThisGrid:
+    checkArity(c, b.name, args.size(), 0, 0);
+    info.type = Type::named(TypeKind::Module, "cuda.cg.grid_group");
+    return info;
+  case SyncOp::SyncthreadsCount:
+  case SyncOp::SyncthreadsAnd:
+  case SyncOp::SyncthreadsOr: {
+    // numba: the block's count of true predicates (int32), or whether all / any are true
+    // (int32 0 or 1, as CUDA's __syncthreads_and/or).
+    checkArity(c, b.name, args.size(), 1, 1);
+    auto actual = scalarArgs(c, args, b.name);
+    if (isComplex(actual[0]))
+      error(c.loc, std::string(b.name) + "() takes a number as its predicate");
+    info.type = Type::scalarOf(Scalar::I32);
+    info.operandTypes = {actual[0]};
+    return info;
+  }
+  case SyncOp::Nanosleep: {
+    checkArity(c, b.name, args.size(), 1, 1);
+    auto actual = scalarArgs(c, args, b.name);
+    if (!isInteger(actual[0]) && actual[0] != Scalar::Bool)
+      error(c.loc, "cuda.nanosleep() takes an integer number of nanoseconds");
+    info.operandTypes = {Scalar::U32};
+    return info;
+  }
+  }
+  return info;
+}
+
+} // namespace fe
+
+namespace ir {
+
+using namespace llvm;
+
+Value *Lowerer::lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  auto *i32 = llvm::Type::getInt32Ty(ctx_);
+  SyncOp op = SyncOp(ci.function->op);
+  switch (op) {
+  case SyncOp::Syncthreads:
+    b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier), {ConstantInt::get(i32, site(c.loc, "barrier"))});
+    return nullptr;
+  case SyncOp::ThisGrid: return ConstantStruct::get(StructType::get(ctx_)); // a grid group carries nothing
+  case SyncOp::GridSync:
+    b_.CreateCall(getIntrinsic(mod_, Intrinsic::GridSync), {ConstantInt::get(i32, site(c.loc, "grid barrier"))});
+    return nullptr;
+  case SyncOp::SyncthreadsCount:
+  case SyncOp::SyncthreadsAnd:
+  case SyncOp::SyncthreadsOr: {
+    // Three barriers around a shared counter of this call site: thread (0,0,0) clears it,
+    // every thread adds its predicate, every thread reads the sum. Exact on both backends
+    // (the next such call clears only after every thread has passed its own first barrier).
+    Value *pred = truth(lowerExpr(*c.args[0]), info(*c.args[0]).type);
+    auto *counter = new GlobalVariable(mod_, i32, false, GlobalValue::InternalLinkage, UndefValue::get(i32),
+                                       spec_->def->name + ".block_vote." + std::to_string(sharedCounter_++),
+                                       nullptr, GlobalValue::NotThreadLocal, 3);
+    counter->setAlignment(Align(4));
+    unsigned id = site(c.loc, "barrier");
+    auto barrier = [&] { b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier), {ConstantInt::get(i32, id)}); };
+    setLoc(c.loc);
+    barrier();
+    Value *first = b_.CreateIsNull(b_.CreateOr(b_.CreateOr(specialRegister("cuda.threadIdx.x"),
+                                                           specialRegister("cuda.threadIdx.y")),
+                                               specialRegister("cuda.threadIdx.z")));
+    auto *clear = BasicBlock::Create(ctx_, "vote.clear", fn_);
+    auto *cont = BasicBlock::Create(ctx_, "vote.add", fn_);
+    b_.CreateCondBr(first, clear, cont);
+    b_.SetInsertPoint(clear);
+    b_.CreateStore(ConstantInt::get(i32, 0), counter);
+    b_.CreateBr(cont);
+    b_.SetInsertPoint(cont);
+    barrier();
+    b_.CreateAtomicRMW(AtomicRMWInst::Add, counter, b_.CreateZExt(pred, i32), MaybeAlign(4),
+                       AtomicOrdering::Monotonic);
+    barrier();
+    Value *count = b_.CreateLoad(i32, counter);
+    if (op == SyncOp::SyncthreadsCount)
+      return count;
+    if (op == SyncOp::SyncthreadsOr)
+      return b_.CreateZExt(b_.CreateICmpNE(count, ConstantInt::get(i32, 0)), i32);
+    Value *threads = b_.CreateMul(b_.CreateMul(specialRegister("cuda.blockDim.x"), specialRegister("cuda.blockDim.y")),
+                                  specialRegister("cuda.blockDim.z"));
+    return b_.CreateZExt(b_.CreateICmpEQ(count, threads), i32);
+  }
+  case SyncOp::FenceBlock:
+  case SyncOp::FenceDevice:
+  case SyncOp::FenceSystem: {
+    // The scope travels as the fence's sync scope ("block", "device", "system"); the GPU
+    // backend turns it into membar.cta/gl/sys, the CPU into its ordinary fence.
+    const char *scope = op == SyncOp::FenceBlock ? "block" : op == SyncOp::FenceDevice ? "device" : "system";
+    b_.CreateFence(AtomicOrdering::SequentiallyConsistent, ctx_.getOrInsertSyncScopeID(scope));
+    return nullptr;
+  }
+  case SyncOp::Nanosleep:
+    b_.CreateCall(getIntrinsic(mod_, Intrinsic::Nanosleep), {lowerAs(*c.args[0], Type::scalarOf(Scalar::U32))});
+    return nullptr;
+  }
+  return nullptr;
+}
+
+} // namespace ir
+} // namespace cutwin

@@ -1,0 +1,89 @@
+// Where a thread is: cuda.grid(n), cuda.gridsize(n), cuda.lanemask_lt().
+#include "frontend/builtins/builtin.h"
+#include "frontend/ir/intrinsics.h"
+#include "frontend/lower/lowerer.h"
+#include "frontend/sema/function_typer.h"
+
+namespace cutwin {
+
+namespace {
+enum class ThreadIndexOp : unsigned { Grid, Gridsize, LanemaskLt };
+}
+
+namespace fe {
+
+std::span<const Builtin> threadIndexBuiltins() {
+  static const Builtin table[] = {
+      {"cuda.grid", unsigned(ThreadIndexOp::Grid), &FunctionTyper::typeThreadIndexBuiltin,
+       &ir::Lowerer::lowerThreadIndexBuiltin},
+      {"cuda.gridsize", unsigned(ThreadIndexOp::Gridsize), &FunctionTyper::typeThreadIndexBuiltin,
+       &ir::Lowerer::lowerThreadIndexBuiltin},
+      {"cuda.lanemask_lt", unsigned(ThreadIndexOp::LanemaskLt), &FunctionTyper::typeThreadIndexBuiltin,
+       &ir::Lowerer::lowerThreadIndexBuiltin},
+  };
+  return table;
+}
+
+ExprInfo FunctionTyper::typeThreadIndexBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
+                                               const Builtin &b) {
+  ExprInfo info;
+  switch (ThreadIndexOp(b.op)) {
+  case ThreadIndexOp::Grid:
+  case ThreadIndexOp::Gridsize: {
+    checkArity(c, b.name, args.size(), 1, 1);
+    auto n = constInt(*c.args[0]);
+    if (!n || *n < 1 || *n > 3)
+      error(c.args[0]->loc, std::string(b.name) + "() takes a constant 1, 2 or 3");
+    info.type = *n == 1 ? Type::scalarOf(Scalar::I64) : Type::uniTuple(Type::scalarOf(Scalar::I64), unsigned(*n));
+    info.constant = ConstValue::ofInt(*n);
+    return info;
+  }
+  case ThreadIndexOp::LanemaskLt: // the lanes below this one: (1 << laneid) - 1
+    checkArity(c, b.name, args.size(), 0, 0);
+    info.type = Type::scalarOf(Scalar::U32);
+    return info;
+  }
+  return info;
+}
+
+} // namespace fe
+
+namespace ir {
+
+using namespace llvm;
+
+Value *Lowerer::lowerThreadIndexBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  auto *i64 = llvm::Type::getInt64Ty(ctx_);
+  auto reg = [&](Intrinsic id) { return b_.CreateSExt(b_.CreateCall(getIntrinsic(mod_, id)), i64); };
+  switch (ThreadIndexOp(ci.function->op)) {
+  case ThreadIndexOp::Grid:
+  case ThreadIndexOp::Gridsize: {
+    bool grid = ThreadIndexOp(ci.function->op) == ThreadIndexOp::Grid;
+    unsigned n = unsigned(ci.constant->i);
+    std::vector<Value *> vals;
+    for (unsigned d = 0; d < n; ++d) { // one statement per read: the IR keeps this order
+      if (grid) {
+        Value *tid = reg(threadIdxIntrinsic(d));
+        Value *ntid = reg(blockDimIntrinsic(d));
+        Value *ctaid = reg(blockIdxIntrinsic(d));
+        vals.push_back(b_.CreateAdd(b_.CreateMul(ntid, ctaid), tid));
+      } else {
+        Value *ntid = reg(blockDimIntrinsic(d));
+        Value *nctaid = reg(gridDimIntrinsic(d));
+        vals.push_back(b_.CreateMul(ntid, nctaid));
+      }
+    }
+    if (n == 1)
+      return vals[0];
+    Value *agg = UndefValue::get(llvmType(ci.type));
+    for (unsigned d = 0; d < n; ++d)
+      agg = b_.CreateInsertValue(agg, vals[d], {d});
+    return agg;
+  }
+  case ThreadIndexOp::LanemaskLt: return b_.CreateSub(b_.CreateShl(b_.getInt32(1), laneId()), b_.getInt32(1));
+  }
+  return nullptr;
+}
+
+} // namespace ir
+} // namespace cutwin
