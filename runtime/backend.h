@@ -29,13 +29,29 @@ public:
   virtual KernelAttributes attributes() const = 0;
 };
 
+/// What a backend is like, where the runtime's behaviour depends on it (rather than on
+/// which backend it is).
+struct BackendCapabilities {
+  bool simulator = false; ///< Device::isSimulator(): the CPU simulator (reported, not branched on)
+  /// Device memory is host memory: the host may write it in place (RNG states) and read
+  /// the error records without a copy.
+  bool hostAddressableMemory = false;
+  /// A launch has run to completion when launch() returns: its faults are reported there.
+  bool synchronousLaunches = false;
+  /// Kernels keep full debug info (DWARF variables for gdb); otherwise line directives
+  /// only, since full debug info makes the GPU's driver compile PTX unoptimised.
+  bool fullDebugInfo = false;
+  /// external_stream wraps a driver stream; otherwise it gives a stream of this backend.
+  bool driverStreams = false;
+  /// Bounds checks default: on for the simulator, off on the GPU (numba-cuda's default).
+  bool boundscheckByDefault = false;
+};
+
 class Backend {
 public:
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
-  virtual bool isSimulator() const = 0;
-  /// Bounds checks default: on for the simulator, off on the GPU (numba-cuda's default).
-  virtual bool defaultBoundscheck() const = 0;
+  virtual BackendCapabilities capabilities() const = 0;
   /// Device::attribute: the value of a CUDA device attribute by name, or nullopt.
   virtual std::optional<int64_t> attribute(const std::string &name) const = 0;
 

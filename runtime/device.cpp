@@ -173,7 +173,7 @@ std::shared_ptr<Device> Device::open(const std::string &spec) {
 }
 
 std::string Device::name() const { return backend_->name(); }
-bool Device::isSimulator() const { return backend_->isSimulator(); }
+bool Device::isSimulator() const { return backend_->capabilities().simulator; }
 std::optional<int64_t> Device::attribute(const std::string &name) const { return backend_->attribute(name); }
 void *Device::allocateHost(size_t bytes, unsigned flags) { return backend_->allocateHost(bytes, flags); }
 void Device::releaseHost(void *p) { backend_->releaseHost(p); }
@@ -187,7 +187,7 @@ void Device::ipcClose(void *base) { backend_->ipcClose(base); }
 void Device::synchronize() { launches_->check(); }
 
 Stream Device::externalStream(void *handle) {
-  if (backend_->isSimulator())
+  if (!backend_->capabilities().driverStreams)
     return createStream(); // no CUDA streams to wrap: launches on it run in order, as on any stream
   Stream s;
   s.device_ = shared_from_this();

@@ -170,8 +170,11 @@ public:
   }
 
   std::string name() const override { return name_; }
-  bool isSimulator() const override { return false; }
-  bool defaultBoundscheck() const override { return false; }
+  BackendCapabilities capabilities() const override {
+    BackendCapabilities c;
+    c.driverStreams = true;
+    return c;
+  }
 
   std::optional<int64_t> attribute(const std::string &name) const override {
     static const std::pair<const char *, CUdevice_attribute> known[] = {

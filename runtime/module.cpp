@@ -218,8 +218,8 @@ ModuleImpl::ModuleImpl(std::shared_ptr<Device> dev, const std::vector<HostSource
 
 PipelineOptions ModuleImpl::pipelineOptions() const {
   PipelineOptions p;
-  p.boundscheck = opts_.boundscheck.value_or(device_->backend().defaultBoundscheck());
-  p.lineDirectivesOnly = !device_->backend().isSimulator();
+  p.boundscheck = opts_.boundscheck.value_or(device_->backend().capabilities().boundscheckByDefault);
+  p.lineDirectivesOnly = !device_->backend().capabilities().fullDebugInfo;
   p.optLevel = opts_.optLevel;
   p.codegen = opts_.codegen;
   return p;
@@ -349,7 +349,7 @@ void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const 
   c.kernel->launch(grid, block, sharedBytes, buffer.data(), rec, stream);
   // The simulator has finished: report faults at the launch. Debug kernels on a GPU are
   // waited for, as numba-cuda does, so that their exceptions are the launch's.
-  if (device_->backend().isSimulator() || c.info->debug)
+  if (device_->backend().capabilities().synchronousLaunches || c.info->debug)
     device_->launches().check();
 }
 

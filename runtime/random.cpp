@@ -1,5 +1,6 @@
 // Host side of the xoroshiro128+ RNG: seeding, jumps and state arrays (cutwin/random.h).
 #include "cutwin/random.h"
+#include "runtime/backend.h"
 
 #include <tbb/parallel_for.h>
 
@@ -225,7 +226,7 @@ DeviceArray createXoroshiro128pStates(Device &device, int64_t n, uint64_t seed, 
 
 void initXoroshiro128pStates(DeviceArray &states, uint64_t seed, uint64_t subsequenceStart) {
   checkStates(states);
-  if (states.device().isSimulator()) { // device memory is host memory: write in place
+  if (states.device().backend().capabilities().hostAddressableMemory) { // write in place
     xoroshiro128pStates(static_cast<State *>(states.data()), states.size(), seed, subsequenceStart);
     return;
   }

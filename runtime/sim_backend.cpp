@@ -68,8 +68,11 @@ public:
       opts_.stackBytes = std::max<size_t>(8, std::strtoul(kb, nullptr, 0)) * 1024;
   }
   std::string name() const override { return limits_.name; }
-  bool isSimulator() const override { return true; }
-  bool defaultBoundscheck() const override { return true; }
+  BackendCapabilities capabilities() const override {
+    BackendCapabilities c;
+    c.simulator = c.hostAddressableMemory = c.synchronousLaunches = c.fullDebugInfo = c.boundscheckByDefault = true;
+    return c;
+  }
 
   std::optional<int64_t> attribute(const std::string &name) const override {
     const sim::DeviceLimits &l = limits_;
