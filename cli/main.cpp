@@ -5,7 +5,6 @@
 #include "frontend/ir/intrinsics.h"
 #include "frontend/sema/typer.h"
 #include "runtime/pipeline.h"
-#include "runtime/step_runner.h"
 
 #include <llvm/IRReader/IRReader.h>
 #include <llvm/Support/SourceMgr.h>

@@ -5,13 +5,14 @@
 #include "cutwin/cutwin.h"
 #include "frontend/ir/error_record.h"
 #include "frontend/ir/kernel_ir.h"
+#include "frontend/ir/step_runner.h"
 
 #include <memory>
 #include <string>
 
 namespace cutwin::rt {
 
-struct PipelineOptions;
+using ir::PipelineOptions;
 
 class CompiledKernel {
 public:

@@ -4,6 +4,7 @@
 /// (`--stop-after`), and each IR step run alone on textual IR (`cutwin opt --step`).
 #pragma once
 
+#include "frontend/ir/step_runner.h"
 #include "frontend/lower/lower.h"
 #include "frontend/sema/module_scope.h"
 
@@ -19,19 +20,20 @@ struct SimKernel;
 
 namespace cutwin::rt {
 
-struct PipelineOptions {
-  std::vector<std::string> dumpAfter; ///< step names, or "all" (an unknown name is an error)
-  std::string stopAfter;              ///< a step name: PipelineStopped is thrown after it
-  std::ostream *dump = nullptr;       ///< where dumps go
-  std::ostream *timing = nullptr;     ///< where each step's wall time goes (`cutwin compile --time`)
-  bool boundscheck = true;
-  bool debugInfo = true;
-  bool lineDirectivesOnly = false; ///< GPU: line directives, no full debug info
-  std::string codegen = "nvptx";   ///< GPU code generator: nvptx (LLVM) or nvvm (libNVVM)
-  int optLevel = 2;
-  bool lto = false; ///< GPU: LTO-IR instead of PTX (libNVVM's -gen-lto; nvvm code generator)
-  bool shouldDump(const std::string &step) const;
-};
+// The pipeline's steps, options and runner are shared with the backends (frontend/ir/step_runner.h).
+using ir::PipelineOptions;
+using ir::PipelineStopped;
+using ir::Step;
+using ir::StepInfo;
+using ir::StepOutput;
+using ir::StepRunner;
+using ir::StepStage;
+using ir::checkStepNames;
+using ir::pipelineSteps;
+using ir::stepInfo;
+using ir::stepNamed;
+using ir::stepTableMarkdown;
+
 
 /// Parsed sources with their scopes (a kernel file read alone, or the functions a kernel
 /// reaches in the running program); shared by every kernel compiled from them.

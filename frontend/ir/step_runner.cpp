@@ -1,7 +1,6 @@
-#include "runtime/step_runner.h"
+#include "frontend/ir/step_runner.h"
 
 #include "cutwin/errors.h"
-#include "runtime/pipeline.h"
 
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -11,13 +10,20 @@
 #include <iomanip>
 #include <ostream>
 
-namespace cutwin::rt {
+namespace cutwin::ir {
+
+bool PipelineOptions::shouldDump(const std::string &step) const {
+  if (!dump)
+    return false;
+  return std::find(dumpAfter.begin(), dumpAfter.end(), step) != dumpAfter.end() ||
+         std::find(dumpAfter.begin(), dumpAfter.end(), "all") != dumpAfter.end();
+}
 
 const std::vector<StepInfo> &pipelineSteps() {
   static const std::vector<StepInfo> steps = {
 #define CUTWIN_STEP(id, name, stage, output, does, file)                                                       \
   {Step::id, name, StepStage::stage, StepOutput::output, does, file},
-#include "runtime/pipeline_steps.def"
+#include "frontend/ir/pipeline_steps.def"
 #undef CUTWIN_STEP
   };
   return steps;
@@ -83,4 +89,4 @@ void StepRunner::finished(Step s, const llvm::Module *m) {
     throw PipelineStopped{s};
 }
 
-} // namespace cutwin::rt
+} // namespace cutwin::ir

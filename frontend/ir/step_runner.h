@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,14 +14,28 @@ namespace llvm {
 class Module;
 }
 
-namespace cutwin::rt {
+namespace cutwin::ir {
 
-struct PipelineOptions;
+/// What a compilation prints, times and where it stops, and the options every step reads.
+struct PipelineOptions {
+  std::vector<std::string> dumpAfter; ///< step names, or "all" (an unknown name is an error)
+  std::string stopAfter;              ///< a step name: PipelineStopped is thrown after it
+  std::ostream *dump = nullptr;       ///< where dumps go
+  std::ostream *timing = nullptr;     ///< where each step's wall time goes (`cutwin compile --time`)
+  bool boundscheck = true;
+  bool debugInfo = true;
+  bool lineDirectivesOnly = false; ///< GPU: line directives, no full debug info
+  std::string codegen = "nvptx";   ///< GPU code generator: nvptx (LLVM) or nvvm (libNVVM)
+  int optLevel = 2;
+  bool lto = false; ///< GPU: LTO-IR instead of PTX (libNVVM's -gen-lto; nvvm code generator)
+  bool shouldDump(const std::string &step) const;
+};
+
 
 /// One enumerator per row of pipeline_steps.def.
 enum class Step {
 #define CUTWIN_STEP(id, ...) id,
-#include "runtime/pipeline_steps.def"
+#include "frontend/ir/pipeline_steps.def"
 #undef CUTWIN_STEP
 };
 
@@ -67,9 +82,15 @@ public:
   bool dumps(Step s) const;
   std::ostream &out() const;
 
+  /// run(), unless only another step is to run (`only`: `cutwin opt --step`).
+  template <class F> void run(Step s, std::optional<Step> only, llvm::Module &m, F &&transform) {
+    if (!only || *only == s)
+      run(s, m, std::forward<F>(transform));
+  }
+
 private:
   const PipelineOptions &o_;
   std::chrono::steady_clock::time_point last_;
 };
 
-} // namespace cutwin::rt
+} // namespace cutwin::ir

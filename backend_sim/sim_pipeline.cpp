@@ -1,0 +1,110 @@
+#include "backend_sim/sim_pipeline.h"
+
+#include "backend_sim/canonical_nan.h"
+#include "backend_sim/jit.h"
+#include "backend_sim/libdevice_cpu.h"
+#include "backend_sim/thread_context.h"
+#include "backend_sim/vector_variants.h"
+#include "cutwin/errors.h"
+#include "frontend/ir/libdevice_link.h"
+#include "frontend/ir/passes.h"
+
+#include <llvm/IR/Instructions.h>
+
+#include <algorithm>
+#include <ostream>
+
+namespace cutwin::sim {
+
+/// Stack bytes a simulated thread needs: a base for call frames plus every fixed-size
+/// local the code allocates.
+size_t fiberStackBytes(const llvm::Module &m) {
+  uint64_t locals = 0;
+  for (const llvm::Function &f : m)
+    for (const llvm::BasicBlock &bb : f)
+      for (const llvm::Instruction &i : bb)
+        if (auto *a = llvm::dyn_cast<llvm::AllocaInst>(&i))
+          if (auto size = a->getAllocationSize(m.getDataLayout()))
+            locals += size->getFixedValue();
+  uint64_t bytes = 32 * 1024 + locals;
+  return size_t((bytes + 4095) / 4096 * 4096);
+}
+
+void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::PipelineOptions &opts,
+                       ir::StepRunner &steps, SimLoweringResult &lowered, std::optional<ir::Step> only) {
+  Jit &jit = Jit::get();
+  steps.run(ir::Step::SimLower, only, m, [&](llvm::Module &m) {
+    lowered = lowerIntrinsicsForSim(m, info);
+    m.setDataLayout(jit.dataLayout());
+    m.setTargetTriple(jit.triple());
+  });
+  steps.run(ir::Step::SimLibdevice, only, m, [&](llvm::Module &m) {
+    linkLibdeviceForCpu(m, ir::ReflectValues::forKernel(info.fastmath));
+  });
+  steps.run(ir::Step::SimNan, only, m, [](llvm::Module &m) { applyGpuNanRules(m); });
+  steps.run(ir::Step::SimStackProbes, only, m, [](llvm::Module &m) {
+    for (llvm::Function &f : m)
+      if (!f.isDeclaration())
+        f.addFnAttr("probe-stack", "inline-asm");
+  });
+  // Without bounds checks (whose error exits keep a thread loop scalar) the loop may
+  // vectorise through the host helpers' vector variants, its guard (`if i < n:`) split off
+  // so that the vectorised loop needs no masks; with them, offering the variants only
+  // lengthened compilation (other loops vectorised, +15-20 ms of JIT), and splitting the
+  // loop copied its body thrice (+30 ms for a kernel calling four math functions).
+  bool vectorVariants = !info.boundscheck;
+  steps.run(ir::Step::SimVectorVariants, only, m, [&](llvm::Module &m) {
+    if (vectorVariants)
+      declareVectorVariants(m);
+  });
+  steps.run(ir::Step::SimOptimize, only, m, [&](llvm::Module &m) {
+    ir::runOptimization(m, &jit.targetMachine(), std::min(opts.optLevel, info.opt),
+                        /*splitRangeChecks=*/vectorVariants);
+  });
+  steps.run(ir::Step::SimVectorBodies, only, m, [&](llvm::Module &m) {
+    if (vectorVariants)
+      defineVectorVariants(m);
+  });
+}
+
+SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, const ir::PipelineOptions &opts,
+                             ir::StepRunner &steps) {
+  using ir::Step;
+  llvm::Module &m = *ir.module;
+  SimLoweringResult lowered;
+  runSimModuleSteps(m, ir.info, opts, steps, lowered);
+  SimProgram out;
+  out.fibers = lowered.usesBarrier;
+  out.cooperative = lowered.usesGridSync;
+  out.staticSharedBytes = lowered.staticSharedBytes;
+  for (const llvm::GlobalVariable &g : m.globals())
+    if (g.isConstant() && g.getName().contains(".const."))
+      out.constBytes += m.getDataLayout().getTypeAllocSize(g.getValueType());
+
+  out.stackBytes = fiberStackBytes(m);
+  if (steps.dumps(Step::SimStack))
+    steps.out() << "# *** sim-stack: " << out.stackBytes << " bytes per fiber ***\n";
+  steps.finished(Step::SimStack);
+
+  std::map<std::string, uint64_t> externals;
+  if (!foreign.functions.empty())
+    externals = foreignFunctionsForCpu(foreign);
+  if (steps.dumps(Step::SimForeign))
+    steps.out() << "# *** sim-foreign: " << externals.size() << " foreign functions ***\n";
+  steps.finished(Step::SimForeign);
+
+  std::vector<std::string> entries = {out.fibers ? kThreadEntry : kBlockEntry};
+  auto addrs =
+      Jit::get().load(llvm::orc::ThreadSafeModule(std::move(ir.module), std::move(ir.context)), entries, externals);
+  out.entry = addrs[0];
+  if (!out.entry)
+    throw Error("simulator JIT: entry point of '" + ir.info.name + "' not found");
+  if (steps.dumps(Step::SimJit))
+    steps.out() << "# *** sim-jit: " << ir.info.name << " loaded, entry at 0x" << std::hex << out.entry << std::dec
+                << ", " << out.staticSharedBytes << " bytes static shared, "
+                << (out.fibers ? "fibers" : "thread loop") << " ***\n";
+  steps.finished(Step::SimJit);
+  return out;
+}
+
+} // namespace cutwin::sim

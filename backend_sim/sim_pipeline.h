@@ -1,0 +1,37 @@
+/// The simulator's steps (stage Sim in frontend/ir/pipeline_steps.def), from kernel IR to
+/// a kernel loaded into this process: the module steps sim-lower to sim-vector-bodies,
+/// then sim-stack, sim-foreign and sim-jit.
+#pragma once
+
+#include "backend_sim/foreign_cpu.h"
+#include "backend_sim/lower_intrinsics.h"
+#include "frontend/ir/kernel_ir.h"
+#include "frontend/ir/step_runner.h"
+
+#include <optional>
+
+namespace cutwin::sim {
+
+/// A kernel the simulator loaded: its entry point and what a launch needs to know.
+struct SimProgram {
+  uint64_t entry = 0;  ///< kThreadEntry (fibers) or kBlockEntry (a thread loop)
+  bool fibers = false; ///< threads run as fibers (barriers, warp operations, grid sync)
+  bool cooperative = false;
+  uint64_t staticSharedBytes = 0;
+  uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)
+  size_t stackBytes = 0;   ///< a fiber's stack
+};
+
+/// The module steps sim-lower to sim-vector-bodies, or only the step `only`.
+void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::PipelineOptions &opts,
+                       ir::StepRunner &steps, SimLoweringResult &lowered, std::optional<ir::Step> only = {});
+
+/// Step sim-stack: the stack bytes a simulated thread needs.
+size_t fiberStackBytes(const llvm::Module &m);
+
+/// Every simulator step; `foreign` names the linked files and the foreign functions the
+/// kernel calls (none: nothing to compile).
+SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, const ir::PipelineOptions &opts,
+                             ir::StepRunner &steps);
+
+} // namespace cutwin::sim
