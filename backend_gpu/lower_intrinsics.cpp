@@ -304,10 +304,7 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
     }
     ci->eraseFromParent();
   }
-  for (unsigned i = 0; i < ir::kIntrinsicCount; ++i)
-    if (Function *f = m.getFunction(ir::intrinsicName(ir::Intrinsic(i))); f && f->use_empty())
-      f->eraseFromParent();
-  ir::checkIntrinsicsLowered(m, "gpu-lower");
+  ir::removeLoweredIntrinsics(m, "gpu-lower");
 
   if (info.exported)
     return result; // a device function, not a kernel entry

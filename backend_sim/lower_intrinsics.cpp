@@ -325,10 +325,7 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
       ci->replaceAllUsesWith(repl);
     ci->eraseFromParent();
   }
-  for (unsigned i = 0; i < ir::kIntrinsicCount; ++i)
-    if (Function *f = m.getFunction(ir::intrinsicName(ir::Intrinsic(i))); f && f->use_empty())
-      f->eraseFromParent();
-  ir::checkIntrinsicsLowered(m, "sim-lower");
+  ir::removeLoweredIntrinsics(m, "sim-lower");
 
   result.staticSharedBytes = lowerSharedMemory(m, ctxTy);
 

@@ -102,21 +102,27 @@ BackendsToRun backendsFor(const std::vector<std::string> &steps, const std::stri
   return r;
 }
 
+/// The pipeline options `compile` and `opt` share: output to stdout, bounds checks, code generator.
+cutwin::rt::PipelineOptions pipelineOptions(const Args &a) {
+  cutwin::rt::PipelineOptions po;
+  po.dump = &std::cout;
+  po.boundscheck = !a.has("no-boundscheck");
+  po.codegen = a.get("codegen", "nvptx");
+  return po;
+}
+
 int cmdCompile(const Args &a) {
   using namespace cutwin;
   if (a.positional.size() != 1 || !a.has("kernel")) {
     std::cerr << kUsage;
     return 2;
   }
-  rt::PipelineOptions po;
-  po.dump = &std::cout;
+  rt::PipelineOptions po = pipelineOptions(a);
   po.dumpAfter = splitComma(a.get("dump-after"));
   po.stopAfter = a.get("stop-after");
   if (!po.stopAfter.empty())
     po.dumpAfter.push_back(po.stopAfter); // what the pipeline stopped at is what it prints
   rt::checkStepNames(po.dumpAfter);
-  po.boundscheck = !a.has("no-boundscheck");
-  po.codegen = a.get("codegen", "nvptx");
   if (a.has("time"))
     po.timing = &std::cerr;
   std::string emit = a.get("emit", po.dumpAfter.empty() ? "ir" : "");
@@ -188,11 +194,7 @@ int cmdOpt(const Args &a) {
     err.print("cutwin opt", os);
     throw Error(os.str());
   }
-  rt::PipelineOptions po;
-  po.dump = &std::cout;
-  po.boundscheck = !a.has("no-boundscheck");
-  po.codegen = a.get("codegen", "nvptx");
-  rt::runStepAlone(*m, a.get("step"), po, a.get("arch", "sm_90"));
+  rt::runStepAlone(*m, a.get("step"), pipelineOptions(a), a.get("arch", "sm_90"));
   return 0;
 }
 

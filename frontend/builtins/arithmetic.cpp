@@ -143,7 +143,7 @@ ExprInfo FunctionTyper::typeArithmeticBuiltin(const CallExpr &c, const std::vect
     return info;
   case ArithmeticOp::Conjugate: {
     checkArity(c, b.name, args.size(), 0, 0);
-    ExprInfo recv = typeExpr(*static_cast<const AttributeExpr &>(*c.func).value);
+    ExprInfo recv = typeExpr(methodReceiver(c));
     info.type = recv.type;
     info.operandTypes = {recv.type.scalar};
     return info;
@@ -257,7 +257,7 @@ Value *Lowerer::lowerArithmeticBuiltin(const fe::CallExpr &c, const fe::ExprInfo
   }
   case ArithmeticOp::Conjugate: {
     Scalar t = ci.operandTypes[0];
-    Value *v = lowerAs(*static_cast<const fe::AttributeExpr &>(*c.func).value, Type::scalarOf(t));
+    Value *v = lowerAs(fe::methodReceiver(c), Type::scalarOf(t));
     if (!fe::isComplex(t))
       return v;
     return makeComplex(realPart(v), b_.CreateFNeg(imagPart(v)), t);

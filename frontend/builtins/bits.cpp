@@ -52,7 +52,7 @@ ExprInfo FunctionTyper::typeBitBuiltin(const CallExpr &c, const std::vector<Expr
   }
   case BitOp::BitCount: { // the ones of x's bits at its width, as numba-cuda counts them
     checkArity(c, b.name, args.size(), 0, 0);
-    ExprInfo recv = typeExpr(*static_cast<const AttributeExpr &>(*c.func).value);
+    ExprInfo recv = typeExpr(methodReceiver(c));
     if (!recv.type.isScalar() || !isInteger(recv.type.scalar))
       error(c.loc, "bit_count() is a method of integers");
     info.type = Type::scalarOf(Scalar::I64);
@@ -84,7 +84,7 @@ Value *Lowerer::lowerBitBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
     return b_.CreateSelect(b_.CreateICmpEQ(v, ConstantInt::get(v->getType(), 0)), b_.getInt32(0), pos);
   }
   case BitOp::BitCount: {
-    Value *v = lowerAs(*static_cast<const fe::AttributeExpr &>(*c.func).value, Type::scalarOf(t));
+    Value *v = lowerAs(fe::methodReceiver(c), Type::scalarOf(t));
     return b_.CreateZExtOrTrunc(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, v), b_.getInt64Ty());
   }
   }

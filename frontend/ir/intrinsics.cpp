@@ -75,7 +75,10 @@ llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id) {
   return f;
 }
 
-void checkIntrinsicsLowered(const llvm::Module &m, std::string_view step) {
+void removeLoweredIntrinsics(llvm::Module &m, std::string_view step) {
+  for (const IntrinsicInfo &i : kTable)
+    if (llvm::Function *f = m.getFunction(i.name); f && f->use_empty())
+      f->eraseFromParent();
   for (const llvm::Function &f : m) {
     if (!f.getName().startswith("cutwin.") || !lookupIntrinsic(f.getName().str()))
       continue;

@@ -66,9 +66,9 @@ const char *intrinsicName(Intrinsic id);
 std::optional<Intrinsic> lookupIntrinsic(std::string_view name);
 /// Declares (or finds) the intrinsic in `m` with its fixed type and attributes.
 llvm::Function *getIntrinsic(llvm::Module &m, Intrinsic id);
-/// The legality check after a backend's lowering step: throws naming `step` and the first
-/// `cutwin.*` function still called (or declared) in `m`.
-void checkIntrinsicsLowered(const llvm::Module &m, std::string_view step);
+/// The end of a backend's lowering step: removes the intrinsics' declarations, now unused,
+/// and throws naming `step` and the first `cutwin.*` intrinsic still called in `m`.
+void removeLoweredIntrinsics(llvm::Module &m, std::string_view step);
 /// docs/ir.md's intrinsic table, generated from intrinsics.def (`cutwin intrinsics`).
 std::string intrinsicTableMarkdown();
 
