@@ -40,8 +40,8 @@ struct CudaDriver {
   X(cuLinkCreate, CUresult (*)(unsigned, CUjit_option *, void **, CUlinkState *))                            \
   X(cuLinkAddData, CUresult (*)(CUlinkState, CUjitInputType, void *, size_t, const char *, unsigned,         \
                                 CUjit_option *, void **))                                                    \
-  X(cuLinkAddFile, CUresult (*)(CUlinkState, CUjitInputType, const char *, unsigned, CUjit_option *,         \
-                                void **))                                                                    \
+  X(cuLinkAddFile,                                                                                           \
+    CUresult (*)(CUlinkState, CUjitInputType, const char *, unsigned, CUjit_option *, void **))              \
   X(cuLinkComplete, CUresult (*)(CUlinkState, void **, size_t *))                                            \
   X(cuLinkDestroy, CUresult (*)(CUlinkState))                                                                \
   X(cuMemHostAlloc, CUresult (*)(void **, size_t, unsigned))                                                 \

@@ -22,7 +22,8 @@ std::string withClusterRank(std::string ptx, const ir::KernelInfo &info) {
   if (at == std::string::npos)
     return ptx;
   size_t eol = ptx.find('\n', at);
-  ptx.insert(eol == std::string::npos ? ptx.size() : eol, "\n.maxclusterrank " + std::to_string(info.launchBounds[2]));
+  ptx.insert(eol == std::string::npos ? ptx.size() : eol,
+             "\n.maxclusterrank " + std::to_string(info.launchBounds[2]));
   return ptx;
 }
 
@@ -55,10 +56,11 @@ void runGpuModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
   // knows only __CUDA_FTZ and __CUDA_ARCH and would take __CUDA_PREC_SQRT as 0), shifts
   // and nvvm.round with PTX's meaning, as libNVVM reads them.
   steps.run(ir::Step::GpuLibdevice, only, m, [&](llvm::Module &m) {
-    ir::linkLibdevice(m, ir::ReflectValues::forKernel(info.fastmath, unsigned(std::stoi(target.arch.substr(3))) * 10));
+    ir::linkLibdevice(
+        m, ir::ReflectValues::forKernel(info.fastmath, unsigned(std::stoi(target.arch.substr(3))) * 10));
   });
   steps.run(ir::Step::GpuOptimize, only, m,
-       [&](llvm::Module &m) { optimizeForNvptx(m, target, std::min(opts.optLevel + 1, info.opt)); });
+            [&](llvm::Module &m) { optimizeForNvptx(m, target, std::min(opts.optLevel + 1, info.opt)); });
 }
 
 std::string printForNvvm(llvm::Module &m, ir::StepRunner &steps) {

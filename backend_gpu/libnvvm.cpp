@@ -36,8 +36,8 @@ const Libnvvm &lib() {
   static std::once_flag once;
   static Libnvvm l;
   std::call_once(once, [] {
-    void *h = openToolkitLibrary("CUTWIN_LIBNVVM", {"/nvvm/lib64/libnvvm.so", "/lib64/libnvvm.so", "/lib/libnvvm.so"},
-                                 {"libnvvm.so"});
+    void *h = openToolkitLibrary(
+        "CUTWIN_LIBNVVM", {"/nvvm/lib64/libnvvm.so", "/lib64/libnvvm.so", "/lib/libnvvm.so"}, {"libnvvm.so"});
     if (!h) {
       l.error = "libNVVM not found (set CUTWIN_LIBNVVM to the toolkit's libnvvm.so)";
       return;
@@ -107,7 +107,8 @@ std::string compileWithLibnvvm(const std::string &nvvmIR, const std::string &nam
   std::string opt = "-opt=" + std::to_string(o.opt);
   std::string ftz = o.ftz ? "-ftz=1" : "-ftz=0";
   // fastmath as numba-cuda asks for it: flush, approximate float32 division and sqrt
-  const char *precDiv = o.ftz ? "-prec-div=0" : "-prec-div=1", *precSqrt = o.ftz ? "-prec-sqrt=0" : "-prec-sqrt=1";
+  const char *precDiv = o.ftz ? "-prec-div=0" : "-prec-div=1",
+             *precSqrt = o.ftz ? "-prec-sqrt=0" : "-prec-sqrt=1";
   std::vector<const char *> opts = {arch.c_str(), opt.c_str(), "-fma=0", ftz.c_str(), precDiv, precSqrt};
   if (o.lineInfo)
     opts.push_back("-generate-line-info");

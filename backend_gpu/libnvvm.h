@@ -8,7 +8,7 @@ namespace cutwin::gpu {
 
 struct NvvmOptions {
   std::string arch = "sm_90"; ///< becomes -arch=compute_90
-  bool ftz = false; ///< fastmath: -ftz=1 -prec-div=0 -prec-sqrt=0
+  bool ftz = false;           ///< fastmath: -ftz=1 -prec-div=0 -prec-sqrt=0
   int opt = 3;
   bool lineInfo = false; ///< -generate-line-info: `.loc` directives from the IR's !dbg locations
   bool lto = false;      ///< -gen-lto: LTO-IR (for nvJitLink) instead of PTX

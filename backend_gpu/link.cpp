@@ -56,7 +56,8 @@ CUmodule loadLinkedModule(const CudaDriver &d, const std::string &ptx, const std
     CUresult r;
     if (ext == "cu") {
       std::string code = compileCudaToPtx(readFile(f), f, arch);
-      r = d.cuLinkAddData(state, CU_JIT_INPUT_PTX, code.data(), code.size() + 1, f.c_str(), 0, nullptr, nullptr);
+      r = d.cuLinkAddData(state, CU_JIT_INPUT_PTX, code.data(), code.size() + 1, f.c_str(), 0, nullptr,
+                          nullptr);
     } else if (ext == "ptx") {
       r = d.cuLinkAddFile(state, CU_JIT_INPUT_PTX, f.c_str(), 0, nullptr, nullptr);
     } else if (ext == "cubin") {
@@ -79,7 +80,8 @@ CUmodule loadLinkedModule(const CudaDriver &d, const std::string &ptx, const std
   if (CUresult r = d.cuLinkComplete(state, &cubin, &size); r != CUDA_SUCCESS)
     fail(r, "completing the link");
   CUmodule module = nullptr;
-  d.check(d.cuModuleLoadDataEx(&module, cubin, 0, nullptr, nullptr), "kernel '" + kernel + "': loading the linked code");
+  d.check(d.cuModuleLoadDataEx(&module, cubin, 0, nullptr, nullptr),
+          "kernel '" + kernel + "': loading the linked code");
   return module;
 }
 

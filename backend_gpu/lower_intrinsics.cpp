@@ -113,11 +113,11 @@ Function *buildGridSync(Module &m, GlobalVariable *leader) {
   IRBuilder<> b(entry);
   auto sreg = [&](ir::Intrinsic id) { return b.CreateIntrinsic(specialRegister(id), {}, {}); };
   auto barrier = [&] { b.CreateIntrinsic(Intrinsic::nvvm_barrier0, {}, {}); };
-  Value *tid = b.CreateAdd(
-      b.CreateMul(b.CreateAdd(b.CreateMul(sreg(ir::Intrinsic::TidZ), sreg(ir::Intrinsic::NtidY)),
-                              sreg(ir::Intrinsic::TidY)),
-                  sreg(ir::Intrinsic::NtidX)),
-      sreg(ir::Intrinsic::TidX));
+  Value *tid =
+      b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(sreg(ir::Intrinsic::TidZ), sreg(ir::Intrinsic::NtidY)),
+                                          sreg(ir::Intrinsic::TidY)),
+                              sreg(ir::Intrinsic::NtidX)),
+                  sreg(ir::Intrinsic::TidX));
   barrier();
   b.CreateAtomicRMW(AtomicRMWInst::UMin, leader, tid, MaybeAlign(4), AtomicOrdering::Monotonic);
   barrier();
@@ -129,11 +129,12 @@ Function *buildGridSync(Module &m, GlobalVariable *leader) {
   b.SetInsertPoint(arrive);
   b.CreateStore(b.getInt32(0xFFFFFFFFu), leader)->setVolatile(true);
   b.CreateIntrinsic(Intrinsic::nvvm_membar_gl, {}, {});
-  Value *blocks =
-      b.CreateMul(b.CreateMul(sreg(ir::Intrinsic::NctaidX), sreg(ir::Intrinsic::NctaidY)), sreg(ir::Intrinsic::NctaidZ));
-  Value *first = b.CreateICmpEQ(
-      b.CreateOr(b.CreateOr(sreg(ir::Intrinsic::CtaidX), sreg(ir::Intrinsic::CtaidY)), sreg(ir::Intrinsic::CtaidZ)),
-      b.getInt32(0));
+  Value *blocks = b.CreateMul(b.CreateMul(sreg(ir::Intrinsic::NctaidX), sreg(ir::Intrinsic::NctaidY)),
+                              sreg(ir::Intrinsic::NctaidZ));
+  Value *first =
+      b.CreateICmpEQ(b.CreateOr(b.CreateOr(sreg(ir::Intrinsic::CtaidX), sreg(ir::Intrinsic::CtaidY)),
+                                sreg(ir::Intrinsic::CtaidZ)),
+                     b.getInt32(0));
   Value *inc = b.CreateSelect(first, b.CreateSub(b.getInt32(0x80000000u), b.CreateSub(blocks, b.getInt32(1))),
                               b.getInt32(1));
   Value *old = b.CreateAtomicRMW(AtomicRMWInst::Add, counter, inc, MaybeAlign(4), AtomicOrdering::Monotonic);
@@ -200,7 +201,7 @@ void lowerFences(Module &m) {
   m.getContext().getSyncScopeNames(names);
   for (FenceInst *fi : fences) {
     StringRef scope = fi->getSyncScopeID() < names.size() ? names[fi->getSyncScopeID()] : "";
-    Intrinsic::ID id = scope == "block" ? Intrinsic::nvvm_membar_cta
+    Intrinsic::ID id = scope == "block"    ? Intrinsic::nvvm_membar_cta
                        : scope == "device" ? Intrinsic::nvvm_membar_gl
                                            : Intrinsic::nvvm_membar_sys;
     IRBuilder<> b(fi);
@@ -235,7 +236,8 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
     case ir::Intrinsic::GridSync:
       result.usesBarrier = result.usesGridSync = true;
       if (info.exported)
-        throw Error("device function '" + info.name + "' syncs the grid: only kernels can be compiled with "
+        throw Error("device function '" + info.name +
+                    "' syncs the grid: only kernels can be compiled with "
                     "cuda.cg.this_grid().sync()");
       if (!gridSync) {
         Function *kernel = m.getFunction(info.irName);
@@ -247,7 +249,8 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
       b.CreateCall(gridSync)->setDebugLoc(ci->getDebugLoc());
       break;
     case ir::Intrinsic::Nanosleep: {
-      auto *ty = FunctionType::get(Type::getVoidTy(m.getContext()), {Type::getInt32Ty(m.getContext())}, false);
+      auto *ty =
+          FunctionType::get(Type::getVoidTy(m.getContext()), {Type::getInt32Ty(m.getContext())}, false);
       b.CreateCall(InlineAsm::get(ty, "nanosleep.u32 $0;", "r", true), {ci->getArgOperand(0)})
           ->setDebugLoc(ci->getDebugLoc());
       break;
@@ -255,9 +258,9 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
     case ir::Intrinsic::Warp: lowerWarpCall(ci); break;
     case ir::Intrinsic::TanhApprox: {
       auto *f32 = Type::getFloatTy(m.getContext());
-      CallInst *r = b.CreateCall(InlineAsm::get(FunctionType::get(f32, {f32}, false), "tanh.approx.f32 $0, $1;", "=f,f",
-                                                false),
-                                 {ci->getArgOperand(0)});
+      CallInst *r = b.CreateCall(
+          InlineAsm::get(FunctionType::get(f32, {f32}, false), "tanh.approx.f32 $0, $1;", "=f,f", false),
+          {ci->getArgOperand(0)});
       r->setDebugLoc(ci->getDebugLoc());
       ci->replaceAllUsesWith(r);
       break;

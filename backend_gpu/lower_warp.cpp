@@ -89,7 +89,9 @@ void lowerWarpCall(CallInst *ci) {
     break;
   }
   case WarpOp::ActiveMask: r = emitAsm(b, i32, {}, "activemask.b32 $0;", "=r"); break;
-  case WarpOp::SyncWarp: r = emitAsm(b, Type::getVoidTy(b.getContext()), {mask}, "bar.warp.sync $0;", "r"); break;
+  case WarpOp::SyncWarp:
+    r = emitAsm(b, Type::getVoidTy(b.getContext()), {mask}, "bar.warp.sync $0;", "r");
+    break;
   }
   if (op == WarpOp::SyncWarp) {
     ci->replaceAllUsesWith(ConstantInt::get(i64, 0));

@@ -67,8 +67,8 @@ void lowerTanhApprox(llvm::Module &m) {
   for (llvm::CallInst *ci : calls) {
     llvm::IRBuilder<> b(ci);
     auto *t = b.getFloatTy();
-    auto *asmFn = llvm::InlineAsm::get(llvm::FunctionType::get(t, {t}, false), "tanh.approx.f32 $0, $1;", "=f,f",
-                                       false);
+    auto *asmFn = llvm::InlineAsm::get(llvm::FunctionType::get(t, {t}, false), "tanh.approx.f32 $0, $1;",
+                                       "=f,f", false);
     llvm::CallInst *r = b.CreateCall(asmFn, {ci->getArgOperand(0)});
     r->setDebugLoc(ci->getDebugLoc());
     ci->replaceAllUsesWith(r);

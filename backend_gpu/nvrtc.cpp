@@ -33,9 +33,10 @@ const Libnvrtc &lib() {
   static std::once_flag once;
   static Libnvrtc l;
   std::call_once(once, [] {
-    void *h = openToolkitLibrary("CUTWIN_LIBNVRTC",
-                                 {"/lib64/libnvrtc.so", "/lib/libnvrtc.so", "/targets/x86_64-linux/lib/libnvrtc.so"},
-                                 {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"});
+    void *h = openToolkitLibrary(
+        "CUTWIN_LIBNVRTC",
+        {"/lib64/libnvrtc.so", "/lib/libnvrtc.so", "/targets/x86_64-linux/lib/libnvrtc.so"},
+        {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"});
     if (!h) {
       l.error = "NVRTC not found (set CUTWIN_LIBNVRTC to the toolkit's libnvrtc.so)";
       return;
@@ -89,7 +90,7 @@ std::string compileCudaToPtx(const std::string &source, const std::string &path,
   std::string archOpt = "--gpu-architecture=compute_" + arch.substr(3);
   std::string inc = "-I" + dir, sysinc = "-I" + l.include, cccl = "-I" + l.cccl;
   // No contraction (-fmad=false), as on the simulator's CPU: write fma() where one is meant.
-  std::vector<const char *> opts = {archOpt.c_str(), "-rdc=true",   "-default-device",
+  std::vector<const char *> opts = {archOpt.c_str(), "-rdc=true", "-default-device",
                                     "-fmad=false",   inc.c_str(), sysinc.c_str()};
   if (!l.cccl.empty())
     opts.push_back(cccl.c_str());

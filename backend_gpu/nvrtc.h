@@ -11,7 +11,8 @@ namespace cutwin::gpu {
 bool nvrtcAvailable(std::string *whyNot = nullptr);
 
 /// Compiles `source` (named `path` in messages; its directory is on the include path) for
-/// `arch` ("sm_90") with -rdc=true and -fmad=false (no contraction, as on the simulator). Throws CompileError with NVRTC's log on failure.
+/// `arch` ("sm_90") with -rdc=true and -fmad=false (no contraction, as on the simulator). Throws CompileError
+/// with NVRTC's log on failure.
 std::string compileCudaToPtx(const std::string &source, const std::string &path, const std::string &arch);
 
 } // namespace cutwin::gpu

@@ -106,7 +106,8 @@ void rewriteAtomicsForNvvm(Module &m) {
     case AtomicRMWInst::Xchg:
       if (!t->isFloatingPointTy())
         continue;
-      r = b.CreateBitCast(b.CreateAtomicRMW(AtomicRMWInst::Xchg, p, b.CreateBitCast(v, b.getIntNTy(t->getPrimitiveSizeInBits())),
+      r = b.CreateBitCast(b.CreateAtomicRMW(AtomicRMWInst::Xchg, p,
+                                            b.CreateBitCast(v, b.getIntNTy(t->getPrimitiveSizeInBits())),
                                             a->getAlign(), a->getOrdering()),
                           t);
       break;
@@ -124,10 +125,12 @@ void rewriteAtomicsForNvvm(Module &m) {
       old->addIncoming(first, before);
       Value *next;
       if (a->getOperation() == AtomicRMWInst::UIncWrap)
-        next = lb.CreateSelect(lb.CreateICmpUGE(old, v), ConstantInt::get(t, 0), lb.CreateAdd(old, ConstantInt::get(t, 1)));
+        next = lb.CreateSelect(lb.CreateICmpUGE(old, v), ConstantInt::get(t, 0),
+                               lb.CreateAdd(old, ConstantInt::get(t, 1)));
       else
-        next = lb.CreateSelect(lb.CreateOr(lb.CreateICmpEQ(old, ConstantInt::get(t, 0)), lb.CreateICmpUGT(old, v)), v,
-                               lb.CreateSub(old, ConstantInt::get(t, 1)));
+        next = lb.CreateSelect(
+            lb.CreateOr(lb.CreateICmpEQ(old, ConstantInt::get(t, 0)), lb.CreateICmpUGT(old, v)), v,
+            lb.CreateSub(old, ConstantInt::get(t, 1)));
       Value *pair = lb.CreateAtomicCmpXchg(p, old, next, a->getAlign(), a->getOrdering(), a->getOrdering());
       Value *seen = lb.CreateExtractValue(pair, {0});
       old->addIncoming(seen, loop);
@@ -336,9 +339,9 @@ private:
   // -- module parts
   void printGlobal(const GlobalVariable &g) {
     os_ << "@" << quote(g.getName()) << " = ";
-    os_ << (g.isDeclaration()                                  ? "external "
+    os_ << (g.isDeclaration()                                 ? "external "
             : g.hasInternalLinkage() || g.hasPrivateLinkage() ? "internal "
-                                                               : "");
+                                                              : "");
     if (g.getAddressSpace())
       os_ << "addrspace(" << g.getAddressSpace() << ") ";
     os_ << (g.isConstant() ? "constant " : "global ") << type(g.getValueType());
@@ -605,25 +608,27 @@ private:
 
   std::string mdText(const MDNode *n) {
     if (auto *l = dyn_cast<DILocation>(n))
-      return "!DILocation(line: " + std::to_string(l->getLine()) + ", column: " + std::to_string(l->getColumn()) +
-             ", scope: " + ref(l->getScope()) + (l->getInlinedAt() ? ", inlinedAt: " + ref(l->getInlinedAt()) : "") +
-             ")";
+      return "!DILocation(line: " + std::to_string(l->getLine()) +
+             ", column: " + std::to_string(l->getColumn()) + ", scope: " + ref(l->getScope()) +
+             (l->getInlinedAt() ? ", inlinedAt: " + ref(l->getInlinedAt()) : "") + ")";
     if (auto *sp = dyn_cast<DISubprogram>(n)) {
       std::string empty = "!" + std::to_string(md(MDTuple::get(m_.getContext(), {})));
       std::string type = "!" + std::to_string(mdNodes_.size());
       mdNodes_.push_back("!DISubroutineType(types: " + empty + ")");
       return "distinct !DISubprogram(name: \"" + escape(sp->getName()) + "\", linkageName: \"" +
-             escape(sp->getLinkageName()) + "\", scope: " + ref(sp->getFile()) + ", file: " + ref(sp->getFile()) +
-             ", line: " + std::to_string(sp->getLine()) + ", type: " + type +
+             escape(sp->getLinkageName()) + "\", scope: " + ref(sp->getFile()) +
+             ", file: " + ref(sp->getFile()) + ", line: " + std::to_string(sp->getLine()) +
+             ", type: " + type +
              ", isLocal: false, isDefinition: true, scopeLine: " + std::to_string(sp->getScopeLine()) +
              ", isOptimized: true, unit: " + ref(sp->getUnit()) + ")";
     }
     if (auto *f = dyn_cast<DIFile>(n))
-      return "!DIFile(filename: \"" + escape(f->getFilename()) + "\", directory: \"" + escape(f->getDirectory()) +
-             "\")";
+      return "!DIFile(filename: \"" + escape(f->getFilename()) + "\", directory: \"" +
+             escape(f->getDirectory()) + "\")";
     if (auto *cu = dyn_cast<DICompileUnit>(n))
       return "distinct !DICompileUnit(language: DW_LANG_C99, file: " + ref(cu->getFile()) +
-             ", producer: \"cutwin\", isOptimized: true, runtimeVersion: 0, emissionKind: DebugDirectivesOnly)";
+             ", producer: \"cutwin\", isOptimized: true, runtimeVersion: 0, emissionKind: "
+             "DebugDirectivesOnly)";
     if (auto *b = dyn_cast<DILexicalBlock>(n))
       return "distinct !DILexicalBlock(scope: " + ref(b->getScope()) + ", file: " + ref(b->getFile()) +
              ", line: " + std::to_string(b->getLine()) + ", column: " + std::to_string(b->getColumn()) + ")";

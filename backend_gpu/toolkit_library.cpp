@@ -22,7 +22,8 @@ void *openToolkitLibrary(const char *envVar, std::initializer_list<const char *>
   std::vector<std::string> candidates;
   if (const char *p = std::getenv(envVar))
     candidates.push_back(p);
-  for (const char *home : {static_cast<const char *>(std::getenv("CUDA_HOME")), CUTWIN_CUDA_HOME_DIR, "/usr/local/cuda"})
+  for (const char *home :
+       {static_cast<const char *>(std::getenv("CUDA_HOME")), CUTWIN_CUDA_HOME_DIR, "/usr/local/cuda"})
     if (home)
       for (const char *sub : underHome)
         candidates.push_back(std::string(home) + sub);

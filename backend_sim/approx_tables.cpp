@@ -25,18 +25,25 @@ namespace {
 
 using Table = ApproxTable;
 constexpr int TableCount = int(ApproxTable::Count);
-const char *const kNames[TableCount] = {"rcp_approx_ftz_f32",        "rcp_approx_ftz_f64",
-                                        "ex2_approx_ftz_f32_pos",    "ex2_approx_ftz_f32_neg",
-                                        "rsqrt_approx_ftz_f32_even", "rsqrt_approx_ftz_f32_odd",
-                                        "rsqrt_approx_ftz_f64_even", "rsqrt_approx_ftz_f64_odd",
-                                        "lg2_approx_ftz_f32_e0",     "lg2_approx_ftz_f32_em1",
-                                        "sqrt_approx_ftz_f32_even",  "sqrt_approx_ftz_f32_odd",
-                                        "sin_approx_f32",            "cos_approx_f32",
+const char *const kNames[TableCount] = {"rcp_approx_ftz_f32",
+                                        "rcp_approx_ftz_f64",
+                                        "ex2_approx_ftz_f32_pos",
+                                        "ex2_approx_ftz_f32_neg",
+                                        "rsqrt_approx_ftz_f32_even",
+                                        "rsqrt_approx_ftz_f32_odd",
+                                        "rsqrt_approx_ftz_f64_even",
+                                        "rsqrt_approx_ftz_f64_odd",
+                                        "lg2_approx_ftz_f32_e0",
+                                        "lg2_approx_ftz_f32_em1",
+                                        "sqrt_approx_ftz_f32_even",
+                                        "sqrt_approx_ftz_f32_odd",
+                                        "sin_approx_f32",
+                                        "cos_approx_f32",
                                         "tanh_approx_f32"};
 constexpr size_t kEntries[TableCount] = {size_t(1) << 23, size_t(1) << 20, size_t(1) << 23, size_t(1) << 23,
-                                     size_t(1) << 23, size_t(1) << 23, size_t(1) << 20, size_t(1) << 20,
-                                     size_t(1) << 23, size_t(1) << 23, size_t(1) << 23, size_t(1) << 23,
-                                     size_t(1) << 25, size_t(1) << 25, 6684672};
+                                         size_t(1) << 23, size_t(1) << 23, size_t(1) << 20, size_t(1) << 20,
+                                         size_t(1) << 23, size_t(1) << 23, size_t(1) << 23, size_t(1) << 23,
+                                         size_t(1) << 25, size_t(1) << 25, 6684672};
 
 constexpr int32_t kRawBlock = INT32_MIN;
 
@@ -167,36 +174,36 @@ private:
     size_t spilled = 0;
     for (int pass = 0; pass < 2; ++pass) // count the raw blocks, then fill them (no reallocation)
       for (size_t s = 0; s < values.size(); s += 64) {
-      size_t n = std::min<size_t>(64, values.size() - s);
-      int64_t least = 0, most = 0; // differences modulo 2^32, as int32s (a sign change wraps)
-      for (size_t k = 1; k < n; ++k) {
-        int64_t d = int32_t(values[s + k] - values[s + k - 1]);
-        least = k == 1 ? d : std::min(least, d);
-        most = k == 1 ? d : std::max(most, d);
-      }
-      Block &b = blocks_[(first + s) / 64];
-      b.first = values[s];
-      if (most - least > 2 || least == kRawBlock) {
-        if (pass == 0) {
-          spill.resize(spill.size() + 64);
-        } else {
-          uint32_t *dst = spill.data() + spilled++ * 64;
-          std::copy(values.begin() + long(s), values.begin() + long(s + n), dst);
-          b.least = kRawBlock;
-          b.plane0 = reinterpret_cast<uint64_t>(dst);
+        size_t n = std::min<size_t>(64, values.size() - s);
+        int64_t least = 0, most = 0; // differences modulo 2^32, as int32s (a sign change wraps)
+        for (size_t k = 1; k < n; ++k) {
+          int64_t d = int32_t(values[s + k] - values[s + k - 1]);
+          least = k == 1 ? d : std::min(least, d);
+          most = k == 1 ? d : std::max(most, d);
         }
-        continue;
+        Block &b = blocks_[(first + s) / 64];
+        b.first = values[s];
+        if (most - least > 2 || least == kRawBlock) {
+          if (pass == 0) {
+            spill.resize(spill.size() + 64);
+          } else {
+            uint32_t *dst = spill.data() + spilled++ * 64;
+            std::copy(values.begin() + long(s), values.begin() + long(s + n), dst);
+            b.least = kRawBlock;
+            b.plane0 = reinterpret_cast<uint64_t>(dst);
+          }
+          continue;
+        }
+        if (pass == 0)
+          continue;
+        b.least = int32_t(least);
+        b.plane0 = b.plane1 = 0;
+        for (size_t k = 1; k < n; ++k) {
+          uint32_t d = uint32_t(int64_t(int32_t(values[s + k] - values[s + k - 1])) - least);
+          b.plane0 |= uint64_t(d & 1) << k;
+          b.plane1 |= uint64_t(d >> 1) << k;
+        }
       }
-      if (pass == 0)
-        continue;
-      b.least = int32_t(least);
-      b.plane0 = b.plane1 = 0;
-      for (size_t k = 1; k < n; ++k) {
-        uint32_t d = uint32_t(int64_t(int32_t(values[s + k] - values[s + k - 1])) - least);
-        b.plane0 |= uint64_t(d & 1) << k;
-        b.plane1 |= uint64_t(d >> 1) << k;
-      }
-    }
   }
 
   uint32_t entries_ = 0, perChunk_ = 0;
@@ -225,9 +232,10 @@ std::atomic<int> tableState[TableCount]; // 0 unopened, 1 present, 2 absent
   if (!present) {
     static bool said = false;
     if (!said)
-      std::fprintf(stderr, "cutwin: no measured approximation tables for %s: the simulator uses correctly "
-                           "rounded values for the approximation instructions (results may differ from "
-                           "the GPU's by an ulp)\n",
+      std::fprintf(stderr,
+                   "cutwin: no measured approximation tables for %s: the simulator uses correctly "
+                   "rounded values for the approximation instructions (results may differ from "
+                   "the GPU's by an ulp)\n",
                    kSimulatedArch);
     said = true;
   }
@@ -235,7 +243,8 @@ std::atomic<int> tableState[TableCount]; // 0 unopened, 1 present, 2 absent
     ApproxTableView v = tables[k].view();
     approxTableViews[k].ready = v.ready;
     approxTableViews[k].chunkShift = v.chunkShift;
-    std::atomic_ref<const ApproxBlock *>(approxTableViews[k].blocks).store(v.blocks, std::memory_order_release);
+    std::atomic_ref<const ApproxBlock *>(approxTableViews[k].blocks)
+        .store(v.blocks, std::memory_order_release);
   }
   tableState[k].store(present ? 1 : 2, std::memory_order_release);
   return present ? &tables[k] : nullptr;
@@ -332,7 +341,9 @@ float truncateToFloat(double x) {
 }
 /// The unit forms p + lg2(1.m) exactly and truncates; p < 0 starts from lg2(1.m / 2) so that
 /// the sum and the entry have one sign and truncating twice is truncating once.
-float lg2From(int32_t p, uint32_t t) { return truncateToFloat(double(p >= 0 ? p : p + 1) + double(fromBits(t))); }
+float lg2From(int32_t p, uint32_t t) {
+  return truncateToFloat(double(p >= 0 ? p : p + 1) + double(fromBits(t)));
+}
 
 // The full paths: special operands, tables not yet open or absent, chunks not yet decoded.
 
@@ -457,7 +468,7 @@ double approxRcpF64(double x) {
 float approxEx2F32(float x) {
   uint32_t u = bitsOf(x), a = u & 0x7fffffffu, t;
   if (a - 0x00800000u < 0x43000000u - 0x00800000u) { // normal, |x| < 128
-    uint32_t k = uint32_t(fromBits(a) * 0x1p23f);     // the unit reads |x| to 2^-23 (truncated)
+    uint32_t k = uint32_t(fromBits(a) * 0x1p23f);    // the unit reads |x| to 2^-23 (truncated)
     bool negative = u >> 31;
     if (readyEntry(negative ? Table::Ex2Neg : Table::Ex2Pos, k & 0x7fffff, t))
       return ex2From(negative, k, t);
@@ -541,7 +552,9 @@ namespace {
 double sinFallback(double v) { return std::sin(v); }
 double cosFallback(double v) { return std::cos(v); }
 [[gnu::always_inline]] inline float sinUnit(float x) { return phaseLookup(Table::Sin, x, true, sinFallback); }
-[[gnu::always_inline]] inline float cosUnit(float x) { return phaseLookup(Table::Cos, x, false, cosFallback); }
+[[gnu::always_inline]] inline float cosUnit(float x) {
+  return phaseLookup(Table::Cos, x, false, cosFallback);
+}
 } // namespace
 
 float approxSinF32(float x) { return sinUnit(x); }
@@ -596,7 +609,8 @@ float approxTanhF32(float x) { return tanhUnit(x); }
 namespace {
 /// Asks for the block holding entry i of table t (where the table is open).
 inline void prefetchEntry(Table t, uint32_t i) {
-  if (const Block *blocks = std::atomic_ref<const Block *>(approxTableViews[int(t)].blocks).load(std::memory_order_relaxed))
+  if (const Block *blocks =
+          std::atomic_ref<const Block *>(approxTableViews[int(t)].blocks).load(std::memory_order_relaxed))
     __builtin_prefetch(&blocks[i >> 6]);
 }
 
@@ -616,9 +630,15 @@ template <class T, T (*Unit)(T), void (*Prefetch)(T)> void lanes(const T *in, T 
 }
 } // namespace
 
-void approxLg2F32Lanes(const float *in, float *out, int n) { lanes<float, lg2Unit, prefetchLg2F32>(in, out, n); }
-void approxSinF32Lanes(const float *in, float *out, int n) { lanes<float, sinUnit, prefetchNothing>(in, out, n); }
-void approxCosF32Lanes(const float *in, float *out, int n) { lanes<float, cosUnit, prefetchNothing>(in, out, n); }
+void approxLg2F32Lanes(const float *in, float *out, int n) {
+  lanes<float, lg2Unit, prefetchLg2F32>(in, out, n);
+}
+void approxSinF32Lanes(const float *in, float *out, int n) {
+  lanes<float, sinUnit, prefetchNothing>(in, out, n);
+}
+void approxCosF32Lanes(const float *in, float *out, int n) {
+  lanes<float, cosUnit, prefetchNothing>(in, out, n);
+}
 void approxTanhF32Lanes(const float *in, float *out, int n) {
   lanes<float, tanhUnit, prefetchNothing>(in, out, n);
 }

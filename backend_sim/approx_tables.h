@@ -78,9 +78,9 @@ inline uint32_t approxModelEntry(const ApproxModel &m, uint32_t k) {
 /// decoded). The fast path of a lookup that finds no blocks or an unset flag takes the
 /// full path, which opens the table and decodes the chunk.
 struct ApproxTableView {
-  const ApproxBlock *blocks;        ///< null until the table is opened; stays null where none exists
+  const ApproxBlock *blocks;         ///< null until the table is opened; stays null where none exists
   const std::atomic<uint8_t> *ready; ///< per chunk: non-zero once decoded
-  uint32_t chunkShift;              ///< log2 of the entries per chunk
+  uint32_t chunkShift;               ///< log2 of the entries per chunk
 };
 
 /// rcp.approx.ftz, ex2.approx.ftz.f32 and rsqrt.approx.ftz as the GPU computes them,

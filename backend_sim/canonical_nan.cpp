@@ -33,10 +33,8 @@ bool computesFloat32(const Instruction &i) {
   if (auto *ii = dyn_cast<IntrinsicInst>(&i)) {
     switch (ii->getIntrinsicID()) {
     case Intrinsic::copysign:
-    case Intrinsic::ssa_copy:
-      return false; // bit operations
-    default:
-      return true; // fabs too, as fneg
+    case Intrinsic::ssa_copy: return false; // bit operations
+    default: return true;                   // fabs too, as fneg
     }
   }
   // A host helper (directed rounding, approximation tables) computes; a function defined
@@ -76,13 +74,10 @@ bool blindToNanBits(const Use &u) {
   case Intrinsic::rint:
   case Intrinsic::nearbyint:
   case Intrinsic::round:
-  case Intrinsic::roundeven:
-    return ii->getType()->isFloatTy();
+  case Intrinsic::roundeven: return ii->getType()->isFloatTy();
   case Intrinsic::fptosi_sat:
-  case Intrinsic::fptoui_sat:
-    return true;
-  default:
-    return false;
+  case Intrinsic::fptoui_sat: return true;
+  default: return false;
   }
 }
 
@@ -90,7 +85,8 @@ bool blindToNanBits(const Use &u) {
 
 void applyGpuNanRules(Module &m) {
   LLVMContext &c = m.getContext();
-  Constant *canonical = ConstantFP::get(Type::getFloatTy(c), APFloat(APFloat::IEEEsingle(), APInt(32, 0x7fffffffu)));
+  Constant *canonical =
+      ConstantFP::get(Type::getFloatTy(c), APFloat(APFloat::IEEEsingle(), APInt(32, 0x7fffffffu)));
   std::vector<Instruction *> f32, f64;
   for (Function &f : m)
     for (BasicBlock &bb : f)
@@ -108,14 +104,14 @@ void applyGpuNanRules(Module &m) {
     IRBuilder<> b(i->getNextNode());
     auto *isNan = cast<Instruction>(b.CreateFCmpUNO(i, i));
     auto *sel = cast<Instruction>(b.CreateSelect(isNan, canonical, i));
-    i->replaceUsesWithIf(sel, [&](Use &u) {
-      return u.getUser() != isNan && u.getUser() != sel && !blindToNanBits(u);
-    });
+    i->replaceUsesWithIf(
+        sel, [&](Use &u) { return u.getUser() != isNan && u.getUser() != sel && !blindToNanBits(u); });
   }
   for (Instruction *i : f64) {
     IRBuilder<> b(i->getNextNode());
     Value *x = i->getOperand(0);
-    Value *quiet = b.CreateBitCast(b.CreateOr(b.CreateBitCast(x, b.getInt64Ty()), uint64_t(1) << 51), b.getDoubleTy());
+    Value *quiet =
+        b.CreateBitCast(b.CreateOr(b.CreateBitCast(x, b.getInt64Ty()), uint64_t(1) << 51), b.getDoubleTy());
     auto *sel = cast<Instruction>(b.CreateSelect(b.CreateFCmpUNO(x, x), quiet, i));
     i->replaceUsesWithIf(sel, [&](Use &u) { return u.getUser() != sel; });
   }

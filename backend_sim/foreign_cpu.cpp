@@ -127,10 +127,12 @@ void *openCompiled(std::vector<fs::path> sources) {
     fs::remove(log, ec);
     if (rc != 0) {
       fs::remove(tmp, ec);
-      throw CompileError(sources.front().string(), {}, "",
-                         "simulator: " + cxx + " could not compile " + names +
-                             " for the CPU (linked with link=[...]; only portable C++ device code runs on the "
-                             "simulator):\n" + out);
+      throw CompileError(
+          sources.front().string(), {}, "",
+          "simulator: " + cxx + " could not compile " + names +
+              " for the CPU (linked with link=[...]; only portable C++ device code runs on the "
+              "simulator):\n" +
+              out);
     }
     fs::rename(tmp, lib, ec);
     if (ec)

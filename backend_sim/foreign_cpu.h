@@ -13,8 +13,8 @@
 namespace cutwin::sim {
 
 struct ForeignRequest {
-  std::string kernel;                   ///< for messages
-  std::vector<std::string> files;       ///< linked files (existing paths)
+  std::string kernel;                           ///< for messages
+  std::vector<std::string> files;               ///< linked files (existing paths)
   std::map<std::string, std::string> functions; ///< name -> call site "file:line:col"
 };
 

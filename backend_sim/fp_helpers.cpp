@@ -120,7 +120,8 @@ extern "C" float cutwin_sim_approx_f32(int op, float x, float y) {
   case ApproxF32::Sin: return approxSinF32(x);
   case ApproxF32::Cos: return approxCosF32(x);
   case ApproxF32::RsqrtFtz: return approxRsqrtF32(x);
-  case ApproxF32::Rsqrt: return subnormalOrZero(x) ? approxRsqrtF32(x * 0x1p24f) * 4096.0f : approxRsqrtF32(x);
+  case ApproxF32::Rsqrt:
+    return subnormalOrZero(x) ? approxRsqrtF32(x * 0x1p24f) * 4096.0f : approxRsqrtF32(x);
   case ApproxF32::SqrtFtz: return approxSqrtF32(x);
   case ApproxF32::Sqrt: return subnormalOrZero(x) ? approxSqrtF32(x * 0x1p24f) * 0x1p-12f : approxSqrtF32(x);
   case ApproxF32::RcpFtz: return approxRcpF32(x);

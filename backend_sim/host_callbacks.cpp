@@ -55,9 +55,10 @@ Function *declare(Module &m, const char *symbol, FunctionType *type, bool noretu
 
 Function *declareHostCallback(Module &m, HostCallback id) {
   switch (id) {
-#define CUTWIN_DECLARE_IN_MODULE(id, symbol, noreturn, result, params)                                         \
+#define CUTWIN_DECLARE_IN_MODULE(id, symbol, noreturn, result, params)                                       \
   case HostCallback::id:                                                                                     \
-    return declare(m, #symbol, llvmFunctionType(m.getContext(), &::symbol), noreturn, takesContext(&::symbol));
+    return declare(m, #symbol, llvmFunctionType(m.getContext(), &::symbol), noreturn,                        \
+                   takesContext(&::symbol));
     CUTWIN_SIM_HOST_CALLBACKS(CUTWIN_DECLARE_IN_MODULE)
 #undef CUTWIN_DECLARE_IN_MODULE
   }

@@ -18,15 +18,15 @@ class Function;
 
 /// X(Id, symbol, noreturn, result, (parameters)). A leading ThreadContext* is the calling
 /// thread's context, which the callee only reads (so loads of blockIdx stay hoistable).
-#define CUTWIN_SIM_HOST_CALLBACKS(X)                                                                           \
-  X(Barrier, cutwin_sim_barrier, false, void, (cutwin::sim::ThreadContext *, uint32_t site))                   \
-  X(GridSync, cutwin_sim_grid_sync, false, void, (cutwin::sim::ThreadContext *, uint32_t site))                \
-  X(Warp, cutwin_sim_warp, false, uint64_t,                                                                    \
-    (cutwin::sim::ThreadContext *, uint32_t op, uint32_t mask, uint64_t value, uint32_t b, uint32_t site))     \
-  X(Print, cutwin_sim_print, false, void, (const char *format, const void *args))                              \
-  X(Raise, cutwin_sim_raise, true, void,                                                                       \
-    (cutwin::sim::ThreadContext *, cutwin::ir::ErrorRecord *record, uint32_t kind, uint32_t site, int64_t a,   \
-     int64_t b, int64_t c))
+#define CUTWIN_SIM_HOST_CALLBACKS(X)                                                                         \
+  X(Barrier, cutwin_sim_barrier, false, void, (cutwin::sim::ThreadContext *, uint32_t site))                 \
+  X(GridSync, cutwin_sim_grid_sync, false, void, (cutwin::sim::ThreadContext *, uint32_t site))              \
+  X(Warp, cutwin_sim_warp, false, uint64_t,                                                                  \
+    (cutwin::sim::ThreadContext *, uint32_t op, uint32_t mask, uint64_t value, uint32_t b, uint32_t site))   \
+  X(Print, cutwin_sim_print, false, void, (const char *format, const void *args))                            \
+  X(Raise, cutwin_sim_raise, true, void,                                                                     \
+    (cutwin::sim::ThreadContext *, cutwin::ir::ErrorRecord * record, uint32_t kind, uint32_t site,           \
+     int64_t a, int64_t b, int64_t c))
 
 extern "C" {
 #define CUTWIN_DECLARE_CALLBACK(id, symbol, noreturn, result, params) result symbol params;

@@ -1,7 +1,7 @@
 #include "backend_sim/jit.h"
 
-#include "backend_sim/libdevice_cpu.h"
 #include "backend_sim/host_callbacks.h"
+#include "backend_sim/libdevice_cpu.h"
 #include "cutwin/errors.h"
 
 #include <llvm/ExecutionEngine/JITLink/JITLinkMemoryManager.h>
@@ -54,27 +54,27 @@ Jit::Jit() {
 
   LLJITBuilder builder;
   builder.setJITTargetMachineBuilder(jtmb);
-  builder.setObjectLinkingLayerCreator(
-      [](ExecutionSession &es, const Triple &) -> Expected<std::unique_ptr<ObjectLayer>> {
-        auto layer = std::make_unique<ObjectLinkingLayer>(es);
-        // Debug objects go to GDB's JIT interface; without it breakpoints are never hit.
-        // The registration function is looked up in the library that defines it: inside
-        // a Python extension (loaded RTLD_LOCAL) the process-wide lookup cannot see it.
-        std::optional<ExecutorAddr> gdbDylib;
-        Dl_info info;
-        if (dladdr(reinterpret_cast<void *>(&llvm_orc_registerJITLoaderGDBWrapper), &info) && info.dli_fname) {
-          if (auto h = es.getExecutorProcessControl().loadDylib(info.dli_fname))
-            gdbDylib = *h;
-          else
-            consumeError(h.takeError());
-        }
-        if (auto reg = createJITLoaderGDBRegistrar(es, gdbDylib))
-          layer->addPlugin(std::make_unique<DebugObjectManagerPlugin>(es, std::move(*reg)));
-        else
-          llvm::errs() << "cutwin: kernels cannot be debugged with gdb: " << llvm::toString(reg.takeError())
-                       << "\n";
-        return layer;
-      });
+  builder.setObjectLinkingLayerCreator([](ExecutionSession &es,
+                                          const Triple &) -> Expected<std::unique_ptr<ObjectLayer>> {
+    auto layer = std::make_unique<ObjectLinkingLayer>(es);
+    // Debug objects go to GDB's JIT interface; without it breakpoints are never hit.
+    // The registration function is looked up in the library that defines it: inside
+    // a Python extension (loaded RTLD_LOCAL) the process-wide lookup cannot see it.
+    std::optional<ExecutorAddr> gdbDylib;
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&llvm_orc_registerJITLoaderGDBWrapper), &info) && info.dli_fname) {
+      if (auto h = es.getExecutorProcessControl().loadDylib(info.dli_fname))
+        gdbDylib = *h;
+      else
+        consumeError(h.takeError());
+    }
+    if (auto reg = createJITLoaderGDBRegistrar(es, gdbDylib))
+      layer->addPlugin(std::make_unique<DebugObjectManagerPlugin>(es, std::move(*reg)));
+    else
+      llvm::errs() << "cutwin: kernels cannot be debugged with gdb: " << llvm::toString(reg.takeError())
+                   << "\n";
+    return layer;
+  });
   jit_ = unwrap(builder.create(), "LLJIT");
   layout_ = jit_->getDataLayout();
   triple_ = jit_->getTargetTriple().str();

@@ -202,11 +202,12 @@ private:
         static const struct {
           const char *name;
           ApproxF32 ftz, full;
-        } units[] = {{"ex2", ApproxF32::Ex2Ftz, ApproxF32::Ex2},         {"lg2", ApproxF32::Lg2Ftz, ApproxF32::Lg2},
-                     {"sin", ApproxF32::Sin, ApproxF32::Sin},            {"cos", ApproxF32::Cos, ApproxF32::Cos},
-                     {"rsqrt", ApproxF32::RsqrtFtz, ApproxF32::Rsqrt},   {"sqrt", ApproxF32::SqrtFtz, ApproxF32::Sqrt},
-                     {"rcp", ApproxF32::RcpFtz, ApproxF32::Rcp},         {"tanh", ApproxF32::Tanh, ApproxF32::Tanh},
-                     {"div", ApproxF32::DivFtz, ApproxF32::Div}};
+        } units[] = {
+            {"ex2", ApproxF32::Ex2Ftz, ApproxF32::Ex2},       {"lg2", ApproxF32::Lg2Ftz, ApproxF32::Lg2},
+            {"sin", ApproxF32::Sin, ApproxF32::Sin},          {"cos", ApproxF32::Cos, ApproxF32::Cos},
+            {"rsqrt", ApproxF32::RsqrtFtz, ApproxF32::Rsqrt}, {"sqrt", ApproxF32::SqrtFtz, ApproxF32::Sqrt},
+            {"rcp", ApproxF32::RcpFtz, ApproxF32::Rcp},       {"tanh", ApproxF32::Tanh, ApproxF32::Tanh},
+            {"div", ApproxF32::DivFtz, ApproxF32::Div}};
         for (auto &u : units)
           if (op == u.name)
             return approxF32(b, ftz ? u.ftz : u.full, a[0], a.size() > 1 ? a[1] : nullptr);

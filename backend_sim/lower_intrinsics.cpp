@@ -9,8 +9,8 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
 
 #include <map>
 
@@ -196,8 +196,9 @@ void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::K
   args.insert(args.end(), params.begin(), params.end());
   Value *n[3];
   for (unsigned d = 0; d < 3; ++d)
-    n[d] = loadIndex(b, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(2), b.CreateStructGEP(ctxTy, ctx, 2), 0, d),
-                     true);
+    n[d] = loadIndex(
+        b, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(2), b.CreateStructGEP(ctxTy, ctx, 2), 0, d),
+        true);
   // for z: for y: for x: ctx->tid = (x, y, z); kernel(ctx, args...)
   BasicBlock *exit = BasicBlock::Create(c, "exit", fn);
   CallInst *kernelCall = nullptr;
@@ -300,7 +301,8 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
       break;
     }
     case ir::Intrinsic::DynamicSharedSize:
-      repl = b.CreateTrunc(b.CreateLoad(Type::getInt64Ty(m.getContext()), b.CreateStructGEP(ctxTy, ctx, 7)), i32);
+      repl = b.CreateTrunc(b.CreateLoad(Type::getInt64Ty(m.getContext()), b.CreateStructGEP(ctxTy, ctx, 7)),
+                           i32);
       break;
     case ir::Intrinsic::TidX:
     case ir::Intrinsic::TidY:

@@ -202,8 +202,8 @@ struct BlockFibers {
   std::mt19937 rng;
 };
 
-void startFibers(const SimKernel &k, const ThreadContext &base, Dim3 block, const void *args, StackPool &stacks,
-                 BlockFibers &bf) {
+void startFibers(const SimKernel &k, const ThreadContext &base, Dim3 block, const void *args,
+                 StackPool &stacks, BlockFibers &bf) {
   uint32_t n = uint32_t(block.count());
   bf.n = n;
   if (bf.fibers->size() < n)
@@ -248,8 +248,8 @@ uint32_t resolveWarps(std::vector<Fiber> &fibers, uint32_t n, WarpStall &stall) 
       if (lane[l].state != Fiber::State::Done)
         live |= 1u << l;
       if (lane[l].state == Fiber::State::AtWarp)
-        ((lane[l].warp.op & ir::kWarpOpMask) == unsigned(ir::WarpOp::ActiveMask) ? activeWaiting : syncWaiting) |=
-            1u << l;
+        ((lane[l].warp.op & ir::kWarpOpMask) == unsigned(ir::WarpOp::ActiveMask) ? activeWaiting
+                                                                                 : syncWaiting) |= 1u << l;
     }
     if (!(syncWaiting | activeWaiting))
       continue;
@@ -278,7 +278,8 @@ uint32_t resolveWarps(std::vector<Fiber> &fibers, uint32_t n, WarpStall &stall) 
       uint32_t group = r.mask & live;
       const Fiber *blocker = nullptr;
       for (uint32_t k = 0; k < lanes && !blocker; ++k)
-        if ((group >> k & 1u) && !(lane[k].state == Fiber::State::AtWarp && req[k].op == r.op && req[k].mask == r.mask))
+        if ((group >> k & 1u) &&
+            !(lane[k].state == Fiber::State::AtWarp && req[k].op == r.op && req[k].mask == r.mask))
           blocker = &lane[k];
       if (blocker) {
         if (!stall.waiter)
@@ -309,13 +310,13 @@ uint32_t resolveWarps(std::vector<Fiber> &fibers, uint32_t n, WarpStall &stall) 
 /// barrier (AtGridBarrier), or a fault, barrier divergence or stuck warp operation was
 /// recorded (Stopped). Each round runs every ready thread until it blocks, then completes
 /// the warp operations that can complete; when nothing can run, the block barrier opens.
-BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState &bs, const SchedulerOptions &opts,
-                      BlockFibers &bf) {
+BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState &bs,
+                      const SchedulerOptions &opts, BlockFibers &bf) {
   std::vector<Fiber> &fibers = *bf.fibers;
   uint32_t n = bf.n;
   sigjmp_buf escape;
   if (sigsetjmp(escape, 1) != 0)
-    return BlockEnd::Stopped; // a fault in one of the fibers: recorded, the block is abandoned
+    return BlockEnd::Stopped;      // a fault in one of the fibers: recorded, the block is abandoned
   for (uint32_t i = 0; i < n; ++i) // released from the grid barrier
     if (fibers[i].state == Fiber::State::AtGridBarrier)
       fibers[i].state = Fiber::State::Ready;
@@ -453,10 +454,11 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
 
   while (true) {
     if (opts.parallel && nblocks > 1)
-      tbb::parallel_for(tbb::blocked_range<uint64_t>(0, nblocks), [&](const tbb::blocked_range<uint64_t> &rg) {
-        for (uint64_t b = rg.begin(); b != rg.end(); ++b)
-          resume(b);
-      });
+      tbb::parallel_for(tbb::blocked_range<uint64_t>(0, nblocks),
+                        [&](const tbb::blocked_range<uint64_t> &rg) {
+                          for (uint64_t b = rg.begin(); b != rg.end(); ++b)
+                            resume(b);
+                        });
     else
       for (uint64_t b = 0; b < nblocks; ++b)
         resume(b);
@@ -481,8 +483,8 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
           site = first->fibers[i].site;
           break;
         }
-      recordError(err, exited->fibers[0].tc.tid, exited->base.ctaid, uint32_t(KernelErrorKind::Deadlock), site,
-                  int64_t(waiting), int64_t(nblocks), 0);
+      recordError(err, exited->fibers[0].tc.tid, exited->base.ctaid, uint32_t(KernelErrorKind::Deadlock),
+                  site, int64_t(waiting), int64_t(nblocks), 0);
       return;
     }
   }
@@ -526,8 +528,8 @@ extern "C" uint64_t cutwin_sim_warp(ThreadContext *tc, uint32_t op, uint32_t mas
   return f->warpResult;
 }
 
-extern "C" void cutwin_sim_raise(ThreadContext *tc, cutwin::ir::ErrorRecord *rec, uint32_t kind, uint32_t site,
-                                  int64_t a, int64_t b, int64_t c) {
+extern "C" void cutwin_sim_raise(ThreadContext *tc, cutwin::ir::ErrorRecord *rec, uint32_t kind,
+                                 uint32_t site, int64_t a, int64_t b, int64_t c) {
   cutwin::sim::recordError(rec, tc->tid, tc->ctaid, kind, site, a, b, c);
   tc->block->abort->store(true, std::memory_order_relaxed);
   if (Fiber *f = tc->fiber) {
@@ -586,7 +588,8 @@ void checkLaunch(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShar
   }
 }
 
-uint64_t maxCooperativeBlocks(const SimKernel &k, Dim3 block, uint64_t dynamicShared, const DeviceLimits &limits) {
+uint64_t maxCooperativeBlocks(const SimKernel &k, Dim3 block, uint64_t dynamicShared,
+                              const DeviceLimits &limits) {
   uint64_t warps = (block.count() + limits.warpSize - 1) / limits.warpSize;
   uint64_t perSM = std::min<uint64_t>(limits.maxBlocksPerMultiprocessor,
                                       limits.maxThreadsPerMultiprocessor / (warps * limits.warpSize));

@@ -21,8 +21,8 @@ struct SimKernel {
   EntryFn threadEntry = nullptr; ///< one thread (fiber mode)
   EntryFn blockEntry = nullptr;  ///< a whole block as a loop (no barriers)
   uint64_t staticSharedBytes = 0;
-  size_t stackBytes = 64 * 1024; ///< per fiber
-  bool cooperative = false;      ///< syncs the grid: every block must be resident at once
+  size_t stackBytes = 64 * 1024;   ///< per fiber
+  bool cooperative = false;        ///< syncs the grid: every block must be resident at once
   unsigned maxThreadsPerBlock = 0; ///< launch_bounds' first value (0: the device's limit)
 };
 
@@ -44,7 +44,8 @@ void checkLaunch(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShar
 /// Blocks of `block` threads that can be resident at once on the simulated device (as the
 /// occupancy calculator computes it from threads and shared memory; registers are not
 /// modelled): the largest cooperative launch.
-uint64_t maxCooperativeBlocks(const SimKernel &k, Dim3 block, uint64_t dynamicShared, const DeviceLimits &limits);
+uint64_t maxCooperativeBlocks(const SimKernel &k, Dim3 block, uint64_t dynamicShared,
+                              const DeviceLimits &limits);
 
 /// Runs every block; returns after all finished or the first fault. Faults are in `err`.
 void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, const void *args,

@@ -38,9 +38,8 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
     m.setDataLayout(jit.dataLayout());
     m.setTargetTriple(jit.triple());
   });
-  steps.run(ir::Step::SimLibdevice, only, m, [&](llvm::Module &m) {
-    linkLibdeviceForCpu(m, ir::ReflectValues::forKernel(info.fastmath));
-  });
+  steps.run(ir::Step::SimLibdevice, only, m,
+            [&](llvm::Module &m) { linkLibdeviceForCpu(m, ir::ReflectValues::forKernel(info.fastmath)); });
   steps.run(ir::Step::SimNan, only, m, [](llvm::Module &m) { applyGpuNanRules(m); });
   steps.run(ir::Step::SimStackProbes, only, m, [](llvm::Module &m) {
     for (llvm::Function &f : m)
@@ -94,14 +93,14 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
   steps.finished(Step::SimForeign);
 
   std::vector<std::string> entries = {out.fibers ? kThreadEntry : kBlockEntry};
-  auto addrs =
-      Jit::get().load(llvm::orc::ThreadSafeModule(std::move(ir.module), std::move(ir.context)), entries, externals);
+  auto addrs = Jit::get().load(llvm::orc::ThreadSafeModule(std::move(ir.module), std::move(ir.context)),
+                               entries, externals);
   out.entry = addrs[0];
   if (!out.entry)
     throw Error("simulator JIT: entry point of '" + ir.info.name + "' not found");
   if (steps.dumps(Step::SimJit))
-    steps.out() << "# *** sim-jit: " << ir.info.name << " loaded, entry at 0x" << std::hex << out.entry << std::dec
-                << ", " << out.staticSharedBytes << " bytes static shared, "
+    steps.out() << "# *** sim-jit: " << ir.info.name << " loaded, entry at 0x" << std::hex << out.entry
+                << std::dec << ", " << out.staticSharedBytes << " bytes static shared, "
                 << (out.fibers ? "fibers" : "thread loop") << " ***\n";
   steps.finished(Step::SimJit);
   return out;

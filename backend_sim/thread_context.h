@@ -12,13 +12,13 @@ struct Fiber;
 struct BlockState;
 
 struct ThreadContext {
-  uint32_t tid[3];    ///< field 0: threadIdx
-  uint32_t ctaid[3];  ///< field 1: blockIdx
-  uint32_t ntid[3];   ///< field 2: blockDim
-  uint32_t nctaid[3]; ///< field 3: gridDim
-  uint8_t *shared;    ///< field 4: this block's shared memory
-  BlockState *block;  ///< field 5: scheduler state of the block
-  Fiber *fiber;       ///< field 6: this thread's fiber; null when threads run as a loop
+  uint32_t tid[3];        ///< field 0: threadIdx
+  uint32_t ctaid[3];      ///< field 1: blockIdx
+  uint32_t ntid[3];       ///< field 2: blockDim
+  uint32_t nctaid[3];     ///< field 3: gridDim
+  uint8_t *shared;        ///< field 4: this block's shared memory
+  BlockState *block;      ///< field 5: scheduler state of the block
+  Fiber *fiber;           ///< field 6: this thread's fiber; null when threads run as a loop
   uint64_t dynamicShared; ///< field 7: the launch's dynamic shared bytes (after the static ones)
 };
 

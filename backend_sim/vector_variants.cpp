@@ -142,16 +142,16 @@ void defineVectorVariants(Module &m) {
     if (hostSymbols().count(helper + kLanesSuffix)) {
       // the helper's form over lanes, through memory: in -> out
       Type *ptr = PointerType::get(m.getContext(), 0);
-      FunctionCallee lanes = m.getOrInsertFunction(helper + kLanesSuffix,
-                                                   FunctionType::get(b.getVoidTy(), {ptr, ptr, b.getInt32Ty()}, false));
+      FunctionCallee lanes = m.getOrInsertFunction(
+          helper + kLanesSuffix, FunctionType::get(b.getVoidTy(), {ptr, ptr, b.getInt32Ty()}, false));
       Value *in = b.CreateAlloca(vt), *out = b.CreateAlloca(vt);
       b.CreateStore(v->getArg(0), in);
       b.CreateCall(lanes, {in, out, b.getInt32(vt->getNumElements())});
       b.CreateRet(b.CreateLoad(vt, out));
       continue;
     }
-    FunctionCallee scalar = m.getOrInsertFunction(helper, FunctionType::get(vt->getElementType(), params, false),
-                                                  v->getAttributes());
+    FunctionCallee scalar = m.getOrInsertFunction(
+        helper, FunctionType::get(vt->getElementType(), params, false), v->getAttributes());
     Value *out = PoisonValue::get(vt);
     for (unsigned lane = 0; lane < vt->getNumElements(); ++lane) {
       std::vector<Value *> args;

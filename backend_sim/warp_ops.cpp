@@ -33,8 +33,8 @@ void computeWarpOp(uint32_t group, const WarpRequest req[32], uint64_t out[32]) 
     case WarpOp::ShflUp:
     case WarpOp::ShflDown:
     case WarpOp::ShflXor: {
-      int src = op == WarpOp::ShflIdx  ? int(b)
-                : op == WarpOp::ShflUp ? int(l) - int(b)
+      int src = op == WarpOp::ShflIdx    ? int(b)
+                : op == WarpOp::ShflUp   ? int(l) - int(b)
                 : op == WarpOp::ShflDown ? int(l + b)
                                          : int(l ^ b);
       bool valid = src >= 0 && src <= 31 && in(group, unsigned(src));

@@ -40,7 +40,8 @@ double timeIt(const std::function<void()> &f, int reps = 5) {
 
 /// The least disturbed of `reps` runs of a and of b, alternated so that both meet the same
 /// load on a shared machine (after one warm-up run each), in seconds.
-std::pair<double, double> timePair(const std::function<void()> &a, const std::function<void()> &b, int reps = 7) {
+std::pair<double, double> timePair(const std::function<void()> &a, const std::function<void()> &b,
+                                   int reps = 7) {
   auto once = [](const std::function<void()> &f) {
     auto s = std::chrono::steady_clock::now();
     f();
@@ -186,7 +187,8 @@ int main(int argc, char **argv) {
         args = {d->toDevice(spread), one};
       }
       auto t0 = std::chrono::steady_clock::now();
-      std::string file = std::string(name) == "math_libdevice" ? dir + "/math_libdevice.py" : caseKernel(name);
+      std::string file =
+          std::string(name) == "math_libdevice" ? dir + "/math_libdevice.py" : caseKernel(name);
       auto m = Module::fromFile(d, file);
       m->kernel(name).launch(1, 16, args);
       auto t1 = std::chrono::steady_clock::now();
@@ -285,7 +287,8 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "warp sum: simulator and C++ results differ\n");
         return 1;
       }
-      row("warp-shuffle sum 1M float32", "TBB, 2 cores", tSim, tBase, double(w), "5 warp shuffles per thread");
+      row("warp-shuffle sum 1M float32", "TBB, 2 cores", tSim, tBase, double(w),
+          "5 warp shuffles per thread");
     }
   }
 
@@ -304,10 +307,11 @@ int main(int argc, char **argv) {
       auto d32 = dev->toDevice(x32), d64 = dev->toDevice(x64);
       auto o32 = dev->zeros(DType::F32, {m}), o64 = dev->zeros(DType::F64, {m});
       auto each = [&](auto &in, auto &out, auto f) {
-        tbb::parallel_for(tbb::blocked_range<size_t>(0, in.size(), 4096), [&](const tbb::blocked_range<size_t> &r) {
-          for (size_t i = r.begin(); i != r.end(); ++i)
-            out[i] = f(in[i]);
-        });
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, in.size(), 4096),
+                          [&](const tbb::blocked_range<size_t> &r) {
+                            for (size_t i = r.begin(); i != r.end(); ++i)
+                              out[i] = f(in[i]);
+                          });
       };
       struct Fn {
         const char *kernel, *name32, *name64;
@@ -315,9 +319,12 @@ int main(int argc, char **argv) {
         double (*f64)(double);
       };
       const Fn fns[] = {
-          {"sin_each", "sinf", "sin", [](float v) { return std::sin(v); }, [](double v) { return std::sin(v); }},
-          {"exp_each", "expf", "exp", [](float v) { return std::exp(v); }, [](double v) { return std::exp(v); }},
-          {"log_each", "logf", "log", [](float v) { return std::log(v); }, [](double v) { return std::log(v); }},
+          {"sin_each", "sinf", "sin", [](float v) { return std::sin(v); },
+           [](double v) { return std::sin(v); }},
+          {"exp_each", "expf", "exp", [](float v) { return std::exp(v); },
+           [](double v) { return std::exp(v); }},
+          {"log_each", "logf", "log", [](float v) { return std::log(v); },
+           [](double v) { return std::log(v); }},
           {"pow_each", "powf", "pow", [](float v) { return std::pow(v, 1.7f); },
            [](double v) { return std::pow(v, 1.7); }},
       };
@@ -330,10 +337,10 @@ int main(int argc, char **argv) {
             a32.insert(a32.begin() + 1, Arg(1.7f));
             a64.insert(a64.begin() + 1, Arg(1.7));
           }
-          auto [tSim, tLibm] = single ? timePair([&] { k.launch(uint32_t(m / 256), 256, a32); },
-                                                 [&] { each(x32, y32, f.f32); })
-                                      : timePair([&] { k.launch(uint32_t(m / 256), 256, a64); },
-                                                 [&] { each(x64, y64, f.f64); });
+          auto [tSim, tLibm] =
+              single
+                  ? timePair([&] { k.launch(uint32_t(m / 256), 256, a32); }, [&] { each(x32, y32, f.f32); })
+                  : timePair([&] { k.launch(uint32_t(m / 256), 256, a64); }, [&] { each(x64, y64, f.f64); });
           std::string what = std::string(single ? f.name32 : f.name64) + " 4M (glibc baseline)";
           char note[96];
           std::snprintf(note, sizeof note, "%.1f ns per element (glibc %.1f ns)", tSim / double(m) * 1e9,

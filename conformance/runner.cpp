@@ -16,8 +16,8 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
-#include <set>
 #include <ostream>
+#include <set>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -195,7 +195,8 @@ uint64_t fnv1a64(const uint8_t *p, size_t n) {
 
 /// CUTWIN_DUMP_OUTPUTS=DIR writes every output a case computes to
 /// DIR/<case>.<backend>.<name>.npy: the values behind a digest, to compare backends.
-void dumpOutput(const CaseResult &r, const std::string &name, const DeviceArray &a, const std::vector<uint8_t> &got) {
+void dumpOutput(const CaseResult &r, const std::string &name, const DeviceArray &a,
+                const std::vector<uint8_t> &got) {
   const char *dir = std::getenv("CUTWIN_DUMP_OUTPUTS");
   if (!dir || !*dir)
     return;
@@ -208,7 +209,8 @@ void dumpOutput(const CaseResult &r, const std::string &name, const DeviceArray 
 
 /// The rows of a digest-checked output that `backend` is documented to compute differently
 /// ("known_differences": {backend: {"rows": [labels], "why": text}}), by index.
-std::set<size_t> knownDifferentRows(const llvm::json::Object &spec, const std::string &backend, std::string *why) {
+std::set<size_t> knownDifferentRows(const llvm::json::Object &spec, const std::string &backend,
+                                    std::string *why) {
   std::set<size_t> rows;
   const llvm::json::Object *kd = spec.getObject("known_differences");
   const llvm::json::Object *mine = kd ? kd->getObject(backend) : nullptr;
@@ -252,8 +254,8 @@ std::string compareRowDigests(const std::string &name, std::vector<uint8_t> got,
   }
   size_t rows = digests.size(), rowBytes = rows ? got.size() / rows : 0;
   if (rows == 0 || rowBytes * rows != got.size())
-    throw Error(name + ": " + std::to_string(rows) + " row digests do not fit its " + std::to_string(got.size()) +
-                " bytes");
+    throw Error(name + ": " + std::to_string(rows) + " row digests do not fit its " +
+                std::to_string(got.size()) + " bytes");
   const llvm::json::Array *labels = spec.getArray("rows");
   auto label = [&](size_t r) {
     return labels && r < labels->size() ? labels->operator[](r).getAsString().value_or("").str() : "";
@@ -267,7 +269,8 @@ std::string compareRowDigests(const std::string &name, std::vector<uint8_t> got,
     std::printf("digests %s:", name.c_str());
   for (size_t r = 0; r < rows; ++r) {
     char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fnv1a64(got.data() + r * rowBytes, rowBytes));
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  (unsigned long long)fnv1a64(got.data() + r * rowBytes, rowBytes));
     if (print)
       std::printf(" \"%s\"%s", hex, r + 1 < rows ? "," : "\n");
     if (known.count(r))
@@ -387,8 +390,8 @@ LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &d
 
 } // namespace
 
-CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &dev,
-                   const std::string &codegen, std::optional<bool> boundscheck) {
+CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &dev, const std::string &codegen,
+                   std::optional<bool> boundscheck) {
   CaseResult r;
   r.name = fs::path(caseDir).filename().string();
   r.backend = dev->isSimulator() ? "sim" : codegen == "nvvm" ? "gpu-nvvm" : "gpu";
@@ -444,7 +447,8 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
         dumpOutput(r, name, it->second, got);
         if (const llvm::json::Array *digests = spec->getArray("row_digests")) {
           try {
-            parts.push_back(name + " " + compareRowDigests(name, got, it->second.dtype(), *digests, *spec, r.backend));
+            parts.push_back(name + " " +
+                            compareRowDigests(name, got, it->second.dtype(), *digests, *spec, r.backend));
           } catch (const Error &e) { // every output's digests printed before the case fails
             if (firstMismatch.empty())
               firstMismatch = e.what();
@@ -500,8 +504,8 @@ CaseResult checkCasePtx(const std::string &caseDir, const std::string &arch, con
     std::ofstream(file) << ptx;
     // Kernels calling foreign device functions are relocatable code: the driver links them.
     bool relocatable = ptx.find(".extern .func") != std::string::npos;
-    std::string cmd = ptxas + " -arch=" + arch + (relocatable ? " --compile-only" : "") + " -v -o /dev/null " +
-                      file.string() + " 2>&1";
+    std::string cmd = ptxas + " -arch=" + arch + (relocatable ? " --compile-only" : "") +
+                      " -v -o /dev/null " + file.string() + " 2>&1";
     std::string output;
     FILE *p = popen(cmd.c_str(), "r");
     if (!p)

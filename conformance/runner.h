@@ -6,8 +6,8 @@
 
 #include <iosfwd>
 #include <map>
-#include <string>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace cutwin::conformance {

@@ -72,9 +72,9 @@ CompiledFunction ModuleImpl::compileFunction(const std::string &name, const Func
       abi = ir::ExportAbi::C;
     else
       throw Error("unknown ABI '" + req.abi + "' (expected numba or c)");
-    std::string entry = !req.abiName.empty()          ? req.abiName
+    std::string entry = !req.abiName.empty()      ? req.abiName
                         : abi == ir::ExportAbi::C ? name
-                                                      : numbaAbiName(name, sig.args);
+                                                  : numbaAbiName(name, sig.args);
     std::optional<fe::Type> ret;
     if (sig.hasReturn)
       ret = sig.ret;

@@ -24,21 +24,41 @@ size_t dtypeSize(DType t) {
 }
 
 const char *dtypeName(DType t) {
-  static const char *names[] = {"bool",    "int8",    "int16",         "int32",     "int64",
-                                "uint8",   "uint16",  "uint32",        "uint64",    "float32",
+  static const char *names[] = {"bool",    "int8",          "int16",     "int32",     "int64",
+                                "uint8",   "uint16",        "uint32",    "uint64",    "float32",
                                 "float64", "xoroshiro128p", "complex64", "complex128"};
   return names[int(t)];
 }
 
 std::optional<DType> dtypeFromName(const std::string &n) {
   static const std::pair<const char *, DType> names[] = {
-      {"bool", DType::Bool},   {"b1", DType::Bool}, {"int8", DType::I8},     {"i1", DType::I8},
-      {"int16", DType::I16},   {"i2", DType::I16},  {"int32", DType::I32},   {"i4", DType::I32},
-      {"int64", DType::I64},   {"i8", DType::I64},  {"uint8", DType::U8},    {"u1", DType::U8},
-      {"uint16", DType::U16},  {"u2", DType::U16},  {"uint32", DType::U32},  {"u4", DType::U32},
-      {"uint64", DType::U64},  {"u8", DType::U64},  {"float32", DType::F32}, {"f4", DType::F32},
-      {"float64", DType::F64}, {"f8", DType::F64}, {"xoroshiro128p", DType::Xoroshiro128p},
-      {"complex64", DType::C64}, {"c8", DType::C64}, {"complex128", DType::C128}, {"c16", DType::C128},
+      {"bool", DType::Bool},
+      {"b1", DType::Bool},
+      {"int8", DType::I8},
+      {"i1", DType::I8},
+      {"int16", DType::I16},
+      {"i2", DType::I16},
+      {"int32", DType::I32},
+      {"i4", DType::I32},
+      {"int64", DType::I64},
+      {"i8", DType::I64},
+      {"uint8", DType::U8},
+      {"u1", DType::U8},
+      {"uint16", DType::U16},
+      {"u2", DType::U16},
+      {"uint32", DType::U32},
+      {"u4", DType::U32},
+      {"uint64", DType::U64},
+      {"u8", DType::U64},
+      {"float32", DType::F32},
+      {"f4", DType::F32},
+      {"float64", DType::F64},
+      {"f8", DType::F64},
+      {"xoroshiro128p", DType::Xoroshiro128p},
+      {"complex64", DType::C64},
+      {"c8", DType::C64},
+      {"complex128", DType::C128},
+      {"c16", DType::C128},
   };
   for (auto &[s, t] : names)
     if (n == s)

@@ -19,8 +19,8 @@ using gpu::CudaDriver;
 
 class GpuCompiledKernel : public CompiledKernel {
 public:
-  GpuCompiledKernel(const CudaDriver &d, CUcontext ctx, const GpuCompiled &c, size_t argBytes, int multiprocessors,
-                    const std::string &arch)
+  GpuCompiledKernel(const CudaDriver &d, CUcontext ctx, const GpuCompiled &c, size_t argBytes,
+                    int multiprocessors, const std::string &arch)
       : d_(d), ctx_(ctx), name_(c.name), argBytes_(argBytes), cooperative_(c.cooperative),
         multiprocessors_(multiprocessors) {
     if (!c.link.empty())
@@ -63,8 +63,8 @@ public:
       cfg.numAttrs = 1;
       r = d_.cuLaunchKernelEx(&cfg, function_, nullptr, extra);
     } else {
-      r = d_.cuLaunchKernel(function_, grid.x, grid.y, grid.z, block.x, block.y, block.z, unsigned(sharedBytes),
-                            static_cast<CUstream>(stream), nullptr, extra);
+      r = d_.cuLaunchKernel(function_, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                            unsigned(sharedBytes), static_cast<CUstream>(stream), nullptr, extra);
     }
     auto dims = [](Dim3 v) {
       return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
@@ -72,15 +72,16 @@ public:
     if (r != CUDA_SUCCESS)
       throw LaunchError(std::string(cooperative_ ? "cooperative launch (the kernel syncs the grid) of '"
                                                  : "invalid launch of '") +
-                        name_ + "' with grid " + dims(grid) + ", block " + dims(block) + ": " + d_.describe(r));
+                        name_ + "' with grid " + dims(grid) + ", block " + dims(block) + ": " +
+                        d_.describe(r));
   }
 
   uint64_t maxCooperativeBlocks(Dim3 block, uint64_t sharedBytes) override {
     d_.cuCtxSetCurrent(ctx_);
     allowDynamicShared(sharedBytes);
     int perSM = 0;
-    d_.check(d_.cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, function_, int(block.x * block.y * block.z),
-                                                             size_t(sharedBytes)),
+    d_.check(d_.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                 &perSM, function_, int(block.x * block.y * block.z), size_t(sharedBytes)),
              "kernel '" + name_ + "': cuOccupancyMaxActiveBlocksPerMultiprocessor");
     return uint64_t(perSM) * uint64_t(multiprocessors_);
   }
@@ -122,8 +123,8 @@ private:
     if (sharedBytes > dynamicSharedAllowed_) {
       // Beyond the default 48 KiB a kernel must opt in to more dynamic shared memory (up
       // to the device's per-block maximum, which the simulator applies too).
-      CUresult r = d_.cuFuncSetAttribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                         int(sharedBytes));
+      CUresult r =
+          d_.cuFuncSetAttribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(sharedBytes));
       if (r != CUDA_SUCCESS)
         throw LaunchError("invalid launch of '" + name_ + "': " + std::to_string(sharedBytes) +
                           " bytes of dynamic shared memory: " + d_.describe(r));
@@ -137,7 +138,8 @@ private:
   size_t argBytes_;
   bool cooperative_ = false;
   int multiprocessors_ = 0;
-  uint64_t dynamicSharedAllowed_ = 0; ///< dynamic shared bytes the kernel may use now (48 KiB in all by default)
+  uint64_t dynamicSharedAllowed_ =
+      0; ///< dynamic shared bytes the kernel may use now (48 KiB in all by default)
   CUmodule module_ = nullptr;
   CUfunction function_ = nullptr;
 };
@@ -246,7 +248,8 @@ public:
   }
   void registerHost(void *p, size_t bytes, unsigned flags) override {
     current();
-    d_->check(d_->cuMemHostRegister(p, bytes, flags), "cuMemHostRegister of " + std::to_string(bytes) + " bytes");
+    d_->check(d_->cuMemHostRegister(p, bytes, flags),
+              "cuMemHostRegister of " + std::to_string(bytes) + " bytes");
   }
   void unregisterHost(void *p) override {
     current();
@@ -268,7 +271,8 @@ public:
     current();
     IpcMemHandle h;
     CUdeviceptr base = 0;
-    d_->check(d_->cuMemGetAddressRange(&base, &h.size, reinterpret_cast<CUdeviceptr>(p)), "cuMemGetAddressRange");
+    d_->check(d_->cuMemGetAddressRange(&base, &h.size, reinterpret_cast<CUdeviceptr>(p)),
+              "cuMemGetAddressRange");
     h.base = reinterpret_cast<void *>(base);
     CUipcMemHandle raw;
     d_->check(d_->cuIpcGetMemHandle(&raw, base), "cuIpcGetMemHandle");

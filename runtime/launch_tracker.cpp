@@ -61,8 +61,9 @@ void LaunchTracker::check() {
   }
   // On a GPU reading the records back costs a copy and a clear (two transfers): skipped
   // when no kernel since the last check could have written one.
-  if (!b_.capabilities().hostAddressableMemory && std::none_of(launched.begin(), launched.end(),
-                                        [](const auto &info) { return mayWriteRecordOnGpu(*info); }))
+  if (!b_.capabilities().hostAddressableMemory &&
+      std::none_of(launched.begin(), launched.end(),
+                   [](const auto &info) { return mayWriteRecordOnGpu(*info); }))
     return;
   std::vector<ir::ErrorRecord> host(launched.size());
   b_.copyToHost(host.data(), records_, host.size() * sizeof(ir::ErrorRecord));

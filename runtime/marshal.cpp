@@ -36,7 +36,9 @@ fe::Type argumentType(const Arg &a) {
     const DeviceArray &arr = a.array();
     if (arr.ndim() < 1 || arr.ndim() > 3)
       throw Error("kernel arguments must be arrays of 1 to 3 dimensions, got " + std::to_string(arr.ndim()));
-    fe::Layout layout = arr.isCContiguous() ? fe::Layout::C : isFContiguousOnly(arr) ? fe::Layout::F : fe::Layout::A;
+    fe::Layout layout = arr.isCContiguous()      ? fe::Layout::C
+                        : isFContiguousOnly(arr) ? fe::Layout::F
+                                                 : fe::Layout::A;
     if (arr.dtype() == DType::Xoroshiro128p)
       return fe::Type::recordArray(fe::Record::Xoroshiro128p, arr.ndim(), layout);
     return fe::Type::array(fe::Scalar(arr.dtype()), arr.ndim(), layout);

@@ -125,14 +125,16 @@ std::shared_ptr<Module> Module::fromUnits(std::shared_ptr<Device> dev, const std
       src.unit.defaults[param] = constValue(v);
     // Function bindings name units by id; in the frontend keys carry the function's name.
     std::function<void(fe::NameBinding &, const std::string &)> rekey = [&](fe::NameBinding &b,
-                                                                           const std::string &name) {
+                                                                            const std::string &name) {
       for (auto &[attr, m] : b.members)
         rekey(m, name + "." + attr);
       if (b.kind != fe::NameBinding::Kind::Function)
         return;
-      auto it = std::find_if(units.begin(), units.end(), [&](const FunctionUnit &o) { return o.id == b.text; });
+      auto it =
+          std::find_if(units.begin(), units.end(), [&](const FunctionUnit &o) { return o.id == b.text; });
       if (it == units.end())
-        throw Error("'" + name + "' in " + u.file + " names function unit '" + b.text + "', which is not given");
+        throw Error("'" + name + "' in " + u.file + " names function unit '" + b.text +
+                    "', which is not given");
       b.text = it->function + "@" + it->id;
     };
     for (auto &[name, b] : u.names) {
@@ -211,7 +213,8 @@ ModuleImpl::ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::So
   parsed_ = parseKernelModule(std::move(file), pipelineOptions(), host);
 }
 
-ModuleImpl::ModuleImpl(std::shared_ptr<Device> dev, const std::vector<HostSource> &sources, CompileOptions opts)
+ModuleImpl::ModuleImpl(std::shared_ptr<Device> dev, const std::vector<HostSource> &sources,
+                       CompileOptions opts)
     : device_(std::move(dev)), opts_(opts) {
   parsed_ = parseHostUnits(sources, pipelineOptions());
 }

@@ -79,7 +79,8 @@ std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::Source
   return pm;
 }
 
-std::shared_ptr<ParsedModule> parseHostUnits(const std::vector<HostSource> &sources, const PipelineOptions &opts) {
+std::shared_ptr<ParsedModule> parseHostUnits(const std::vector<HostSource> &sources,
+                                             const PipelineOptions &opts) {
   if (sources.empty())
     throw Error("internal error: no function to compile");
   auto pm = std::make_shared<ParsedModule>();
@@ -131,9 +132,9 @@ ir::KernelIR buildDeviceExportIR(const ParsedModule &pm, const std::string &func
   if (!sym || !sym->options.device)
     throw Error("module has no device function named '" + function + "'");
   if (argTypes.size() != sym->def->params.size())
-    pm.scope().file().error(sym->loc, "device function '" + function + "' takes " +
-                                          std::to_string(sym->def->params.size()) +
-                                          " arguments, but its signature has " + std::to_string(argTypes.size()));
+    pm.scope().file().error(
+        sym->loc, "device function '" + function + "' takes " + std::to_string(sym->def->params.size()) +
+                      " arguments, but its signature has " + std::to_string(argTypes.size()));
   const fe::FunctionSpec &spec = typer.typeDeviceFunction(*sym, pm.scope().file(), argTypes, sym->loc);
   if (steps.dumps(Step::Type))
     dumpTypes(typer, steps.out());

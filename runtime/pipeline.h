@@ -21,19 +21,18 @@ struct SimKernel;
 namespace cutwin::rt {
 
 // The pipeline's steps, options and runner are shared with the backends (frontend/ir/step_runner.h).
+using ir::checkStepNames;
 using ir::PipelineOptions;
+using ir::pipelineSteps;
 using ir::PipelineStopped;
 using ir::Step;
 using ir::StepInfo;
+using ir::stepInfo;
+using ir::stepNamed;
 using ir::StepOutput;
 using ir::StepRunner;
 using ir::StepStage;
-using ir::checkStepNames;
-using ir::pipelineSteps;
-using ir::stepInfo;
-using ir::stepNamed;
 using ir::stepTableMarkdown;
-
 
 /// Parsed sources with their scopes (a kernel file read alone, or the functions a kernel
 /// reaches in the running program); shared by every kernel compiled from them.
@@ -56,7 +55,8 @@ struct HostSource {
 
 /// Steps parse and resolve, for functions whose names the host resolved by value; the
 /// first is the kernel (or the device function compiled on its own).
-std::shared_ptr<ParsedModule> parseHostUnits(const std::vector<HostSource> &sources, const PipelineOptions &opts);
+std::shared_ptr<ParsedModule> parseHostUnits(const std::vector<HostSource> &sources,
+                                             const PipelineOptions &opts);
 
 /// Steps type, lower, verify, cleanup: the target-neutral kernel IR for `argTypes`.
 ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
@@ -76,8 +76,8 @@ struct SimCompiled {
   uint64_t staticSharedBytes = 0;
   uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)
   size_t stackBytes = 0;
-  bool serial = false;      ///< debug kernels run their blocks in order on one thread
-  bool cooperative = false; ///< syncs the grid
+  bool serial = false;             ///< debug kernels run their blocks in order on one thread
+  bool cooperative = false;        ///< syncs the grid
   unsigned maxThreadsPerBlock = 0; ///< launch_bounds (0: none)
 };
 
@@ -89,7 +89,7 @@ struct GpuCompiled {
   std::string name;
   std::string entry; ///< PTX entry name (the kernel IR function name)
   std::string ptx;
-  std::string ltoir; ///< instead of PTX when PipelineOptions::lto
+  std::string ltoir;             ///< instead of PTX when PipelineOptions::lto
   std::vector<std::string> link; ///< files to link (resolved by the runtime)
   bool usesBarrier = false;
   bool cooperative = false; ///< syncs the grid: launched with cuLaunchCooperativeKernel
@@ -103,6 +103,7 @@ GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const st
 /// `cutwin opt`: runs step `name` alone on `m` (textual IR whose !cutwin.kernels names the
 /// kernel) and prints its result to opts.dump. Steps that start from Python source or
 /// load code into the process cannot run alone.
-void runStepAlone(llvm::Module &m, const std::string &name, PipelineOptions opts, const std::string &arch = "sm_90");
+void runStepAlone(llvm::Module &m, const std::string &name, PipelineOptions opts,
+                  const std::string &arch = "sm_90");
 
 } // namespace cutwin::rt

@@ -70,7 +70,8 @@ public:
   std::string name() const override { return limits_.name; }
   BackendCapabilities capabilities() const override {
     BackendCapabilities c;
-    c.simulator = c.hostAddressableMemory = c.synchronousLaunches = c.fullDebugInfo = c.boundscheckByDefault = true;
+    c.simulator = c.hostAddressableMemory = c.synchronousLaunches = c.fullDebugInfo = c.boundscheckByDefault =
+        true;
     return c;
   }
 

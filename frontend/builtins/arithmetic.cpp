@@ -15,7 +15,8 @@ namespace fe {
 
 std::span<const Builtin> arithmeticBuiltins() {
   auto row = [](const char *name, ArithmeticOp op) {
-    return Builtin{name, unsigned(op), &FunctionTyper::typeArithmeticBuiltin, &ir::Lowerer::lowerArithmeticBuiltin};
+    return Builtin{name, unsigned(op), &FunctionTyper::typeArithmeticBuiltin,
+                   &ir::Lowerer::lowerArithmeticBuiltin};
   };
   static const Builtin table[] = {
       row("cuda.fma", ArithmeticOp::Fma),
@@ -44,7 +45,8 @@ ExprInfo FunctionTyper::typeArithmeticBuiltin(const CallExpr &c, const std::vect
     size_t n = ArithmeticOp(b.op) == ArithmeticOp::Fma ? 3 : 1;
     checkArity(c, b.name, args.size(), n, n);
     auto actual = scalarArgs(c, args, b.name);
-    auto cs = resolveOverload({{std::vector<S>(n, S::F32), S::F32}, {std::vector<S>(n, S::F64), S::F64}}, actual);
+    auto cs =
+        resolveOverload({{std::vector<S>(n, S::F32), S::F32}, {std::vector<S>(n, S::F64), S::F64}}, actual);
     if (!cs)
       error(c.loc, std::string(b.name) + "() takes float32 or float64 arguments");
     info.type = Type::scalarOf(cs->result);

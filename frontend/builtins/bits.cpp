@@ -17,14 +17,17 @@ std::span<const Builtin> bitBuiltins() {
     return Builtin{name, unsigned(op), &FunctionTyper::typeBitBuiltin, &ir::Lowerer::lowerBitBuiltin};
   };
   static const Builtin table[] = {
-      row("cuda.popc", BitOp::Popc), row("cuda.clz", BitOp::Clz),
-      row("cuda.ffs", BitOp::Ffs),   row("cuda.brev", BitOp::Brev),
+      row("cuda.popc", BitOp::Popc),
+      row("cuda.clz", BitOp::Clz),
+      row("cuda.ffs", BitOp::Ffs),
+      row("cuda.brev", BitOp::Brev),
       row("scalar.bit_count", BitOp::BitCount),
   };
   return table;
 }
 
-ExprInfo FunctionTyper::typeBitBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b) {
+ExprInfo FunctionTyper::typeBitBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
+                                       const Builtin &b) {
   ExprInfo info;
   BitOp op = BitOp(b.op);
   switch (op) {
@@ -39,8 +42,8 @@ ExprInfo FunctionTyper::typeBitBuiltin(const CallExpr &c, const std::vector<Expr
     if (op == BitOp::Brev) {
       cases = {{{Scalar::U32}, Scalar::U32}, {{Scalar::U64}, Scalar::U64}};
     } else {
-      for (Scalar s : {Scalar::I8, Scalar::I16, Scalar::I32, Scalar::I64, Scalar::U8, Scalar::U16, Scalar::U32,
-                       Scalar::U64})
+      for (Scalar s : {Scalar::I8, Scalar::I16, Scalar::I32, Scalar::I64, Scalar::U8, Scalar::U16,
+                       Scalar::U32, Scalar::U64})
         cases.push_back({{s}, op == BitOp::Ffs ? Scalar::U32 : s});
     }
     auto cs = resolveOverload(cases, actual, op != BitOp::Brev);
@@ -72,11 +75,13 @@ using namespace llvm;
 Value *Lowerer::lowerBitBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   Scalar t = ci.operandTypes[0];
   switch (BitOp(ci.function->op)) {
-  case BitOp::Popc: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, lowerAs(*c.args[0], Type::scalarOf(t)));
+  case BitOp::Popc:
+    return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, lowerAs(*c.args[0], Type::scalarOf(t)));
   case BitOp::Brev:
     return b_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, lowerAs(*c.args[0], Type::scalarOf(t)));
   case BitOp::Clz:
-    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, lowerAs(*c.args[0], Type::scalarOf(t)), b_.getFalse());
+    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, lowerAs(*c.args[0], Type::scalarOf(t)),
+                                    b_.getFalse());
   case BitOp::Ffs: { // 1 + the index of the lowest set bit, 0 when none is
     Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
     Value *tz = b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, v, b_.getFalse());

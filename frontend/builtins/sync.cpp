@@ -42,7 +42,8 @@ std::span<const Builtin> syncBuiltins() {
   return table;
 }
 
-ExprInfo FunctionTyper::typeSyncBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b) {
+ExprInfo FunctionTyper::typeSyncBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
+                                        const Builtin &b) {
   ExprInfo info;
   info.type = Type::none();
   switch (SyncOp(b.op)) {
@@ -95,7 +96,8 @@ Value *Lowerer::lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) 
     return nullptr;
   case SyncOp::ThisGrid: return ConstantStruct::get(StructType::get(ctx_)); // a grid group carries nothing
   case SyncOp::GridSync:
-    b_.CreateCall(getIntrinsic(mod_, Intrinsic::GridSync), {ConstantInt::get(i32, site(c.loc, "grid barrier"))});
+    b_.CreateCall(getIntrinsic(mod_, Intrinsic::GridSync),
+                  {ConstantInt::get(i32, site(c.loc, "grid barrier"))});
     return nullptr;
   case SyncOp::SyncthreadsCount:
   case SyncOp::SyncthreadsAnd:
@@ -109,12 +111,14 @@ Value *Lowerer::lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) 
                                        nullptr, GlobalValue::NotThreadLocal, 3);
     counter->setAlignment(Align(4));
     unsigned id = site(c.loc, "barrier");
-    auto barrier = [&] { b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier), {ConstantInt::get(i32, id)}); };
+    auto barrier = [&] {
+      b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier), {ConstantInt::get(i32, id)});
+    };
     setLoc(c.loc);
     barrier();
-    Value *first = b_.CreateIsNull(b_.CreateOr(b_.CreateOr(specialRegister("cuda.threadIdx.x"),
-                                                           specialRegister("cuda.threadIdx.y")),
-                                               specialRegister("cuda.threadIdx.z")));
+    Value *first = b_.CreateIsNull(
+        b_.CreateOr(b_.CreateOr(specialRegister("cuda.threadIdx.x"), specialRegister("cuda.threadIdx.y")),
+                    specialRegister("cuda.threadIdx.z")));
     auto *clear = BasicBlock::Create(ctx_, "vote.clear", fn_);
     auto *cont = BasicBlock::Create(ctx_, "vote.add", fn_);
     b_.CreateCondBr(first, clear, cont);
@@ -131,8 +135,9 @@ Value *Lowerer::lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) 
       return count;
     if (op == SyncOp::SyncthreadsOr)
       return b_.CreateZExt(b_.CreateICmpNE(count, ConstantInt::get(i32, 0)), i32);
-    Value *threads = b_.CreateMul(b_.CreateMul(specialRegister("cuda.blockDim.x"), specialRegister("cuda.blockDim.y")),
-                                  specialRegister("cuda.blockDim.z"));
+    Value *threads =
+        b_.CreateMul(b_.CreateMul(specialRegister("cuda.blockDim.x"), specialRegister("cuda.blockDim.y")),
+                     specialRegister("cuda.blockDim.z"));
     return b_.CreateZExt(b_.CreateICmpEQ(count, threads), i32);
   }
   case SyncOp::FenceBlock:
@@ -145,7 +150,8 @@ Value *Lowerer::lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) 
     return nullptr;
   }
   case SyncOp::Nanosleep:
-    b_.CreateCall(getIntrinsic(mod_, Intrinsic::Nanosleep), {lowerAs(*c.args[0], Type::scalarOf(Scalar::U32))});
+    b_.CreateCall(getIntrinsic(mod_, Intrinsic::Nanosleep),
+                  {lowerAs(*c.args[0], Type::scalarOf(Scalar::U32))});
     return nullptr;
   }
   return nullptr;

@@ -34,7 +34,8 @@ ExprInfo FunctionTyper::typeThreadIndexBuiltin(const CallExpr &c, const std::vec
     auto n = constInt(*c.args[0]);
     if (!n || *n < 1 || *n > 3)
       error(c.args[0]->loc, std::string(b.name) + "() takes a constant 1, 2 or 3");
-    info.type = *n == 1 ? Type::scalarOf(Scalar::I64) : Type::uniTuple(Type::scalarOf(Scalar::I64), unsigned(*n));
+    info.type =
+        *n == 1 ? Type::scalarOf(Scalar::I64) : Type::uniTuple(Type::scalarOf(Scalar::I64), unsigned(*n));
     info.constant = ConstValue::ofInt(*n);
     return info;
   }

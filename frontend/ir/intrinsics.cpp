@@ -14,7 +14,7 @@ namespace cutwin::ir {
 
 namespace {
 constexpr std::array<IntrinsicInfo, kIntrinsicCount> kTable = {{
-#define CUTWIN_INTRINSIC(id, name, type, effect, meaning, sim, gpu)                                            \
+#define CUTWIN_INTRINSIC(id, name, type, effect, meaning, sim, gpu)                                          \
   {name, type, IntrinsicEffect::effect, meaning, sim, gpu},
 #include "frontend/ir/intrinsics.def"
 #undef CUTWIN_INTRINSIC
@@ -30,8 +30,8 @@ llvm::FunctionType *parseFunctionType(llvm::Module &m, const IntrinsicInfo &info
   llvm::SMDiagnostic err;
   auto *ft = llvm::dyn_cast_or_null<llvm::FunctionType>(llvm::parseType(info.type, err, m));
   if (!ft)
-    throw Error(std::string("intrinsics.def: the type of ") + info.name + " is not an LLVM function type: " +
-                info.type);
+    throw Error(std::string("intrinsics.def: the type of ") + info.name +
+                " is not an LLVM function type: " + info.type);
   return ft;
 }
 } // namespace

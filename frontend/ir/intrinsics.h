@@ -42,16 +42,16 @@ const IntrinsicInfo &intrinsicInfo(Intrinsic id);
 /// the lane's 32-bit value zero-extended, or a 64-bit value with kWarpWide set; `b` is the
 /// shuffle's source lane, delta or xor mask (PTX uses its low five bits).
 enum class WarpOp : unsigned {
-  ShflIdx = 0,   ///< the value of lane b
-  ShflUp = 1,    ///< the value of lane (lane - b), or the caller's own when that is below 0
-  ShflDown = 2,  ///< the value of lane (lane + b), or the caller's own when that is above 31
-  ShflXor = 3,   ///< the value of lane (lane ^ b)
-  VoteAll = 4,   ///< 1 if every participating lane's predicate (value != 0) is true
-  VoteAny = 5,   ///< 1 if any is
-  VoteUni = 6,   ///< 1 if all are equal
-  Ballot = 7,    ///< the participating lanes whose predicate is true, as a bit mask
-  MatchAny = 8,  ///< the participating lanes whose value equals the caller's
-  MatchAll = 9,  ///< the mask if every participating lane has the caller's value, else 0
+  ShflIdx = 0,     ///< the value of lane b
+  ShflUp = 1,      ///< the value of lane (lane - b), or the caller's own when that is below 0
+  ShflDown = 2,    ///< the value of lane (lane + b), or the caller's own when that is above 31
+  ShflXor = 3,     ///< the value of lane (lane ^ b)
+  VoteAll = 4,     ///< 1 if every participating lane's predicate (value != 0) is true
+  VoteAny = 5,     ///< 1 if any is
+  VoteUni = 6,     ///< 1 if all are equal
+  Ballot = 7,      ///< the participating lanes whose predicate is true, as a bit mask
+  MatchAny = 8,    ///< the participating lanes whose value equals the caller's
+  MatchAll = 9,    ///< the mask if every participating lane has the caller's value, else 0
   ActiveMask = 10, ///< the lanes executing this call together (mask and value unused)
   SyncWarp = 11,   ///< a barrier of the lanes in the mask
 };
@@ -60,7 +60,8 @@ inline constexpr unsigned kWarpOpMask = 0xff;
 
 /// The one declaration every `cuda.shared.array(0, dtype)` aliases: the launch's dynamic
 /// shared memory (an external, zero-length addrspace(3) array).
-inline constexpr const char *kDynamicSharedName = "cutwin_dynamic_shared"; // a PTX identifier: it stays external
+inline constexpr const char *kDynamicSharedName =
+    "cutwin_dynamic_shared"; // a PTX identifier: it stays external
 
 const char *intrinsicName(Intrinsic id);
 std::optional<Intrinsic> lookupIntrinsic(std::string_view name);

@@ -82,7 +82,8 @@ void givePtxMeaning(llvm::Function &f) {
       if (auto *bo = dyn_cast<BinaryOperator>(&i); bo && bo->isShift() && !isa<Constant>(bo->getOperand(1)))
         shifts.push_back(bo);
       if (auto *ci = dyn_cast<CallInst>(&i))
-        if (Function *callee = ci->getCalledFunction(); callee && callee->getName().startswith("llvm.nvvm.round."))
+        if (Function *callee = ci->getCalledFunction();
+            callee && callee->getName().startswith("llvm.nvvm.round."))
           rounds.push_back(ci);
     }
   for (BinaryOperator *sh : shifts) {

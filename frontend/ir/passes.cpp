@@ -4,12 +4,12 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
-#include <llvm/Support/CommandLine.h>
 #include <llvm/Transforms/Scalar/ADCE.h>
-#include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
 #include <llvm/Transforms/Scalar/LICM.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
@@ -146,9 +146,8 @@ void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level, bool s
       return true;
     }();
     if (unconditional)
-      pb.registerScalarOptimizerLateEPCallback([](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
-        fpm.addPass(llvm::IRCEPass());
-      });
+      pb.registerScalarOptimizerLateEPCallback(
+          [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) { fpm.addPass(llvm::IRCEPass()); });
   }
   Analyses a(pb);
   llvm::OptimizationLevel ol = level <= 0   ? llvm::OptimizationLevel::O0

@@ -21,7 +21,7 @@ bool PipelineOptions::shouldDump(const std::string &step) const {
 
 const std::vector<StepInfo> &pipelineSteps() {
   static const std::vector<StepInfo> steps = {
-#define CUTWIN_STEP(id, name, stage, output, does, file)                                                       \
+#define CUTWIN_STEP(id, name, stage, output, does, file)                                                     \
   {Step::id, name, StepStage::stage, StepOutput::output, does, file},
 #include "frontend/ir/pipeline_steps.def"
 #undef CUTWIN_STEP

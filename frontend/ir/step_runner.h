@@ -31,7 +31,6 @@ struct PipelineOptions {
   bool shouldDump(const std::string &step) const;
 };
 
-
 /// One enumerator per row of pipeline_steps.def.
 enum class Step {
 #define CUTWIN_STEP(id, ...) id,

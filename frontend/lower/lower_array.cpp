@@ -52,7 +52,8 @@ Value *Lowerer::elementAddress(Value *arr, const Type &at, ArrayRef<Value *> idx
     Value *linear = norm[0];
     for (unsigned k = 1; k < norm.size(); ++k)
       linear = b_.CreateAdd(b_.CreateMul(linear, arrayField(arr, 1, k)), norm[k]);
-    llvm::Type *elem = at.isRecordArray() ? ArrayType::get(llvm::Type::getInt64Ty(ctx_), 2) : memType(at.scalar);
+    llvm::Type *elem =
+        at.isRecordArray() ? ArrayType::get(llvm::Type::getInt64Ty(ctx_), 2) : memType(at.scalar);
     return b_.CreateInBoundsGEP(elem, data, linear);
   }
   Value *off = nullptr;
@@ -193,7 +194,7 @@ Value *Lowerer::lowerConstArray(const fe::ConstValue &v, SourceLoc loc) {
     constBytes_ += v.bytes->size();
     if (constBytes_ > kConstantMemory)
       spec_->file().error(loc, "constant arrays need " + std::to_string(constBytes_) +
-                                        " bytes; constant memory holds " + std::to_string(kConstantMemory));
+                                   " bytes; constant memory holds " + std::to_string(kConstantMemory));
     // Constant data arrays hold integers or floats: a complex array is its parts.
     Scalar elem = fe::isComplex(v.dtype) ? fe::partOf(v.dtype) : v.dtype;
     uint64_t item = fe::byteSize(elem);
@@ -222,8 +223,8 @@ Value *Lowerer::lowerDynamicShared(const Type &t) {
   auto *storage = ArrayType::get(llvm::Type::getInt8Ty(ctx_), 0);
   auto *g = mod_.getGlobalVariable(ir::kDynamicSharedName);
   if (!g) {
-    g = new GlobalVariable(mod_, storage, false, GlobalValue::ExternalLinkage, nullptr, ir::kDynamicSharedName,
-                           nullptr, GlobalValue::NotThreadLocal, 3);
+    g = new GlobalVariable(mod_, storage, false, GlobalValue::ExternalLinkage, nullptr,
+                           ir::kDynamicSharedName, nullptr, GlobalValue::NotThreadLocal, 3);
     g->setAlignment(Align(16));
   }
   auto *i64 = llvm::Type::getInt64Ty(ctx_);

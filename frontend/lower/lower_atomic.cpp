@@ -103,7 +103,8 @@ Value *Lowerer::floatAtomicExtreme(const std::string &op, Value *addr, Value *v,
                        : (nanAware ? b_.CreateFCmpUGT(old, v) : b_.CreateFCmpOGT(old, v));
   b_.CreateCondBr(loses, attempt, done);
   b_.SetInsertPoint(attempt);
-  Value *pair = b_.CreateAtomicCmpXchg(addr, b_.CreateBitCast(old, it), b_.CreateBitCast(v, it), align, ord, ord);
+  Value *pair =
+      b_.CreateAtomicCmpXchg(addr, b_.CreateBitCast(old, it), b_.CreateBitCast(v, it), align, ord, ord);
   Value *seen = b_.CreateBitCast(b_.CreateExtractValue(pair, {0}), ft);
   old->addIncoming(seen, attempt);
   b_.CreateCondBr(b_.CreateExtractValue(pair, {1}), done, check);

@@ -1,6 +1,6 @@
 // Lowering of calls: casts, device functions, cuda.* intrinsics, math.* and builtins.
-#include "frontend/ir/libdevice_signatures.h"
 #include "frontend/builtins/builtin.h"
+#include "frontend/ir/libdevice_signatures.h"
 #include "frontend/lower/lowerer.h"
 
 #include "frontend/ir/intrinsics.h"
@@ -60,7 +60,8 @@ Value *Lowerer::lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
     if (const fe::Expr *a = ci.boundArgs[i])
       args.push_back(lowerAs(*a, t));
     else // the parameter's default
-      args.push_back(convert(constant(*ci.boundDefaults[i], ci.boundDefaults[i]->type()), ci.boundDefaults[i]->type(), t));
+      args.push_back(convert(constant(*ci.boundDefaults[i], ci.boundDefaults[i]->type()),
+                             ci.boundDefaults[i]->type(), t));
   }
   args.push_back(errRecord_);
   setLoc(c.loc);
@@ -76,7 +77,8 @@ Value *Lowerer::lowerForeignCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
   std::vector<Value *> args;
   AllocaInst *ret = nullptr;
   if (!sym.foreignCAbi) { // numba's ABI: the result through a pointer, a status returned
-    ret = entryAlloca(returns ? memType(sig.ret.scalar) : llvm::Type::getInt8Ty(ctx_), sym.foreignName + ".ret");
+    ret = entryAlloca(returns ? memType(sig.ret.scalar) : llvm::Type::getInt8Ty(ctx_),
+                      sym.foreignName + ".ret");
     params.push_back(ptr);
     args.push_back(ret);
   }
@@ -101,7 +103,7 @@ Value *Lowerer::lowerForeignCall(const fe::CallExpr &c, const fe::ExprInfo &ci) 
   FunctionCallee callee = mod_.getOrInsertFunction(sym.foreignName, ft);
   if (auto *f = dyn_cast<llvm::Function>(callee.getCallee()); !f || f->getFunctionType() != ft)
     spec_->file().error(c.loc, "foreign device function '" + sym.foreignName +
-                                           "' is declared twice with different signatures");
+                                   "' is declared twice with different signatures");
   out_.info.foreign.emplace(sym.foreignName, c.loc);
   for (auto &f : sym.foreignLink)
     if (std::find(out_.info.link.begin(), out_.info.link.end(), f) == out_.info.link.end())
@@ -186,15 +188,18 @@ Value *Lowerer::roundToDigits(Value *x, Value *nd, Scalar out) {
   Value *zero = ConstantInt::get(i64, 0);
   Value *nonNeg = b_.CreateICmpSGE(nd, zero);
   Value *big = b_.CreateICmpSGT(nd, ConstantInt::get(i64, 22));
-  Value *pow1 = b_.CreateSelect(
-      nonNeg, pow10(b_.CreateSelect(big, b_.CreateSub(nd, ConstantInt::get(i64, 22)), nd)), pow10(b_.CreateNeg(nd)));
+  Value *pow1 =
+      b_.CreateSelect(nonNeg, pow10(b_.CreateSelect(big, b_.CreateSub(nd, ConstantInt::get(i64, 22)), nd)),
+                      pow10(b_.CreateNeg(nd)));
   Value *pow2 = b_.CreateSelect(b_.CreateAnd(nonNeg, big), cst(1e22), cst(1.0));
   Value *y = b_.CreateSelect(nonNeg, b_.CreateFMul(b_.CreateFMul(x, pow1), pow2), fdiv(x, pow1));
   Value *z = rnd(y);
-  Value *half = b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, b_.CreateFSub(y, z)), cst(0.5));
+  Value *half =
+      b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, b_.CreateFSub(y, z)), cst(0.5));
   z = b_.CreateSelect(half, b_.CreateFMul(cst(2.0), rnd(fdiv(y, cst(2.0)))), z);
   Value *back = b_.CreateSelect(nonNeg, fdiv(fdiv(z, pow2), pow1), b_.CreateFMul(z, pow1));
-  Value *ax = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), *ay = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, y);
+  Value *ax = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
+        *ay = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, y);
   Value *inf = cst(std::numeric_limits<double>::infinity());
   Value *keep = b_.CreateOr(b_.CreateFCmpUEQ(ax, inf), b_.CreateAnd(nonNeg, b_.CreateFCmpOEQ(ay, inf)));
   Value *r = b_.CreateSelect(keep, x, back); // UEQ: NaN keeps x too
@@ -209,7 +214,8 @@ Value *Lowerer::lowerMathCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   return mathOp(ci.builtin.substr(5), args, ci.operandTypes, ci.type.scalar);
 }
 
-Value *Lowerer::mathOp(const std::string &name, ArrayRef<Value *> args, ArrayRef<Scalar> argTypes, Scalar out) {
+Value *Lowerer::mathOp(const std::string &name, ArrayRef<Value *> args, ArrayRef<Scalar> argTypes,
+                       Scalar out) {
   Scalar in = argTypes[0];
 
   if (name == "isnan" || name == "isinf" || name == "isfinite") {
@@ -239,9 +245,9 @@ Value *Lowerer::mathOp(const std::string &name, ArrayRef<Value *> args, ArrayRef
     return libdeviceCall("fast_" + name, out, args);
   // Exact operations are LLVM intrinsics (IEEE on every target); the rest is libdevice.
   static const std::pair<const char *, llvm::Intrinsic::ID> exact[] = {
-      {"fabs", llvm::Intrinsic::fabs},
-      {"floor", llvm::Intrinsic::floor}, {"ceil", llvm::Intrinsic::ceil},
-      {"trunc", llvm::Intrinsic::trunc}, {"copysign", llvm::Intrinsic::copysign},
+      {"fabs", llvm::Intrinsic::fabs},         {"floor", llvm::Intrinsic::floor},
+      {"ceil", llvm::Intrinsic::ceil},         {"trunc", llvm::Intrinsic::trunc},
+      {"copysign", llvm::Intrinsic::copysign},
   };
   for (auto &[n, id] : exact)
     if (name == n)

@@ -95,7 +95,7 @@ Value *Lowerer::cmathUnary(const std::string &fn, Value *zv, Scalar z) {
   CmathParts m{*this, p, z, b_};
   Value *x = realPart(zv), *y = imagPart(zv);
   Value *zero = m.cst(0.0), *one = m.cst(1.0), *nan = ConstantFP::getNaN(scalarType(p));
-  auto timesI = [&](Value *w) { return m.cplx(m.neg(m.im(w)), m.re(w)); };     // i w
+  auto timesI = [&](Value *w) { return m.cplx(m.neg(m.im(w)), m.re(w)); };      // i w
   auto minusITimes = [&](Value *w) { return m.cplx(m.im(w), m.neg(m.re(w))); }; // -i w
   if (fn == "exp") {
     Value *xf = m.isFinite(x), *yf = m.isFinite(y);
@@ -180,7 +180,8 @@ Value *Lowerer::cmathUnary(const std::string &fn, Value *zv, Scalar z) {
     Value *infIm = m.sel(m.isInf(y), zero, m.copysign(zero, m.math("sin", {m.mul(m.cst(2.0), y)})));
     return m.pick(m.isInf(x), m.cplx(m.copysign(one, x), infIm), out);
   }
-  Value *large = b_.CreateOr(b_.CreateFCmpOGT(m.fabs(x), m.cst(kLarge)), b_.CreateFCmpOGT(m.fabs(y), m.cst(kLarge)));
+  Value *large =
+      b_.CreateOr(b_.CreateFCmpOGT(m.fabs(x), m.cst(kLarge)), b_.CreateFCmpOGT(m.fabs(y), m.cst(kLarge)));
   // log|z/2| + log 4 (= log|z| without overflow) for the large forms
   auto logHalfAbs = [&] {
     Value *half = m.cst(0.5);
@@ -227,13 +228,13 @@ Value *Lowerer::cmathUnary(const std::string &fn, Value *zv, Scalar z) {
     Value *zr1 = m.sub(one, a);
     Value *re = m.mul(m.math("log1p", {fdiv(m.mul(m.cst(4.0), a), m.add(m.mul(zr1, zr1), m.mul(ay, ay)))}),
                       m.cst(0.25));
-    Value *im = m.mul(m.neg(m.math("atan2", {m.mul(m.cst(-2.0), bb), m.sub(m.mul(zr1, m.add(one, a)),
-                                                                              m.mul(ay, ay))})),
-                      m.cst(0.5));
+    Value *im = m.mul(
+        m.neg(m.math("atan2", {m.mul(m.cst(-2.0), bb), m.sub(m.mul(zr1, m.add(one, a)), m.mul(ay, ay))})),
+        m.cst(0.5));
     // near 1: atanh(1 +- 0i) = inf +- 0i
     Value *nearOne = b_.CreateAnd(b_.CreateFCmpOEQ(a, one), b_.CreateFCmpOLT(ay, m.cst(kAtanhSmall)));
-    Value *oneRe = m.neg(m.math("log", {fdiv(m.math("sqrt", {ay}), m.math("sqrt", {m.math("hypot", {ay,
-                                                                                                  m.cst(2.0)})}))}));
+    Value *oneRe = m.neg(
+        m.math("log", {fdiv(m.math("sqrt", {ay}), m.math("sqrt", {m.math("hypot", {ay, m.cst(2.0)})}))}));
     Value *oneIm = m.copysign(fdiv(m.math("atan2", {m.cst(2.0), m.neg(ay)}), m.cst(2.0)), bb);
     Value *ayZero = b_.CreateFCmpOEQ(ay, zero);
     oneRe = m.sel(ayZero, ConstantFP::getInfinity(scalarType(p)), oneRe);

@@ -73,7 +73,8 @@ Value *Lowerer::complexBinary(fe::BinOp op, Value *x, Value *y, Scalar t) {
 
 Value *Lowerer::complexCompare(fe::CmpOp op, Value *x, Value *y) {
   if (op == fe::CmpOp::Eq)
-    return b_.CreateAnd(b_.CreateFCmpOEQ(realPart(x), realPart(y)), b_.CreateFCmpOEQ(imagPart(x), imagPart(y)));
+    return b_.CreateAnd(b_.CreateFCmpOEQ(realPart(x), realPart(y)),
+                        b_.CreateFCmpOEQ(imagPart(x), imagPart(y)));
   return b_.CreateOr(b_.CreateFCmpUNE(realPart(x), realPart(y)), b_.CreateFCmpUNE(imagPart(x), imagPart(y)));
 }
 

@@ -22,8 +22,7 @@ void Lowerer::lowerExportEntry(const fe::FunctionSpec &spec, ExportAbi abi, cons
                                const Type &ret) {
   const std::string &fname = spec.def->name;
   auto fail = [&](const std::string &what) {
-    spec.file().error(spec.def->loc, "cannot compile device function '" + fname + "' on its own: " +
-                                                   what);
+    spec.file().error(spec.def->loc, "cannot compile device function '" + fname + "' on its own: " + what);
   };
   if (!(ret.isScalar() || ret.kind == fe::TypeKind::None))
     fail("its result is " + ret.str() + "; a scalar or None can be returned");
@@ -44,20 +43,20 @@ void Lowerer::lowerExportEntry(const fe::FunctionSpec &spec, ExportAbi abi, cons
       fail("its argument types are scalars and arrays, not " + t.str());
     }
   }
-  llvm::Type *resultTy = abi == ExportAbi::Numba              ? llvm::Type::getInt32Ty(ctx_)
+  llvm::Type *resultTy = abi == ExportAbi::Numba          ? llvm::Type::getInt32Ty(ctx_)
                          : ret.kind == fe::TypeKind::None ? llvm::Type::getVoidTy(ctx_)
-                                                               : memType(ret.scalar);
-  auto *wrapper = llvm::Function::Create(FunctionType::get(resultTy, params, false), GlobalValue::ExternalLinkage,
-                                         name, mod_);
+                                                          : memType(ret.scalar);
+  auto *wrapper = llvm::Function::Create(FunctionType::get(resultTy, params, false),
+                                         GlobalValue::ExternalLinkage, name, mod_);
   wrapper->addFnAttr(Attribute::NoUnwind);
   llvm::Function *inner = declareFunction(spec);
 
   // Faults inside (bounds checks, raise) go to a record of the module's own: there is no
   // launch to report them to.
   auto *recTy = ArrayType::get(llvm::Type::getInt8Ty(ctx_), sizeof(ErrorRecord));
-  auto *record = new GlobalVariable(mod_, recTy, false, GlobalValue::InternalLinkage,
-                                    ConstantAggregateZero::get(recTy), "cutwin.export.error_record", nullptr,
-                                    GlobalValue::NotThreadLocal, 1);
+  auto *record =
+      new GlobalVariable(mod_, recTy, false, GlobalValue::InternalLinkage, ConstantAggregateZero::get(recTy),
+                         "cutwin.export.error_record", nullptr, GlobalValue::NotThreadLocal, 1);
   b_.SetInsertPoint(BasicBlock::Create(ctx_, "entry", wrapper));
   unsigned p = abi == ExportAbi::Numba ? 1 : 0;
   std::vector<Value *> args;

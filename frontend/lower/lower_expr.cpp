@@ -148,7 +148,8 @@ Value *Lowerer::libdeviceCall(const std::string &stem, Scalar t, ArrayRef<Value 
   std::vector<llvm::Type *> params;
   for (Value *a : args)
     params.push_back(a->getType());
-  FunctionCallee f = mod_.getOrInsertFunction(name, FunctionType::get(ret ? ret : scalarType(t), params, false));
+  FunctionCallee f =
+      mod_.getOrInsertFunction(name, FunctionType::get(ret ? ret : scalarType(t), params, false));
   if (auto *fn = dyn_cast<llvm::Function>(f.getCallee())) {
     fn->setDoesNotThrow();
     fn->setWillReturn();
@@ -449,7 +450,9 @@ Value *Lowerer::lowerCompare(const fe::CompareExpr &c) {
   if (c.ops.size() == 1) {
     Scalar a = ei.operandTypes[0], b = ei.operandTypes[1];
     Value *r = lowerExpr(*c.comparators[0]);
-    fe::CmpOp op = c.ops[0] == fe::CmpOp::Is ? fe::CmpOp::Eq : c.ops[0] == fe::CmpOp::IsNot ? fe::CmpOp::NotEq : c.ops[0];
+    fe::CmpOp op = c.ops[0] == fe::CmpOp::Is      ? fe::CmpOp::Eq
+                   : c.ops[0] == fe::CmpOp::IsNot ? fe::CmpOp::NotEq
+                                                  : c.ops[0];
     return compare(op, convert(left, leftT, Type::scalarOf(a)),
                    convert(r, info(*c.comparators[0]).type, Type::scalarOf(b)), a);
   }
@@ -499,11 +502,11 @@ Value *Lowerer::lowerIfExp(const fe::IfExpExpr &ie) {
 Value *Lowerer::laneId() {
   // The thread's position in its warp: its linear index in the block modulo 32, which is
   // how the GPU forms warps (and what %laneid reads).
-  Value *linear = b_.CreateAdd(
-      specialRegister("cuda.threadIdx.x"),
-      b_.CreateMul(specialRegister("cuda.blockDim.x"),
-                   b_.CreateAdd(specialRegister("cuda.threadIdx.y"),
-                                b_.CreateMul(specialRegister("cuda.blockDim.y"), specialRegister("cuda.threadIdx.z")))));
+  Value *linear = b_.CreateAdd(specialRegister("cuda.threadIdx.x"),
+                               b_.CreateMul(specialRegister("cuda.blockDim.x"),
+                                            b_.CreateAdd(specialRegister("cuda.threadIdx.y"),
+                                                         b_.CreateMul(specialRegister("cuda.blockDim.y"),
+                                                                      specialRegister("cuda.threadIdx.z")))));
   return b_.CreateAnd(linear, b_.getInt32(31));
 }
 

@@ -23,7 +23,7 @@ void addLinkedFiles(const fe::Typer &typer, std::vector<std::string> &files) {
   for (auto &s : typer.specs()) {
     if (s->options().linkComputedAt.line)
       s->file().error(s->options().linkComputedAt,
-                                 "@cuda.jit option 'link': file names must be string literals");
+                      "@cuda.jit option 'link': file names must be string literals");
     for (auto &f : s->options().link)
       if (std::find(files.begin(), files.end(), f) == files.end())
         files.push_back(f);
@@ -54,8 +54,9 @@ void finishKernelIR(const fe::Typer &typer, KernelIR &out) {
   std::string err;
   raw_string_ostream os(err);
   if (verifyModule(*out.module, &os))
-    throw Error(std::string("internal error: ") + (out.info.exported ? "IR of device function '" : "kernel IR of '") +
-                out.info.name + "' is invalid:\n" + os.str());
+    throw Error(std::string("internal error: ") +
+                (out.info.exported ? "IR of device function '" : "kernel IR of '") + out.info.name +
+                "' is invalid:\n" + os.str());
 }
 
 KernelIR lowerKernel(const fe::Typer &typer, const fe::FunctionSpec &kernel, const LowerOptions &opts) {
@@ -86,8 +87,10 @@ llvm::Type *Lowerer::scalarType(Scalar s) {
   case Scalar::Bool: return llvm::Type::getInt1Ty(ctx_);
   case Scalar::F32: return llvm::Type::getFloatTy(ctx_);
   case Scalar::F64: return llvm::Type::getDoubleTy(ctx_);
-  case Scalar::C64: return StructType::get(ctx_, {llvm::Type::getFloatTy(ctx_), llvm::Type::getFloatTy(ctx_)});
-  case Scalar::C128: return StructType::get(ctx_, {llvm::Type::getDoubleTy(ctx_), llvm::Type::getDoubleTy(ctx_)});
+  case Scalar::C64:
+    return StructType::get(ctx_, {llvm::Type::getFloatTy(ctx_), llvm::Type::getFloatTy(ctx_)});
+  case Scalar::C128:
+    return StructType::get(ctx_, {llvm::Type::getDoubleTy(ctx_), llvm::Type::getDoubleTy(ctx_)});
   default: return llvm::Type::getIntNTy(ctx_, fe::bitWidth(s));
   }
 }
@@ -510,7 +513,8 @@ void Lowerer::lowerFor(const fe::ForStmt &s) {
         Value *i = b_.CreateLoad(lt, iv, "i");
         if (auto *cs = dyn_cast<ConstantInt>(step)) {
           bool up = !sgn || !cs->isNegative();
-          return up ? (sgn ? b_.CreateICmpSLT(i, stop) : b_.CreateICmpULT(i, stop)) : b_.CreateICmpSGT(i, stop);
+          return up ? (sgn ? b_.CreateICmpSLT(i, stop) : b_.CreateICmpULT(i, stop))
+                    : b_.CreateICmpSGT(i, stop);
         }
         if (sgn) {
           Value *up = b_.CreateICmpSGT(step, ConstantInt::get(lt, 0));

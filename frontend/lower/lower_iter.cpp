@@ -33,7 +33,8 @@ Lowerer::Iteration Lowerer::iteration(const fe::Expr &e) {
     Value *n = b_.CreateSDiv(b_.CreateAdd(span, b_.CreateSub(mag, one)), mag);
     n = b_.CreateSelect(b_.CreateICmpSGT(span, zero), n, zero);
     llvm::Type *et = scalarType(rt);
-    return {n, [=, this](Value *k) { return b_.CreateTrunc(b_.CreateAdd(start, b_.CreateMul(k, step)), et); }};
+    return {n,
+            [=, this](Value *k) { return b_.CreateTrunc(b_.CreateAdd(start, b_.CreateMul(k, step)), et); }};
   }
   if (t.kind == TypeKind::Iterator) {
     auto &call = static_cast<const fe::CallExpr &>(e);
@@ -45,7 +46,8 @@ Lowerer::Iteration Lowerer::iteration(const fe::Expr &e) {
       n = b_.CreateSelect(b_.CreateICmpSLT(parts[i].length, n), parts[i].length, n);
     Value *start = nullptr;
     if (t.path == "enumerate")
-      start = call.args.size() == 2 ? lowerAs(*call.args[1], Type::scalarOf(Scalar::I64)) : ConstantInt::get(i64, 0);
+      start = call.args.size() == 2 ? lowerAs(*call.args[1], Type::scalarOf(Scalar::I64))
+                                    : ConstantInt::get(i64, 0);
     return {n, [=, this](Value *k) -> Value * {
               std::vector<Value *> vals;
               if (start)
@@ -69,7 +71,8 @@ Lowerer::Iteration Lowerer::iteration(const fe::Expr &e) {
                 Value *addr = elementAddress(v, t, {k}, {Scalar::I64}, e.loc);
                 return loadElement(addr, t.scalar);
               }};
-    Type row = Type::array(t.scalar, t.ndim - 1u, t.layout == fe::Layout::C ? fe::Layout::C : fe::Layout::A, t.space);
+    Type row = Type::array(t.scalar, t.ndim - 1u, t.layout == fe::Layout::C ? fe::Layout::C : fe::Layout::A,
+                           t.space);
     return {n, [=, this](Value *k) { return subArray(v, t, {k}, {Scalar::I64}, row, e.loc); }};
   }
   // A uniform tuple: its elements in memory, read at the counter.
@@ -90,7 +93,9 @@ void Lowerer::lowerForEach(const fe::ForStmt &s) {
   b_.CreateStore(ConstantInt::get(i64, 0), counter);
   lowerLoop(
       s, [&] { return b_.CreateICmpSLT(b_.CreateLoad(i64, counter, "k"), it.length); },
-      [&] { lowerAssign(*s.target, it.element(b_.CreateLoad(i64, counter, "k")), spec_->loopElements.at(&s)); },
+      [&] {
+        lowerAssign(*s.target, it.element(b_.CreateLoad(i64, counter, "k")), spec_->loopElements.at(&s));
+      },
       [&] { b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64, counter), ConstantInt::get(i64, 1)), counter); });
 }
 

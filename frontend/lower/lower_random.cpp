@@ -41,7 +41,8 @@ Value *Lowerer::lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
 
   if (name == "init_xoroshiro128p_state") {
     // splitmix64 once; both words get the same value.
-    Value *z = b_.CreateAdd(lowerAs(*c.args[2], Type::scalarOf(Scalar::U64)), b_.getInt64(0x9E3779B97F4A7C15ull));
+    Value *z =
+        b_.CreateAdd(lowerAs(*c.args[2], Type::scalarOf(Scalar::U64)), b_.getInt64(0x9E3779B97F4A7C15ull));
     z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, 30)), b_.getInt64(0xBF58476D1CE4E5B9ull));
     z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, 27)), b_.getInt64(0x94D049BB133111EBull));
     z = b_.CreateXor(z, b_.CreateLShr(z, 31));
@@ -60,7 +61,8 @@ Value *Lowerer::lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
     b_.SetInsertPoint(loop);
     PHINode *i = b_.CreatePHI(i64, 2), *a0 = b_.CreatePHI(i64, 2), *a1 = b_.CreatePHI(i64, 2);
     PHINode *t0 = b_.CreatePHI(i64, 2), *t1 = b_.CreatePHI(i64, 2);
-    Value *word = b_.CreateSelect(b_.CreateICmpULT(i, b_.getInt64(64)), b_.getInt64(kJump[0]), b_.getInt64(kJump[1]));
+    Value *word =
+        b_.CreateSelect(b_.CreateICmpULT(i, b_.getInt64(64)), b_.getInt64(kJump[0]), b_.getInt64(kJump[1]));
     Value *bit = b_.CreateTrunc(b_.CreateLShr(word, b_.CreateAnd(i, 63)), b_.getInt1Ty());
     Value *n0 = b_.CreateSelect(bit, b_.CreateXor(t0, a0), t0);
     Value *n1 = b_.CreateSelect(bit, b_.CreateXor(t1, a1), t1);
@@ -88,7 +90,8 @@ Value *Lowerer::lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   // Every other function draws one or two outputs, then stores the state back.
   auto *f32 = b_.getFloatTy(), *f64 = b_.getDoubleTy();
   auto unit64 = [&](Value *x) { // (x >> 11) * 2^-53: exact
-    return b_.CreateFMul(b_.CreateUIToFP(b_.CreateLShr(x, 11), f64), ConstantFP::get(f64, std::ldexp(1.0, -53)));
+    return b_.CreateFMul(b_.CreateUIToFP(b_.CreateLShr(x, 11), f64),
+                         ConstantFP::get(f64, std::ldexp(1.0, -53)));
   };
   auto unit32 = [&](Value *x) { return b_.CreateFPTrunc(unit64(x), f32); };
   Value *result;
@@ -108,8 +111,7 @@ Value *Lowerer::lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
       Value *angle = b_.CreateFMul(ConstantFP::get(f32, double(float(2 * M_PI))), u2);
       result = b_.CreateFMul(r, libdeviceCall("cos", Scalar::F32, {angle}));
     } else {
-      Value *r = fsqrt(
-                                         b_.CreateFMul(ConstantFP::get(f64, -2.0), b_.CreateFPExt(logu1, f64)));
+      Value *r = fsqrt(b_.CreateFMul(ConstantFP::get(f64, -2.0), b_.CreateFPExt(logu1, f64)));
       Value *angle = b_.CreateFMul(ConstantFP::get(f64, 2 * M_PI), b_.CreateFPExt(u2, f64));
       result = b_.CreateFMul(r, libdeviceCall("cos", Scalar::F64, {angle}));
     }

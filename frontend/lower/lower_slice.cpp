@@ -56,9 +56,11 @@ Value *Lowerer::sliceView(const fe::SubscriptExpr &s) {
     // the number of elements: ceil((stop - start) / step), or 0
     Value *span = b_.CreateSelect(neg, b_.CreateSub(start, stop), b_.CreateSub(stop, start));
     Value *mag = b_.CreateSelect(neg, b_.CreateNeg(step), step);
-    Value *len = b_.CreateSelect(b_.CreateICmpSGT(span, c64(0)),
-                                 b_.CreateAdd(b_.CreateSDiv(b_.CreateSub(span, c64(1)), mag), c64(1)), c64(0));
-    off = b_.CreateAdd(off, b_.CreateMul(b_.CreateSelect(b_.CreateICmpSGT(len, c64(0)), start, c64(0)), stride));
+    Value *len =
+        b_.CreateSelect(b_.CreateICmpSGT(span, c64(0)),
+                        b_.CreateAdd(b_.CreateSDiv(b_.CreateSub(span, c64(1)), mag), c64(1)), c64(0));
+    off = b_.CreateAdd(off,
+                       b_.CreateMul(b_.CreateSelect(b_.CreateICmpSGT(len, c64(0)), start, c64(0)), stride));
     shape.push_back(len);
     strides.push_back(b_.CreateMul(stride, step));
   }
@@ -116,9 +118,10 @@ void Lowerer::forEachElement(Value *arr, const Type &t, const std::function<void
 
 void Lowerer::storeIntoView(const fe::SubscriptExpr &target, Value *v, const Type &vt, SourceLoc loc) {
   const Type &view = info(target).type;
-  Value *dst = isSliceSubscript(target) ? sliceView(target)
-                                        : subArray(lowerExpr(*target.value), info(*target.value).type,
-                                                   lowerIndices(target), info(target).operandTypes, view, target.loc);
+  Value *dst = isSliceSubscript(target)
+                   ? sliceView(target)
+                   : subArray(lowerExpr(*target.value), info(*target.value).type, lowerIndices(target),
+                              info(target).operandTypes, view, target.loc);
   setLoc(loc);
   std::vector<Scalar> idxTypes(view.ndim, Scalar::I64);
   if (vt.isArray()) {
@@ -135,9 +138,10 @@ void Lowerer::storeIntoView(const fe::SubscriptExpr &target, Value *v, const Typ
     for (unsigned d = 0; d < view.ndim; ++d)
       same = b_.CreateAnd(same, b_.CreateICmpEQ(arrayField(dst, 2, d), arrayField(v, 2, d)));
     Value *overlap = b_.CreateAnd(b_.CreateICmpSLT(dlo, shi), b_.CreateICmpSLT(slo, dhi));
-    raiseExceptionIf(b_.CreateAnd(overlap, b_.CreateNot(same)), loc,
-                     "ValueError: the array assigned to this slice overlaps it; copy it first (cutwin does not "
-                     "copy overlapping views in kernels)");
+    raiseExceptionIf(
+        b_.CreateAnd(overlap, b_.CreateNot(same)), loc,
+        "ValueError: the array assigned to this slice overlaps it; copy it first (cutwin does not "
+        "copy overlapping views in kernels)");
   }
   Value *fill = vt.isArray() ? nullptr : convert(v, vt, Type::scalarOf(view.scalar));
   forEachElement(dst, view, [&](ArrayRef<Value *> idx) {

@@ -172,11 +172,13 @@ Value *Lowerer::lowerUfuncCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
         vals.push_back(inputs[i]);
         continue;
       }
-      Value *v = loadElement(elementAddress(inputs[i], *inTypes[i], idx, idxTypes, c.loc), inTypes[i]->scalar);
+      Value *v =
+          loadElement(elementAddress(inputs[i], *inTypes[i], idx, idxTypes, c.loc), inTypes[i]->scalar);
       vals.push_back(convertScalar(v, inTypes[i]->scalar, argTypes[i]));
     }
     Value *r = ufuncScalar(name, vals, argTypes, res);
-    storeElement(elementAddress(outArr, ot, idx, idxTypes, c.loc), convertScalar(r, res, ot.scalar), ot.scalar);
+    storeElement(elementAddress(outArr, ot, idx, idxTypes, c.loc), convertScalar(r, res, ot.scalar),
+                 ot.scalar);
   });
   return outArr;
 }

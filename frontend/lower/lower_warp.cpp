@@ -9,17 +9,28 @@ using namespace llvm;
 
 namespace {
 WarpOp warpOpOf(const std::string &fn) {
-  if (fn == "cuda.shfl_sync") return WarpOp::ShflIdx;
-  if (fn == "cuda.shfl_up_sync") return WarpOp::ShflUp;
-  if (fn == "cuda.shfl_down_sync") return WarpOp::ShflDown;
-  if (fn == "cuda.shfl_xor_sync") return WarpOp::ShflXor;
-  if (fn == "cuda.all_sync") return WarpOp::VoteAll;
-  if (fn == "cuda.any_sync") return WarpOp::VoteAny;
-  if (fn == "cuda.eq_sync") return WarpOp::VoteUni;
-  if (fn == "cuda.ballot_sync") return WarpOp::Ballot;
-  if (fn == "cuda.match_any_sync") return WarpOp::MatchAny;
-  if (fn == "cuda.match_all_sync") return WarpOp::MatchAll;
-  if (fn == "cuda.activemask") return WarpOp::ActiveMask;
+  if (fn == "cuda.shfl_sync")
+    return WarpOp::ShflIdx;
+  if (fn == "cuda.shfl_up_sync")
+    return WarpOp::ShflUp;
+  if (fn == "cuda.shfl_down_sync")
+    return WarpOp::ShflDown;
+  if (fn == "cuda.shfl_xor_sync")
+    return WarpOp::ShflXor;
+  if (fn == "cuda.all_sync")
+    return WarpOp::VoteAll;
+  if (fn == "cuda.any_sync")
+    return WarpOp::VoteAny;
+  if (fn == "cuda.eq_sync")
+    return WarpOp::VoteUni;
+  if (fn == "cuda.ballot_sync")
+    return WarpOp::Ballot;
+  if (fn == "cuda.match_any_sync")
+    return WarpOp::MatchAny;
+  if (fn == "cuda.match_all_sync")
+    return WarpOp::MatchAll;
+  if (fn == "cuda.activemask")
+    return WarpOp::ActiveMask;
   return WarpOp::SyncWarp;
 }
 } // namespace
@@ -49,8 +60,8 @@ Value *Lowerer::lowerWarpCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   if (c.args.size() > 2)
     lane = lowerAs(*c.args[2], Type::scalarOf(Scalar::I32));
   setLoc(c.loc);
-  Value *r = b_.CreateCall(getIntrinsic(mod_, Intrinsic::Warp),
-                           {b_.getInt32(code), mask, value, lane, b_.getInt32(site(c.loc, "warp operation"))});
+  Value *r = b_.CreateCall(getIntrinsic(mod_, Intrinsic::Warp), {b_.getInt32(code), mask, value, lane,
+                                                                 b_.getInt32(site(c.loc, "warp operation"))});
   switch (op) {
   case WarpOp::ShflIdx:
   case WarpOp::ShflUp:

@@ -59,10 +59,10 @@ private:
   /// The blocks of a `for` loop: `cond` (at the header) decides whether the body runs,
   /// `bind` assigns the target at the body's start, `advance` steps at the latch; the
   /// `else` block runs when `cond` fails, `break` skips it.
-  void lowerLoop(const fe::ForStmt &s, const std::function<llvm::Value *()> &cond, const std::function<void()> &bind,
-                 const std::function<void()> &advance);
+  void lowerLoop(const fe::ForStmt &s, const std::function<llvm::Value *()> &cond,
+                 const std::function<void()> &bind, const std::function<void()> &advance);
   struct Iteration {
-    llvm::Value *length;                           ///< int64
+    llvm::Value *length;                                 ///< int64
     std::function<llvm::Value *(llvm::Value *)> element; ///< of the counter (int64)
   };
   Iteration iteration(const fe::Expr &iterable);
@@ -172,7 +172,8 @@ private:
   bool isSliceSubscript(const fe::SubscriptExpr &s) const;
   llvm::Value *sliceView(const fe::SubscriptExpr &s);
   /// Runs `body` with the indices of every element of `arr` (C order), in a loop.
-  void forEachElement(llvm::Value *arr, const Type &t, const std::function<void(llvm::ArrayRef<llvm::Value *>)> &body);
+  void forEachElement(llvm::Value *arr, const Type &t,
+                      const std::function<void(llvm::ArrayRef<llvm::Value *>)> &body);
   /// [lowest, highest) byte addresses of the view's elements.
   std::pair<llvm::Value *, llvm::Value *> byteSpan(llvm::Value *arr, const Type &t);
   /// `target = v` where target is a view (`a[i:j]`, a row): fills it or copies an array.
@@ -191,7 +192,8 @@ private:
                       llvm::ArrayRef<Scalar> argTypes, Scalar out);
   /// NumPy ufuncs (lower_ufunc.cpp): on scalars, or looping over an output array.
   llvm::Value *lowerUfuncCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *binaryOperation(fe::BinOp op, llvm::Value *l, llvm::Value *r, Scalar la, Scalar rb, Scalar res);
+  llvm::Value *binaryOperation(fe::BinOp op, llvm::Value *l, llvm::Value *r, Scalar la, Scalar rb,
+                               Scalar res);
   llvm::Value *lowerOperatorCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// -x, +x, ~x on a value already of the result type `t`.
   llvm::Value *unaryOperation(fe::UnaryOp op, llvm::Value *v, Scalar t);

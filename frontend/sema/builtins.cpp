@@ -39,27 +39,60 @@ Entity voidTypeObject() {
 }
 
 const MathFunction kMath[] = {
-    {"sqrt", 1, nullptr},    {"fabs", 1, nullptr},   {"floor", 1, nullptr},    {"ceil", 1, nullptr},
-    {"trunc", 1, nullptr},   {"exp", 1, "exp"},      {"expm1", 1, "expm1"},    {"log", 1, "log"},
-    {"log2", 1, "log2"},     {"log10", 1, "log10"},  {"log1p", 1, "log1p"},    {"sin", 1, "sin"},
-    {"cos", 1, "cos"},       {"tan", 1, "tan"},      {"asin", 1, "asin"},      {"acos", 1, "acos"},
-    {"atan", 1, "atan"},     {"sinh", 1, "sinh"},    {"cosh", 1, "cosh"},      {"tanh", 1, "tanh"},
-    {"asinh", 1, "asinh"},   {"acosh", 1, "acosh"},  {"atanh", 1, "atanh"},    {"erf", 1, "erf"},
-    {"erfc", 1, "erfc"},     {"gamma", 1, "tgamma"}, {"lgamma", 1, "lgamma"},  {"atan2", 2, "atan2"},
-    {"pow", 2, "pow"},       {"hypot", 2, "hypot"},  {"fmod", 2, "fmod"},      {"copysign", 2, "copysign"},
-    {"isnan", 1, nullptr},   {"isinf", 1, nullptr},  {"isfinite", 1, nullptr}, {"radians", 1, nullptr},
-    {"degrees", 1, nullptr}, {"exp2", 1, "exp2"},    {"nextafter", 2, "nextafter"}, {"remainder", 2, "remainder"},
-    {"cbrt", 1, "cbrt"},     {"rint", 1, "rint"},
+    {"sqrt", 1, nullptr},
+    {"fabs", 1, nullptr},
+    {"floor", 1, nullptr},
+    {"ceil", 1, nullptr},
+    {"trunc", 1, nullptr},
+    {"exp", 1, "exp"},
+    {"expm1", 1, "expm1"},
+    {"log", 1, "log"},
+    {"log2", 1, "log2"},
+    {"log10", 1, "log10"},
+    {"log1p", 1, "log1p"},
+    {"sin", 1, "sin"},
+    {"cos", 1, "cos"},
+    {"tan", 1, "tan"},
+    {"asin", 1, "asin"},
+    {"acos", 1, "acos"},
+    {"atan", 1, "atan"},
+    {"sinh", 1, "sinh"},
+    {"cosh", 1, "cosh"},
+    {"tanh", 1, "tanh"},
+    {"asinh", 1, "asinh"},
+    {"acosh", 1, "acosh"},
+    {"atanh", 1, "atanh"},
+    {"erf", 1, "erf"},
+    {"erfc", 1, "erfc"},
+    {"gamma", 1, "tgamma"},
+    {"lgamma", 1, "lgamma"},
+    {"atan2", 2, "atan2"},
+    {"pow", 2, "pow"},
+    {"hypot", 2, "hypot"},
+    {"fmod", 2, "fmod"},
+    {"copysign", 2, "copysign"},
+    {"isnan", 1, nullptr},
+    {"isinf", 1, nullptr},
+    {"isfinite", 1, nullptr},
+    {"radians", 1, nullptr},
+    {"degrees", 1, nullptr},
+    {"exp2", 1, "exp2"},
+    {"nextafter", 2, "nextafter"},
+    {"remainder", 2, "remainder"},
+    {"cbrt", 1, "cbrt"},
+    {"rint", 1, "rint"},
     // computed by libdevice's function of the argument's precision (results as tuples)
-    {"frexp", 1, "frexp"},   {"ldexp", 2, "ldexp"},  {"modf", 1, "modf"},
+    {"frexp", 1, "frexp"},
+    {"ldexp", 2, "ldexp"},
+    {"modf", 1, "modf"},
 };
 
 } // namespace
 
 bool isCmathFunction(const std::string &name) {
   static const std::set<std::string> names = {
-      "isnan", "isinf", "isfinite", "phase", "polar", "rect",  "exp",   "log",   "log10", "sqrt",  "sin",
-      "cos",   "tan",   "sinh",     "cosh",  "tanh",  "asin",  "acos",  "atan",  "asinh", "acosh", "atanh"};
+      "isnan", "isinf", "isfinite", "phase", "polar", "rect", "exp",  "log",  "log10", "sqrt",  "sin",
+      "cos",   "tan",   "sinh",     "cosh",  "tanh",  "asin", "acos", "atan", "asinh", "acosh", "atanh"};
   return names.count(name) != 0;
 }
 
@@ -160,14 +193,40 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   }
   if (m == "cuda") {
     static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim", "gridDim",
-                                                     "shared",    "local",    "const",   "random",  "cg",
-                                                     "atomic",    "libdevice"};
-    static const std::set<std::string> functions = {
-        "grid", "gridsize", "syncthreads", "jit", "declare_device", "popc", "brev", "clz", "ffs", "fma", "cbrt",
-        "selp", "threadfence", "threadfence_block", "threadfence_system", "syncthreads_count",
-        "syncthreads_and", "syncthreads_or", "nanosleep", "lanemask_lt", "shfl_sync", "shfl_up_sync",
-        "shfl_down_sync", "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync",
-        "match_all_sync", "activemask", "syncwarp"};
+                                                     "shared",    "local",    "const",    "random",
+                                                     "cg",        "atomic",   "libdevice"};
+    static const std::set<std::string> functions = {"grid",
+                                                    "gridsize",
+                                                    "syncthreads",
+                                                    "jit",
+                                                    "declare_device",
+                                                    "popc",
+                                                    "brev",
+                                                    "clz",
+                                                    "ffs",
+                                                    "fma",
+                                                    "cbrt",
+                                                    "selp",
+                                                    "threadfence",
+                                                    "threadfence_block",
+                                                    "threadfence_system",
+                                                    "syncthreads_count",
+                                                    "syncthreads_and",
+                                                    "syncthreads_or",
+                                                    "nanosleep",
+                                                    "lanemask_lt",
+                                                    "shfl_sync",
+                                                    "shfl_up_sync",
+                                                    "shfl_down_sync",
+                                                    "shfl_xor_sync",
+                                                    "all_sync",
+                                                    "any_sync",
+                                                    "eq_sync",
+                                                    "ballot_sync",
+                                                    "match_any_sync",
+                                                    "match_all_sync",
+                                                    "activemask",
+                                                    "syncwarp"};
     if (submodules.count(attr))
       return moduleEntity("cuda." + attr);
     if (functions.count(attr))
@@ -195,8 +254,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     return std::nullopt;
   }
   if (m == "cuda.atomic") {
-    static const std::set<std::string> ops = {"add", "sub", "and_",   "or_",    "xor", "exch", "max",
-                                              "min", "inc", "dec",    "cas",    "compare_and_swap",
+    static const std::set<std::string> ops = {"add",    "sub",   "and_", "or_", "xor", "exch",
+                                              "max",    "min",   "inc",  "dec", "cas", "compare_and_swap",
                                               "nanmax", "nanmin"};
     if (ops.count(attr))
       return functionEntity("cuda.atomic." + attr);
@@ -217,10 +276,13 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   if (m == "cuda.random") {
     // numba.cuda.random's device functions; the host functions (create_..._states) are
     // host code and not available in kernels.
-    static const std::set<std::string> functions = {
-        "xoroshiro128p_next",           "xoroshiro128p_jump",           "init_xoroshiro128p_state",
-        "xoroshiro128p_uniform_float32", "xoroshiro128p_uniform_float64", "xoroshiro128p_normal_float32",
-        "xoroshiro128p_normal_float64"};
+    static const std::set<std::string> functions = {"xoroshiro128p_next",
+                                                    "xoroshiro128p_jump",
+                                                    "init_xoroshiro128p_state",
+                                                    "xoroshiro128p_uniform_float32",
+                                                    "xoroshiro128p_uniform_float64",
+                                                    "xoroshiro128p_normal_float32",
+                                                    "xoroshiro128p_normal_float64"};
     if (functions.count(attr))
       return functionEntity("cuda.random." + attr);
     return std::nullopt;
@@ -243,8 +305,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
 }
 
 std::optional<Entity> pythonBuiltin(const std::string &name) {
-  static const std::set<std::string> fns = {"range", "len",   "min",   "max", "abs",     "int",       "float",
-                                            "bool",  "round", "pow",   "complex", "print", "enumerate", "zip"};
+  static const std::set<std::string> fns = {"range", "len",   "min", "max",     "abs",   "int",       "float",
+                                            "bool",  "round", "pow", "complex", "print", "enumerate", "zip"};
   if (fns.count(name))
     return functionEntity("builtins." + name);
   return std::nullopt;

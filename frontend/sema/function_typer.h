@@ -90,8 +90,8 @@ private:
   FunctionSpec &spec_;
   std::set<std::string> localNames_;
   std::set<std::string> globalNames_;
-  std::set<std::string> assignedNames_; ///< locals the body assigns (parameters included)
-  std::map<std::string, int> assignCounts_;  ///< how many places assign each local
+  std::set<std::string> assignedNames_;          ///< locals the body assigns (parameters included)
+  std::map<std::string, int> assignCounts_;      ///< how many places assign each local
   std::vector<const AssignStmt *> plainAssigns_; ///< `name = value` statements, in source order
   /// Names that are compile-time constants: parameters that keep the constant their call
   /// passed (never assigned), and locals assigned once from a constant.

@@ -45,7 +45,8 @@ ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr
     symbols_[name] = fromBinding(name, b, unit.key);
   const FunctionDefStmt *def = nullptr;
   for (auto &stmt : module_->body)
-    if (stmt->kind == StmtKind::FunctionDef && static_cast<const FunctionDefStmt &>(*stmt).name == unit.function)
+    if (stmt->kind == StmtKind::FunctionDef &&
+        static_cast<const FunctionDefStmt &>(*stmt).name == unit.function)
       def = static_cast<const FunctionDefStmt *>(stmt.get());
   if (!def)
     throw Error("internal error: the source given for '" + unit.function + "' (" + file_->path() +
@@ -231,8 +232,8 @@ void Program::link() const {
   for (auto &scope : scopes_)
     for (auto &[name, s] : scope->symbols())
       if (s.kind == Symbol::Kind::JitFunction && !s.def && !functions_.count(s.key))
-        throw Error("internal error: '" + name + "' in " + scope->file().path() + " names function '" + s.key +
-                    "', which no source defines");
+        throw Error("internal error: '" + name + "' in " + scope->file().path() + " names function '" +
+                    s.key + "', which no source defines");
 }
 
 const Symbol *Program::function(const std::string &key) const {
@@ -391,7 +392,8 @@ bool ModuleScope::readDeclareDevice(const std::string &name, SourceLoc loc, cons
     if (!files) {
       Symbol h;
       h.loc = loc;
-      h.reason = "'" + name + "' = cuda.declare_device(..., link=...) names its files with an expression the "
+      h.reason = "'" + name +
+                 "' = cuda.declare_device(..., link=...) names its files with an expression the "
                  "compiler cannot evaluate; use string literals";
       bind(name, h);
       return true;
@@ -403,8 +405,10 @@ bool ModuleScope::readDeclareDevice(const std::string &name, SourceLoc loc, cons
                            "\"float32(float32, float32)\"");
   for (const Type &t : s.foreignSignature.args)
     if (!t.isScalar() && !t.pointer)
-      file_->error(sig->loc, "foreign device function '" + s.foreignName + "': arguments are scalars and "
-                             "CPointer(...), not " + t.str());
+      file_->error(sig->loc, "foreign device function '" + s.foreignName +
+                                 "': arguments are scalars and "
+                                 "CPointer(...), not " +
+                                 t.str());
   if (!s.foreignSignature.ret.isScalar() && s.foreignSignature.ret.kind != TypeKind::None)
     file_->error(sig->loc, "foreign device function '" + s.foreignName + "' must return a scalar or void");
   bind(name, s);
@@ -665,8 +669,8 @@ Signature ModuleScope::signatureFromExpr(const Expr &e, const SourceFile &file) 
       std::string text = exprToString(*a);
       std::string base = text.substr(0, text.find('['));
       if (base == "float16" || base == "f2" || base == "half" || base == "bfloat16")
-        file.error(a->loc, "cutwin does not support " + std::string(base == "bfloat16" ? "bfloat16" : "float16") +
-                               " in kernels yet");
+        file.error(a->loc, "cutwin does not support " +
+                               std::string(base == "bfloat16" ? "bfloat16" : "float16") + " in kernels yet");
       file.error(a->loc, "unknown type '" + text + "'");
     }
     if (t->kind == TypeKind::None)

@@ -142,7 +142,8 @@ public:
   ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr<const Module> module,
               const HostBindings &host = {});
   /// The scope of one function whose names the host resolved (see HostUnit).
-  ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr<const Module> module, const HostUnit &unit);
+  ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr<const Module> module,
+              const HostUnit &unit);
 
   ModuleScope(const ModuleScope &) = delete; // symbols point at their scope
   ModuleScope &operator=(const ModuleScope &) = delete;

@@ -26,7 +26,7 @@ struct Ufunc {
     Absolute,
   };
   const char *name;
-  unsigned nin;          ///< inputs (1 or 2); the output array, if given, comes after them
+  unsigned nin; ///< inputs (1 or 2); the output array, if given, comes after them
   Kind kind;
   const char *math = ""; ///< Math: the math-module function; Logical: "and", "or", "xor", "not"
   BinOp op = BinOp::Add; ///< Operator: the Python operator computing it

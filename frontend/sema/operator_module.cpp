@@ -9,10 +9,10 @@ const OperatorFunction *operatorFunction(const std::string &name) {
   static const std::map<std::string, OperatorFunction> table = [] {
     std::map<std::string, OperatorFunction> t;
     const std::pair<const char *, BinOp> binary[] = {
-        {"add", BinOp::Add},      {"sub", BinOp::Sub},           {"mul", BinOp::Mul},
-        {"truediv", BinOp::Div},  {"floordiv", BinOp::FloorDiv}, {"mod", BinOp::Mod},
-        {"pow", BinOp::Pow},      {"lshift", BinOp::LShift},     {"rshift", BinOp::RShift},
-        {"and_", BinOp::BitAnd},  {"or_", BinOp::BitOr},         {"xor", BinOp::BitXor},
+        {"add", BinOp::Add},     {"sub", BinOp::Sub},           {"mul", BinOp::Mul},
+        {"truediv", BinOp::Div}, {"floordiv", BinOp::FloorDiv}, {"mod", BinOp::Mod},
+        {"pow", BinOp::Pow},     {"lshift", BinOp::LShift},     {"rshift", BinOp::RShift},
+        {"and_", BinOp::BitAnd}, {"or_", BinOp::BitOr},         {"xor", BinOp::BitXor},
     };
     for (auto &[n, op] : binary) {
       OperatorFunction f{K::Binary};
@@ -23,8 +23,9 @@ const OperatorFunction *operatorFunction(const std::string &name) {
         inplace.pop_back();
       t[inplace] = f;
     }
-    const std::pair<const char *, CmpOp> compare[] = {{"eq", CmpOp::Eq}, {"ne", CmpOp::NotEq}, {"lt", CmpOp::Lt},
-                                                      {"le", CmpOp::LtE}, {"gt", CmpOp::Gt},   {"ge", CmpOp::GtE}};
+    const std::pair<const char *, CmpOp> compare[] = {{"eq", CmpOp::Eq}, {"ne", CmpOp::NotEq},
+                                                      {"lt", CmpOp::Lt}, {"le", CmpOp::LtE},
+                                                      {"gt", CmpOp::Gt}, {"ge", CmpOp::GtE}};
     for (auto &[n, op] : compare) {
       OperatorFunction f{K::Compare};
       f.cmp = op;

@@ -1,9 +1,9 @@
 // Type inference of calls: casts, device functions, cuda.*, math.*, Python builtins.
 #include "frontend/builtins/builtin.h"
-#include "frontend/sema/function_typer.h"
-#include "frontend/sema/operator_module.h"
 #include "frontend/sema/builtins.h"
+#include "frontend/sema/function_typer.h"
 #include "frontend/sema/numpy_ufuncs.h"
+#include "frontend/sema/operator_module.h"
 #include "frontend/sema/operator_rules.h"
 
 #include <functional>
@@ -38,7 +38,8 @@ ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
     ExprInfo a = typeExpr(*c.args[0]);
     if (!a.constant || a.constant->kind != ConstValue::Kind::Array)
       error(c.args[0]->loc, "cuda.const.array_like() needs a global NumPy array (known when the kernel is "
-                            "compiled), got " + a.type.str());
+                            "compiled), got " +
+                                a.type.str());
     ExprInfo info = a;
     info.builtin = "cuda.const.array_like";
     return info;
@@ -150,7 +151,8 @@ ExprInfo FunctionTyper::typeDeviceCall(const CallExpr &c, const ExprInfo &fn,
   for (size_t i = 0; i < params.size(); ++i) {
     const Type &t = boundInfo[i].type;
     SourceLoc at = bound[i] ? bound[i]->loc : c.loc;
-    if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple && !isStaticType(t))
+    if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple &&
+        !isStaticType(t))
       error(at, "cannot pass " + t.str() + " to device function '" + name + "'");
     types.push_back(t);
     // Only numbers and tuples of them, and not from calls: the info of an array or a call
@@ -173,8 +175,9 @@ ExprInfo FunctionTyper::typeForeignCall(const CallExpr &c, const ExprInfo &fn,
   const Symbol *sym = typer_.program().function(fn.type.path);
   const Signature &sig = sym->foreignSignature;
   if (args.size() != sig.args.size())
-    error(c.loc, "foreign device function '" + displayName(fn.type.path) + "' takes " + std::to_string(sig.args.size()) +
-                     " arguments, " + std::to_string(args.size()) + " given");
+    error(c.loc, "foreign device function '" + displayName(fn.type.path) + "' takes " +
+                     std::to_string(sig.args.size()) + " arguments, " + std::to_string(args.size()) +
+                     " given");
   for (size_t i = 0; i < args.size(); ++i) {
     const Type &want = sig.args[i], &got = args[i].type;
     bool ok = want.pointer ? got.isArray() && got.scalar == want.scalar && got.record == want.record
@@ -189,7 +192,8 @@ ExprInfo FunctionTyper::typeForeignCall(const CallExpr &c, const ExprInfo &fn,
   return info;
 }
 
-ExprInfo FunctionTyper::typeAtomicCall(const CallExpr &c, const std::string &op, const std::vector<ExprInfo> &args) {
+ExprInfo FunctionTyper::typeAtomicCall(const CallExpr &c, const std::string &op,
+                                       const std::vector<ExprInfo> &args) {
   // numba's forms: op(ary, idx, val); cas(ary, idx, old, val); compare_and_swap(ary, old, val)
   // on element 0. The index is an integer or a tuple of one per dimension; values convert
   // to the array's type, and the element's old value is returned.
@@ -197,7 +201,8 @@ ExprInfo FunctionTyper::typeAtomicCall(const CallExpr &c, const std::string &op,
   bool cas = op == "cas", cas0 = op == "compare_and_swap";
   size_t arity = cas ? 4 : 3;
   if (args.size() != arity)
-    error(c.loc, what + " takes " + std::to_string(arity) + " arguments, " + std::to_string(args.size()) + " given");
+    error(c.loc,
+          what + " takes " + std::to_string(arity) + " arguments, " + std::to_string(args.size()) + " given");
   const Type &at = args[0].type;
   if (!at.isArray() || at.isRecordArray() || at.pointer)
     error(c.args[0]->loc, what + " needs an array as its first argument, not " + at.str());
@@ -311,7 +316,8 @@ ExprInfo FunctionTyper::typeLibdeviceCall(const CallExpr &c, const std::string &
   std::string what = "libdevice." + fn;
   if (args.size() != info.operandTypes.size())
     error(c.loc, what + "() takes " + std::to_string(info.operandTypes.size()) + " argument" +
-                     (info.operandTypes.size() == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
+                     (info.operandTypes.size() == 1 ? "" : "s") + ", " + std::to_string(args.size()) +
+                     " given");
   auto actual = scalarArgs(c, args, what.c_str());
   for (size_t i = 0; i < actual.size(); ++i)
     if (isComplex(actual[i]))
@@ -321,7 +327,8 @@ ExprInfo FunctionTyper::typeLibdeviceCall(const CallExpr &c, const std::string &
   return info;
 }
 
-ExprInfo FunctionTyper::typeCmathCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args) {
+ExprInfo FunctionTyper::typeCmathCall(const CallExpr &c, const std::string &fn,
+                                      const std::vector<ExprInfo> &args) {
   // Real and integer arguments become complex128 (complex64 stays), as in numba.
   size_t arity = fn == "rect" || (fn == "log" && args.size() == 2) ? 2 : 1; // log(z, base)
   if (args.size() != arity)
@@ -383,7 +390,8 @@ ExprInfo FunctionTyper::typeMathCall(const CallExpr &c, const std::string &fn,
   return info;
 }
 
-ExprInfo FunctionTyper::typeUfuncCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args) {
+ExprInfo FunctionTyper::typeUfuncCall(const CallExpr &c, const std::string &fn,
+                                      const std::vector<ExprInfo> &args) {
   const Ufunc *u = numpyUfunc(fn);
   std::string what = "np." + fn + "()";
   if (args.size() != u->nin && args.size() != u->nin + 1)
@@ -401,8 +409,9 @@ ExprInfo FunctionTyper::typeUfuncCall(const CallExpr &c, const std::string &fn, 
     } else if (t.isScalar()) {
       in.push_back(t.scalar);
     } else {
-      error(c.args[i]->loc, what + (withOut ? " inputs must be arrays or numbers, not "
-                                            : " on arrays needs the output array as its last argument; got ") +
+      error(c.args[i]->loc, what +
+                                (withOut ? " inputs must be arrays or numbers, not "
+                                         : " on arrays needs the output array as its last argument; got ") +
                                 t.str());
     }
   }
@@ -430,7 +439,8 @@ void FunctionTyper::checkArity(const CallExpr &c, const std::string &fn, size_t 
   if (given >= lo && given <= hi)
     return;
   std::string name = fn.substr(fn.find('.') + 1);
-  error(c.loc, name + "() takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+  error(c.loc, name + "() takes " +
+                   (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
                    " argument" + (hi == 1 ? "" : "s") + ", " + std::to_string(given) + " given");
 }
 
@@ -453,12 +463,12 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
     arity(init ? 3 : 2, init ? 3 : 2);
     const Type &st = args[0].type;
     if (!st.isRecordArray() || st.ndim != 1)
-      error(c.args[0]->loc, name + "() needs a 1-D array of RNG states (create_xoroshiro128p_states), got " +
-                                st.str());
+      error(c.args[0]->loc,
+            name + "() needs a 1-D array of RNG states (create_xoroshiro128p_states), got " + st.str());
     for (size_t i = 1; i < args.size(); ++i)
       if (!args[i].type.isInt())
-        error(c.args[i]->loc, name + "() " + (i == 1 ? "index" : "seed") + " must be an integer, not " +
-                                  args[i].type.str());
+        error(c.args[i]->loc,
+              name + "() " + (i == 1 ? "index" : "seed") + " must be an integer, not " + args[i].type.str());
     for (size_t i = 1; i < args.size(); ++i)
       info.operandTypes.push_back(args[i].type.scalar);
     if (name == "xoroshiro128p_next")
@@ -529,7 +539,8 @@ ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::string &fn
     for (size_t i = 0; i < args.size(); ++i)
       if (!printable(args[i].type))
         error(c.args[i]->loc, "print() in a kernel takes strings, integers, floats, booleans and tuples of "
-                              "them, not " + args[i].type.str());
+                              "them, not " +
+                                  args[i].type.str());
     info.type = Type::none();
     return info;
   }

@@ -209,8 +209,9 @@ ExprInfo FunctionTyper::typeCompare(const CompareExpr &c) {
         return info;
       }
       if (!prev.isScalar() || prev != right.type)
-        error(c.loc, std::string("'") + cmpOpSymbol(op) + "' compares None or values of one type in kernels, not " +
-                         prev.str() + " and " + right.type.str());
+        error(c.loc, std::string("'") + cmpOpSymbol(op) +
+                         "' compares None or values of one type in kernels, not " + prev.str() + " and " +
+                         right.type.str());
       info.operandTypes = {prev.scalar, prev.scalar};
       return info;
     }
@@ -305,7 +306,9 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
     }
     if (a.attr == "ndim" || a.attr == "itemsize") {
       info.type = Type::scalarOf(Scalar::I64);
-      info.constant = ConstValue::ofInt(a.attr == "ndim" ? t.ndim : t.isRecordArray() ? 16 : byteSize(t.scalar));
+      info.constant = ConstValue::ofInt(a.attr == "ndim"    ? t.ndim
+                                        : t.isRecordArray() ? 16
+                                                            : byteSize(t.scalar));
       return info;
     }
     if (a.attr == "dtype" && !t.isRecordArray()) {
@@ -419,8 +422,8 @@ ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
         else
           contiguous = whole;
       }
-      info.type = Type::array(t.scalar, unsigned(slices + (t.ndim - positions)), contiguous ? Layout::C : Layout::A,
-                              t.space);
+      info.type = Type::array(t.scalar, unsigned(slices + (t.ndim - positions)),
+                              contiguous ? Layout::C : Layout::A, t.space);
       return info;
     }
     if (positions == t.ndim) {

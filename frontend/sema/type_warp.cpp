@@ -10,10 +10,10 @@ namespace cutwin::fe {
 using S = Scalar;
 
 namespace {
-const char *const kWarpFunctions[] = {"cuda.shfl_sync",  "cuda.shfl_up_sync", "cuda.shfl_down_sync",
-                                      "cuda.shfl_xor_sync", "cuda.all_sync",  "cuda.any_sync",
-                                      "cuda.eq_sync",    "cuda.ballot_sync",  "cuda.match_any_sync",
-                                      "cuda.match_all_sync", "cuda.activemask", "cuda.syncwarp"};
+const char *const kWarpFunctions[] = {"cuda.shfl_sync",      "cuda.shfl_up_sync", "cuda.shfl_down_sync",
+                                      "cuda.shfl_xor_sync",  "cuda.all_sync",     "cuda.any_sync",
+                                      "cuda.eq_sync",        "cuda.ballot_sync",  "cuda.match_any_sync",
+                                      "cuda.match_all_sync", "cuda.activemask",   "cuda.syncwarp"};
 
 /// The type a shuffled or matched value travels as, or nullopt if it cannot.
 std::optional<S> warpValueType(S t) {
@@ -41,13 +41,15 @@ bool isWarpFunction(const std::string &fn) {
   return false;
 }
 
-ExprInfo FunctionTyper::typeWarpCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args) {
+ExprInfo FunctionTyper::typeWarpCall(const CallExpr &c, const std::string &fn,
+                                     const std::vector<ExprInfo> &args) {
   ExprInfo info;
   info.builtin = fn;
   std::string name = fn.substr(5) + "()";
   auto arity = [&](size_t lo, size_t hi) {
     if (args.size() < lo || args.size() > hi)
-      error(c.loc, name + " takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " or " + std::to_string(hi)) +
+      error(c.loc, name + " takes " +
+                       (lo == hi ? std::to_string(lo) : std::to_string(lo) + " or " + std::to_string(hi)) +
                        " argument" + (hi == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
   };
   auto integer = [&](size_t i, const char *what) {

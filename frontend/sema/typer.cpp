@@ -18,7 +18,8 @@ const ExprInfo &FunctionSpec::info(const Expr &e) const {
 
 namespace {
 
-bool sameConstants(const std::vector<std::optional<ConstValue>> &a, const std::vector<std::optional<ConstValue>> &b) {
+bool sameConstants(const std::vector<std::optional<ConstValue>> &a,
+                   const std::vector<std::optional<ConstValue>> &b) {
   if (a.size() != b.size())
     return false;
   for (size_t i = 0; i < a.size(); ++i)
@@ -390,8 +391,9 @@ Type FunctionTyper::iterElement(const Type &t, SourceLoc loc) {
   }
   default: break;
   }
-  error(loc, "cannot iterate over " + t.str() + " in a kernel (range, arrays, uniform tuples, enumerate and "
-             "zip can be)");
+  error(loc, "cannot iterate over " + t.str() +
+                 " in a kernel (range, arrays, uniform tuples, enumerate and "
+                 "zip can be)");
 }
 
 void FunctionTyper::setLocal(const std::string &name, const Type &t, SourceLoc loc) {
@@ -466,7 +468,8 @@ void FunctionTyper::assignTo(const Expr &target, const Type &value, SourceLoc lo
       if (!value.isScalar() && !value.isArray())
         error(loc, "cannot store " + value.str() + " into a slice of " + scalarName(elem.type.scalar));
       if (value.isScalar() && isComplex(value.scalar) && !isComplex(elem.type.scalar))
-        error(loc, "cannot store a complex number into an array of " + std::string(scalarName(elem.type.scalar)));
+        error(loc,
+              "cannot store a complex number into an array of " + std::string(scalarName(elem.type.scalar)));
       return;
     }
     if (!value.isScalar())
@@ -646,7 +649,8 @@ void FunctionTyper::typeStmt(const Stmt &s) {
     if (auto *c = dyn<CallExpr>(cls)) {
       for (auto &a : c->args) { // literals, or names of constants (a global or closure string)
         ExprInfo ai = typeExpr(*a);
-        bool ok = ai.constant && (ai.constant->kind == ConstValue::Kind::Str || ai.constant->kind == ConstValue::Kind::Int);
+        bool ok = ai.constant &&
+                  (ai.constant->kind == ConstValue::Kind::Str || ai.constant->kind == ConstValue::Kind::Int);
         if (!ok && (strict_ || !ai.type.isUnknown()))
           error(a->loc, "exception arguments in kernels must be constants (a string or an integer)");
       }

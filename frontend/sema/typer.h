@@ -80,8 +80,8 @@ public:
   const FunctionSpec &typeKernel(const std::string &name, const std::vector<Type> &argTypes);
   /// Specialises a device function (cached per argument types).
   /// `fn` is the function's definition; errors are reported at `callLoc` of `file`.
-  const FunctionSpec &typeDeviceFunction(const Symbol &fn, const SourceFile &file, const std::vector<Type> &argTypes,
-                                         SourceLoc callLoc,
+  const FunctionSpec &typeDeviceFunction(const Symbol &fn, const SourceFile &file,
+                                         const std::vector<Type> &argTypes, SourceLoc callLoc,
                                          const std::vector<std::optional<ConstValue>> &argConstants = {});
 
   /// The kernel's scope (the first of the program).

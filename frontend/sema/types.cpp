@@ -56,20 +56,20 @@ const char *scalarName(Scalar s) {
 
 std::optional<Scalar> scalarFromName(const std::string &n) {
   static const std::map<std::string, Scalar> names = {
-      {"bool", Scalar::Bool},    {"bool_", Scalar::Bool}, {"boolean", Scalar::Bool},
-      {"b1", Scalar::Bool},      {"int8", Scalar::I8},    {"i1", Scalar::I8},
-      {"byte", Scalar::I8},      {"int16", Scalar::I16},  {"i2", Scalar::I16},
-      {"short", Scalar::I16},    {"int32", Scalar::I32},  {"i4", Scalar::I32},
-      {"intc", Scalar::I32},     {"int64", Scalar::I64},  {"i8", Scalar::I64},
-      {"intp", Scalar::I64},     {"int_", Scalar::I64},   {"long", Scalar::I64},
-      {"longlong", Scalar::I64}, {"uint8", Scalar::U8},   {"u1", Scalar::U8},
-      {"ubyte", Scalar::U8},     {"uint16", Scalar::U16}, {"u2", Scalar::U16},
-      {"ushort", Scalar::U16},   {"uint32", Scalar::U32}, {"u4", Scalar::U32},
-      {"uintc", Scalar::U32},    {"uint64", Scalar::U64}, {"u8", Scalar::U64},
-      {"uintp", Scalar::U64},    {"uint", Scalar::U64},   {"ulonglong", Scalar::U64},
-      {"float32", Scalar::F32},  {"f4", Scalar::F32},     {"single", Scalar::F32},
-      {"float64", Scalar::F64},  {"f8", Scalar::F64},     {"double", Scalar::F64},
-      {"float_", Scalar::F64},   {"complex64", Scalar::C64}, {"c8", Scalar::C64},
+      {"bool", Scalar::Bool},    {"bool_", Scalar::Bool},      {"boolean", Scalar::Bool},
+      {"b1", Scalar::Bool},      {"int8", Scalar::I8},         {"i1", Scalar::I8},
+      {"byte", Scalar::I8},      {"int16", Scalar::I16},       {"i2", Scalar::I16},
+      {"short", Scalar::I16},    {"int32", Scalar::I32},       {"i4", Scalar::I32},
+      {"intc", Scalar::I32},     {"int64", Scalar::I64},       {"i8", Scalar::I64},
+      {"intp", Scalar::I64},     {"int_", Scalar::I64},        {"long", Scalar::I64},
+      {"longlong", Scalar::I64}, {"uint8", Scalar::U8},        {"u1", Scalar::U8},
+      {"ubyte", Scalar::U8},     {"uint16", Scalar::U16},      {"u2", Scalar::U16},
+      {"ushort", Scalar::U16},   {"uint32", Scalar::U32},      {"u4", Scalar::U32},
+      {"uintc", Scalar::U32},    {"uint64", Scalar::U64},      {"u8", Scalar::U64},
+      {"uintp", Scalar::U64},    {"uint", Scalar::U64},        {"ulonglong", Scalar::U64},
+      {"float32", Scalar::F32},  {"f4", Scalar::F32},          {"single", Scalar::F32},
+      {"float64", Scalar::F64},  {"f8", Scalar::F64},          {"double", Scalar::F64},
+      {"float_", Scalar::F64},   {"complex64", Scalar::C64},   {"c8", Scalar::C64},
       {"csingle", Scalar::C64},  {"complex128", Scalar::C128}, {"c16", Scalar::C128},
       {"cdouble", Scalar::C128}, {"complex_", Scalar::C128},
   };
@@ -213,8 +213,8 @@ bool Type::operator==(const Type &o) const {
   case TypeKind::Scalar:
   case TypeKind::Range: return scalar == o.scalar;
   case TypeKind::Array:
-    return scalar == o.scalar && ndim == o.ndim && layout == o.layout && space == o.space && record == o.record &&
-           pointer == o.pointer;
+    return scalar == o.scalar && ndim == o.ndim && layout == o.layout && space == o.space &&
+           record == o.record && pointer == o.pointer;
   case TypeKind::Tuple: return elems == o.elems && fields == o.fields && path == o.path;
   case TypeKind::Module:
   case TypeKind::Function:
@@ -236,8 +236,9 @@ std::string Type::str() const {
   case TypeKind::Array: {
     if (pointer)
       return std::string("CPointer(") + scalarName(scalar) + ")";
-    std::string s = std::string("array(") + (record != Record::None ? "xoroshiro128p_state" : scalarName(scalar)) +
-                    ", " + std::to_string(ndim) + "d, " +
+    std::string s = std::string("array(") +
+                    (record != Record::None ? "xoroshiro128p_state" : scalarName(scalar)) + ", " +
+                    std::to_string(ndim) + "d, " +
                     (layout == Layout::C   ? "C"
                      : layout == Layout::F ? "F"
                                            : "A");

@@ -21,8 +21,8 @@ bool isComplex(Scalar s);
 /// The real type of a complex type's parts (complex64 -> float32); other types map to themselves.
 Scalar partOf(Scalar s);
 Scalar complexOf(Scalar part); ///< float32 -> complex64, otherwise complex128
-unsigned bitWidth(Scalar s); ///< Bool is 1
-unsigned byteSize(Scalar s); ///< in memory: Bool is 1 byte
+unsigned bitWidth(Scalar s);   ///< Bool is 1
+unsigned byteSize(Scalar s);   ///< in memory: Bool is 1 byte
 const char *scalarName(Scalar s);
 std::optional<Scalar> scalarFromName(const std::string &name); ///< numba / NumPy spellings
 Scalar intScalar(unsigned bits, bool isSigned);
@@ -45,12 +45,12 @@ enum class TypeKind : uint8_t {
   None,    ///< Python None / void
   Scalar,
   Array,
-  Tuple,          ///< heterogeneous or homogeneous (UniTuple when all elements agree)
-  Range,          ///< `range(...)` object; element type in `scalar`
-  Module,         ///< a module or namespace object; `path` names it ("cuda.shared")
-  Function,       ///< a builtin callable; `path` names it ("math.sin", "cuda.grid", "min")
-  TypeObject,     ///< a numba/NumPy type used as value: cast callable, dtype, signature part
-  DeviceFunction, ///< a @cuda.jit(device=True) function; `path` is its name
+  Tuple,           ///< heterogeneous or homogeneous (UniTuple when all elements agree)
+  Range,           ///< `range(...)` object; element type in `scalar`
+  Module,          ///< a module or namespace object; `path` names it ("cuda.shared")
+  Function,        ///< a builtin callable; `path` names it ("math.sin", "cuda.grid", "min")
+  TypeObject,      ///< a numba/NumPy type used as value: cast callable, dtype, signature part
+  DeviceFunction,  ///< a @cuda.jit(device=True) function; `path` is its name
   ForeignFunction, ///< declared by cuda.declare_device, defined in a linked file; `path` is its name
   String,
   Slice,

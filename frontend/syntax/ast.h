@@ -348,7 +348,9 @@ inline const TupleExpr *asTupleLike(const Expr *e) {
 }
 
 /// The object a method is called on: `x` in `x.bit_count()` (the callee is an attribute).
-inline const Expr &methodReceiver(const CallExpr &c) { return *static_cast<const AttributeExpr &>(*c.func).value; }
+inline const Expr &methodReceiver(const CallExpr &c) {
+  return *static_cast<const AttributeExpr &>(*c.func).value;
+}
 
 /// The indices of `a[i, j]` (i and j) or `a[i]` (i), as written.
 inline std::vector<const Expr *> subscriptIndices(const SubscriptExpr &s) {

@@ -231,7 +231,7 @@ class Arg {
 public:
   struct Scalar {
     DType dtype;
-    uint64_t bits;         ///< integers sign-extended to 64 bits; floats (complex: the real part) as double bits
+    uint64_t bits; ///< integers sign-extended to 64 bits; floats (complex: the real part) as double bits
     uint64_t imagBits = 0; ///< complex: the imaginary part as double bits
   };
   Arg(const DeviceArray &a) : value_(a) {}
@@ -296,10 +296,10 @@ struct HostValue {
   double f = 0;
   std::string s; ///< Str: a string constant (exception messages, print)
   std::vector<HostValue> elems;
-  DType dtype = DType::F64;     ///< Array: element type; Bool/Int/Float if typedScalar: the type
-  bool typedScalar = false;     ///< a NumPy scalar (np.float32(0.5)): kernels see its own dtype
-  std::vector<int64_t> shape;   ///< Array: 1 to 3 dimensions
-  std::vector<uint8_t> bytes;   ///< Array: the elements in C order
+  DType dtype = DType::F64;   ///< Array: element type; Bool/Int/Float if typedScalar: the type
+  bool typedScalar = false;   ///< a NumPy scalar (np.float32(0.5)): kernels see its own dtype
+  std::vector<int64_t> shape; ///< Array: 1 to 3 dimensions
+  std::vector<uint8_t> bytes; ///< Array: the elements in C order
   /// DeviceArray: a device array a kernel's global holds, captured by address (numba's
   /// capture: the kernel uses that memory); `shape` and byte `strides` describe it.
   uint64_t address = 0;
@@ -357,10 +357,10 @@ struct NameBinding {
 /// One jit function of a program, compiled from its own source with its names resolved by
 /// the host: functions in other modules, nested functions and closures alike.
 struct FunctionUnit {
-  std::string id;     ///< unique among one module's units
-  std::string file;   ///< path diagnostics and debug information name
-  std::string source; ///< text that defines the function at its own line of `file`
-                      ///< (other lines may be blank; the def may be indented as it was)
+  std::string id;       ///< unique among one module's units
+  std::string file;     ///< path diagnostics and debug information name
+  std::string source;   ///< text that defines the function at its own line of `file`
+                        ///< (other lines may be blank; the def may be indented as it was)
   std::string function; ///< the def's name
   JitDeclaration declaration;
   std::map<std::string, NameBinding> names;
@@ -459,8 +459,8 @@ public:
                                             const ModuleBindings &bindings = {});
   /// A module of the first unit's function (a kernel, or a device function for
   /// compileFunction) and every function it reaches.
-  static std::shared_ptr<Module> fromUnits(std::shared_ptr<Device> dev, const std::vector<FunctionUnit> &units,
-                                           CompileOptions opts = {});
+  static std::shared_ptr<Module> fromUnits(std::shared_ptr<Device> dev,
+                                           const std::vector<FunctionUnit> &units, CompileOptions opts = {});
   /// A kernel or device function of the module (kernels also through kernel()).
   bool hasFunction(const std::string &name) const;
   Kernel kernel(const std::string &name);

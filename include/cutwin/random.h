@@ -16,7 +16,8 @@ struct Xoroshiro128pState {
 };
 
 /// A new 1-D array of `n` states on `device` (numba's create_xoroshiro128p_states).
-DeviceArray createXoroshiro128pStates(Device &device, int64_t n, uint64_t seed, uint64_t subsequenceStart = 0);
+DeviceArray createXoroshiro128pStates(Device &device, int64_t n, uint64_t seed,
+                                      uint64_t subsequenceStart = 0);
 /// Re-seeds an existing C-contiguous 1-D state array (numba's init_xoroshiro128p_states).
 void initXoroshiro128pStates(DeviceArray &states, uint64_t seed, uint64_t subsequenceStart = 0);
 /// What initXoroshiro128pStates does on a GPU for large arrays, on any device: the host makes

@@ -42,7 +42,8 @@ void bindArray(nb::module_ &m) {
       .def_prop_ro("nbytes", &DeviceArray::nbytes)
       .def_prop_ro("ndim", &DeviceArray::ndim)
       .def_prop_ro("is_c_contiguous", &DeviceArray::isCContiguous)
-      .def_prop_ro("device_pointer", [](const DeviceArray &a) { return reinterpret_cast<uintptr_t>(a.data()); })
+      .def_prop_ro("device_pointer",
+                   [](const DeviceArray &a) { return reinterpret_cast<uintptr_t>(a.data()); })
       .def_prop_ro("device", [](const DeviceArray &a) { return a.device().shared_from_this(); })
       .def_prop_ro("span",
                    [](const DeviceArray &a) {
@@ -57,7 +58,9 @@ void bindArray(nb::module_ &m) {
           nb::arg("shape"), nb::arg("strides"), nb::arg("offset") = 0)
       .def(
           "view_as",
-          [](const DeviceArray &a, const std::string &dtype) { return a.view(dtypeNamed(dtype), a.shape(), a.strides()); },
+          [](const DeviceArray &a, const std::string &dtype) {
+            return a.view(dtypeNamed(dtype), a.shape(), a.strides());
+          },
           nb::arg("dtype"))
       .def(
           "copy_from_host", [](DeviceArray &a, HostIn h) { a.copyFromHost(h.data(), h.nbytes()); },
@@ -97,16 +100,16 @@ void bindArray(nb::module_ &m) {
       nb::arg("device"), nb::arg("dtype"), nb::arg("shape"));
   m.def(
       "wrap",
-      [](const std::shared_ptr<Device> &d, uintptr_t data, const std::string &dtype, std::vector<int64_t> shape,
-         std::vector<int64_t> strides, nb::object owner) {
+      [](const std::shared_ptr<Device> &d, uintptr_t data, const std::string &dtype,
+         std::vector<int64_t> shape, std::vector<int64_t> strides, nb::object owner) {
         // The owner (a foreign array) lives while any view does; it is released under the GIL.
         auto *keep = new nb::object(std::move(owner));
         std::shared_ptr<void> hold(keep, [](nb::object *o) {
           nb::gil_scoped_acquire gil;
           delete o;
         });
-        return d->wrap(reinterpret_cast<void *>(data), dtypeNamed(dtype), std::move(shape), std::move(strides),
-                       std::move(hold));
+        return d->wrap(reinterpret_cast<void *>(data), dtypeNamed(dtype), std::move(shape),
+                       std::move(strides), std::move(hold));
       },
       nb::arg("device"), nb::arg("data"), nb::arg("dtype"), nb::arg("shape"), nb::arg("strides"),
       nb::arg("owner").none());
@@ -122,7 +125,8 @@ void bindArray(nb::module_ &m) {
       [](DeviceArray &a, uint64_t seed, uint64_t subsequenceStart) {
         random::initXoroshiro128pStates(a, seed, subsequenceStart);
       },
-      nb::arg("states"), nb::arg("seed"), nb::arg("subsequence_start"), nb::call_guard<nb::gil_scoped_release>());
+      nb::arg("states"), nb::arg("seed"), nb::arg("subsequence_start"),
+      nb::call_guard<nb::gil_scoped_release>());
 }
 
 } // namespace cutwin::py

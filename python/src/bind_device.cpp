@@ -23,15 +23,19 @@ void bindDevice(nb::module_ &m) {
       .def("synchronize", &Device::synchronize, nb::call_guard<nb::gil_scoped_release>())
       .def("create_stream", &Device::createStream)
       .def(
-          "external_stream", [](Device &d, uintptr_t h) { return d.externalStream(reinterpret_cast<void *>(h)); },
+          "external_stream",
+          [](Device &d, uintptr_t h) { return d.externalStream(reinterpret_cast<void *>(h)); },
           nb::arg("handle"))
       .def("create_event", &Device::createEvent)
       .def(
           "allocate_host",
-          [](Device &d, size_t bytes, unsigned flags) { return reinterpret_cast<uintptr_t>(d.allocateHost(bytes, flags)); },
+          [](Device &d, size_t bytes, unsigned flags) {
+            return reinterpret_cast<uintptr_t>(d.allocateHost(bytes, flags));
+          },
           nb::arg("bytes"), nb::arg("flags") = 0)
       .def(
-          "release_host", [](Device &d, uintptr_t p) { d.releaseHost(reinterpret_cast<void *>(p)); }, nb::arg("ptr"))
+          "release_host", [](Device &d, uintptr_t p) { d.releaseHost(reinterpret_cast<void *>(p)); },
+          nb::arg("ptr"))
       .def(
           "register_host",
           [](Device &d, uintptr_t p, size_t bytes, unsigned flags) {
@@ -43,7 +47,9 @@ void bindDevice(nb::module_ &m) {
           nb::arg("ptr"))
       .def(
           "host_device_pointer",
-          [](Device &d, uintptr_t p) { return reinterpret_cast<uintptr_t>(d.hostDevicePointer(reinterpret_cast<void *>(p))); },
+          [](Device &d, uintptr_t p) {
+            return reinterpret_cast<uintptr_t>(d.hostDevicePointer(reinterpret_cast<void *>(p)));
+          },
           nb::arg("ptr"))
       .def("memory_info",
            [](Device &d) {

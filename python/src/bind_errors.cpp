@@ -51,7 +51,8 @@ void bindErrors(nb::module_ &) {
       a["block"] = dims(e.block());
       a["detail"] = e.detail();
       if (e.kind() == KernelErrorKind::Exception) // `raise ValueError(...)`: also a ValueError
-        raiseAs(nb::module_::import_("cutwin.errors").attr("kernel_exception_class")(e.detail()), e.what(), a);
+        raiseAs(nb::module_::import_("cutwin.errors").attr("kernel_exception_class")(e.detail()), e.what(),
+                a);
       else
         raise(kernelErrorClass(e.kind()), e.what(), a);
     } catch (const CompileError &e) {

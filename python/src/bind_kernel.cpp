@@ -85,7 +85,8 @@ Arg toArg(nb::handle h) {
     }
   }
   throw nb::type_error(
-      (std::string("cannot pass a value of type '") + nb::type_name(h.type()).c_str() + "' to a kernel").c_str());
+      (std::string("cannot pass a value of type '") + nb::type_name(h.type()).c_str() + "' to a kernel")
+          .c_str());
 }
 
 std::vector<Arg> toArgs(nb::handle seq) {
@@ -190,9 +191,9 @@ JitDeclaration jitDeclaration(nb::dict d) {
 
 NameBinding nameBinding(nb::dict d) {
   static const std::map<std::string, NameBinding::Kind> kinds = {
-      {"module", NameBinding::Kind::Module},     {"member", NameBinding::Kind::Member},
-      {"constant", NameBinding::Kind::Constant}, {"type", NameBinding::Kind::Type},
-      {"function", NameBinding::Kind::Function}, {"foreign", NameBinding::Kind::Foreign},
+      {"module", NameBinding::Kind::Module},       {"member", NameBinding::Kind::Member},
+      {"constant", NameBinding::Kind::Constant},   {"type", NameBinding::Kind::Type},
+      {"function", NameBinding::Kind::Function},   {"foreign", NameBinding::Kind::Foreign},
       {"exception", NameBinding::Kind::Exception}, {"host", NameBinding::Kind::HostOnly}};
   NameBinding b;
   std::string kind = nb::cast<std::string>(d["kind"]);
@@ -242,7 +243,8 @@ void bindKernel(nb::module_ &m) {
       .def_prop_ro("name", &Kernel::name)
       .def(
           "launch",
-          [](Kernel &k, nb::handle grid, nb::handle block, nb::handle args, uint64_t shared, const Stream *stream) {
+          [](Kernel &k, nb::handle grid, nb::handle block, nb::handle args, uint64_t shared,
+             const Stream *stream) {
             Dim3 g = toDim3(grid), b = toDim3(block);
             std::vector<Arg> a = toArgs(args);
             nb::gil_scoped_release release;
@@ -268,7 +270,8 @@ void bindKernel(nb::module_ &m) {
           },
           nb::arg("args"))
       .def(
-          "ptx", [](Kernel &k, nb::handle args, const std::string &arch) { return k.ptx(toArgs(args), arch); },
+          "ptx",
+          [](Kernel &k, nb::handle args, const std::string &arch) { return k.ptx(toArgs(args), arch); },
           nb::arg("args"), nb::arg("arch") = "sm_90")
       .def(
           "max_cooperative_grid_blocks",
@@ -295,9 +298,9 @@ void bindKernel(nb::module_ &m) {
               b.functions[nb::cast<std::string>(name)] = jitDeclaration(nb::borrow<nb::dict>(decl));
             return Module::fromString(std::move(dev), source, filename, o, b);
           },
-          nb::arg("device"), nb::arg("source"), nb::arg("filename"), nb::arg("boundscheck").none() = nb::none(),
-          nb::arg("opt") = 2, nb::arg("codegen") = "nvptx", nb::arg("constants") = nb::dict(),
-          nb::arg("functions") = nb::dict())
+          nb::arg("device"), nb::arg("source"), nb::arg("filename"),
+          nb::arg("boundscheck").none() = nb::none(), nb::arg("opt") = 2, nb::arg("codegen") = "nvptx",
+          nb::arg("constants") = nb::dict(), nb::arg("functions") = nb::dict())
       .def_static(
           "from_units",
           [](std::shared_ptr<Device> dev, nb::list units, std::optional<bool> boundscheck, int opt,
@@ -336,8 +339,9 @@ void bindKernel(nb::module_ &m) {
           nb::arg("hook"))
       .def(
           "compile_function",
-          [](Module &m, const std::string &name, const std::string &signature, bool device, const std::string &abi,
-             const std::string &abiName, const std::string &arch, const std::string &output) {
+          [](Module &m, const std::string &name, const std::string &signature, bool device,
+             const std::string &abi, const std::string &abiName, const std::string &arch,
+             const std::string &output) {
             FunctionCompileRequest r;
             r.signature = signature;
             r.device = device;

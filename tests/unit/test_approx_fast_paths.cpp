@@ -8,10 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -132,7 +132,8 @@ TEST(ApproxFastPaths, DoubleUnitsAgreeWithTheFullPaths) {
 /// A unit's form over lanes (what vectorised thread loops call) against the unit one
 /// operand at a time, in groups of 16, 8, 4 and 3 lanes.
 template <class T, class Bits>
-void expectLanesAgree(const char *name, T (*one)(T), void (*lanes)(const T *, T *, int), const std::vector<T> &xs) {
+void expectLanesAgree(const char *name, T (*one)(T), void (*lanes)(const T *, T *, int),
+                      const std::vector<T> &xs) {
   std::vector<T> out(xs.size());
   for (int group : {16, 8, 4, 3}) {
     for (size_t i = 0; i < xs.size(); i += size_t(group))

@@ -62,11 +62,21 @@ std::vector<uint32_t> plainDecode(const std::string &name) {
 }
 
 TEST(ApproxTables, EveryEntryAsLookupsSeeIt) {
-  const char *names[] = {"rcp_approx_ftz_f32",        "rcp_approx_ftz_f64",        "ex2_approx_ftz_f32_pos",
-                         "ex2_approx_ftz_f32_neg",    "rsqrt_approx_ftz_f32_even", "rsqrt_approx_ftz_f32_odd",
-                         "rsqrt_approx_ftz_f64_even", "rsqrt_approx_ftz_f64_odd",  "lg2_approx_ftz_f32_e0",
-                         "lg2_approx_ftz_f32_em1",    "sqrt_approx_ftz_f32_even",  "sqrt_approx_ftz_f32_odd",
-                         "sin_approx_f32",            "cos_approx_f32",            "tanh_approx_f32"};
+  const char *names[] = {"rcp_approx_ftz_f32",
+                         "rcp_approx_ftz_f64",
+                         "ex2_approx_ftz_f32_pos",
+                         "ex2_approx_ftz_f32_neg",
+                         "rsqrt_approx_ftz_f32_even",
+                         "rsqrt_approx_ftz_f32_odd",
+                         "rsqrt_approx_ftz_f64_even",
+                         "rsqrt_approx_ftz_f64_odd",
+                         "lg2_approx_ftz_f32_e0",
+                         "lg2_approx_ftz_f32_em1",
+                         "sqrt_approx_ftz_f32_even",
+                         "sqrt_approx_ftz_f32_odd",
+                         "sin_approx_f32",
+                         "cos_approx_f32",
+                         "tanh_approx_f32"};
   for (int t = 0; t < 15; ++t) {
     std::vector<uint32_t> want = plainDecode(std::string(kSimulatedArch) + "." + names[t]);
     ASSERT_FALSE(want.empty()) << names[t];

@@ -29,7 +29,8 @@ TEST(Foreign, NvrtcCompilesTheLinkedSourceToRelocatablePtx) {
   if (!gpu::nvrtcAvailable(&why))
     GTEST_SKIP() << why; // a toolkit without NVRTC: the GPU run covers it
   std::string ptx = gpu::compileCudaToPtx(readFile(kFunctions), kFunctions, "sm_90");
-  EXPECT_NE(ptx.find("(.param .b32 func_retval0) mul_f32_f32(\n\t.param .b64 mul_f32_f32_param_0"), std::string::npos)
+  EXPECT_NE(ptx.find("(.param .b32 func_retval0) mul_f32_f32(\n\t.param .b64 mul_f32_f32_param_0"),
+            std::string::npos)
       << ptx;
   EXPECT_NE(ptx.find("collatz_steps"), std::string::npos);
   EXPECT_EQ(ptx.find("fma.rn.f32"), std::string::npos); // -fmad=false: no contraction
@@ -59,7 +60,9 @@ TEST(Foreign, SimulatorRunsTheCpuVersionThroughTheCppApi) {
   auto dev = Device::open("sim");
   std::string src = "from numba import cuda\n"
                     "mul = cuda.declare_device('mul_f32_f32', 'float32(float32, float32)')\n"
-                    "@cuda.jit(link=['" + kFunctions + "'])\n"
+                    "@cuda.jit(link=['" +
+                    kFunctions +
+                    "'])\n"
                     "def k(r, x):\n"
                     "    i = cuda.grid(1)\n"
                     "    if i < r.size:\n"

@@ -51,7 +51,7 @@ template <class F> void forOperands(F check) {
     std::memcpy(&f, &u, 4);
     return f;
   };
-  const float edge[] = {0.0f,  -0.0f,  1.0f,           -1.0f,    1e-45f, -1e-45f,
+  const float edge[] = {0.0f,    -0.0f,    1.0f,           -1.0f,    1e-45f, -1e-45f,
                         3.4e38f, -3.4e38f, 1.1754944e-38f, INFINITY, NAN};
   for (int i = 0; i < 400000; ++i) {
     float a = any(), b = i % 3 ? any() : a * 0.75f, c = i % 5 ? any() : -(a * b);
@@ -70,7 +70,8 @@ void expectSame(float got, float want, int op, int mode, float a, float b, float
     EXPECT_TRUE(std::isnan(got));
     return;
   }
-  ASSERT_EQ(bits(got), bits(want)) << "op " << op << " mode " << mode << " a " << a << " b " << b << " c " << c;
+  ASSERT_EQ(bits(got), bits(want)) << "op " << op << " mode " << mode << " a " << a << " b " << b << " c "
+                                   << c;
   ++checked;
 }
 

@@ -37,7 +37,8 @@ TEST(Random, StatesMatchNumbaKnownAnswers) {
     EXPECT_EQ(s[size_t(i)], kSeed1[i]) << i;
   EXPECT_EQ(hostStates(1, 1, 3)[0], (Xoroshiro128pState{0x3B80C389FCD31EE7ull, 0xB43C70624D182BBBull}));
   Xoroshiro128pState st = kSeed1[0];
-  for (uint64_t want : {0x22145BD91204B982ull, 0x60C88516F644812Eull, 0x3B056FAB69FC74DDull, 0x75DDE50D5F276A45ull})
+  for (uint64_t want :
+       {0x22145BD91204B982ull, 0x60C88516F644812Eull, 0x3B056FAB69FC74DDull, 0x75DDE50D5F276A45ull})
     EXPECT_EQ(random::xoroshiro128pNext(st), want);
 }
 
@@ -108,7 +109,8 @@ TEST(Random, KernelsDrawTheHostReferenceSequence) {
   const int64_t n = 300;
   auto mod = moduleFrom(kDraw, "rng.py");
   DeviceArray st = random::createXoroshiro128pStates(*sim(), n, 7);
-  auto u32 = sim()->zeros(DType::F32, {n}), u64 = sim()->zeros(DType::F64, {n}), raw = sim()->zeros(DType::U64, {n});
+  auto u32 = sim()->zeros(DType::F32, {n}), u64 = sim()->zeros(DType::F64, {n}),
+       raw = sim()->zeros(DType::U64, {n});
   mod->kernel("draw").launch(3, 128, {st, u32, u64, raw});
   auto ref = hostStates(n, 7);
   auto g32 = u32.toVector<float>();

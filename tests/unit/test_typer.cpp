@@ -309,7 +309,8 @@ def k(a, n):
 
 TEST(BuiltinRegistry, EveryRowIsFoundByItsNameAndNamesAreUnique) {
   std::set<std::string> names;
-  for (std::span<const Builtin> family : {threadIndexBuiltins(), syncBuiltins(), bitBuiltins(), arithmeticBuiltins()})
+  for (std::span<const Builtin> family :
+       {threadIndexBuiltins(), syncBuiltins(), bitBuiltins(), arithmeticBuiltins()})
     for (const Builtin &b : family) {
       EXPECT_TRUE(names.insert(b.name).second) << b.name << " is in two rows";
       EXPECT_EQ(findBuiltin(b.name), &b) << b.name;
