@@ -1,18 +1,27 @@
-/// The builtin functions kernels call (`cuda.syncthreads`, `cuda.popc`, `abs`, ...), one
-/// registry: each builtin is a row of its family's table, in that family's file here,
+/// The builtin functions kernels call (`cuda.syncthreads`, `math.sin`, `np.add`, `abs`, ...),
+/// one registry: each builtin is a row of its family's table, in that family's file here,
 /// beside the family's typing rule and lowering. The typer finds the row by the callee's
 /// name and hands the lowerer the row itself (ExprInfo::function), not a string; each rule
 /// switches over the family's own enumerator (the row's `op`) with no default, so a row
-/// without a typing or a lowering case does not compile.
+/// without a typing or a lowering case does not compile. Families whose members come from a
+/// data table (math functions, ufuncs, cmath, the operator module, libdevice) make one row
+/// per entry, its `op` the entry's index.
 ///
-/// Families: thread_index.cpp (cuda.grid, gridsize, lanemask_lt), sync.cpp (barriers,
-/// block votes, grid sync, fences, nanosleep), bits.cpp (popc, clz, ffs, brev,
-/// int.bit_count), arithmetic.cpp (cuda.fma/cbrt/selp and Python's abs, round, pow, min,
-/// max, len, complex, complex.conjugate). Adding a builtin to a family touches its file;
-/// a new family adds its table to registry.cpp.
+/// Families, one file each: thread_index (cuda.grid, gridsize, lanemask_lt, threadIdx.x...),
+/// sync (barriers, block votes, grid sync, fences, nanosleep), warp (shuffles, votes,
+/// match, activemask, syncwarp), atomics (cuda.atomic.*), bits (popc, clz, ffs, brev,
+/// int.bit_count), arithmetic (cuda.fma/cbrt/selp, abs, round, pow, min, max, len, complex,
+/// conjugate), conversions (int, float, bool, np.float32(x)...), iteration (range,
+/// enumerate, zip), memory (cuda.shared/local.array, cuda.const.array_like), math (math.*),
+/// cmath (cmath.*), ufuncs (NumPy ufuncs), operators (the operator module), libdevice
+/// (numba.cuda.libdevice.*), random (numba.cuda.random's device functions), print.
+/// Adding a builtin to a family touches its file; a new family adds its table to
+/// registry.cpp and its two rules to function_typer.h and lowerer.h.
 #pragma once
 
+#include <deque>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,23 +38,65 @@ namespace cutwin::fe {
 class FunctionTyper;
 struct CallExpr;
 struct ExprInfo;
+struct Builtin;
+
+/// Types a call: checks its arguments, gives the result type and the operand types.
+using BuiltinTypeRule = ExprInfo (FunctionTyper::*)(const CallExpr &, const std::vector<ExprInfo> &,
+                                                    const Builtin &);
+/// Lowers a typed call (its ExprInfo's `function` is the row); null for no value.
+using BuiltinLowerRule = llvm::Value *(ir::Lowerer::*)(const CallExpr &, const ExprInfo &);
 
 struct Builtin {
   const char *name; ///< the callee's path: "cuda.popc", "builtins.abs", "scalar.bit_count"
-  unsigned op;      ///< the family's enumerator for it
-  /// Types a call: checks its arguments, gives the result type and the operand types.
-  ExprInfo (FunctionTyper::*type)(const CallExpr &, const std::vector<ExprInfo> &, const Builtin &);
-  /// Lowers a typed call (its ExprInfo's `function` is this row); null for no value.
-  llvm::Value *(ir::Lowerer::*lower)(const CallExpr &, const ExprInfo &);
+  unsigned op;      ///< the family's enumerator for it (or its index in the family's data)
+  BuiltinTypeRule type;
+  /// Null where the call is no value of its own: its user reads the typed call (a for loop
+  /// iterates range(...)) or it is a compile-time constant (cuda.const.array_like).
+  BuiltinLowerRule lower;
+  /// The rule types the arguments itself (shapes, dtypes, keywords): the typer passes none.
+  bool rawArguments = false;
 };
 
-/// The builtin called `name`, or null.
+/// The builtin called `name`, or null. `cuda.libdevice.<any name>` has a row (its typing
+/// rule reports names libdevice does not have).
 const Builtin *findBuiltin(std::string_view name);
+
+/// Rows made once from a family's data table (names built from its entries): the
+/// constructor's `fill` adds them all, in place (rows point at the names kept here).
+class BuiltinRows {
+public:
+  template <class Fill> explicit BuiltinRows(Fill fill) { fill(*this); }
+  BuiltinRows(const BuiltinRows &) = delete;
+  BuiltinRows &operator=(const BuiltinRows &) = delete;
+  void add(std::string name, unsigned op, BuiltinTypeRule type, BuiltinLowerRule lower) {
+    names_.push_back(std::move(name)); // a deque: earlier names stay where they are
+    rows_.push_back(Builtin{names_.back().c_str(), op, type, lower});
+  }
+  std::span<const Builtin> rows() const { return rows_; }
+
+private:
+  std::deque<std::string> names_;
+  std::vector<Builtin> rows_;
+};
 
 // The families' tables (one per file in frontend/builtins/).
 std::span<const Builtin> threadIndexBuiltins();
 std::span<const Builtin> syncBuiltins();
+std::span<const Builtin> warpBuiltins();
+std::span<const Builtin> atomicBuiltins();
 std::span<const Builtin> bitBuiltins();
 std::span<const Builtin> arithmeticBuiltins();
+std::span<const Builtin> conversionBuiltins();
+std::span<const Builtin> iterationBuiltins();
+std::span<const Builtin> memoryBuiltins();
+std::span<const Builtin> mathBuiltins();
+std::span<const Builtin> cmathBuiltins();
+std::span<const Builtin> ufuncBuiltins();
+std::span<const Builtin> operatorBuiltins();
+std::span<const Builtin> randomBuiltins();
+std::span<const Builtin> printBuiltins();
+/// `cuda.libdevice.<name>`'s row, made on first use (libdevice's names are read from its
+/// bitcode only when a kernel calls one).
+const Builtin *libdeviceBuiltin(std::string_view name);
 
 } // namespace cutwin::fe

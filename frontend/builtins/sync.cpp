@@ -116,9 +116,9 @@ Value *Lowerer::lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) 
     };
     setLoc(c.loc);
     barrier();
-    Value *first = b_.CreateIsNull(
-        b_.CreateOr(b_.CreateOr(specialRegister("cuda.threadIdx.x"), specialRegister("cuda.threadIdx.y")),
-                    specialRegister("cuda.threadIdx.z")));
+    Value *first = b_.CreateIsNull(b_.CreateOr(
+        b_.CreateOr(specialRegister(fe::Access::ThreadIdx, 0), specialRegister(fe::Access::ThreadIdx, 1)),
+        specialRegister(fe::Access::ThreadIdx, 2)));
     auto *clear = BasicBlock::Create(ctx_, "vote.clear", fn_);
     auto *cont = BasicBlock::Create(ctx_, "vote.add", fn_);
     b_.CreateCondBr(first, clear, cont);
@@ -135,9 +135,9 @@ Value *Lowerer::lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) 
       return count;
     if (op == SyncOp::SyncthreadsOr)
       return b_.CreateZExt(b_.CreateICmpNE(count, ConstantInt::get(i32, 0)), i32);
-    Value *threads =
-        b_.CreateMul(b_.CreateMul(specialRegister("cuda.blockDim.x"), specialRegister("cuda.blockDim.y")),
-                     specialRegister("cuda.blockDim.z"));
+    Value *threads = b_.CreateMul(
+        b_.CreateMul(specialRegister(fe::Access::BlockDim, 0), specialRegister(fe::Access::BlockDim, 1)),
+        specialRegister(fe::Access::BlockDim, 2));
     return b_.CreateZExt(b_.CreateICmpEQ(count, threads), i32);
   }
   case SyncOp::FenceBlock:

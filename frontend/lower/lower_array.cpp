@@ -96,7 +96,7 @@ void Lowerer::storeElement(Value *addr, Value *v, Scalar dtype) {
 
 std::vector<Value *> Lowerer::lowerIndices(const fe::SubscriptExpr &s) {
   std::vector<Value *> idx;
-  if (info(s).builtin == "index.tuple") { // a[t]: the tuple's elements index the dimensions
+  if (info(s).access == fe::Access::TupleIndices) { // a[t]: the tuple's elements index the dimensions
     Value *t = lowerExpr(*s.index);
     for (unsigned k = 0; k < info(*s.index).type.elems.size(); ++k)
       idx.push_back(b_.CreateExtractValue(t, {k}));
@@ -145,46 +145,6 @@ Value *Lowerer::lowerSubscript(const fe::SubscriptExpr &s) {
   llvm::Type *elem = llvmType(si.type);
   Value *p = b_.CreateInBoundsGEP(ArrayType::get(elem, bt.elems.size()), slot, {ConstantInt::get(i64, 0), i});
   return b_.CreateLoad(elem, p);
-}
-
-Value *Lowerer::lowerArrayAlloc(const fe::CallExpr &c) {
-  const fe::ExprInfo &ci = info(c);
-  const Type &t = ci.type;
-  auto *i64 = llvm::Type::getInt64Ty(ctx_);
-  uint64_t count = 1;
-  std::vector<uint64_t> dims;
-  for (auto &d : ci.constant->elems) {
-    dims.push_back(uint64_t(d.i));
-    count *= uint64_t(d.i);
-  }
-  if (t.space == fe::MemSpace::Shared && count == 0)
-    return lowerDynamicShared(t);
-  llvm::Type *storage = ArrayType::get(memType(t.scalar), count);
-  Value *data;
-  if (t.space == fe::MemSpace::Shared) {
-    // One shared buffer per call site, as numba allocates them.
-    auto *g = new GlobalVariable(mod_, storage, false, GlobalValue::InternalLinkage, UndefValue::get(storage),
-                                 spec_->def->name + ".shared." + std::to_string(sharedCounter_++), nullptr,
-                                 GlobalValue::NotThreadLocal, 3);
-    g->setAlignment(Align(std::max<uint64_t>(16, ci.alignment)));
-    data = g;
-  } else {
-    AllocaInst *a = entryAlloca(storage, "local.array");
-    a->setAlignment(Align(std::max<uint64_t>(16, ci.alignment)));
-    data = a;
-  }
-  std::vector<Value *> shape, strides;
-  uint64_t stride = fe::byteSize(t.scalar);
-  std::vector<uint64_t> st(dims.size());
-  for (size_t k = dims.size(); k-- > 0;) {
-    st[k] = stride;
-    stride *= dims[k];
-  }
-  for (size_t k = 0; k < dims.size(); ++k) {
-    shape.push_back(ConstantInt::get(i64, dims[k]));
-    strides.push_back(ConstantInt::get(i64, st[k]));
-  }
-  return buildArray(t, data, shape, strides);
 }
 
 Value *Lowerer::lowerConstArray(const fe::ConstValue &v, SourceLoc loc) {

@@ -3,6 +3,7 @@
 #include "frontend/ir/libdevice_signatures.h"
 #include "frontend/lower/lowerer.h"
 
+#include "frontend/builtins/math.h"
 #include "frontend/ir/intrinsics.h"
 #include "frontend/sema/builtins.h"
 
@@ -21,33 +22,12 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
   setLoc(c.loc);
   if (ci.callee)
     return lowerDeviceCall(c, ci);
-  if (ci.function) // a builtin of the registry (frontend/builtins/)
-    return (this->*ci.function->lower)(c, ci);
-  if (ci.builtin == "cast")
-    return lowerAs(*c.args[0], Type::scalarOf(ci.operandTypes[0]));
-  if (ci.builtin == "cuda.shared.array" || ci.builtin == "cuda.local.array")
-    return lowerArrayAlloc(c);
-  if (ci.builtin.rfind("math.", 0) == 0)
-    return lowerMathCall(c, ci);
-  if (ci.builtin.rfind("cuda.random.", 0) == 0)
-    return lowerRandomCall(c, ci);
-  if (ci.builtin.rfind("numpy.", 0) == 0)
-    return lowerUfuncCall(c, ci);
-  if (ci.builtin.rfind("foreign.", 0) == 0)
+  if (ci.foreign)
     return lowerForeignCall(c, ci);
-  if (ci.builtin.rfind("cuda.libdevice.", 0) == 0)
-    return lowerLibdeviceCall(c, ci);
-  if (ci.builtin.rfind("cmath.", 0) == 0)
-    return lowerCmathCall(c, ci);
-  if (ci.builtin.rfind("operator.", 0) == 0)
-    return lowerOperatorCall(c, ci);
-  if (ci.builtin.rfind("cuda.atomic.", 0) == 0)
-    return lowerAtomicCall(c, ci);
-  if (fe::isWarpFunction(ci.builtin))
-    return lowerWarpCall(c, ci);
-  if (ci.builtin == "builtins.print")
-    return lowerPrint(c);
-  throw Error("internal error: builtin '" + ci.builtin + "' not lowered");
+  if (!ci.function || !ci.function->lower) // range(), cuda.const.array_like: read by their users
+    throw Error(std::string("internal error: call of '") + (ci.function ? ci.function->name : "?") +
+                "' has no lowering of its own");
+  return (this->*ci.function->lower)(c, ci); // a builtin of the registry (frontend/builtins/)
 }
 
 Value *Lowerer::lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
@@ -69,7 +49,7 @@ Value *Lowerer::lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
 }
 
 Value *Lowerer::lowerForeignCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
-  const fe::Symbol &sym = *typer_.program().function(ci.builtin.substr(8));
+  const fe::Symbol &sym = *ci.foreign;
   const fe::Signature &sig = sym.foreignSignature;
   auto *ptr = PointerType::get(ctx_, 0);
   bool returns = sig.ret.isScalar();
@@ -127,53 +107,6 @@ Value *Lowerer::minMax(bool isMax, ArrayRef<Value *> vals, Scalar t) {
   return acc;
 }
 
-Value *Lowerer::lowerLibdeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
-  std::string name = ci.builtin.substr(strlen("cuda.libdevice."));
-  const ir::LibdeviceSignature *sig = ir::libdeviceSignature(name); // found when typed
-  auto typeOf = [&](ir::LibdeviceType t) -> llvm::Type * {
-    return t == ir::LibdeviceType::Void ? llvm::Type::getVoidTy(ctx_) : scalarType(fe::libdeviceScalar(t));
-  };
-  // Outputs go through slots in the thread's frame, read back after the call.
-  std::vector<llvm::Type *> params;
-  std::vector<Value *> args;
-  std::vector<AllocaInst *> outs;
-  size_t input = 0;
-  for (const ir::LibdeviceParam &p : sig->params) {
-    if (p.output) {
-      outs.push_back(entryAlloca(typeOf(p.type), "libdevice." + name + ".out"));
-      params.push_back(PointerType::get(ctx_, 0));
-      args.push_back(outs.back());
-      continue;
-    }
-    args.push_back(lowerAs(*c.args[input], Type::scalarOf(ci.operandTypes[input])));
-    params.push_back(args.back()->getType());
-    ++input;
-  }
-  FunctionCallee callee =
-      mod_.getOrInsertFunction("__nv_" + name, FunctionType::get(typeOf(sig->ret), params, false));
-  if (auto *fn = dyn_cast<llvm::Function>(callee.getCallee())) {
-    fn->setDoesNotThrow();
-    fn->setWillReturn();
-    if (outs.empty())
-      fn->setDoesNotAccessMemory();
-  }
-  setLoc(c.loc);
-  Value *ret = b_.CreateCall(callee, args);
-  std::vector<Value *> results;
-  if (sig->ret != ir::LibdeviceType::Void)
-    results.push_back(ret);
-  for (AllocaInst *slot : outs)
-    results.push_back(b_.CreateAlignedLoad(slot->getAllocatedType(), slot, slot->getAlign()));
-  if (results.empty())
-    return nullptr;
-  if (results.size() == 1)
-    return results[0];
-  Value *tuple = UndefValue::get(llvmType(ci.type));
-  for (unsigned k = 0; k < results.size(); ++k)
-    tuple = b_.CreateInsertValue(tuple, results[k], {k});
-  return tuple;
-}
-
 Value *Lowerer::roundToDigits(Value *x, Value *nd, Scalar out) {
   // CPython's fallback double_round, as numba-cuda compiles it (in float64): scale by a
   // power of ten, round half to even, scale back; infinities, NaN and a scaling that
@@ -204,14 +137,6 @@ Value *Lowerer::roundToDigits(Value *x, Value *nd, Scalar out) {
   Value *keep = b_.CreateOr(b_.CreateFCmpUEQ(ax, inf), b_.CreateAnd(nonNeg, b_.CreateFCmpOEQ(ay, inf)));
   Value *r = b_.CreateSelect(keep, x, back); // UEQ: NaN keeps x too
   return convertScalar(r, Scalar::F64, out);
-}
-
-Value *Lowerer::lowerMathCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
-  std::vector<Value *> args;
-  for (size_t i = 0; i < c.args.size(); ++i)
-    args.push_back(lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i])));
-  setLoc(c.loc);
-  return mathOp(ci.builtin.substr(5), args, ci.operandTypes, ci.type.scalar);
 }
 
 Value *Lowerer::mathOp(const std::string &name, ArrayRef<Value *> args, ArrayRef<Scalar> argTypes,

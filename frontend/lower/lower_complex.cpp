@@ -1,7 +1,7 @@
 // Complex numbers: complex64/complex128 values are {real, imag} structs of float/double.
 // Arithmetic follows numba's implementations (which follow CPython): the textbook
 // product, Smith's scaled quotient, abs as hypot. The cmath functions are in
-// lower_cmath.cpp.
+// frontend/builtins/cmath.cpp.
 #include "frontend/lower/lowerer.h"
 
 namespace cutwin::ir {

@@ -1,7 +1,6 @@
 // Lowering of expressions with Python/numba semantics: conversions, arithmetic (floor
 // division and modulo, power, shifts), comparisons, boolean operators.
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/operator_module.h"
 
 #include "frontend/ir/intrinsics.h"
 #include "frontend/sema/builtins.h"
@@ -353,22 +352,6 @@ Value *Lowerer::binaryOperation(fe::BinOp op, Value *l, Value *r, Scalar la, Sca
   }
 }
 
-Value *Lowerer::lowerOperatorCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
-  using K = fe::OperatorFunction::Kind;
-  const fe::OperatorFunction &f = *fe::operatorFunction(ci.builtin.substr(9));
-  if (f.kind == K::Not)
-    return b_.CreateNot(truth(lowerExpr(*c.args[0]), info(*c.args[0]).type));
-  std::vector<Value *> a;
-  for (size_t i = 0; i < c.args.size(); ++i)
-    a.push_back(lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i])));
-  setLoc(c.loc);
-  if (f.kind == K::Binary)
-    return binaryOperation(f.bin, a[0], a[1], ci.operandTypes[0], ci.operandTypes[1], ci.type.scalar);
-  if (f.kind == K::Compare)
-    return compare(f.cmp, a[0], a[1], ci.operandTypes[0]);
-  return unaryOperation(f.unary, convertScalar(a[0], ci.operandTypes[0], ci.type.scalar), ci.type.scalar);
-}
-
 Value *Lowerer::unaryOperation(fe::UnaryOp op, Value *v, Scalar t) {
   switch (op) {
   case fe::UnaryOp::Neg:
@@ -502,60 +485,70 @@ Value *Lowerer::lowerIfExp(const fe::IfExpExpr &ie) {
 Value *Lowerer::laneId() {
   // The thread's position in its warp: its linear index in the block modulo 32, which is
   // how the GPU forms warps (and what %laneid reads).
-  Value *linear = b_.CreateAdd(specialRegister("cuda.threadIdx.x"),
-                               b_.CreateMul(specialRegister("cuda.blockDim.x"),
-                                            b_.CreateAdd(specialRegister("cuda.threadIdx.y"),
-                                                         b_.CreateMul(specialRegister("cuda.blockDim.y"),
-                                                                      specialRegister("cuda.threadIdx.z")))));
+  Value *linear =
+      b_.CreateAdd(specialRegister(fe::Access::ThreadIdx, 0),
+                   b_.CreateMul(specialRegister(fe::Access::BlockDim, 0),
+                                b_.CreateAdd(specialRegister(fe::Access::ThreadIdx, 1),
+                                             b_.CreateMul(specialRegister(fe::Access::BlockDim, 1),
+                                                          specialRegister(fe::Access::ThreadIdx, 2)))));
   return b_.CreateAnd(linear, b_.getInt32(31));
 }
 
-Value *Lowerer::specialRegister(const std::string &builtin) {
-  // "cuda.threadIdx.x" -> tid.x, and so on.
-  unsigned dim = unsigned(builtin.back() - 'x');
+Value *Lowerer::specialRegister(fe::Access reg, unsigned dim) {
   Intrinsic id;
-  if (builtin.rfind("cuda.threadIdx", 0) == 0)
-    id = threadIdxIntrinsic(dim);
-  else if (builtin.rfind("cuda.blockIdx", 0) == 0)
-    id = blockIdxIntrinsic(dim);
-  else if (builtin.rfind("cuda.blockDim", 0) == 0)
-    id = blockDimIntrinsic(dim);
-  else
-    id = gridDimIntrinsic(dim);
+  switch (reg) {
+  case fe::Access::ThreadIdx: id = threadIdxIntrinsic(dim); break;
+  case fe::Access::BlockIdx: id = blockIdxIntrinsic(dim); break;
+  case fe::Access::BlockDim: id = blockDimIntrinsic(dim); break;
+  default: id = gridDimIntrinsic(dim); break;
+  }
   return b_.CreateCall(getIntrinsic(mod_, id));
 }
 
 Value *Lowerer::lowerAttribute(const fe::AttributeExpr &a) {
   const fe::ExprInfo &ei = info(a);
-  if (ei.builtin == "tuple.field")
-    return b_.CreateExtractValue(lowerExpr(*a.value), {unsigned(ei.staticIndex)});
-  if (ei.builtin == "cuda.laneid")
-    return laneId();
-  if (!ei.builtin.empty() && ei.builtin.rfind("cuda.", 0) == 0)
-    return specialRegister(ei.builtin);
-  if (ei.builtin == "array.shape" || ei.builtin == "array.strides" || ei.builtin == "array.size") {
+  using A = fe::Access;
+  switch (ei.access) {
+  case A::TupleField: return b_.CreateExtractValue(lowerExpr(*a.value), {unsigned(ei.staticIndex)});
+  case A::LaneId: return laneId();
+  case A::ThreadIdx:
+  case A::BlockIdx:
+  case A::BlockDim:
+  case A::GridDim: return specialRegister(ei.access, unsigned(ei.staticIndex));
+  case A::ArraySize: {
     Value *arr = lowerExpr(*a.value);
     const Type &at = info(*a.value).type;
-    if (ei.builtin == "array.size") {
-      Value *n = ConstantInt::get(llvm::Type::getInt64Ty(ctx_), 1);
-      for (unsigned k = 0; k < at.ndim; ++k)
-        n = b_.CreateMul(n, arrayField(arr, 1, k));
-      return n;
-    }
-    unsigned field = ei.builtin == "array.shape" ? 1 : 2;
+    Value *n = ConstantInt::get(llvm::Type::getInt64Ty(ctx_), 1);
+    for (unsigned k = 0; k < at.ndim; ++k)
+      n = b_.CreateMul(n, arrayField(arr, 1, k));
+    return n;
+  }
+  case A::ArrayShape:
+  case A::ArrayStrides: {
+    Value *arr = lowerExpr(*a.value);
+    const Type &at = info(*a.value).type;
+    unsigned field = ei.access == A::ArrayShape ? 1 : 2;
     Value *agg = UndefValue::get(llvmType(ei.type));
     for (unsigned k = 0; k < at.ndim; ++k)
       agg = b_.CreateInsertValue(agg, arrayField(arr, field, k), {k});
     return agg;
   }
-  if (ei.builtin == "scalar.real" || ei.builtin == "scalar.imag") {
+  case A::RealPart:
+  case A::ImagPart: {
     Scalar t = info(*a.value).type.scalar;
     Value *v = lowerExpr(*a.value);
+    bool real = ei.access == A::RealPart;
     if (fe::isComplex(t))
-      return ei.builtin == "scalar.real" ? realPart(v) : imagPart(v);
-    return ei.builtin == "scalar.real" ? v : Constant::getNullValue(v->getType()); // a real number
+      return real ? realPart(v) : imagPart(v);
+    return real ? v : Constant::getNullValue(v->getType()); // a real number
   }
-  return nullptr; // modules, type objects: compile-time only
+  case A::None:
+  case A::TupleIndices:
+  case A::Slices:
+  case A::TupleStatic:
+  case A::TupleDynamic: return nullptr; // modules, type objects: compile-time only
+  }
+  return nullptr;
 }
 
 Value *Lowerer::lowerTuple(const fe::TupleExpr &t) {

@@ -10,14 +10,14 @@ namespace cutwin::ir {
 using namespace llvm;
 
 bool Lowerer::isSliceSubscript(const fe::SubscriptExpr &s) const {
-  return info(s).builtin.rfind("index.slices:", 0) == 0;
+  return info(s).access == fe::Access::Slices;
 }
 
 Value *Lowerer::sliceView(const fe::SubscriptExpr &s) {
   const fe::ExprInfo &si = info(s);
   const Type &at = info(*s.value).type;
   Value *arr = lowerExpr(*s.value);
-  std::string kinds = si.builtin.substr(std::strlen("index.slices:"));
+  const std::string &kinds = si.sliceKinds;
   std::vector<const fe::Expr *> idx = fe::subscriptIndices(s);
   auto *i64 = llvm::Type::getInt64Ty(ctx_);
   auto c64 = [&](int64_t v) { return ConstantInt::get(i64, uint64_t(v)); };

@@ -13,6 +13,10 @@
 #include <map>
 #include <optional>
 
+namespace cutwin::fe {
+struct Ufunc;
+}
+
 namespace cutwin::ir {
 
 using fe::Scalar;
@@ -30,6 +34,24 @@ public:
   void lowerKernelEntry(const fe::FunctionSpec &kernel);
   /// The wrapper of a device function compiled on its own (lower_export.cpp).
   void lowerExportEntry(const fe::FunctionSpec &fn, ExportAbi abi, const std::string &name, const Type &ret);
+
+  // The lowering rules of the builtin families (frontend/builtins/<family>.cpp, one per
+  // file), which the registry's rows point at (fe::Builtin::lower).
+  llvm::Value *lowerThreadIndexBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerWarpBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerAtomicBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerBitBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerArithmeticBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerConversionBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerMemoryBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerMathBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerCmathBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerUfuncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerOperatorBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerLibdeviceBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerRandomBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerPrintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
 
 private:
   // ---- types (lower_function.cpp)
@@ -104,7 +126,8 @@ private:
   llvm::Value *lowerAttribute(const fe::AttributeExpr &a);
   llvm::Value *lowerTuple(const fe::TupleExpr &t);
   llvm::Value *lowerSubscript(const fe::SubscriptExpr &s);
-  llvm::Value *specialRegister(const std::string &builtin);
+  /// threadIdx/blockIdx/blockDim/gridDim (`reg`) in dimension `dim`.
+  llvm::Value *specialRegister(fe::Access reg, unsigned dim);
   llvm::Value *laneId(); ///< cuda.laneid (i32)
   /// `__nv_<stem>` (with the `f` of float32 forms when `t` is float32), returning `t` or
   /// `ret` where given (llrint's int64).
@@ -133,18 +156,8 @@ private:
   llvm::Value *cmathRect(llvm::Value *r, llvm::Value *phi, Scalar part);
   struct CmathParts;
   friend struct CmathParts;
-  friend std::span<const fe::Builtin> fe::threadIndexBuiltins();
-  friend std::span<const fe::Builtin> fe::syncBuiltins();
-  friend std::span<const fe::Builtin> fe::bitBuiltins();
-  friend std::span<const fe::Builtin> fe::arithmeticBuiltins();
-  llvm::Value *lowerCmathCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  /// cuda.atomic.* (lower_atomic.cpp).
-  llvm::Value *lowerAtomicCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *floatAtomicExtreme(const std::string &op, llvm::Value *addr, llvm::Value *v, Scalar t);
-  /// print(...) in a kernel (lower_print.cpp).
-  llvm::Value *lowerPrint(const fe::CallExpr &c);
-  /// cuda.shfl*_sync, votes, match, activemask, syncwarp (lower_warp.cpp).
-  llvm::Value *lowerWarpCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  /// max/min (nanmax/nanmin where `nanAware`) of a float element: a compare-and-swap loop.
+  llvm::Value *floatAtomicExtreme(bool isMax, bool nanAware, llvm::Value *addr, llvm::Value *v, Scalar t);
 
   // ---- arrays (lower_array.cpp)
   /// Address of a[idx...] (every dimension indexed) with wraparound and bounds checks.
@@ -156,7 +169,6 @@ private:
   llvm::Value *normalizeIndex(llvm::Value *idx, Scalar t, llvm::Value *extent, unsigned axis, SourceLoc loc);
   llvm::Value *loadElement(llvm::Value *addr, Scalar dtype);
   void storeElement(llvm::Value *addr, llvm::Value *v, Scalar dtype);
-  llvm::Value *lowerArrayAlloc(const fe::CallExpr &c);
   /// `cuda.shared.array(0, dtype)`: a view of the launch's dynamic shared memory.
   llvm::Value *lowerDynamicShared(const Type &t);
   /// A host array frozen into the kernel: an addrspace(4) constant global, as an array value.
@@ -181,33 +193,21 @@ private:
 
   // ---- calls (lower_call.cpp)
   llvm::Value *lowerCall(const fe::CallExpr &c);
-  // builtin families of the registry (frontend/builtins/*.cpp, one per file)
-  llvm::Value *lowerThreadIndexBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerBitBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerArithmeticBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerMathCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// math.<name> on lowered arguments of `argTypes`, giving `out`.
   llvm::Value *mathOp(const std::string &name, llvm::ArrayRef<llvm::Value *> args,
                       llvm::ArrayRef<Scalar> argTypes, Scalar out);
-  /// NumPy ufuncs (lower_ufunc.cpp): on scalars, or looping over an output array.
-  llvm::Value *lowerUfuncCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *binaryOperation(fe::BinOp op, llvm::Value *l, llvm::Value *r, Scalar la, Scalar rb,
                                Scalar res);
-  llvm::Value *lowerOperatorCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// -x, +x, ~x on a value already of the result type `t`.
   llvm::Value *unaryOperation(fe::UnaryOp op, llvm::Value *v, Scalar t);
   llvm::Value *complexOrder(fe::CmpOp op, llvm::Value *x, llvm::Value *y);
   llvm::Value *mixedSignCompare(fe::CmpOp op, llvm::Value *a, Scalar at, llvm::Value *b, Scalar bt);
-  llvm::Value *ufuncScalar(const std::string &name, llvm::ArrayRef<llvm::Value *> args,
+  /// One element of a ufunc's loop (frontend/builtins/ufuncs.cpp).
+  llvm::Value *ufuncScalar(const fe::Ufunc &u, llvm::ArrayRef<llvm::Value *> args,
                            llvm::ArrayRef<Scalar> argTypes, Scalar out);
   llvm::Value *lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// A call to a cuda.declare_device function: numba's ABI, `i32 name(T *ret, args...)`.
   llvm::Value *lowerForeignCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  /// `libdevice.<name>(...)`: __nv_<name>, its pointer parameters returned as results.
-  llvm::Value *lowerLibdeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  /// numba.cuda.random's device functions (lower_random.cpp).
-  llvm::Value *lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *minMax(bool isMax, llvm::ArrayRef<llvm::Value *> vals, Scalar t);
 
   // ---- errors and sites

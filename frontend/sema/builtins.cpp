@@ -1,7 +1,6 @@
 #include "frontend/sema/builtins.h"
 
-#include "frontend/sema/numpy_ufuncs.h"
-#include "frontend/sema/operator_module.h"
+#include "frontend/builtins/builtin.h"
 
 #include <cmath>
 #include <limits>
@@ -38,70 +37,7 @@ Entity voidTypeObject() {
   return {t, {}};
 }
 
-const MathFunction kMath[] = {
-    {"sqrt", 1, nullptr},
-    {"fabs", 1, nullptr},
-    {"floor", 1, nullptr},
-    {"ceil", 1, nullptr},
-    {"trunc", 1, nullptr},
-    {"exp", 1, "exp"},
-    {"expm1", 1, "expm1"},
-    {"log", 1, "log"},
-    {"log2", 1, "log2"},
-    {"log10", 1, "log10"},
-    {"log1p", 1, "log1p"},
-    {"sin", 1, "sin"},
-    {"cos", 1, "cos"},
-    {"tan", 1, "tan"},
-    {"asin", 1, "asin"},
-    {"acos", 1, "acos"},
-    {"atan", 1, "atan"},
-    {"sinh", 1, "sinh"},
-    {"cosh", 1, "cosh"},
-    {"tanh", 1, "tanh"},
-    {"asinh", 1, "asinh"},
-    {"acosh", 1, "acosh"},
-    {"atanh", 1, "atanh"},
-    {"erf", 1, "erf"},
-    {"erfc", 1, "erfc"},
-    {"gamma", 1, "tgamma"},
-    {"lgamma", 1, "lgamma"},
-    {"atan2", 2, "atan2"},
-    {"pow", 2, "pow"},
-    {"hypot", 2, "hypot"},
-    {"fmod", 2, "fmod"},
-    {"copysign", 2, "copysign"},
-    {"isnan", 1, nullptr},
-    {"isinf", 1, nullptr},
-    {"isfinite", 1, nullptr},
-    {"radians", 1, nullptr},
-    {"degrees", 1, nullptr},
-    {"exp2", 1, "exp2"},
-    {"nextafter", 2, "nextafter"},
-    {"remainder", 2, "remainder"},
-    {"cbrt", 1, "cbrt"},
-    {"rint", 1, "rint"},
-    // computed by libdevice's function of the argument's precision (results as tuples)
-    {"frexp", 1, "frexp"},
-    {"ldexp", 2, "ldexp"},
-    {"modf", 1, "modf"},
-};
-
 } // namespace
-
-bool isCmathFunction(const std::string &name) {
-  static const std::set<std::string> names = {
-      "isnan", "isinf", "isfinite", "phase", "polar", "rect", "exp",  "log",  "log10", "sqrt",  "sin",
-      "cos",   "tan",   "sinh",     "cosh",  "tanh",  "asin", "acos", "atan", "asinh", "acosh", "atanh"};
-  return names.count(name) != 0;
-}
-
-const MathFunction *mathFunction(const std::string &name) {
-  for (auto &m : kMath)
-    if (name == m.name)
-      return &m;
-  return nullptr;
-}
 
 Scalar libdeviceScalar(ir::LibdeviceType t) {
   switch (t) {
@@ -173,21 +109,21 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   if (m == "numpy") {
     if (auto k = floatConstant(attr, false)) // NumPy has no tau
       return k;
-    if (numpyUfunc(attr))
+    if (findBuiltin("numpy." + attr))
       return functionEntity("numpy." + attr);
     return std::nullopt;
   }
   if (m == "math") {
     if (auto k = floatConstant(attr, true))
       return k;
-    if (mathFunction(attr))
+    if (findBuiltin("math." + attr))
       return functionEntity("math." + attr);
     return std::nullopt;
   }
   if (m == "cmath") {
     if (auto k = floatConstant(attr, true))
       return k;
-    if (isCmathFunction(attr))
+    if (findBuiltin("cmath." + attr))
       return functionEntity("cmath." + attr);
     return std::nullopt;
   }
@@ -195,41 +131,10 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim", "gridDim",
                                                      "shared",    "local",    "const",    "random",
                                                      "cg",        "atomic",   "libdevice"};
-    static const std::set<std::string> functions = {"grid",
-                                                    "gridsize",
-                                                    "syncthreads",
-                                                    "jit",
-                                                    "declare_device",
-                                                    "popc",
-                                                    "brev",
-                                                    "clz",
-                                                    "ffs",
-                                                    "fma",
-                                                    "cbrt",
-                                                    "selp",
-                                                    "threadfence",
-                                                    "threadfence_block",
-                                                    "threadfence_system",
-                                                    "syncthreads_count",
-                                                    "syncthreads_and",
-                                                    "syncthreads_or",
-                                                    "nanosleep",
-                                                    "lanemask_lt",
-                                                    "shfl_sync",
-                                                    "shfl_up_sync",
-                                                    "shfl_down_sync",
-                                                    "shfl_xor_sync",
-                                                    "all_sync",
-                                                    "any_sync",
-                                                    "eq_sync",
-                                                    "ballot_sync",
-                                                    "match_any_sync",
-                                                    "match_all_sync",
-                                                    "activemask",
-                                                    "syncwarp"};
     if (submodules.count(attr))
       return moduleEntity("cuda." + attr);
-    if (functions.count(attr))
+    // the registry's cuda.* functions (frontend/builtins/), and the decorators kernels may name
+    if (findBuiltin("cuda." + attr) || attr == "jit" || attr == "declare_device")
       return functionEntity("cuda." + attr);
     if (attr == "types")
       return moduleEntity("numba.types");
@@ -254,10 +159,7 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     return std::nullopt;
   }
   if (m == "cuda.atomic") {
-    static const std::set<std::string> ops = {"add",    "sub",   "and_", "or_", "xor", "exch",
-                                              "max",    "min",   "inc",  "dec", "cas", "compare_and_swap",
-                                              "nanmax", "nanmin"};
-    if (ops.count(attr))
+    if (findBuiltin("cuda.atomic." + attr))
       return functionEntity("cuda.atomic." + attr);
     return std::nullopt;
   }
@@ -274,16 +176,9 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     return std::nullopt;
   }
   if (m == "cuda.random") {
-    // numba.cuda.random's device functions; the host functions (create_..._states) are
-    // host code and not available in kernels.
-    static const std::set<std::string> functions = {"xoroshiro128p_next",
-                                                    "xoroshiro128p_jump",
-                                                    "init_xoroshiro128p_state",
-                                                    "xoroshiro128p_uniform_float32",
-                                                    "xoroshiro128p_uniform_float64",
-                                                    "xoroshiro128p_normal_float32",
-                                                    "xoroshiro128p_normal_float64"};
-    if (functions.count(attr))
+    // numba.cuda.random's device functions (the registry's); the host functions
+    // (create_..._states) are host code and not available in kernels.
+    if (findBuiltin("cuda.random." + attr))
       return functionEntity("cuda.random." + attr);
     return std::nullopt;
   }
@@ -292,7 +187,7 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
       return functionEntity("builtins.abs");
     if (attr == "truth")
       return functionEntity("builtins.bool");
-    if (operatorFunction(attr))
+    if (findBuiltin("operator." + attr))
       return functionEntity("operator." + attr);
     return std::nullopt;
   }
@@ -305,9 +200,7 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
 }
 
 std::optional<Entity> pythonBuiltin(const std::string &name) {
-  static const std::set<std::string> fns = {"range", "len",   "min", "max",     "abs",   "int",       "float",
-                                            "bool",  "round", "pow", "complex", "print", "enumerate", "zip"};
-  if (fns.count(name))
+  if (findBuiltin("builtins." + name)) // range, len, min, max, abs, int, print, ...
     return functionEntity("builtins." + name);
   return std::nullopt;
 }

@@ -25,21 +25,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr);
 /// Python builtins usable in kernels (range, len, min, max, abs, int, float, ...).
 std::optional<Entity> pythonBuiltin(const std::string &name);
 
-/// Math functions: libdevice name stem for `math.<name>` ("sin" -> "__nv_sin"/"__nv_sinf"),
-/// and the number of arguments. nullopt if not a supported math function.
-struct MathFunction {
-  const char *name;
-  unsigned arity;
-  const char *libdevice; ///< stem without the trailing 'f'; null for functions lowered inline
-};
-const MathFunction *mathFunction(const std::string &name);
-
 /// The scalar type numba-cuda's libdevice bindings give a libdevice parameter or result
 /// type (integers signed); not for Void.
 Scalar libdeviceScalar(ir::LibdeviceType t);
-/// cmath functions kernels can call (on complex, real or integer arguments).
-bool isCmathFunction(const std::string &name);
-/// Whether `fn` (a builtin path such as "cuda.shfl_sync") is a warp operation (type_warp.cpp).
-bool isWarpFunction(const std::string &fn);
 
 } // namespace cutwin::fe

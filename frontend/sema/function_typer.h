@@ -1,5 +1,6 @@
 /// Internal to the typer: infers the types of one function specialisation. Statements are
-/// in typer.cpp, expressions in type_expr.cpp, builtin calls in type_calls.cpp.
+/// in typer.cpp, expressions in type_expr.cpp, calls in type_calls.cpp; builtins by the
+/// registry's families (frontend/builtins/).
 #pragma once
 
 #include "frontend/builtins/builtin.h"
@@ -16,12 +17,28 @@ public:
   /// Iterates to a fixed point, then a final strict pass records every expression's info.
   void run();
 
+  // The typing rules of the builtin families (frontend/builtins/<family>.cpp, one per
+  // file), which the registry's rows point at (Builtin::type).
+  using Args = std::vector<ExprInfo>;
+  ExprInfo typeThreadIndexBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeSyncBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeWarpBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeAtomicBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeBitBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeArithmeticBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeConversionBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeIterationBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeMemoryBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeMathBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeCmathBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeUfuncBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeOperatorBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeLibdeviceBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeRandomBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typePrintBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+
 private:
   friend class Typer;
-  friend std::span<const Builtin> threadIndexBuiltins();
-  friend std::span<const Builtin> syncBuiltins();
-  friend std::span<const Builtin> bitBuiltins();
-  friend std::span<const Builtin> arithmeticBuiltins();
   // statements (typer.cpp)
   void collectLocals(const Block &b);
   void collectTargetNames(const Expr &target);
@@ -61,26 +78,15 @@ private:
 
   // calls (type_calls.cpp)
   ExprInfo typeCall(const CallExpr &c);
-  ExprInfo typeBuiltinCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
-  ExprInfo typeMathCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
-  ExprInfo typeUfuncCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
-  ExprInfo typeOperatorCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
+  /// A call of the registry's row `b` (its rule, which may hand the call to another row).
+  ExprInfo typeBuiltinCall(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b);
+  /// cuda.shared.array / cuda.local.array (frontend/builtins/memory.cpp).
   ExprInfo typeArrayAlloc(const CallExpr &c, MemSpace space);
   ExprInfo typeDeviceCall(const CallExpr &c, const ExprInfo &fn, const std::vector<ExprInfo> &args);
-  ExprInfo typeAtomicCall(const CallExpr &c, const std::string &op, const std::vector<ExprInfo> &args);
-  ExprInfo typeCmathCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
-  ExprInfo typeLibdeviceCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
   ExprInfo typeForeignCall(const CallExpr &c, const ExprInfo &fn, const std::vector<ExprInfo> &args);
-  /// cuda.shfl*_sync, votes, match, activemask, syncwarp (type_warp.cpp).
-  ExprInfo typeWarpCall(const CallExpr &c, const std::string &fn, const std::vector<ExprInfo> &args);
   std::vector<Scalar> scalarArgs(const CallExpr &c, const std::vector<ExprInfo> &args, const char *what);
   /// Errors unless a call of `fn` passes lo..hi arguments (`given`).
   void checkArity(const CallExpr &c, const std::string &fn, size_t given, size_t lo, size_t hi);
-  // builtin families of the registry (frontend/builtins/*.cpp, one per file)
-  ExprInfo typeThreadIndexBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b);
-  ExprInfo typeSyncBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b);
-  ExprInfo typeBitBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b);
-  ExprInfo typeArithmeticBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b);
 
   [[noreturn]] void error(SourceLoc loc, const std::string &msg) const { file_.error(loc, msg); }
 

@@ -270,12 +270,23 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
       error(a.loc,
             "module '" + t.path + "' has no attribute '" + a.attr + "' that cutwin supports in kernels");
     const std::string &p = m->type.path;
-    if (m->type.kind == TypeKind::Function &&
-        (p == "cuda.laneid" || p.rfind("cuda.threadIdx.", 0) == 0 || p.rfind("cuda.blockIdx.", 0) == 0 ||
-         p.rfind("cuda.blockDim.", 0) == 0 || p.rfind("cuda.gridDim.", 0) == 0)) {
-      info.type = Type::scalarOf(Scalar::I32);
-      info.builtin = p;
-      return info;
+    if (m->type.kind == TypeKind::Function) { // the special registers read as values
+      static const std::pair<const char *, Access> registers[] = {{"cuda.threadIdx.", Access::ThreadIdx},
+                                                                  {"cuda.blockIdx.", Access::BlockIdx},
+                                                                  {"cuda.blockDim.", Access::BlockDim},
+                                                                  {"cuda.gridDim.", Access::GridDim}};
+      for (auto &[prefix, access] : registers)
+        if (p.rfind(prefix, 0) == 0) {
+          info.type = Type::scalarOf(Scalar::I32);
+          info.access = access;
+          info.staticIndex = p.back() - 'x';
+          return info;
+        }
+      if (p == "cuda.laneid") {
+        info.type = Type::scalarOf(Scalar::I32);
+        info.access = Access::LaneId;
+        return info;
+      }
     }
     info.type = m->type;
     info.constant = m->value;
@@ -286,7 +297,7 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
       if (t.fields[j] == a.attr) {
         info.type = t.elems[j];
         info.staticIndex = int64_t(j);
-        info.builtin = "tuple.field";
+        info.access = Access::TupleField;
         if (base.constant && base.constant->kind == ConstValue::Kind::Tuple)
           info.constant = base.constant->elems[j];
         return info;
@@ -296,12 +307,12 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
   if (t.isArray()) {
     if (a.attr == "shape" || a.attr == "strides") {
       info.type = Type::uniTuple(Type::scalarOf(Scalar::I64), t.ndim);
-      info.builtin = "array." + a.attr;
+      info.access = a.attr == "shape" ? Access::ArrayShape : Access::ArrayStrides;
       return info;
     }
     if (a.attr == "size") {
       info.type = Type::scalarOf(Scalar::I64);
-      info.builtin = "array.size";
+      info.access = Access::ArraySize;
       return info;
     }
     if (a.attr == "ndim" || a.attr == "itemsize") {
@@ -322,7 +333,7 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
   if (t.isScalar() && (a.attr == "real" || a.attr == "imag")) {
     // numba: the parts of a complex number; a real number is its own real part, imag 0.
     info.type = Type::scalarOf(partOf(t.scalar));
-    info.builtin = "scalar." + a.attr;
+    info.access = a.attr == "real" ? Access::RealPart : Access::ImagPart;
     return info;
   }
   if (t.isScalar() && isInteger(t.scalar) && a.attr == "bit_count") {
@@ -403,10 +414,11 @@ ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
     if (unknown)
       return info;
     if (kinds == "t")
-      info.builtin = "index.tuple";
+      info.access = Access::TupleIndices;
     size_t slices = size_t(std::count(kinds.begin(), kinds.end(), 's'));
     if (slices) {
-      info.builtin = "index.slices:" + kinds;
+      info.access = Access::Slices;
+      info.sliceKinds = kinds;
       // A view: the sliced dimensions and those not indexed. numba keeps a C array's layout
       // only where the view is contiguous by construction (leading integers, then one
       // step-less slice, then whole dimensions); otherwise any layout.
@@ -450,7 +462,7 @@ ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
               "tuple index " + std::to_string(*k) + " out of range for a tuple of " + std::to_string(n));
       info.type = t.elems[size_t(j)];
       info.staticIndex = j;
-      info.builtin = "tuple.static";
+      info.access = Access::TupleStatic;
       if (base.constant && base.constant->kind == ConstValue::Kind::Tuple)
         info.constant = base.constant->elems[size_t(j)];
       return info;
@@ -458,7 +470,7 @@ ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
     if (!t.isUniTuple() || t.elems.empty())
       error(idx[0]->loc, "a tuple of mixed types can only be indexed by a constant");
     info.type = t.elems[0];
-    info.builtin = "tuple.dynamic";
+    info.access = Access::TupleDynamic;
     info.operandTypes.push_back(ii.type.scalar);
     return info;
   }

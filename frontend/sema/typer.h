@@ -19,6 +19,26 @@ struct Builtin;
 
 struct FunctionSpec;
 
+/// What an attribute read or a subscript is, for the lowering.
+enum class Access : uint8_t {
+  None,
+  ThreadIdx, ///< cuda.threadIdx.<d>, d in staticIndex (and the three below alike)
+  BlockIdx,
+  BlockDim,
+  GridDim,
+  LaneId,     ///< cuda.laneid
+  TupleField, ///< a named tuple's field, staticIndex its position
+  ArrayShape, ///< a.shape, a.strides, a.size
+  ArrayStrides,
+  ArraySize,
+  RealPart, ///< z.real, z.imag
+  ImagPart,
+  TupleIndices, ///< a[t]: a tuple variable's elements index the dimensions
+  Slices,       ///< a[i, j:k]: a view (sliceKinds)
+  TupleStatic,  ///< t[k] with k a constant (staticIndex)
+  TupleDynamic, ///< t[i] of a uniform tuple, i known at run time
+};
+
 /// What the typer learned about one expression.
 struct ExprInfo {
   Type type;
@@ -28,10 +48,14 @@ struct ExprInfo {
   /// keyword), or null where its default (the constant in boundDefaults) applies.
   std::vector<const Expr *> boundArgs;
   std::vector<std::optional<ConstValue>> boundDefaults;
-  /// Builtin called or read: "cuda.threadIdx.x", "math.sin", "builtins.min", "cast", ...
-  std::string builtin;
   /// The registry's row of the builtin called (frontend/builtins/builtin.h), if it is one.
   const Builtin *function = nullptr;
+  /// The cuda.declare_device function called, if it is one.
+  const Symbol *foreign = nullptr;
+  /// What an attribute read or a subscript does, where its types do not say.
+  Access access = Access::None;
+  /// Access::Slices: each index position's kind, 's' a slice and 'i' an integer.
+  std::string sliceKinds;
   /// For operators and builtin calls: the scalar types operands are converted to.
   std::vector<Scalar> operandTypes;
   /// Tuple element selected by a constant index (after wrapping negatives); -1 otherwise.

@@ -1,12 +1,70 @@
-// Lowering of numba.cuda.random's device functions: xoroshiro128+ on a state record of two
-// uint64 words, with numba's seeding, jump, uniform and normal conversions, bit for bit.
+// numba.cuda.random's device functions: xoroshiro128+ on a state record of two uint64
+// words, with numba's seeding, jump, uniform and normal conversions, bit for bit.
+#include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
+#include "frontend/sema/function_typer.h"
 
 #include <llvm/IR/Intrinsics.h>
 
 #include <cmath>
 
-namespace cutwin::ir {
+namespace cutwin {
+
+namespace {
+enum class RandomOp : unsigned { Next, Jump, Init, UniformF32, UniformF64, NormalF32, NormalF64 };
+}
+
+namespace fe {
+
+std::span<const Builtin> randomBuiltins() {
+  auto row = [](const char *name, RandomOp op) {
+    return Builtin{name, unsigned(op), &FunctionTyper::typeRandomBuiltin, &ir::Lowerer::lowerRandomBuiltin};
+  };
+  static const Builtin table[] = {
+      row("cuda.random.xoroshiro128p_next", RandomOp::Next),
+      row("cuda.random.xoroshiro128p_jump", RandomOp::Jump),
+      row("cuda.random.init_xoroshiro128p_state", RandomOp::Init),
+      row("cuda.random.xoroshiro128p_uniform_float32", RandomOp::UniformF32),
+      row("cuda.random.xoroshiro128p_uniform_float64", RandomOp::UniformF64),
+      row("cuda.random.xoroshiro128p_normal_float32", RandomOp::NormalF32),
+      row("cuda.random.xoroshiro128p_normal_float64", RandomOp::NormalF64),
+  };
+  return table;
+}
+
+ExprInfo FunctionTyper::typeRandomBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
+                                          const Builtin &b) {
+  // (states, index[, seed]): states a 1-D RNG state array, index and seed integers.
+  RandomOp op = RandomOp(b.op);
+  std::string name = std::string(b.name).substr(12);
+  bool init = op == RandomOp::Init;
+  checkArity(c, b.name, args.size(), init ? 3 : 2, init ? 3 : 2);
+  ExprInfo info;
+  const Type &st = args[0].type;
+  if (!st.isRecordArray() || st.ndim != 1)
+    error(c.args[0]->loc,
+          name + "() needs a 1-D array of RNG states (create_xoroshiro128p_states), got " + st.str());
+  for (size_t i = 1; i < args.size(); ++i)
+    if (!args[i].type.isInt())
+      error(c.args[i]->loc,
+            name + "() " + (i == 1 ? "index" : "seed") + " must be an integer, not " + args[i].type.str());
+  for (size_t i = 1; i < args.size(); ++i)
+    info.operandTypes.push_back(args[i].type.scalar);
+  switch (op) {
+  case RandomOp::Next: info.type = Type::scalarOf(Scalar::U64); break;
+  case RandomOp::UniformF32:
+  case RandomOp::NormalF32: info.type = Type::scalarOf(Scalar::F32); break;
+  case RandomOp::UniformF64:
+  case RandomOp::NormalF64: info.type = Type::scalarOf(Scalar::F64); break;
+  case RandomOp::Init:
+  case RandomOp::Jump: info.type = Type::none(); break;
+  }
+  return info;
+}
+
+} // namespace fe
+
+namespace ir {
 
 using namespace llvm;
 
@@ -29,8 +87,8 @@ Value *nextStep(IRBuilder<> &b, Value *&s0, Value *&s1) {
 
 } // namespace
 
-Value *Lowerer::lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
-  std::string name = ci.builtin.substr(12);
+Value *Lowerer::lowerRandomBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  RandomOp op = RandomOp(ci.function->op);
   auto *i64 = llvm::Type::getInt64Ty(ctx_);
   const Type &st = info(*c.args[0]).type;
   Value *states = lowerExpr(*c.args[0]);
@@ -39,7 +97,7 @@ Value *Lowerer::lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   Value *rec = elementAddress(states, st, {index}, {ci.operandTypes[0]}, c.loc);
   Value *p0 = rec, *p1 = b_.CreateConstInBoundsGEP1_64(i64, rec, 1);
 
-  if (name == "init_xoroshiro128p_state") {
+  if (op == RandomOp::Init) {
     // splitmix64 once; both words get the same value.
     Value *z =
         b_.CreateAdd(lowerAs(*c.args[2], Type::scalarOf(Scalar::U64)), b_.getInt64(0x9E3779B97F4A7C15ull));
@@ -52,7 +110,7 @@ Value *Lowerer::lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   }
   Value *s0 = b_.CreateLoad(i64, p0), *s1 = b_.CreateLoad(i64, p1);
 
-  if (name == "xoroshiro128p_jump") {
+  if (op == RandomOp::Jump) {
     // 128 steps; the state becomes the xor of the states at the jump polynomial's bits.
     BasicBlock *pre = b_.GetInsertBlock();
     BasicBlock *loop = BasicBlock::Create(ctx_, "rng.jump", fn_);
@@ -95,18 +153,18 @@ Value *Lowerer::lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   };
   auto unit32 = [&](Value *x) { return b_.CreateFPTrunc(unit64(x), f32); };
   Value *result;
-  if (name == "xoroshiro128p_next") {
+  if (op == RandomOp::Next) {
     result = nextStep(b_, s0, s1);
-  } else if (name == "xoroshiro128p_uniform_float64") {
+  } else if (op == RandomOp::UniformF64) {
     result = unit64(nextStep(b_, s0, s1));
-  } else if (name == "xoroshiro128p_uniform_float32") {
+  } else if (op == RandomOp::UniformF32) {
     result = unit32(nextStep(b_, s0, s1));
   } else {
     // Box-Muller on two float32 uniforms; the second normal is discarded, as in numba.
     Value *u1 = unit32(nextStep(b_, s0, s1));
     Value *u2 = unit32(nextStep(b_, s0, s1));
     Value *logu1 = libdeviceCall("log", Scalar::F32, {u1});
-    if (name == "xoroshiro128p_normal_float32") {
+    if (op == RandomOp::NormalF32) {
       Value *r = fsqrt(b_.CreateFMul(ConstantFP::get(f32, -2.0), logu1));
       Value *angle = b_.CreateFMul(ConstantFP::get(f32, double(float(2 * M_PI))), u2);
       result = b_.CreateFMul(r, libdeviceCall("cos", Scalar::F32, {angle}));
@@ -121,4 +179,5 @@ Value *Lowerer::lowerRandomCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   return result;
 }
 
-} // namespace cutwin::ir
+} // namespace ir
+} // namespace cutwin

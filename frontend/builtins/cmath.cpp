@@ -1,14 +1,72 @@
-// The cmath functions on complex64/complex128, with numba-cuda's algorithms (CPython's
+// The cmath module: its functions on complex64/complex128 (real and integer arguments
+// become complex128, complex64 stays, as in numba), with numba-cuda's algorithms (CPython's
 // cmathmodule.c and NumPy's csqrt): their special cases for infinities, NaNs and signed
 // zeros (C99 Annex G's values), written from the math functions (libdevice on both
 // backends, so the simulator and the GPU agree to the bit). Special cases are selected
 // after the general formula, without branches.
+#include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
+#include "frontend/sema/function_typer.h"
 
 #include <cfloat>
 #include <cmath>
 
-namespace cutwin::ir {
+namespace cutwin {
+
+namespace fe {
+
+using S = Scalar;
+
+namespace {
+const char *const kCmath[] = {"isnan", "isinf", "isfinite", "phase", "polar", "rect", "exp",  "log",
+                              "log10", "sqrt",  "sin",      "cos",   "tan",   "sinh", "cosh", "tanh",
+                              "asin",  "acos",  "atan",     "asinh", "acosh", "atanh"};
+} // namespace
+
+std::span<const Builtin> cmathBuiltins() {
+  static const BuiltinRows rows([](BuiltinRows &r) {
+    for (unsigned i = 0; i < std::size(kCmath); ++i)
+      r.add(std::string("cmath.") + kCmath[i], i, &FunctionTyper::typeCmathBuiltin,
+            &ir::Lowerer::lowerCmathBuiltin);
+  });
+  return rows.rows();
+}
+
+ExprInfo FunctionTyper::typeCmathBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
+                                         const Builtin &b) {
+  const std::string fn = kCmath[b.op];
+  // Real and integer arguments become complex128 (complex64 stays), as in numba.
+  size_t arity = fn == "rect" || (fn == "log" && args.size() == 2) ? 2 : 1; // log(z, base)
+  if (args.size() != arity)
+    error(c.loc, "cmath." + fn + "() takes " + std::to_string(arity) + " argument" + (arity == 1 ? "" : "s") +
+                     ", " + std::to_string(args.size()) + " given");
+  auto actual = scalarArgs(c, args, ("cmath." + fn).c_str());
+  ExprInfo info;
+  if (fn == "rect") { // rect(r, phi): floats in, complex out
+    S part = actual[0] == S::F32 && actual[1] == S::F32 ? S::F32 : S::F64;
+    for (S a : actual)
+      if (isComplex(a))
+        error(c.loc, "cmath.rect() takes real numbers");
+    info.operandTypes = {part, part};
+    info.type = Type::scalarOf(complexOf(part));
+    return info;
+  }
+  S z = actual[0] == S::C64 && (arity == 1 || actual[1] == S::C64 || actual[1] == S::F32) ? S::C64 : S::C128;
+  info.operandTypes = std::vector<S>(arity, z);
+  if (fn == "isnan" || fn == "isinf" || fn == "isfinite")
+    info.type = Type::scalarOf(S::Bool);
+  else if (fn == "phase")
+    info.type = Type::scalarOf(partOf(z));
+  else if (fn == "polar")
+    info.type = Type::uniTuple(Type::scalarOf(partOf(z)), 2);
+  else
+    info.type = Type::scalarOf(z);
+  return info;
+}
+
+} // namespace fe
+
+namespace ir {
 
 using namespace llvm;
 
@@ -46,8 +104,8 @@ struct Lowerer::CmathParts {
   Value *pick(Value *c, Value *w, Value *v) const { return b.CreateSelect(c, w, v); }
 };
 
-Value *Lowerer::lowerCmathCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
-  const std::string fn = ci.builtin.substr(6);
+Value *Lowerer::lowerCmathBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  const std::string fn = fe::kCmath[ci.function->op];
   std::vector<Value *> args;
   for (size_t i = 0; i < c.args.size(); ++i)
     args.push_back(lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i])));
@@ -258,4 +316,5 @@ Value *Lowerer::cmathUnary(const std::string &fn, Value *zv, Scalar z) {
   throw Error("internal error: cmath." + fn + " not lowered");
 }
 
-} // namespace cutwin::ir
+} // namespace ir
+} // namespace cutwin

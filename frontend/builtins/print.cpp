@@ -1,12 +1,53 @@
-// Lowering of print(): one printf-style line per call, as numba-cuda formats it (items
+// print() in kernels: one printf-style line per call, as numba-cuda formats it (items
 // separated by spaces; integers as %lld/%llu, floats as %f, booleans as True/False,
 // tuples in parentheses), passed to `cutwin.print` with its arguments in 8-byte slots.
+#include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
 #include "frontend/lower/lowerer.h"
+#include "frontend/sema/function_typer.h"
 
 #include <functional>
 
-namespace cutwin::ir {
+namespace cutwin {
+
+namespace fe {
+
+std::span<const Builtin> printBuiltins() {
+  static const Builtin table[] = {
+      {"builtins.print", 0, &FunctionTyper::typePrintBuiltin, &ir::Lowerer::lowerPrintBuiltin},
+  };
+  return table;
+}
+
+ExprInfo FunctionTyper::typePrintBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
+                                         const Builtin &b) {
+  // numba's vprintf formats: %lld/%llu for integers, %f for floats
+  ExprInfo info;
+  std::function<bool(const Type &)> printable = [&](const Type &t) {
+    if (t.kind == TypeKind::String)
+      return true;
+    if (t.isScalar())
+      return !isComplex(t.scalar);
+    if (t.isTuple()) {
+      for (auto &e : t.elems)
+        if (!printable(e))
+          return false;
+      return true;
+    }
+    return false;
+  };
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!printable(args[i].type))
+      error(c.args[i]->loc, "print() in a kernel takes strings, integers, floats, booleans and tuples of "
+                            "them, not " +
+                                args[i].type.str());
+  info.type = Type::none();
+  return info;
+}
+
+} // namespace fe
+
+namespace ir {
 
 using namespace llvm;
 
@@ -22,7 +63,7 @@ std::string escapePercent(const std::string &s) {
 }
 } // namespace
 
-Value *Lowerer::lowerPrint(const fe::CallExpr &c) {
+Value *Lowerer::lowerPrintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &) {
   std::string format;
   std::vector<Value *> slots;
   auto *ptr = PointerType::get(ctx_, 0);
@@ -82,4 +123,5 @@ Value *Lowerer::lowerPrint(const fe::CallExpr &c) {
   return nullptr;
 }
 
-} // namespace cutwin::ir
+} // namespace ir
+} // namespace cutwin

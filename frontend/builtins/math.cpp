@@ -1,0 +1,128 @@
+// The math module: math.sin, math.pow, math.isnan, ... with numba's typing (integers as
+// float64, float32 kept) and libdevice's functions of the argument's precision; the exact
+// operations (fabs, floor, copysign, ...) as LLVM intrinsics (mathOp, lower_call.cpp).
+#include "frontend/builtins/math.h"
+
+#include "frontend/builtins/builtin.h"
+#include "frontend/lower/lowerer.h"
+#include "frontend/sema/function_typer.h"
+#include "frontend/sema/operator_rules.h"
+
+namespace cutwin {
+namespace fe {
+
+namespace {
+const MathFunction kMath[] = {
+    {"sqrt", 1, nullptr},
+    {"fabs", 1, nullptr},
+    {"floor", 1, nullptr},
+    {"ceil", 1, nullptr},
+    {"trunc", 1, nullptr},
+    {"exp", 1, "exp"},
+    {"expm1", 1, "expm1"},
+    {"log", 1, "log"},
+    {"log2", 1, "log2"},
+    {"log10", 1, "log10"},
+    {"log1p", 1, "log1p"},
+    {"sin", 1, "sin"},
+    {"cos", 1, "cos"},
+    {"tan", 1, "tan"},
+    {"asin", 1, "asin"},
+    {"acos", 1, "acos"},
+    {"atan", 1, "atan"},
+    {"sinh", 1, "sinh"},
+    {"cosh", 1, "cosh"},
+    {"tanh", 1, "tanh"},
+    {"asinh", 1, "asinh"},
+    {"acosh", 1, "acosh"},
+    {"atanh", 1, "atanh"},
+    {"erf", 1, "erf"},
+    {"erfc", 1, "erfc"},
+    {"gamma", 1, "tgamma"},
+    {"lgamma", 1, "lgamma"},
+    {"atan2", 2, "atan2"},
+    {"pow", 2, "pow"},
+    {"hypot", 2, "hypot"},
+    {"fmod", 2, "fmod"},
+    {"copysign", 2, "copysign"},
+    {"isnan", 1, nullptr},
+    {"isinf", 1, nullptr},
+    {"isfinite", 1, nullptr},
+    {"radians", 1, nullptr},
+    {"degrees", 1, nullptr},
+    {"exp2", 1, "exp2"},
+    {"nextafter", 2, "nextafter"},
+    {"remainder", 2, "remainder"},
+    {"cbrt", 1, "cbrt"},
+    {"rint", 1, "rint"},
+    // computed by libdevice's function of the argument's precision (results as tuples)
+    {"frexp", 1, "frexp"},
+    {"ldexp", 2, "ldexp"},
+    {"modf", 1, "modf"},
+};
+} // namespace
+
+const MathFunction *mathFunction(const std::string &name) {
+  for (auto &m : kMath)
+    if (name == m.name)
+      return &m;
+  return nullptr;
+}
+
+std::span<const Builtin> mathBuiltins() {
+  static const BuiltinRows rows([](BuiltinRows &r) {
+    for (unsigned i = 0; i < std::size(kMath); ++i)
+      r.add(std::string("math.") + kMath[i].name, i, &FunctionTyper::typeMathBuiltin,
+            &ir::Lowerer::lowerMathBuiltin);
+  });
+  return rows.rows();
+}
+
+ExprInfo FunctionTyper::typeMathBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
+                                        const Builtin &b) {
+  const MathFunction *m = &kMath[b.op];
+  const std::string fn = m->name;
+  if (args.size() != m->arity)
+    error(c.loc, "math." + fn + "() takes " + std::to_string(m->arity) + " argument" +
+                     (m->arity == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
+  auto actual = scalarArgs(c, args, ("math." + fn).c_str());
+  if (fn == "frexp" || fn == "ldexp" || fn == "modf") {
+    // numba's float32 and float64 cases (integers as float64): libdevice's function of
+    // that precision, its pointer results a tuple ((mantissa, exponent), (fraction, whole))
+    if (isComplex(actual[0]) || (fn == "ldexp" && !isInteger(actual[1]) && actual[1] != Scalar::Bool))
+      error(c.loc, "math." + fn + "() does not accept " + std::string(scalarName(actual[0])) +
+                       (fn == "ldexp" ? std::string(", ") + scalarName(actual[1]) : std::string()));
+    const Builtin &precise = *libdeviceBuiltin(actual[0] == Scalar::F32 ? fn + "f" : fn);
+    ExprInfo info = typeLibdeviceBuiltin(c, args, precise);
+    info.function = &precise;
+    return info;
+  }
+  auto cs = mathCase(fn, actual);
+  if (!cs) {
+    std::string got;
+    for (size_t i = 0; i < actual.size(); ++i)
+      got += std::string(i ? ", " : "") + scalarName(actual[i]);
+    error(c.loc, "math." + fn + "() does not accept (" + got + ")");
+  }
+  ExprInfo info;
+  info.type = Type::scalarOf(cs->result);
+  info.operandTypes = cs->args;
+  return info;
+}
+
+} // namespace fe
+
+namespace ir {
+
+using namespace llvm;
+
+Value *Lowerer::lowerMathBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  std::vector<Value *> args;
+  for (size_t i = 0; i < c.args.size(); ++i)
+    args.push_back(lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i])));
+  setLoc(c.loc);
+  return mathOp(fe::kMath[ci.function->op].name, args, ci.operandTypes, ci.type.scalar);
+}
+
+} // namespace ir
+} // namespace cutwin

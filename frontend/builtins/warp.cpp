@@ -1,0 +1,186 @@
+// Warp operations: cuda.shfl*_sync, votes (all/any/eq/ballot), match_any/match_all,
+// activemask and syncwarp. The types are numba's: masks are int32; shuffles move int32,
+// int64, float32 or float64 (narrower integers widen to int32, uint32 to int64); votes take
+// a predicate and give a bool, ballot_sync and match_any_sync an int32 mask, match_all_sync
+// (int32, bool). Each lowers to one `cutwin.warp` call whose value travels as an i64 (32-bit
+// values zero-extended, floats as their bits); the op code says how wide it is.
+#include "frontend/builtins/builtin.h"
+#include "frontend/ir/intrinsics.h"
+#include "frontend/lower/lowerer.h"
+#include "frontend/sema/function_typer.h"
+
+namespace cutwin {
+
+using ir::WarpOp;
+
+namespace fe {
+
+using S = Scalar;
+
+std::span<const Builtin> warpBuiltins() {
+  auto row = [](const char *name, WarpOp op) {
+    return Builtin{name, unsigned(op), &FunctionTyper::typeWarpBuiltin, &ir::Lowerer::lowerWarpBuiltin};
+  };
+  static const Builtin table[] = {
+      row("cuda.shfl_sync", WarpOp::ShflIdx),       row("cuda.shfl_up_sync", WarpOp::ShflUp),
+      row("cuda.shfl_down_sync", WarpOp::ShflDown), row("cuda.shfl_xor_sync", WarpOp::ShflXor),
+      row("cuda.all_sync", WarpOp::VoteAll),        row("cuda.any_sync", WarpOp::VoteAny),
+      row("cuda.eq_sync", WarpOp::VoteUni),         row("cuda.ballot_sync", WarpOp::Ballot),
+      row("cuda.match_any_sync", WarpOp::MatchAny), row("cuda.match_all_sync", WarpOp::MatchAll),
+      row("cuda.activemask", WarpOp::ActiveMask),   row("cuda.syncwarp", WarpOp::SyncWarp),
+  };
+  return table;
+}
+
+namespace {
+/// The type a shuffled or matched value travels as, or nullopt if it cannot.
+std::optional<S> warpValueType(S t) {
+  switch (t) {
+  case S::Bool:
+  case S::I8:
+  case S::I16:
+  case S::I32:
+  case S::U8:
+  case S::U16: return S::I32;
+  case S::U32:
+  case S::I64:
+  case S::U64: return S::I64;
+  case S::F32: return S::F32;
+  case S::F64: return S::F64;
+  default: return std::nullopt;
+  }
+}
+} // namespace
+
+ExprInfo FunctionTyper::typeWarpBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
+                                        const Builtin &b) {
+  ExprInfo info;
+  WarpOp op = WarpOp(b.op);
+  std::string name = std::string(b.name).substr(5) + "()";
+  auto arity = [&](size_t lo, size_t hi) {
+    if (args.size() < lo || args.size() > hi)
+      error(c.loc, name + " takes " +
+                       (lo == hi ? std::to_string(lo) : std::to_string(lo) + " or " + std::to_string(hi)) +
+                       " argument" + (hi == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
+  };
+  auto integer = [&](size_t i, const char *what) {
+    const Type &t = args[i].type;
+    if (!t.isScalar() || !(isInteger(t.scalar) || t.scalar == S::Bool))
+      error(c.args[i]->loc, name + ": the " + what + " must be an integer, not " + t.str());
+  };
+  auto movesValue = [&](bool shuffle) {
+    if (shuffle) {
+      arity(2, 3);
+      integer(0, "mask");
+      arity(3, 3);
+      integer(2, op == WarpOp::ShflIdx ? "source lane" : op == WarpOp::ShflXor ? "lane mask" : "delta");
+    } else {
+      arity(2, 2);
+      integer(0, "mask");
+    }
+    const Type &v = args[1].type;
+    std::optional<S> vt = v.isScalar() ? warpValueType(v.scalar) : std::nullopt;
+    if (!vt)
+      error(c.args[1]->loc, name + " moves int32, int64, float32 or float64 values, not " + v.str());
+    info.operandTypes = {S::I32, *vt, S::I32};
+    return *vt;
+  };
+  switch (op) {
+  case WarpOp::ActiveMask:
+    arity(0, 0);
+    info.type = Type::scalarOf(S::U32);
+    return info;
+  case WarpOp::SyncWarp:
+    arity(0, 1);
+    if (!args.empty())
+      integer(0, "mask");
+    info.type = Type::none();
+    info.operandTypes = {S::I32};
+    return info;
+  case WarpOp::ShflIdx:
+  case WarpOp::ShflUp:
+  case WarpOp::ShflDown:
+  case WarpOp::ShflXor: info.type = Type::scalarOf(movesValue(true)); return info;
+  case WarpOp::MatchAny:
+    movesValue(false);
+    info.type = Type::scalarOf(S::I32);
+    return info;
+  case WarpOp::MatchAll:
+    movesValue(false);
+    info.type = Type::tuple({Type::scalarOf(S::I32), Type::scalarOf(S::Bool)});
+    return info;
+  case WarpOp::VoteAll:
+  case WarpOp::VoteAny:
+  case WarpOp::VoteUni:
+  case WarpOp::Ballot: // votes: a predicate of any number type
+    arity(2, 2);
+    integer(0, "mask");
+    checkTruthTestable(args[1].type, c.args[1]->loc);
+    info.operandTypes = {S::I32, S::Bool};
+    info.type = Type::scalarOf(op == WarpOp::Ballot ? S::I32 : S::Bool);
+    return info;
+  }
+  return info;
+}
+
+} // namespace fe
+
+namespace ir {
+
+using namespace llvm;
+
+Value *Lowerer::lowerWarpBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  auto *i32 = b_.getInt32Ty();
+  auto *i64 = b_.getInt64Ty();
+  WarpOp op = WarpOp(ci.function->op);
+  Value *mask = op == WarpOp::ActiveMask ? b_.getInt32(0)
+                : c.args.empty()         ? b_.getInt32(-1) // syncwarp(): the full warp
+                                         : lowerAs(*c.args[0], Type::scalarOf(Scalar::I32));
+  Value *value = ConstantInt::get(i64, 0), *lane = b_.getInt32(0);
+  unsigned code = unsigned(op);
+  Scalar vt = ci.operandTypes.size() > 1 ? ci.operandTypes[1] : Scalar::I32;
+  if (c.args.size() > 1) {
+    Value *v = lowerAs(*c.args[1], Type::scalarOf(vt));
+    if (vt == Scalar::Bool) {
+      value = b_.CreateZExt(v, i64);
+    } else {
+      unsigned bits = v->getType()->getPrimitiveSizeInBits();
+      Value *asInt = b_.CreateBitCast(v, b_.getIntNTy(bits));
+      value = b_.CreateZExt(asInt, i64);
+      if (bits == 64)
+        code |= kWarpWide;
+    }
+  }
+  if (c.args.size() > 2)
+    lane = lowerAs(*c.args[2], Type::scalarOf(Scalar::I32));
+  setLoc(c.loc);
+  Value *r = b_.CreateCall(getIntrinsic(mod_, Intrinsic::Warp), {b_.getInt32(code), mask, value, lane,
+                                                                 b_.getInt32(site(c.loc, "warp operation"))});
+  switch (op) {
+  case WarpOp::ShflIdx:
+  case WarpOp::ShflUp:
+  case WarpOp::ShflDown:
+  case WarpOp::ShflXor: {
+    llvm::Type *t = scalarType(vt);
+    unsigned bits = t->getPrimitiveSizeInBits();
+    return b_.CreateBitCast(b_.CreateTrunc(r, b_.getIntNTy(bits)), t);
+  }
+  case WarpOp::VoteAll:
+  case WarpOp::VoteAny:
+  case WarpOp::VoteUni: return b_.CreateICmpNE(r, ConstantInt::get(i64, 0));
+  case WarpOp::Ballot:
+  case WarpOp::MatchAny:
+  case WarpOp::ActiveMask: return b_.CreateTrunc(r, i32);
+  case WarpOp::MatchAll: { // (mask, all equal): a lane is always in its own mask
+    Value *m = b_.CreateTrunc(r, i32);
+    Value *agg = UndefValue::get(llvmType(ci.type));
+    agg = b_.CreateInsertValue(agg, m, {0});
+    return b_.CreateInsertValue(agg, b_.CreateICmpNE(m, b_.getInt32(0)), {1});
+  }
+  case WarpOp::SyncWarp: return nullptr;
+  }
+  return nullptr;
+}
+
+} // namespace ir
+} // namespace cutwin
