@@ -48,21 +48,17 @@ struct BackendCapabilities {
   bool boundscheckByDefault = false;
 };
 
-class Backend {
+/// Device memory, and the host memory the device reaches (pinned, mapped, IPC): the
+/// allocator side of a backend.
+class DeviceMemory {
 public:
-  virtual ~Backend() = default;
-  virtual std::string name() const = 0;
-  virtual BackendCapabilities capabilities() const = 0;
-  /// Device::attribute: the value of a CUDA device attribute by name, or nullopt.
-  virtual std::optional<int64_t> attribute(const std::string &name) const = 0;
-
+  virtual ~DeviceMemory() = default;
   virtual void *allocate(size_t bytes) = 0;
   virtual void release(void *p) = 0;
   virtual void copyToDevice(void *dst, const void *src, size_t bytes) = 0;
   virtual void copyToHost(void *dst, const void *src, size_t bytes) = 0;
   virtual void fill(void *dst, int byte, size_t bytes) = 0;
   virtual void copyOnDevice(void *dst, const void *src, size_t bytes) = 0;
-  virtual void synchronize() = 0;
   /// Host memory (Device::allocateHost and friends; plain memory on the simulator).
   virtual void *allocateHost(size_t bytes, unsigned flags) = 0;
   virtual void releaseHost(void *p) = 0;
@@ -73,12 +69,16 @@ public:
   virtual IpcMemHandle ipcHandle(void *p) = 0;
   virtual void *ipcOpen(const std::vector<uint8_t> &handle) = 0;
   virtual void ipcClose(void *base) = 0;
+};
 
-  virtual std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) = 0;
-
-  /// Streams and events (opaque handles; null is the default stream). The simulator runs
-  /// every launch to completion, so its streams are ordered trivially and its events read
-  /// the host clock.
+/// Streams and events (opaque handles; null is the default stream), and waiting for the
+/// whole device. The simulator runs every launch to completion, so its streams are
+/// ordered trivially and its events read the host clock.
+class DeviceStreams {
+public:
+  virtual ~DeviceStreams() = default;
+  /// Waits for all work on the device; throws DeviceError if a kernel failed.
+  virtual void synchronize() = 0;
   virtual void *createStream() = 0;
   virtual void destroyStream(void *s) = 0;
   virtual void synchronizeStream(void *s) = 0;
@@ -87,6 +87,29 @@ public:
   virtual void recordEvent(void *e, void *stream) = 0;
   virtual void synchronizeEvent(void *e) = 0;
   virtual float elapsedMilliseconds(void *start, void *end) = 0;
+};
+
+/// Kernel IR to a program the device can launch: the compiler side of a backend.
+class KernelCompiler {
+public:
+  virtual ~KernelCompiler() = default;
+  virtual std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) = 0;
+};
+
+/// A device as the runtime sees it: what it is (name, capabilities, attributes) and its
+/// three sides, memory, streams and the compiler; the programs it makes are
+/// CompiledKernels.
+class Backend {
+public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual BackendCapabilities capabilities() const = 0;
+  /// Device::attribute: the value of a CUDA device attribute by name, or nullopt.
+  virtual std::optional<int64_t> attribute(const std::string &name) const = 0;
+
+  virtual DeviceMemory &memory() = 0;
+  virtual DeviceStreams &streams() = 0;
+  virtual KernelCompiler &compiler() = 0;
 };
 
 std::unique_ptr<Backend> createSimBackend();

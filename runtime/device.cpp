@@ -124,7 +124,7 @@ void DeviceArray::copyFromHost(const void *src, size_t bytes) {
   if (!isCContiguous() || bytes != nbytes())
     throw Error("copyFromHost: expected " + std::to_string(nbytes()) +
                 " bytes into a contiguous array, got " + std::to_string(bytes));
-  device_->backend().copyToDevice(data(), src, bytes);
+  device_->backend().memory().copyToDevice(data(), src, bytes);
 }
 
 void DeviceArray::copyToHost(void *dst, size_t bytes) const {
@@ -132,7 +132,7 @@ void DeviceArray::copyToHost(void *dst, size_t bytes) const {
     throw Error("copyToHost: expected " + std::to_string(nbytes()) + " bytes from a contiguous array, got " +
                 std::to_string(bytes));
   device_->synchronize();
-  device_->backend().copyToHost(dst, data(), bytes);
+  device_->backend().memory().copyToHost(dst, data(), bytes);
 }
 
 DeviceArray::Span DeviceArray::span() const {
@@ -152,19 +152,19 @@ void DeviceArray::copySpanToHost(void *dst) const {
   Span s = span();
   device_->synchronize();
   if (s.bytes)
-    device_->backend().copyToHost(dst, static_cast<char *>(data()) + s.begin, s.bytes);
+    device_->backend().memory().copyToHost(dst, static_cast<char *>(data()) + s.begin, s.bytes);
 }
 
 void DeviceArray::copySpanFromHost(const void *src) {
   Span s = span();
   if (s.bytes)
-    device_->backend().copyToDevice(static_cast<char *>(data()) + s.begin, src, s.bytes);
+    device_->backend().memory().copyToDevice(static_cast<char *>(data()) + s.begin, src, s.bytes);
 }
 
 void DeviceArray::copyFrom(const DeviceArray &src) {
   if (!isCContiguous() || !src.isCContiguous() || src.dtype_ != dtype_ || src.nbytes() != nbytes())
     throw Error("copyFrom: arrays must be contiguous, of the same dtype and size");
-  device_->backend().copyOnDevice(data(), src.data(), nbytes());
+  device_->backend().memory().copyOnDevice(data(), src.data(), nbytes());
 }
 
 // ---- Device ----------------------------------------------------------------------------------
@@ -195,15 +195,19 @@ std::shared_ptr<Device> Device::open(const std::string &spec) {
 std::string Device::name() const { return backend_->name(); }
 bool Device::isSimulator() const { return backend_->capabilities().simulator; }
 std::optional<int64_t> Device::attribute(const std::string &name) const { return backend_->attribute(name); }
-void *Device::allocateHost(size_t bytes, unsigned flags) { return backend_->allocateHost(bytes, flags); }
-void Device::releaseHost(void *p) { backend_->releaseHost(p); }
-void Device::registerHost(void *p, size_t bytes, unsigned flags) { backend_->registerHost(p, bytes, flags); }
-void Device::unregisterHost(void *p) { backend_->unregisterHost(p); }
-void *Device::hostDevicePointer(void *host) { return backend_->hostDevicePointer(host); }
-MemoryInfo Device::memoryInfo() { return backend_->memoryInfo(); }
-IpcMemHandle Device::ipcHandle(void *p) { return backend_->ipcHandle(p); }
-void *Device::ipcOpen(const std::vector<uint8_t> &handle) { return backend_->ipcOpen(handle); }
-void Device::ipcClose(void *base) { backend_->ipcClose(base); }
+void *Device::allocateHost(size_t bytes, unsigned flags) {
+  return backend_->memory().allocateHost(bytes, flags);
+}
+void Device::releaseHost(void *p) { backend_->memory().releaseHost(p); }
+void Device::registerHost(void *p, size_t bytes, unsigned flags) {
+  backend_->memory().registerHost(p, bytes, flags);
+}
+void Device::unregisterHost(void *p) { backend_->memory().unregisterHost(p); }
+void *Device::hostDevicePointer(void *host) { return backend_->memory().hostDevicePointer(host); }
+MemoryInfo Device::memoryInfo() { return backend_->memory().memoryInfo(); }
+IpcMemHandle Device::ipcHandle(void *p) { return backend_->memory().ipcHandle(p); }
+void *Device::ipcOpen(const std::vector<uint8_t> &handle) { return backend_->memory().ipcOpen(handle); }
+void Device::ipcClose(void *base) { backend_->memory().ipcClose(base); }
 void Device::synchronize() { launches_->check(); }
 
 Stream Device::externalStream(void *handle) {
@@ -219,8 +223,8 @@ Stream Device::createStream() {
   Stream s;
   s.device_ = shared_from_this();
   auto self = shared_from_this();
-  s.handle_ =
-      std::shared_ptr<void>(backend_->createStream(), [self](void *h) { self->backend().destroyStream(h); });
+  s.handle_ = std::shared_ptr<void>(backend_->streams().createStream(),
+                                    [self](void *h) { self->backend().streams().destroyStream(h); });
   return s;
 }
 
@@ -228,24 +232,24 @@ Event Device::createEvent() {
   Event e;
   e.device_ = shared_from_this();
   auto self = shared_from_this();
-  e.handle_ =
-      std::shared_ptr<void>(backend_->createEvent(), [self](void *h) { self->backend().destroyEvent(h); });
+  e.handle_ = std::shared_ptr<void>(backend_->streams().createEvent(),
+                                    [self](void *h) { self->backend().streams().destroyEvent(h); });
   return e;
 }
 
 void Stream::synchronize() {
-  device_->backend().synchronizeStream(handle_.get());
+  device_->backend().streams().synchronizeStream(handle_.get());
   device_->synchronize(); // reports faults of launches since the last synchronisation
 }
 
 void Event::record(const Stream *stream) {
-  device_->backend().recordEvent(handle_.get(), stream ? stream->handle() : nullptr);
+  device_->backend().streams().recordEvent(handle_.get(), stream ? stream->handle() : nullptr);
 }
 
-void Event::synchronize() { device_->backend().synchronizeEvent(handle_.get()); }
+void Event::synchronize() { device_->backend().streams().synchronizeEvent(handle_.get()); }
 
 float Event::elapsedMilliseconds(const Event &start) const {
-  return device_->backend().elapsedMilliseconds(start.handle_.get(), handle_.get());
+  return device_->backend().streams().elapsedMilliseconds(start.handle_.get(), handle_.get());
 }
 
 DeviceArray Device::wrap(void *data, DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
@@ -290,15 +294,15 @@ DeviceArray Device::empty(DType dtype, std::vector<int64_t> shape) {
   }
   rt::Backend *b = backend_.get();
   auto self = shared_from_this();
-  void *p = b->allocate(size_t(stride));
+  void *p = b->memory().allocate(size_t(stride));
   a.capacity_ = size_t(stride);
-  a.buffer_ = std::shared_ptr<void>(p, [self](void *q) { self->backend().release(q); });
+  a.buffer_ = std::shared_ptr<void>(p, [self](void *q) { self->backend().memory().release(q); });
   return a;
 }
 
 DeviceArray Device::zeros(DType dtype, std::vector<int64_t> shape) {
   DeviceArray a = empty(dtype, std::move(shape));
-  backend_->fill(a.data(), 0, a.nbytes());
+  backend_->memory().fill(a.data(), 0, a.nbytes());
   return a;
 }
 

@@ -144,34 +144,214 @@ private:
   CUfunction function_ = nullptr;
 };
 
-class GpuBackend : public Backend {
-public:
-  explicit GpuBackend(int index) {
-    d_ = CudaDriver::get();
-    if (!d_)
+/// The GPU's primary context, shared by the backend's sides.
+struct GpuContext {
+  explicit GpuContext(int index) {
+    d = CudaDriver::get();
+    if (!d)
       throw DeviceError("no GPU: " + CudaDriver::loadError());
     int count = 0;
-    d_->check(d_->cuDeviceGetCount(&count), "cuDeviceGetCount");
+    d->check(d->cuDeviceGetCount(&count), "cuDeviceGetCount");
     if (index < 0 || index >= count)
       throw DeviceError("no GPU " + std::to_string(index) + ": " + std::to_string(count) +
                         " CUDA device(s) present");
-    d_->check(d_->cuDeviceGet(&dev_, index), "cuDeviceGet");
-    d_->check(d_->cuDevicePrimaryCtxRetain(&ctx_, dev_), "cuDevicePrimaryCtxRetain");
-    d_->check(d_->cuCtxSetCurrent(ctx_), "cuCtxSetCurrent");
-    char name[256] = {};
-    d_->cuDeviceGetName(name, sizeof name, dev_);
+    d->check(d->cuDeviceGet(&dev, index), "cuDeviceGet");
+    d->check(d->cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+    d->check(d->cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+    char device[256] = {};
+    d->cuDeviceGetName(device, sizeof device, dev);
     int major = 0, minor = 0;
-    d_->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev_);
-    d_->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev_);
-    arch_ = "sm_" + std::to_string(major) + std::to_string(minor);
-    name_ = std::string(name) + " (" + arch_ + ")";
+    d->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+    d->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+    arch = "sm_" + std::to_string(major) + std::to_string(minor);
+    name = std::string(device) + " (" + arch + ")";
   }
-  ~GpuBackend() override {
-    if (ctx_)
-      d_->cuDevicePrimaryCtxRelease(dev_);
+  ~GpuContext() {
+    if (ctx)
+      d->cuDevicePrimaryCtxRelease(dev);
   }
 
-  std::string name() const override { return name_; }
+  GpuContext(const GpuContext &) = delete;
+  GpuContext &operator=(const GpuContext &) = delete;
+  void current() const { d->cuCtxSetCurrent(ctx); } // host threads each need the context
+  const CudaDriver *d = nullptr;
+  CUdevice dev = 0;
+  CUcontext ctx = nullptr;
+  std::string name, arch;
+};
+
+class GpuMemory final : public DeviceMemory {
+public:
+  explicit GpuMemory(const GpuContext &g) : g_(g) {}
+  void *allocate(size_t bytes) override {
+    g_.current();
+    CUdeviceptr p = 0;
+    g_.d->check(g_.d->cuMemAlloc(&p, std::max<size_t>(bytes, 1)),
+                "cuMemAlloc of " + std::to_string(bytes) + " bytes");
+    return reinterpret_cast<void *>(p);
+  }
+  void release(void *p) override {
+    g_.current();
+    g_.d->cuMemFree(reinterpret_cast<CUdeviceptr>(p));
+  }
+  void *allocateHost(size_t bytes, unsigned flags) override {
+    g_.current();
+    void *p = nullptr;
+    g_.d->check(g_.d->cuMemHostAlloc(&p, std::max<size_t>(bytes, 1), flags),
+                "cuMemHostAlloc of " + std::to_string(bytes) + " bytes");
+    return p;
+  }
+  void releaseHost(void *p) override {
+    g_.current();
+    g_.d->cuMemFreeHost(p);
+  }
+  void registerHost(void *p, size_t bytes, unsigned flags) override {
+    g_.current();
+    g_.d->check(g_.d->cuMemHostRegister(p, bytes, flags),
+                "cuMemHostRegister of " + std::to_string(bytes) + " bytes");
+  }
+  void unregisterHost(void *p) override {
+    g_.current();
+    g_.d->check(g_.d->cuMemHostUnregister(p), "cuMemHostUnregister");
+  }
+  void *hostDevicePointer(void *host) override {
+    g_.current();
+    CUdeviceptr d = 0;
+    g_.d->check(g_.d->cuMemHostGetDevicePointer(&d, host, 0), "cuMemHostGetDevicePointer");
+    return reinterpret_cast<void *>(d);
+  }
+  MemoryInfo memoryInfo() override {
+    g_.current();
+    MemoryInfo m;
+    g_.d->check(g_.d->cuMemGetInfo(&m.free, &m.total), "cuMemGetInfo");
+    return m;
+  }
+  IpcMemHandle ipcHandle(void *p) override {
+    g_.current();
+    IpcMemHandle h;
+    CUdeviceptr base = 0;
+    g_.d->check(g_.d->cuMemGetAddressRange(&base, &h.size, reinterpret_cast<CUdeviceptr>(p)),
+                "cuMemGetAddressRange");
+    h.base = reinterpret_cast<void *>(base);
+    CUipcMemHandle raw;
+    g_.d->check(g_.d->cuIpcGetMemHandle(&raw, base), "cuIpcGetMemHandle");
+    h.bytes.assign(reinterpret_cast<uint8_t *>(&raw), reinterpret_cast<uint8_t *>(&raw) + sizeof raw);
+    return h;
+  }
+  void *ipcOpen(const std::vector<uint8_t> &handle) override {
+    g_.current();
+    CUipcMemHandle raw;
+    if (handle.size() != sizeof raw)
+      throw DeviceError("an IPC handle has " + std::to_string(sizeof raw) + " bytes, not " +
+                        std::to_string(handle.size()));
+    std::memcpy(&raw, handle.data(), sizeof raw);
+    CUdeviceptr p = 0;
+    g_.d->check(g_.d->cuIpcOpenMemHandle(&p, raw, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS), "cuIpcOpenMemHandle");
+    return reinterpret_cast<void *>(p);
+  }
+  void ipcClose(void *base) override {
+    g_.current();
+    g_.d->check(g_.d->cuIpcCloseMemHandle(reinterpret_cast<CUdeviceptr>(base)), "cuIpcCloseMemHandle");
+  }
+  void copyToDevice(void *dst, const void *src, size_t n) override {
+    g_.current();
+    g_.d->check(g_.d->cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst), src, n), "cuMemcpyHtoD");
+  }
+  void copyToHost(void *dst, const void *src, size_t n) override {
+    g_.current();
+    g_.d->check(g_.d->cuMemcpyDtoH(dst, reinterpret_cast<CUdeviceptr>(src), n), "cuMemcpyDtoH");
+  }
+  void fill(void *dst, int byte, size_t n) override {
+    g_.current();
+    g_.d->check(g_.d->cuMemsetD8(reinterpret_cast<CUdeviceptr>(dst), (unsigned char)byte, n), "cuMemsetD8");
+  }
+  void copyOnDevice(void *dst, const void *src, size_t n) override {
+    g_.current();
+    g_.d->check(g_.d->cuMemcpyDtoD(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), n),
+                "cuMemcpyDtoD");
+  }
+
+private:
+  const GpuContext &g_;
+};
+
+class GpuStreams final : public DeviceStreams {
+public:
+  explicit GpuStreams(const GpuContext &g) : g_(g) {}
+  void synchronize() override {
+    g_.current();
+    CUresult r = g_.d->cuCtxSynchronize();
+    if (r != CUDA_SUCCESS)
+      throw DeviceError(
+          "a kernel failed on the GPU: " + g_.d->describe(r) +
+          (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED
+               ? " (the CUDA context is now unusable; run with bounds checks to locate the access)"
+               : ""));
+  }
+
+  void *createStream() override {
+    g_.current();
+    CUstream s = nullptr;
+    g_.d->check(g_.d->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    return s;
+  }
+  void destroyStream(void *s) override {
+    if (s)
+      g_.d->cuStreamDestroy(static_cast<CUstream>(s));
+  }
+  void synchronizeStream(void *s) override {
+    g_.current();
+    g_.d->check(g_.d->cuStreamSynchronize(static_cast<CUstream>(s)), "cuStreamSynchronize");
+  }
+  void *createEvent() override {
+    g_.current();
+    CUevent e = nullptr;
+    g_.d->check(g_.d->cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate");
+    return e;
+  }
+  void destroyEvent(void *e) override { g_.d->cuEventDestroy(static_cast<CUevent>(e)); }
+  void recordEvent(void *e, void *stream) override {
+    g_.current();
+    g_.d->check(g_.d->cuEventRecord(static_cast<CUevent>(e), static_cast<CUstream>(stream)), "cuEventRecord");
+  }
+  void synchronizeEvent(void *e) override {
+    g_.d->check(g_.d->cuEventSynchronize(static_cast<CUevent>(e)), "cuEventSynchronize");
+  }
+  float elapsedMilliseconds(void *a, void *b) override {
+    float ms = 0;
+    g_.d->check(g_.d->cuEventElapsedTime(&ms, static_cast<CUevent>(a), static_cast<CUevent>(b)),
+                "cuEventElapsedTime");
+    return ms;
+  }
+
+private:
+  const GpuContext &g_;
+};
+
+/// LLVM NVPTX or libNVVM to PTX, loaded as a CUDA module with the files it links.
+class GpuCompiler final : public KernelCompiler {
+public:
+  explicit GpuCompiler(const GpuContext &g) : g_(g) {}
+  std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
+    g_.current();
+    size_t argBytes = ir.info.layout.size;
+    std::vector<std::string> link = resolveLinkedFiles(ir.info);
+    GpuCompiled c = compileForGpu(std::move(ir), opts, g_.arch);
+    c.link = std::move(link);
+    int sms = 0;
+    g_.d->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g_.dev);
+    return std::make_unique<GpuCompiledKernel>(*g_.d, g_.ctx, c, argBytes, sms, g_.arch);
+  }
+
+private:
+  const GpuContext &g_;
+};
+
+class GpuBackend : public Backend {
+public:
+  explicit GpuBackend(int index) : g_(index) {}
+
+  std::string name() const override { return g_.name; }
   BackendCapabilities capabilities() const override {
     BackendCapabilities c;
     c.driverStreams = true;
@@ -218,162 +398,21 @@ public:
     for (auto &[n, a] : known)
       if (name == n) {
         int v = 0;
-        d_->check(d_->cuDeviceGetAttribute(&v, a, dev_), "cuDeviceGetAttribute(" + name + ")");
+        g_.d->check(g_.d->cuDeviceGetAttribute(&v, a, g_.dev), "cuDeviceGetAttribute(" + name + ")");
         return v;
       }
     return std::nullopt;
   }
 
-  void *allocate(size_t bytes) override {
-    current();
-    CUdeviceptr p = 0;
-    d_->check(d_->cuMemAlloc(&p, std::max<size_t>(bytes, 1)),
-              "cuMemAlloc of " + std::to_string(bytes) + " bytes");
-    return reinterpret_cast<void *>(p);
-  }
-  void release(void *p) override {
-    current();
-    d_->cuMemFree(reinterpret_cast<CUdeviceptr>(p));
-  }
-  void *allocateHost(size_t bytes, unsigned flags) override {
-    current();
-    void *p = nullptr;
-    d_->check(d_->cuMemHostAlloc(&p, std::max<size_t>(bytes, 1), flags),
-              "cuMemHostAlloc of " + std::to_string(bytes) + " bytes");
-    return p;
-  }
-  void releaseHost(void *p) override {
-    current();
-    d_->cuMemFreeHost(p);
-  }
-  void registerHost(void *p, size_t bytes, unsigned flags) override {
-    current();
-    d_->check(d_->cuMemHostRegister(p, bytes, flags),
-              "cuMemHostRegister of " + std::to_string(bytes) + " bytes");
-  }
-  void unregisterHost(void *p) override {
-    current();
-    d_->check(d_->cuMemHostUnregister(p), "cuMemHostUnregister");
-  }
-  void *hostDevicePointer(void *host) override {
-    current();
-    CUdeviceptr d = 0;
-    d_->check(d_->cuMemHostGetDevicePointer(&d, host, 0), "cuMemHostGetDevicePointer");
-    return reinterpret_cast<void *>(d);
-  }
-  MemoryInfo memoryInfo() override {
-    current();
-    MemoryInfo m;
-    d_->check(d_->cuMemGetInfo(&m.free, &m.total), "cuMemGetInfo");
-    return m;
-  }
-  IpcMemHandle ipcHandle(void *p) override {
-    current();
-    IpcMemHandle h;
-    CUdeviceptr base = 0;
-    d_->check(d_->cuMemGetAddressRange(&base, &h.size, reinterpret_cast<CUdeviceptr>(p)),
-              "cuMemGetAddressRange");
-    h.base = reinterpret_cast<void *>(base);
-    CUipcMemHandle raw;
-    d_->check(d_->cuIpcGetMemHandle(&raw, base), "cuIpcGetMemHandle");
-    h.bytes.assign(reinterpret_cast<uint8_t *>(&raw), reinterpret_cast<uint8_t *>(&raw) + sizeof raw);
-    return h;
-  }
-  void *ipcOpen(const std::vector<uint8_t> &handle) override {
-    current();
-    CUipcMemHandle raw;
-    if (handle.size() != sizeof raw)
-      throw DeviceError("an IPC handle has " + std::to_string(sizeof raw) + " bytes, not " +
-                        std::to_string(handle.size()));
-    std::memcpy(&raw, handle.data(), sizeof raw);
-    CUdeviceptr p = 0;
-    d_->check(d_->cuIpcOpenMemHandle(&p, raw, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS), "cuIpcOpenMemHandle");
-    return reinterpret_cast<void *>(p);
-  }
-  void ipcClose(void *base) override {
-    current();
-    d_->check(d_->cuIpcCloseMemHandle(reinterpret_cast<CUdeviceptr>(base)), "cuIpcCloseMemHandle");
-  }
-  void copyToDevice(void *dst, const void *src, size_t n) override {
-    current();
-    d_->check(d_->cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(dst), src, n), "cuMemcpyHtoD");
-  }
-  void copyToHost(void *dst, const void *src, size_t n) override {
-    current();
-    d_->check(d_->cuMemcpyDtoH(dst, reinterpret_cast<CUdeviceptr>(src), n), "cuMemcpyDtoH");
-  }
-  void fill(void *dst, int byte, size_t n) override {
-    current();
-    d_->check(d_->cuMemsetD8(reinterpret_cast<CUdeviceptr>(dst), (unsigned char)byte, n), "cuMemsetD8");
-  }
-  void copyOnDevice(void *dst, const void *src, size_t n) override {
-    current();
-    d_->check(d_->cuMemcpyDtoD(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), n),
-              "cuMemcpyDtoD");
-  }
-  void synchronize() override {
-    current();
-    CUresult r = d_->cuCtxSynchronize();
-    if (r != CUDA_SUCCESS)
-      throw DeviceError(
-          "a kernel failed on the GPU: " + d_->describe(r) +
-          (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED
-               ? " (the CUDA context is now unusable; run with bounds checks to locate the access)"
-               : ""));
-  }
-
-  std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
-    current();
-    size_t argBytes = ir.info.layout.size;
-    std::vector<std::string> link = resolveLinkedFiles(ir.info);
-    GpuCompiled c = compileForGpu(std::move(ir), opts, arch_);
-    c.link = std::move(link);
-    int sms = 0;
-    d_->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev_);
-    return std::make_unique<GpuCompiledKernel>(*d_, ctx_, c, argBytes, sms, arch_);
-  }
-
-  void *createStream() override {
-    current();
-    CUstream s = nullptr;
-    d_->check(d_->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-    return s;
-  }
-  void destroyStream(void *s) override {
-    if (s)
-      d_->cuStreamDestroy(static_cast<CUstream>(s));
-  }
-  void synchronizeStream(void *s) override {
-    current();
-    d_->check(d_->cuStreamSynchronize(static_cast<CUstream>(s)), "cuStreamSynchronize");
-  }
-  void *createEvent() override {
-    current();
-    CUevent e = nullptr;
-    d_->check(d_->cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate");
-    return e;
-  }
-  void destroyEvent(void *e) override { d_->cuEventDestroy(static_cast<CUevent>(e)); }
-  void recordEvent(void *e, void *stream) override {
-    current();
-    d_->check(d_->cuEventRecord(static_cast<CUevent>(e), static_cast<CUstream>(stream)), "cuEventRecord");
-  }
-  void synchronizeEvent(void *e) override {
-    d_->check(d_->cuEventSynchronize(static_cast<CUevent>(e)), "cuEventSynchronize");
-  }
-  float elapsedMilliseconds(void *a, void *b) override {
-    float ms = 0;
-    d_->check(d_->cuEventElapsedTime(&ms, static_cast<CUevent>(a), static_cast<CUevent>(b)),
-              "cuEventElapsedTime");
-    return ms;
-  }
+  DeviceMemory &memory() override { return memory_; }
+  DeviceStreams &streams() override { return streams_; }
+  KernelCompiler &compiler() override { return compiler_; }
 
 private:
-  void current() { d_->cuCtxSetCurrent(ctx_); } // host threads each need the context
-  const CudaDriver *d_ = nullptr;
-  CUdevice dev_ = 0;
-  CUcontext ctx_ = nullptr;
-  std::string name_, arch_;
+  GpuContext g_;
+  GpuMemory memory_{g_};
+  GpuStreams streams_{g_};
+  GpuCompiler compiler_{g_};
 };
 
 } // namespace

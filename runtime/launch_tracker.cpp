@@ -25,7 +25,7 @@ LaunchTracker::LaunchTracker(Backend &b) : b_(b) {}
 
 LaunchTracker::~LaunchTracker() {
   if (records_)
-    b_.release(records_);
+    b_.memory().release(records_);
 }
 
 ir::ErrorRecord *LaunchTracker::acquire(std::shared_ptr<const ir::KernelInfo> info) {
@@ -33,8 +33,8 @@ ir::ErrorRecord *LaunchTracker::acquire(std::shared_ptr<const ir::KernelInfo> in
     check();
   std::lock_guard<std::mutex> lock(mu_);
   if (!records_) {
-    records_ = static_cast<ir::ErrorRecord *>(b_.allocate(kSlots * sizeof(ir::ErrorRecord)));
-    b_.fill(records_, 0, kSlots * sizeof(ir::ErrorRecord));
+    records_ = static_cast<ir::ErrorRecord *>(b_.memory().allocate(kSlots * sizeof(ir::ErrorRecord)));
+    b_.memory().fill(records_, 0, kSlots * sizeof(ir::ErrorRecord));
   }
   pending_.push_back(std::move(info));
   return records_ + (pending_.size() - 1);
@@ -47,7 +47,7 @@ void LaunchTracker::check() {
     launched.swap(pending_);
   }
   try {
-    b_.synchronize();
+    b_.streams().synchronize();
   } catch (const DeviceError &e) {
     // An asynchronous fault: name the kernels that were in flight.
     std::string names;
@@ -66,8 +66,8 @@ void LaunchTracker::check() {
                    [](const auto &info) { return mayWriteRecordOnGpu(*info); }))
     return;
   std::vector<ir::ErrorRecord> host(launched.size());
-  b_.copyToHost(host.data(), records_, host.size() * sizeof(ir::ErrorRecord));
-  b_.fill(records_, 0, host.size() * sizeof(ir::ErrorRecord));
+  b_.memory().copyToHost(host.data(), records_, host.size() * sizeof(ir::ErrorRecord));
+  b_.memory().fill(records_, 0, host.size() * sizeof(ir::ErrorRecord));
   for (size_t i = 0; i < host.size(); ++i)
     if (host[i].flag != 0)
       throwKernelError(host[i], *launched[i]);

@@ -294,7 +294,7 @@ ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std:
   auto c = std::make_unique<Compiled>();
   c->kernelName = kernel;
   c->info = std::make_shared<const ir::KernelInfo>(kir.info);
-  c->kernel = device_->backend().compile(std::move(kir), po);
+  c->kernel = device_->backend().compiler().compile(std::move(kir), po);
   Compiled &out = *cache_.emplace(key, std::move(c)).first->second;
   lastCompiled_[kernel] = &out;
   order_.push_back(&out);

@@ -57,6 +57,80 @@ private:
   sim::SchedulerOptions opts_;
 };
 
+/// Simulated device memory is host memory: "page-locked" and "mapped" memory is ordinary
+/// memory that kernels address directly.
+class SimMemory final : public DeviceMemory {
+public:
+  void *allocate(size_t bytes) override {
+    void *p = std::aligned_alloc(256, (std::max<size_t>(bytes, 1) + 255) / 256 * 256);
+    if (!p)
+      throw DeviceError("simulator: out of memory allocating " + std::to_string(bytes) + " bytes");
+    return p;
+  }
+  void release(void *p) override { std::free(p); }
+  void copyToDevice(void *dst, const void *src, size_t n) override { std::memcpy(dst, src, n); }
+  void copyToHost(void *dst, const void *src, size_t n) override { std::memcpy(dst, src, n); }
+  void fill(void *dst, int byte, size_t n) override { std::memset(dst, byte, n); }
+  void copyOnDevice(void *dst, const void *src, size_t n) override { std::memmove(dst, src, n); }
+  void *allocateHost(size_t bytes, unsigned) override { return allocate(bytes); }
+  void releaseHost(void *p) override { release(p); }
+  void registerHost(void *, size_t, unsigned) override {}
+  void unregisterHost(void *) override {}
+  void *hostDevicePointer(void *host) override { return host; }
+  MemoryInfo memoryInfo() override {
+    MemoryInfo m;
+    long pages = sysconf(_SC_PHYS_PAGES), avail = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    m.total = size_t(pages) * size_t(size);
+    m.free = size_t(avail) * size_t(size);
+    return m;
+  }
+  IpcMemHandle ipcHandle(void *) override {
+    throw DeviceError("IPC handles need a GPU: simulator memory cannot be opened by another process");
+  }
+  void *ipcOpen(const std::vector<uint8_t> &) override {
+    throw DeviceError("IPC handles need a GPU: the simulator cannot map another process's memory");
+  }
+  void ipcClose(void *) override {
+    throw DeviceError("IPC handles need a GPU: the simulator cannot map another process's memory");
+  }
+};
+
+/// Launches run to completion: streams need no ordering, events read the host clock.
+class SimStreams final : public DeviceStreams {
+  using TimePoint = std::chrono::steady_clock::time_point;
+
+public:
+  void synchronize() override {}
+  void *createStream() override { return nullptr; }
+  void destroyStream(void *) override {}
+  void synchronizeStream(void *) override {}
+  void *createEvent() override { return new TimePoint(); }
+  void destroyEvent(void *e) override { delete static_cast<TimePoint *>(e); }
+  void recordEvent(void *e, void *) override {
+    *static_cast<TimePoint *>(e) = std::chrono::steady_clock::now();
+  }
+  void synchronizeEvent(void *) override {}
+  float elapsedMilliseconds(void *a, void *b) override {
+    return std::chrono::duration<float, std::milli>(*static_cast<TimePoint *>(b) -
+                                                    *static_cast<TimePoint *>(a))
+        .count();
+  }
+};
+
+/// The simulator's pipeline and JIT; its programs run on the scheduler with `opts`.
+class SimCompiler final : public KernelCompiler {
+public:
+  SimCompiler(const sim::DeviceLimits &limits, const sim::SchedulerOptions &opts)
+      : limits_(limits), opts_(opts) {}
+  std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
+    return std::make_unique<SimCompiledKernel>(compileForSim(std::move(ir), opts), limits_, opts_);
+  }
+
+private:
+  const sim::DeviceLimits &limits_;
+  const sim::SchedulerOptions &opts_;
+};
+
 class SimBackend : public Backend {
 public:
   SimBackend() {
@@ -74,7 +148,6 @@ public:
         true;
     return c;
   }
-
   std::optional<int64_t> attribute(const std::string &name) const override {
     const sim::DeviceLimits &l = limits_;
     const std::pair<const char *, int64_t> known[] = {
@@ -113,64 +186,16 @@ public:
     return std::nullopt;
   }
 
-  void *allocate(size_t bytes) override {
-    void *p = std::aligned_alloc(256, (std::max<size_t>(bytes, 1) + 255) / 256 * 256);
-    if (!p)
-      throw DeviceError("simulator: out of memory allocating " + std::to_string(bytes) + " bytes");
-    return p;
-  }
-  void release(void *p) override { std::free(p); }
-  void copyToDevice(void *dst, const void *src, size_t n) override { std::memcpy(dst, src, n); }
-  void copyToHost(void *dst, const void *src, size_t n) override { std::memcpy(dst, src, n); }
-  void fill(void *dst, int byte, size_t n) override { std::memset(dst, byte, n); }
-  void copyOnDevice(void *dst, const void *src, size_t n) override { std::memmove(dst, src, n); }
-  void synchronize() override {}
-  // Simulated device memory is host memory: "page-locked" and "mapped" memory is ordinary
-  // memory that kernels address directly.
-  void *allocateHost(size_t bytes, unsigned) override { return allocate(bytes); }
-  void releaseHost(void *p) override { release(p); }
-  void registerHost(void *, size_t, unsigned) override {}
-  void unregisterHost(void *) override {}
-  void *hostDevicePointer(void *host) override { return host; }
-  MemoryInfo memoryInfo() override {
-    MemoryInfo m;
-    long pages = sysconf(_SC_PHYS_PAGES), avail = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    m.total = size_t(pages) * size_t(size);
-    m.free = size_t(avail) * size_t(size);
-    return m;
-  }
-  IpcMemHandle ipcHandle(void *) override {
-    throw DeviceError("IPC handles need a GPU: simulator memory cannot be opened by another process");
-  }
-  void *ipcOpen(const std::vector<uint8_t> &) override {
-    throw DeviceError("IPC handles need a GPU: the simulator cannot map another process's memory");
-  }
-  void ipcClose(void *) override {
-    throw DeviceError("IPC handles need a GPU: the simulator cannot map another process's memory");
-  }
-
-  std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
-    return std::make_unique<SimCompiledKernel>(compileForSim(std::move(ir), opts), limits_, opts_);
-  }
-
-  void *createStream() override { return nullptr; }
-  void destroyStream(void *) override {}
-  void synchronizeStream(void *) override {}
-  void *createEvent() override { return new std::chrono::steady_clock::time_point(); }
-  void destroyEvent(void *e) override { delete static_cast<std::chrono::steady_clock::time_point *>(e); }
-  void recordEvent(void *e, void *) override {
-    *static_cast<std::chrono::steady_clock::time_point *>(e) = std::chrono::steady_clock::now();
-  }
-  void synchronizeEvent(void *) override {}
-  float elapsedMilliseconds(void *a, void *b) override {
-    return std::chrono::duration<float, std::milli>(*static_cast<std::chrono::steady_clock::time_point *>(b) -
-                                                    *static_cast<std::chrono::steady_clock::time_point *>(a))
-        .count();
-  }
+  DeviceMemory &memory() override { return memory_; }
+  DeviceStreams &streams() override { return streams_; }
+  KernelCompiler &compiler() override { return compiler_; }
 
 private:
   sim::DeviceLimits limits_;
   sim::SchedulerOptions opts_;
+  SimMemory memory_;
+  SimStreams streams_;
+  SimCompiler compiler_{limits_, opts_};
 };
 
 } // namespace

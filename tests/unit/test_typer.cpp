@@ -323,9 +323,9 @@ TEST(BuiltinRegistry, EveryRowIsFoundByItsNameAndNamesAreUnique) {
   // range, enumerate, zip (read by their for loop) and cuda.const.array_like (a constant)
   EXPECT_EQ(withoutLowering, 4u);
   EXPECT_GE(names.size(), 240u);
-  for (const char *name : {"math.sin", "numpy.arctan2", "cmath.polar", "operator.iadd", "cuda.atomic.cas",
-                           "cuda.shfl_down_sync", "cuda.random.xoroshiro128p_normal_float64", "builtins.print",
-                           "builtins.range", "cuda.shared.array"})
+  for (const char *name :
+       {"math.sin", "numpy.arctan2", "cmath.polar", "operator.iadd", "cuda.atomic.cas", "cuda.shfl_down_sync",
+        "cuda.random.xoroshiro128p_normal_float64", "builtins.print", "builtins.range", "cuda.shared.array"})
     EXPECT_TRUE(names.count(name)) << name;
   EXPECT_EQ(findBuiltin("cuda.syncthread"), nullptr);
   EXPECT_EQ(findBuiltin("math.sinus"), nullptr);
