@@ -115,4 +115,17 @@ GpuProgram compileGpuProgram(ir::KernelIR ir, const ir::PipelineOptions &opts, c
   return out;
 }
 
+GpuCompiled compileForGpu(ir::KernelIR ir, const ir::PipelineOptions &opts, const std::string &arch) {
+  ir::StepRunner steps(opts);
+  GpuCompiled out;
+  out.name = ir.info.name;
+  out.entry = ir.info.irName;
+  GpuProgram p = compileGpuProgram(std::move(ir), opts, arch, steps);
+  out.ptx = std::move(p.ptx);
+  out.ltoir = std::move(p.ltoir);
+  out.usesBarrier = p.usesBarrier;
+  out.cooperative = p.cooperative;
+  return out;
+}
+
 } // namespace cutwin::gpu

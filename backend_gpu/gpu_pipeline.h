@@ -42,4 +42,21 @@ void printPtx(const std::string &ptx, ir::StepRunner &steps);
 GpuProgram compileGpuProgram(ir::KernelIR ir, const ir::PipelineOptions &opts, const std::string &arch,
                              ir::StepRunner &steps);
 
+/// A kernel compiled for the GPU.
+struct GpuCompiled {
+  std::string name;
+  std::string entry; ///< PTX entry name (the kernel IR function name)
+  std::string ptx;
+  std::string ltoir;             ///< instead of PTX when PipelineOptions::lto
+  std::vector<std::string> link; ///< files to link (resolved by the runtime)
+  bool usesBarrier = false;
+  bool cooperative = false; ///< syncs the grid: launched with cuLaunchCooperativeKernel
+};
+
+/// The GPU's steps: gpu-lower, then with LLVM's NVPTX backend gpu-libdevice, gpu-optimize,
+/// gpu-ptx; with libNVVM gpu-hoist, gpu-nvvm-ir (the printed LLVM 7 dialect) and gpu-ptx.
+/// `arch` is "sm_XY"; opts.codegen chooses the code generator.
+GpuCompiled compileForGpu(ir::KernelIR ir, const ir::PipelineOptions &opts,
+                          const std::string &arch = "sm_90");
+
 } // namespace cutwin::gpu

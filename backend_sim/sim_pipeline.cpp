@@ -1,4 +1,5 @@
 #include "backend_sim/sim_pipeline.h"
+#include "frontend/ir/linked_files.h"
 
 #include "backend_sim/canonical_nan.h"
 #include "backend_sim/jit.h"
@@ -103,6 +104,28 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
                 << std::dec << ", " << out.staticSharedBytes << " bytes static shared, "
                 << (out.fibers ? "fibers" : "thread loop") << " ***\n";
   steps.finished(Step::SimJit);
+  return out;
+}
+
+SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts) {
+  ir::StepRunner steps(opts);
+  ForeignRequest foreign;
+  if (!ir.info.foreign.empty()) {
+    foreign.kernel = ir.info.name;
+    foreign.files = ir::resolveLinkedFiles(ir.info);
+    for (auto &[name, loc] : ir.info.foreign)
+      foreign.functions[name] = ir::foreignCallSite(ir.info, name);
+  }
+  SimCompiled out;
+  out.name = ir.info.name;
+  out.serial = ir.info.debug;
+  out.maxThreadsPerBlock = ir.info.launchBounds.empty() ? 0 : unsigned(ir.info.launchBounds[0]);
+  SimProgram p = compileSimProgram(std::move(ir), foreign, opts, steps);
+  (p.fibers ? out.threadEntry : out.blockEntry) = p.entry;
+  out.staticSharedBytes = p.staticSharedBytes;
+  out.constBytes = p.constBytes;
+  out.stackBytes = p.stackBytes;
+  out.cooperative = p.cooperative;
   return out;
 }
 

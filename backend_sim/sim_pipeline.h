@@ -34,4 +34,20 @@ size_t fiberStackBytes(const llvm::Module &m);
 SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, const ir::PipelineOptions &opts,
                              ir::StepRunner &steps);
 
+/// A kernel compiled for the simulator, with what keeps its code alive.
+struct SimCompiled {
+  std::string name;
+  uint64_t threadEntry = 0, blockEntry = 0;
+  uint64_t staticSharedBytes = 0;
+  uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)
+  size_t stackBytes = 0;
+  bool serial = false;             ///< debug kernels run their blocks in order on one thread
+  bool cooperative = false;        ///< syncs the grid
+  unsigned maxThreadsPerBlock = 0; ///< launch_bounds (0: none)
+};
+
+/// The simulator's steps, sim-lower to sim-jit, for a kernel the runtime will launch
+/// (its linked files resolved, foreign functions compiled for the CPU).
+SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts);
+
 } // namespace cutwin::sim

@@ -1,5 +1,7 @@
 // The `cutwin` command: compile kernels and print their IR, list kernels, run the
 // conformance suite.
+#include "backend_gpu/gpu_pipeline.h"
+#include "backend_sim/sim_pipeline.h"
 #include "conformance/runner.h"
 #include "cutwin/cutwin.h"
 #include "frontend/ir/intrinsics.h"
@@ -156,7 +158,7 @@ int cmdCompile(const Args &a) {
     if (emit == "sim-ir")
       po.dumpAfter.push_back(rt::stepInfo(rt::Step::SimVectorBodies).name); // the last IR step
     if (backends.sim)
-      rt::compileForSim(std::move(kir), po);
+      sim::compileForSim(std::move(kir), po);
     if (!backends.gpu)
       return 0;
     if (backends.sim) {
@@ -171,7 +173,7 @@ int cmdCompile(const Args &a) {
       kir = rt::buildKernelIR(*pm, kernel, types, quiet);
       po = gpo;
     }
-    std::string ptx = rt::compileForGpu(std::move(kir), po, a.get("arch", "sm_90")).ptx;
+    std::string ptx = gpu::compileForGpu(std::move(kir), po, a.get("arch", "sm_90")).ptx;
     if (emit == "ptx")
       std::cout << ptx;
   } catch (const rt::PipelineStopped &) {

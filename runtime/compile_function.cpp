@@ -1,5 +1,6 @@
 // Module::compileFunction: GPU code for one function and signature on demand (numba's
 // compile_ptx and cuda.compile), kernels and device functions with numba's or the C ABI.
+#include "backend_gpu/gpu_pipeline.h"
 #include "runtime/module_impl.h"
 
 #include <llvm/Support/raw_ostream.h>
@@ -88,7 +89,7 @@ CompiledFunction ModuleImpl::compileFunction(const std::string &name, const Func
     out.name = kir.info.irName;
     return out;
   }
-  GpuCompiled g = compileForGpu(std::move(kir), po, req.arch);
+  gpu::GpuCompiled g = gpu::compileForGpu(std::move(kir), po, req.arch);
   out.name = g.entry;
   out.code = po.lto ? g.ltoir : g.ptx;
   return out;

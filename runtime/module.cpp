@@ -1,4 +1,5 @@
 // Modules, kernels and the dispatcher: argument types -> compiled kernel -> launch.
+#include "backend_gpu/gpu_pipeline.h"
 #include "runtime/module_impl.h"
 
 #include "runtime/launch_tracker.h"
@@ -386,7 +387,7 @@ std::string ModuleImpl::ptx(const std::string &kernel, const std::vector<Arg> &a
   PipelineOptions po = pipelineOptions();
   po.boundscheck = opts_.boundscheck.value_or(false); // numba-cuda's GPU default
   po.lineDirectivesOnly = true;
-  return compileForGpu(buildKernelIR(*parsed_, kernel, formalTypes(kernel, args), po), po, arch).ptx;
+  return gpu::compileForGpu(buildKernelIR(*parsed_, kernel, formalTypes(kernel, args), po), po, arch).ptx;
 }
 
 } // namespace rt

@@ -8,7 +8,6 @@
 #include "frontend/ir/contract_fma.h"
 #include "frontend/ir/passes.h"
 #include "frontend/syntax/parser.h"
-#include "runtime/linked_files.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -147,41 +146,6 @@ ir::KernelIR buildDeviceExportIR(const ParsedModule &pm, const std::string &func
   steps.finished(Step::Lower, ir.module.get());
   runFrontendModuleSteps(*ir.module, ir.info, steps);
   return ir;
-}
-
-SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts) {
-  StepRunner steps(opts);
-  sim::ForeignRequest foreign;
-  if (!ir.info.foreign.empty()) {
-    foreign.kernel = ir.info.name;
-    foreign.files = resolveLinkedFiles(ir.info);
-    for (auto &[name, loc] : ir.info.foreign)
-      foreign.functions[name] = foreignCallSite(ir.info, name);
-  }
-  SimCompiled out;
-  out.name = ir.info.name;
-  out.serial = ir.info.debug;
-  out.maxThreadsPerBlock = ir.info.launchBounds.empty() ? 0 : unsigned(ir.info.launchBounds[0]);
-  sim::SimProgram p = sim::compileSimProgram(std::move(ir), foreign, opts, steps);
-  (p.fibers ? out.threadEntry : out.blockEntry) = p.entry;
-  out.staticSharedBytes = p.staticSharedBytes;
-  out.constBytes = p.constBytes;
-  out.stackBytes = p.stackBytes;
-  out.cooperative = p.cooperative;
-  return out;
-}
-
-GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const std::string &arch) {
-  StepRunner steps(opts);
-  GpuCompiled out;
-  out.name = ir.info.name;
-  out.entry = ir.info.irName;
-  gpu::GpuProgram p = gpu::compileGpuProgram(std::move(ir), opts, arch, steps);
-  out.ptx = std::move(p.ptx);
-  out.ltoir = std::move(p.ltoir);
-  out.usesBarrier = p.usesBarrier;
-  out.cooperative = p.cooperative;
-  return out;
 }
 
 namespace {

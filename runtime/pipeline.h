@@ -14,10 +14,6 @@
 #include <string>
 #include <vector>
 
-namespace cutwin::sim {
-struct SimKernel;
-}
-
 namespace cutwin::rt {
 
 // The pipeline's steps, options and runner are shared with the backends (frontend/ir/step_runner.h).
@@ -68,37 +64,6 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
 ir::KernelIR buildDeviceExportIR(const ParsedModule &pm, const std::string &function,
                                  const std::vector<fe::Type> &argTypes, std::optional<fe::Type> returnType,
                                  ir::ExportAbi abi, const std::string &name, const PipelineOptions &opts);
-
-/// A kernel compiled for the simulator, with what keeps its code alive.
-struct SimCompiled {
-  std::string name;
-  uint64_t threadEntry = 0, blockEntry = 0;
-  uint64_t staticSharedBytes = 0;
-  uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)
-  size_t stackBytes = 0;
-  bool serial = false;             ///< debug kernels run their blocks in order on one thread
-  bool cooperative = false;        ///< syncs the grid
-  unsigned maxThreadsPerBlock = 0; ///< launch_bounds (0: none)
-};
-
-/// The simulator's steps, sim-lower to sim-jit.
-SimCompiled compileForSim(ir::KernelIR ir, const PipelineOptions &opts);
-
-/// A kernel compiled for the GPU.
-struct GpuCompiled {
-  std::string name;
-  std::string entry; ///< PTX entry name (the kernel IR function name)
-  std::string ptx;
-  std::string ltoir;             ///< instead of PTX when PipelineOptions::lto
-  std::vector<std::string> link; ///< files to link (resolved by the runtime)
-  bool usesBarrier = false;
-  bool cooperative = false; ///< syncs the grid: launched with cuLaunchCooperativeKernel
-};
-
-/// The GPU's steps: gpu-lower, then with LLVM's NVPTX backend gpu-libdevice, gpu-optimize,
-/// gpu-ptx; with libNVVM gpu-hoist, gpu-nvvm-ir (the printed LLVM 7 dialect) and gpu-ptx.
-/// `arch` is "sm_XY"; opts.codegen chooses the code generator.
-GpuCompiled compileForGpu(ir::KernelIR ir, const PipelineOptions &opts, const std::string &arch = "sm_90");
 
 /// `cutwin opt`: runs step `name` alone on `m` (textual IR whose !cutwin.kernels names the
 /// kernel) and prints its result to opts.dump. Steps that start from Python source or

@@ -1,11 +1,11 @@
-#include "runtime/linked_files.h"
+#include "frontend/ir/linked_files.h"
 
 #include "cutwin/errors.h"
 
 #include <algorithm>
 #include <filesystem>
 
-namespace cutwin::rt {
+namespace cutwin::ir {
 
 namespace fs = std::filesystem;
 
@@ -43,4 +43,4 @@ std::vector<std::string> resolveLinkedFiles(const ir::KernelInfo &info) {
   return out;
 }
 
-} // namespace cutwin::rt
+} // namespace cutwin::ir

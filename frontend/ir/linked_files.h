@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace cutwin::rt {
+namespace cutwin::ir {
 
 /// `info.link` as paths that exist: absolute, relative to the working directory, or
 /// relative to the kernel file's directory. Throws an Error naming a file not found, and
@@ -17,4 +17,4 @@ std::vector<std::string> resolveLinkedFiles(const ir::KernelInfo &info);
 /// "file:line:col" of the first call of foreign function `name`.
 std::string foreignCallSite(const ir::KernelInfo &info, const std::string &name);
 
-} // namespace cutwin::rt
+} // namespace cutwin::ir

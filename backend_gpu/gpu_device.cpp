@@ -1,11 +1,11 @@
-// The "gpu:N" device (runtime adapter of backend_gpu): device memory and kernels through
+// A GPU as a device of the runtime (runtime/backend.h), "gpu:N": device memory and kernels through
 // the CUDA driver API; kernels compiled by the GPU pipeline to PTX and JIT-linked by the
 // driver.
 #include "backend_gpu/cuda_driver.h"
+#include "backend_gpu/gpu_pipeline.h"
 #include "backend_gpu/link.h"
+#include "frontend/ir/linked_files.h"
 #include "runtime/backend.h"
-#include "runtime/linked_files.h"
-#include "runtime/pipeline.h"
 
 #include <algorithm>
 #include <cstring>
@@ -19,7 +19,7 @@ using gpu::CudaDriver;
 
 class GpuCompiledKernel : public CompiledKernel {
 public:
-  GpuCompiledKernel(const CudaDriver &d, CUcontext ctx, const GpuCompiled &c, size_t argBytes,
+  GpuCompiledKernel(const CudaDriver &d, CUcontext ctx, const gpu::GpuCompiled &c, size_t argBytes,
                     int multiprocessors, const std::string &arch)
       : d_(d), ctx_(ctx), name_(c.name), argBytes_(argBytes), cooperative_(c.cooperative),
         multiprocessors_(multiprocessors) {
@@ -107,7 +107,7 @@ public:
 
 private:
   /// Loads the kernel's own PTX (no linked files).
-  void loadPtx(const GpuCompiled &c) {
+  void loadPtx(const gpu::GpuCompiled &c) {
     char info[8192] = {}, err[8192] = {};
     CUjit_option opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -335,8 +335,8 @@ public:
   std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
     g_.current();
     size_t argBytes = ir.info.layout.size;
-    std::vector<std::string> link = resolveLinkedFiles(ir.info);
-    GpuCompiled c = compileForGpu(std::move(ir), opts, g_.arch);
+    std::vector<std::string> link = ir::resolveLinkedFiles(ir.info);
+    gpu::GpuCompiled c = gpu::compileForGpu(std::move(ir), opts, g_.arch);
     c.link = std::move(link);
     int sms = 0;
     g_.d->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g_.dev);

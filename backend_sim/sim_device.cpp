@@ -1,8 +1,10 @@
-// The "sim" device (runtime adapter of backend_sim): host memory stands in for device
-// memory; kernels are compiled by the simulator pipeline and run by the fiber scheduler.
+// The simulator as a device of the runtime (runtime/backend.h), and its policy: host memory
+// stands in for device memory; kernels are compiled by the simulator pipeline and run by
+// the scheduler (CUTWIN_SIM_SEED, CUTWIN_SIM_SERIAL, CUTWIN_SIM_STACK_KB); the device
+// attributes it reports (an H200's limits).
 #include "backend_sim/scheduler.h"
+#include "backend_sim/sim_pipeline.h"
 #include "runtime/backend.h"
-#include "runtime/pipeline.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -15,7 +17,8 @@ namespace {
 
 class SimCompiledKernel : public CompiledKernel {
 public:
-  SimCompiledKernel(const SimCompiled &c, const sim::DeviceLimits &limits, const sim::SchedulerOptions &opts)
+  SimCompiledKernel(const sim::SimCompiled &c, const sim::DeviceLimits &limits,
+                    const sim::SchedulerOptions &opts)
       : limits_(limits), opts_(opts) {
     k_.name = c.name;
     k_.threadEntry = reinterpret_cast<sim::EntryFn>(c.threadEntry);
@@ -123,7 +126,7 @@ public:
   SimCompiler(const sim::DeviceLimits &limits, const sim::SchedulerOptions &opts)
       : limits_(limits), opts_(opts) {}
   std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
-    return std::make_unique<SimCompiledKernel>(compileForSim(std::move(ir), opts), limits_, opts_);
+    return std::make_unique<SimCompiledKernel>(sim::compileForSim(std::move(ir), opts), limits_, opts_);
   }
 
 private:
