@@ -40,6 +40,7 @@ Intrinsic::ID specialRegister(ir::Intrinsic id) {
   case ir::Intrinsic::Nanosleep:
   case ir::Intrinsic::Warp:
   case ir::Intrinsic::Print:
+  case ir::Intrinsic::Breakpoint:
   case ir::Intrinsic::TanhApprox: break;
   }
   throw Error(std::string("GPU backend: ") + ir::intrinsicName(id) + " is not a special register");
@@ -265,6 +266,8 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
       ci->replaceAllUsesWith(r);
       break;
     }
+    case ir::Intrinsic::Breakpoint: // a GPU kernel does not stop (the runtime warns)
+      break;
     case ir::Intrinsic::Print: { // the CUDA runtime's device printf
       auto *p = PointerType::get(m.getContext(), 0);
       FunctionCallee vprintf = m.getOrInsertFunction("vprintf", Type::getInt32Ty(m.getContext()), p, p);

@@ -24,6 +24,8 @@ class Function;
   X(Warp, cutwin_sim_warp, false, uint64_t,                                                                  \
     (cutwin::sim::ThreadContext *, uint32_t op, uint32_t mask, uint64_t value, uint32_t b, uint32_t site))   \
   X(Print, cutwin_sim_print, false, void, (const char *format, const void *args))                            \
+  X(Breakpoint, cutwin_sim_breakpoint, false, void,                                                          \
+    (cutwin::sim::ThreadContext *, uint32_t site, void *const *frame))                                       \
   X(Raise, cutwin_sim_raise, true, void,                                                                     \
     (cutwin::sim::ThreadContext *, cutwin::ir::ErrorRecord * record, uint32_t kind, uint32_t site,           \
      int64_t a, int64_t b, int64_t c))

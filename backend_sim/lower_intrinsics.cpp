@@ -247,6 +247,7 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
   Function *gridSync = declareHostCallback(m, HostCallback::GridSync);
   Function *warp = declareHostCallback(m, HostCallback::Warp);
   Function *print = declareHostCallback(m, HostCallback::Print);
+  Function *breakpoint = declareHostCallback(m, HostCallback::Breakpoint);
   Function *raise = declareHostCallback(m, HostCallback::Raise);
 
   std::vector<CallInst *> calls;
@@ -288,6 +289,10 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
       repl = b.CreateCall(h, {ci->getArgOperand(0)});
       break;
     }
+    case ir::Intrinsic::Breakpoint: // fibers stop in the scheduler; a thread loop calls the handler
+      b.CreateCall(breakpoint, {ctx, ci->getArgOperand(0), ci->getArgOperand(1)})
+          ->setDebugLoc(ci->getDebugLoc());
+      break;
     case ir::Intrinsic::Print:
       b.CreateCall(print, {ci->getArgOperand(0), ci->getArgOperand(1)})->setDebugLoc(ci->getDebugLoc());
       break;

@@ -1,5 +1,6 @@
 #include "backend_sim/scheduler.h"
 
+#include "backend_sim/breakpoints.h"
 #include "backend_sim/host_callbacks.h"
 #include "backend_sim/warp_ops.h"
 #include "frontend/ir/intrinsics.h"
@@ -28,7 +29,7 @@ namespace cutwin::sim {
 
 /// One simulated thread running on its own stack.
 struct Fiber {
-  enum class State : uint8_t { Ready, AtBarrier, AtGridBarrier, AtWarp, Done, Faulted };
+  enum class State : uint8_t { Ready, AtBarrier, AtGridBarrier, AtWarp, AtBreakpoint, Done, Faulted };
   bctx::fcontext_t ctx = nullptr;   ///< where to resume the fiber
   bctx::fcontext_t sched = nullptr; ///< where to return to the scheduler
   ThreadContext tc{};
@@ -39,6 +40,10 @@ struct Fiber {
   EntryFn entry = nullptr;
   const void *args = nullptr;
   const char *stackLow = nullptr; ///< lowest usable byte; the guard page is below it
+  void *const *frame = nullptr;   ///< AtBreakpoint: the addresses of the site's variables
+  /// Debug kernels: the frame the thread left before the barrier it waits at, and its site.
+  void *const *waitFrame = nullptr;
+  uint32_t waitFrameSite = 0;
 };
 
 /// Per-launch state every thread of a block can reach through its context.
@@ -46,6 +51,9 @@ struct BlockState {
   ir::ErrorRecord *err = nullptr;
   std::atomic<bool> *abort = nullptr;
   sigjmp_buf *jmp = nullptr; ///< loop mode: where a raised error unwinds to
+  const SimKernel *kernel = nullptr;
+  /// Loop mode: set (once) when a breakpoint's handler ended the launch; runGrid throws it.
+  std::string *endedInDebugger = nullptr;
 };
 
 namespace {
@@ -216,6 +224,7 @@ void startFibers(const SimKernel &k, const ThreadContext &base, Dim3 block, cons
     linearToTid(i, block, f.tc.tid);
     f.tc.fiber = &f;
     f.state = Fiber::State::Ready;
+    f.waitFrame = nullptr; // fibers are reused from block to block
     f.entry = k.threadEntry;
     f.args = args;
     char *top = stacks.top(i, k.stackBytes);
@@ -306,6 +315,83 @@ uint32_t resolveWarps(std::vector<Fiber> &fibers, uint32_t n, WarpStall &stall) 
   return released;
 }
 
+/// A stop at breakpoint `site` of thread `tc` (its block's threads not yet filled in).
+BreakpointEvent breakpointEvent(const SimKernel &k, const ThreadContext &tc, uint32_t site,
+                                void *const *frame) {
+  BreakpointEvent e;
+  e.kernel = &k.name;
+  e.site = &k.breakpoints.at(site);
+  e.frame = frame;
+  std::copy(tc.tid, tc.tid + 3, e.tid.begin());
+  std::copy(tc.ctaid, tc.ctaid + 3, e.ctaid.begin());
+  std::copy(tc.ntid, tc.ntid + 3, e.ntid.begin());
+  std::copy(tc.nctaid, tc.nctaid + 3, e.nctaid.begin());
+  return e;
+}
+
+/// What LaunchError says when the debugger ended the launch at `e`.
+std::string endedInDebugger(const BreakpointEvent &e) {
+  auto dim = [](const std::array<uint32_t, 3> &d) {
+    return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")";
+  };
+  return "kernel '" + *e.kernel + "': the launch was ended in the debugger at " + e.site->file + ":" +
+         std::to_string(e.site->loc.line) + ", thread " + dim(e.tid) + ", block " + dim(e.ctaid);
+}
+
+/// Hands fiber `f`, stopped at a breakpoint, to the process's breakpoint handler with the
+/// state of its block's `n` threads; throws LaunchError if the handler ends the launch.
+void stopAtBreakpoint(const SimKernel &k, const Fiber &f, const std::vector<Fiber> &fibers, uint32_t n) {
+  BreakpointEvent e = breakpointEvent(k, f.tc, f.site, f.frame);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Fiber &o = fibers[i];
+    ThreadAtStop t{{o.tc.tid[0], o.tc.tid[1], o.tc.tid[2]}, "running"};
+    auto waitLine = [&] { return o.site < k.sites.size() ? k.sites[o.site].loc.line : 0; };
+    bool atBarrier = o.state == Fiber::State::AtBarrier || o.state == Fiber::State::AtGridBarrier;
+    if (atBarrier && o.waitFrame) { // the frame it left before waiting
+      t.frame = o.waitFrame;
+      t.frameSite = &k.breakpoints.at(o.waitFrameSite);
+    }
+    switch (o.state) {
+    case Fiber::State::Ready: break;
+    case Fiber::State::AtBarrier: t.state = "barrier", t.line = waitLine(); break;
+    case Fiber::State::AtGridBarrier: t.state = "grid barrier", t.line = waitLine(); break;
+    case Fiber::State::AtWarp: t.state = "warp", t.line = waitLine(); break;
+    case Fiber::State::AtBreakpoint:
+      t.state = "breakpoint", t.line = k.breakpoints.at(o.site).loc.line;
+      break;
+    case Fiber::State::Done: t.state = "exited"; break;
+    case Fiber::State::Faulted: t.state = "faulted"; break;
+    }
+    e.threads.push_back(t);
+  }
+  if (!handleBreakpoint(e))
+    throw LaunchError(endedInDebugger(e));
+}
+
+/// A breakpoint in a kernel whose threads run as a loop (no barriers): the threads before
+/// this one have exited and those after it have not started. Returns false if the handler
+/// ended the launch (the message is in the block's state).
+bool stopInLoop(const ThreadContext &tc, uint32_t site, void *const *frame) {
+  BlockState &bs = *tc.block;
+  BreakpointEvent e = breakpointEvent(*bs.kernel, tc, site, frame);
+  uint64_t self = tc.tid[0] + uint64_t(tc.ntid[0]) * (tc.tid[1] + uint64_t(tc.ntid[1]) * tc.tid[2]);
+  uint64_t linear = 0;
+  for (uint32_t z = 0; z < tc.ntid[2]; ++z)
+    for (uint32_t y = 0; y < tc.ntid[1]; ++y)
+      for (uint32_t x = 0; x < tc.ntid[0]; ++x, ++linear)
+        e.threads.push_back({{x, y, z},
+                             linear < self    ? "exited"
+                             : linear == self ? "breakpoint"
+                                              : "running",
+                             linear == self ? e.site->loc.line : 0});
+  if (handleBreakpoint(e))
+    return true;
+  if (bs.endedInDebugger->empty())
+    *bs.endedInDebugger = endedInDebugger(e);
+  bs.abort->store(true, std::memory_order_relaxed);
+  return false;
+}
+
 /// Resumes the block's threads until all have finished (Done), all wait at one grid
 /// barrier (AtGridBarrier), or a fault, barrier divergence or stuck warp operation was
 /// recorded (Stopped). Each round runs every ready thread until it blocks, then completes
@@ -334,6 +420,14 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
         bctx::transfer_t t = bctx::jump_fcontext(f.ctx, &f);
         active = ActiveKernel{};
         f.ctx = t.fctx;
+        while (f.state == Fiber::State::AtBreakpoint) { // the debugger runs here, off the fiber's stack
+          stopAtBreakpoint(k, f, fibers, n);
+          f.state = Fiber::State::Ready;
+          active = ActiveKernel{&f.tc, &bs, &escape, f.stackLow, k.stackBytes};
+          t = bctx::jump_fcontext(f.ctx, &f);
+          active = ActiveKernel{};
+          f.ctx = t.fctx;
+        }
         if (f.state == Fiber::State::Faulted)
           return BlockEnd::Stopped; // the other fibers are abandoned; their stacks are reused
       }
@@ -443,6 +537,7 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
       r.shared.assign(k.staticSharedBytes + dynamicShared, 0);
       r.bs.err = err;
       r.bs.abort = &abort;
+      r.bs.kernel = &k;
       r.base = blockContext(b, grid, block, dynamicShared);
       r.base.shared = r.shared.data();
       r.base.block = &r.bs;
@@ -513,6 +608,27 @@ extern "C" void cutwin_sim_grid_sync(ThreadContext *tc, uint32_t site) {
   Fiber *f = tc->fiber; // kernels that sync the grid always run as fibers
   f->state = Fiber::State::AtGridBarrier;
   f->site = site;
+  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
+  f->sched = t.fctx;
+}
+
+extern "C" void cutwin_sim_breakpoint(ThreadContext *tc, uint32_t site, void *const *frame) {
+  Fiber *f = tc->fiber;
+  if (!tc->block->kernel->breakpoints[site].stops) { // before a barrier: the frame, for the thread table
+    if (f) {
+      f->waitFrame = frame;
+      f->waitFrameSite = site;
+    }
+    return;
+  }
+  if (!f) { // a thread loop: the handler runs here, on the block runner's stack
+    if (!cutwin::sim::stopInLoop(*tc, site, frame))
+      siglongjmp(*tc->block->jmp, 1); // the launch ends (the block runner returns)
+    return;
+  }
+  f->state = Fiber::State::AtBreakpoint;
+  f->site = site;
+  f->frame = frame;
   boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
   f->sched = t.fctx;
 }
@@ -604,6 +720,7 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
   if (k.cooperative)
     return runCooperative(k, grid, block, dynamicShared, args, err, opts);
   std::atomic<bool> abort{false};
+  std::string ended; // a breakpoint handler ended the launch (loop mode; debug kernels run serially)
   uint64_t nblocks = grid.count();
   uint64_t sharedBytes = k.staticSharedBytes + dynamicShared;
   bool fibers = k.blockEntry == nullptr;
@@ -618,6 +735,8 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
     BlockState bs;
     bs.err = err;
     bs.abort = &abort;
+    bs.kernel = &k;
+    bs.endedInDebugger = &ended;
     ThreadContext base = blockContext(b, grid, block, dynamicShared);
     base.shared = ws.shared.data();
     base.block = &bs;
@@ -636,6 +755,8 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
   else
     for (uint64_t b = 0; b < nblocks; ++b)
       runOne(b);
+  if (!ended.empty())
+    throw LaunchError(ended);
 }
 
 } // namespace cutwin::sim

@@ -6,6 +6,7 @@
 #include "backend_sim/device_limits.h"
 #include "backend_sim/thread_context.h"
 #include "frontend/ir/error_record.h"
+#include "frontend/ir/kernel_ir.h"
 
 #include <array>
 #include <cstdint>
@@ -21,9 +22,11 @@ struct SimKernel {
   EntryFn threadEntry = nullptr; ///< one thread (fiber mode)
   EntryFn blockEntry = nullptr;  ///< a whole block as a loop (no barriers)
   uint64_t staticSharedBytes = 0;
-  size_t stackBytes = 64 * 1024;   ///< per fiber
-  bool cooperative = false;        ///< syncs the grid: every block must be resident at once
-  unsigned maxThreadsPerBlock = 0; ///< launch_bounds' first value (0: the device's limit)
+  size_t stackBytes = 64 * 1024;               ///< per fiber
+  bool cooperative = false;                    ///< syncs the grid: every block must be resident at once
+  unsigned maxThreadsPerBlock = 0;             ///< launch_bounds' first value (0: the device's limit)
+  std::vector<ir::BreakpointSite> breakpoints; ///< debug kernels: where threads may stop
+  std::vector<ir::Site> sites;                 ///< where threads may wait (barriers), for the debugger
 };
 
 struct Dim3 {

@@ -27,6 +27,8 @@ public:
     k_.stackBytes = opts.stackBytes ? opts.stackBytes : c.stackBytes;
     k_.cooperative = c.cooperative;
     k_.maxThreadsPerBlock = c.maxThreadsPerBlock;
+    k_.breakpoints = c.breakpoints;
+    k_.sites = c.sites;
     constBytes_ = c.constBytes;
     if (c.serial)
       opts_.parallel = false;

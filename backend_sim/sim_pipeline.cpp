@@ -120,6 +120,8 @@ SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts) {
   out.name = ir.info.name;
   out.serial = ir.info.debug;
   out.maxThreadsPerBlock = ir.info.launchBounds.empty() ? 0 : unsigned(ir.info.launchBounds[0]);
+  out.breakpoints = ir.info.breakpoints;
+  out.sites = ir.info.sites;
   SimProgram p = compileSimProgram(std::move(ir), foreign, opts, steps);
   (p.fibers ? out.threadEntry : out.blockEntry) = p.entry;
   out.staticSharedBytes = p.staticSharedBytes;

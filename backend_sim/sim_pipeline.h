@@ -41,9 +41,11 @@ struct SimCompiled {
   uint64_t staticSharedBytes = 0;
   uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)
   size_t stackBytes = 0;
-  bool serial = false;             ///< debug kernels run their blocks in order on one thread
-  bool cooperative = false;        ///< syncs the grid
-  unsigned maxThreadsPerBlock = 0; ///< launch_bounds (0: none)
+  bool serial = false;                         ///< debug kernels run their blocks in order on one thread
+  bool cooperative = false;                    ///< syncs the grid
+  unsigned maxThreadsPerBlock = 0;             ///< launch_bounds (0: none)
+  std::vector<ir::BreakpointSite> breakpoints; ///< debug kernels: where threads may stop
+  std::vector<ir::Site> sites;                 ///< the kernel's sites (what a waiting thread waits at)
 };
 
 /// The simulator's steps, sim-lower to sim-jit, for a kernel the runtime will launch

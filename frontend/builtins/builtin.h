@@ -14,7 +14,8 @@
 /// conjugate), conversions (int, float, bool, np.float32(x)...), iteration (range,
 /// enumerate, zip), memory (cuda.shared/local.array, cuda.const.array_like), math (math.*),
 /// cmath (cmath.*), ufuncs (NumPy ufuncs), operators (the operator module), libdevice
-/// (numba.cuda.libdevice.*), random (numba.cuda.random's device functions), print.
+/// (numba.cuda.libdevice.*), random (numba.cuda.random's device functions), print, debug
+/// (breakpoint(), pdb.set_trace(), cuda.breakpoint(cond)).
 /// Adding a builtin to a family touches its file; a new family adds its table to
 /// registry.cpp and its two rules to function_typer.h and lowerer.h.
 #pragma once
@@ -95,6 +96,7 @@ std::span<const Builtin> ufuncBuiltins();
 std::span<const Builtin> operatorBuiltins();
 std::span<const Builtin> randomBuiltins();
 std::span<const Builtin> printBuiltins();
+std::span<const Builtin> debugBuiltins();
 /// `cuda.libdevice.<name>`'s row, made on first use (libdevice's names are read from its
 /// bitcode only when a kernel calls one).
 const Builtin *libdeviceBuiltin(std::string_view name);

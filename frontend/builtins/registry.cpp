@@ -11,7 +11,8 @@ const Builtin *findBuiltin(std::string_view name) {
     for (std::span<const Builtin> family :
          {threadIndexBuiltins(), syncBuiltins(), warpBuiltins(), atomicBuiltins(), bitBuiltins(),
           arithmeticBuiltins(), conversionBuiltins(), iterationBuiltins(), memoryBuiltins(), mathBuiltins(),
-          cmathBuiltins(), ufuncBuiltins(), operatorBuiltins(), randomBuiltins(), printBuiltins()})
+          cmathBuiltins(), ufuncBuiltins(), operatorBuiltins(), randomBuiltins(), printBuiltins(),
+          debugBuiltins()})
       for (const Builtin &b : family)
         m.emplace(b.name, &b);
     return m;

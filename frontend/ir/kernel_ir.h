@@ -26,6 +26,28 @@ struct Site {
   std::string detail;   ///< assert message, or "ValueError: text" for raise
 };
 
+/// A variable a debugger shows at a breakpoint: a local or argument of the function the
+/// breakpoint is in, of a scalar or array type (docs/abi.md's layout in memory).
+struct DebugLocal {
+  std::string name;
+  fe::Type type;
+};
+
+/// A `breakpoint()` in a kernel compiled for debugging, an error exit of one (post-mortem),
+/// or a barrier of one (`stops` false: the thread only leaves its frame for the debugger's
+/// thread table). The call passes the site's index and a frame: the addresses of `locals`'
+/// slots, in that order.
+struct BreakpointSite {
+  SourceLoc loc;
+  std::string file;     ///< source path of the function containing it
+  std::string function; ///< Python name of the function containing it
+  std::vector<DebugLocal> locals;
+  /// Empty for a breakpoint; for a post-mortem stop (the error exit of a checked index,
+  /// an assert or a raise in a debug kernel), the error about to be raised.
+  std::string reason;
+  bool stops = true;
+};
+
 /// Everything the backends and the runtime need to know about a compiled kernel besides
 /// its IR.
 struct KernelInfo {
@@ -35,6 +57,7 @@ struct KernelInfo {
   std::vector<fe::Type> argTypes;
   ArgLayout layout;
   std::vector<Site> sites;
+  std::vector<BreakpointSite> breakpoints;
   bool debug = false;
   bool boundscheck = true;
   bool fastmath = false;

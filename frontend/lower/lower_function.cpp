@@ -595,6 +595,17 @@ void Lowerer::lowerRaise(const fe::RaiseStmt &s) {
 
 void Lowerer::raiseNow(KernelErrorKind kind, unsigned siteId, Value *a, Value *b, Value *c) {
   auto *i32 = llvm::Type::getInt32Ty(ctx_);
+  auto inBody = spec_ ? functions_.find(spec_) : functions_.end();
+  if (out_.info.debug && inBody != functions_.end() && inBody->second == fn_) {
+    // post-mortem: the debugger sees the thread before the error ends it
+    const Site &s = out_.info.sites[siteId];
+    std::string reason = kind == KernelErrorKind::IndexOutOfBounds ? "IndexError: index out of bounds"
+                         : kind == KernelErrorKind::Assertion
+                             ? "AssertionError" + (s.detail.empty() ? std::string() : ": " + s.detail)
+                         : s.detail.empty() ? std::string("exception")
+                                            : s.detail;
+    stopHere(s.loc, reason);
+  }
   b_.CreateCall(getIntrinsic(mod_, Intrinsic::RaiseError),
                 {errRecord_, ConstantInt::get(i32, uint32_t(kind)), ConstantInt::get(i32, siteId), a, b, c});
   b_.CreateUnreachable();

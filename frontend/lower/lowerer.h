@@ -52,6 +52,11 @@ public:
   llvm::Value *lowerLibdeviceBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *lowerRandomBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *lowerPrintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerDebugBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  /// A stop of the debugger here (a `cutwin.breakpoint` with this function's variables);
+  /// `reason` is empty for a breakpoint, else the error about to be raised. Not `stops`:
+  /// the thread only leaves its frame (before a barrier, for the thread table).
+  void stopHere(SourceLoc loc, const std::string &reason, bool stops = true);
 
 private:
   // ---- types (lower_function.cpp)

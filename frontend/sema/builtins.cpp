@@ -65,6 +65,7 @@ std::optional<Type> knownModule(const std::string &p) {
       {"math", "math"},
       {"cmath", "cmath"},
       {"operator", "operator"},
+      {"pdb", "pdb"},
       {"numba.types", "numba.types"},
       {"numba.core.types", "numba.types"},
       {"numba.cuda.types", "numba.types"},
@@ -189,6 +190,11 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
       return functionEntity("builtins.bool");
     if (findBuiltin("operator." + attr))
       return functionEntity("operator." + attr);
+    return std::nullopt;
+  }
+  if (m == "pdb") { // pdb.set_trace(): a breakpoint in a kernel compiled for debugging
+    if (findBuiltin("pdb." + attr))
+      return functionEntity("pdb." + attr);
     return std::nullopt;
   }
   if (m == "cuda.const") {

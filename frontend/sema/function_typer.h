@@ -36,6 +36,7 @@ public:
   ExprInfo typeLibdeviceBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
   ExprInfo typeRandomBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
   ExprInfo typePrintBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeDebugBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
 
 private:
   friend class Typer;

@@ -6,6 +6,7 @@ a CPU simulator (no GPU needed) or an NVIDIA GPU.
 from . import errors, types  # noqa: F401
 from .types import *  # noqa: F401,F403  (from cutwin import float32, void, ...)
 from . import cuda  # noqa: F401,E402
+from . import debug  # noqa: F401,E402  breakpoints in kernels: the prompt and cutwin.debug.on_breakpoint
 from .cuda.dispatcher import cpu_jit as jit  # noqa: E402  numba.jit: CPU functions kernels can call
 njit = jit
 

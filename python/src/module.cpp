@@ -14,6 +14,7 @@ NB_MODULE(_cutwin, m) {
   cutwin::py::bindDevice(m);
   cutwin::py::bindArray(m);
   cutwin::py::bindKernel(m);
+  cutwin::py::bindDebug(m);
   m.def("libdevice_functions", [] {
     nb::list out;
     for (const cutwin::LibdeviceFunction &f : cutwin::libdeviceFunctions()) {

@@ -5,6 +5,7 @@ the function's own Python source, with what each name it uses is in the running 
 import ctypes
 import enum
 import os
+import warnings
 
 import numpy as np
 
@@ -162,6 +163,7 @@ class _JitFunction:
 
     def _compiled(self, spec):
         """This function's module and kernel on device `spec`, compiled on first use."""
+        _warn_inactive_breakpoints(self, spec)
         module = self._module(spec, codegen=None if spec == "sim" else self._gpu_codegen)
         kernel = None if self.targetoptions["device"] else module.kernel(self._code_name)
         return _Compiled(module, kernel)
@@ -615,11 +617,32 @@ def _launch_bounds(lb):
     return [int(v) for v in lb]
 
 
+def _warn_inactive_breakpoints(fn, spec):
+    """breakpoint() stops only in kernels compiled for debugging on the simulator: say so
+    where one is compiled to nothing."""
+    names = resolve.code_names(fn.py_func.__code__)
+    if not names & {"breakpoint", "set_trace"}:
+        return
+    if spec != "sim":
+        why = "GPU kernels do not stop (run it on the simulator: CUTWIN_BACKEND=sim)"
+    elif not fn.targetoptions.get("debug"):
+        why = "it is not compiled for debugging (debug=True, or CUTWIN_DEBUG=1)"
+    else:
+        return
+    warnings.warn("breakpoints in '%s' do nothing: %s" % (fn.py_func.__name__, why), RuntimeWarning,
+                  stacklevel=4)
+
+
+def _debug_default():
+    """debug=None: CUTWIN_DEBUG=1 compiles every kernel for debugging (breakpoints stop)."""
+    return os.environ.get("CUTWIN_DEBUG", "") not in ("", "0")
+
+
 def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt=True, lineinfo=False,
         cache=False, fastmath=False, boundscheck=None, max_registers=None, launch_bounds=None, **kws):
     """numba's `cuda.jit`: as a decorator with or without options and signatures."""
     options = {"link": _link_paths(link), "link_callbacks": _with_callbacks(link), "device": bool(device),
-               "debug": bool(debug), "opt": 3 if opt is True else 0 if opt is False else int(opt),
+               "debug": _debug_default() if debug is None else bool(debug), "opt": 3 if opt is True else 0 if opt is False else int(opt),
                "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": boundscheck,
                "cache": bool(cache), "inline": inline, "launch_bounds": _launch_bounds(launch_bounds),
                "extensions": kws.pop("extensions", None)}

@@ -26,7 +26,7 @@ from ..errors import CompileError
 
 # Modules whose members kernels may use, indexed by object identity (first wins).
 _MEMBER_MODULES = ("cutwin.cuda", "cutwin.cuda.random", "cutwin.cuda.libdevice", "math", "cmath", "numpy",
-                   "operator")
+                   "operator", "pdb")
 _member_index = None
 
 
@@ -47,7 +47,7 @@ def _members():
 
 
 # Modules the compiler knows the members of itself (see frontend/sema/builtins.cpp).
-_KNOWN_PREFIXES = ("math", "cmath", "numpy", "numba", "cutwin", "operator")
+_KNOWN_PREFIXES = ("math", "cmath", "numpy", "numba", "cutwin", "operator", "pdb")
 
 
 def module_path(mod):

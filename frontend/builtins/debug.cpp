@@ -1,0 +1,97 @@
+// Debugging: breakpoint(), pdb.set_trace() and cuda.breakpoint(cond). In a kernel compiled
+// for debugging (debug=True, or CUTWIN_DEBUG=1) each becomes a `cutwin.breakpoint` call
+// passing the addresses of the function's variables, so a debugger can show and change
+// them where the thread stopped (docs/debugging.md); otherwise it compiles to nothing.
+// The same stop comes before every error a debug kernel raises (post-mortem: raiseNow), and
+// before each barrier a call that only leaves the thread's frame for the thread table.
+#include "frontend/builtins/builtin.h"
+#include "frontend/ir/intrinsics.h"
+#include "frontend/lower/lowerer.h"
+#include "frontend/sema/function_typer.h"
+
+namespace cutwin {
+
+namespace {
+enum class DebugOp : unsigned { Breakpoint, SetTrace, CudaBreakpoint };
+}
+
+namespace fe {
+
+std::span<const Builtin> debugBuiltins() {
+  auto row = [](const char *name, DebugOp op) {
+    return Builtin{name, unsigned(op), &FunctionTyper::typeDebugBuiltin, &ir::Lowerer::lowerDebugBuiltin};
+  };
+  static const Builtin table[] = {
+      row("builtins.breakpoint", DebugOp::Breakpoint),
+      row("pdb.set_trace", DebugOp::SetTrace),
+      row("cuda.breakpoint", DebugOp::CudaBreakpoint),
+  };
+  return table;
+}
+
+ExprInfo FunctionTyper::typeDebugBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
+                                         const Builtin &b) {
+  switch (DebugOp(b.op)) {
+  case DebugOp::Breakpoint:
+  case DebugOp::SetTrace: checkArity(c, b.name, args.size(), 0, 0); break;
+  case DebugOp::CudaBreakpoint: // cuda.breakpoint(cond): stops where cond is true
+    checkArity(c, b.name, args.size(), 0, 1);
+    if (!args.empty())
+      checkTruthTestable(args[0].type, c.args[0]->loc);
+    break;
+  }
+  ExprInfo info;
+  info.type = Type::none();
+  return info;
+}
+
+} // namespace fe
+
+namespace ir {
+
+using namespace llvm;
+
+Value *Lowerer::lowerDebugBuiltin(const fe::CallExpr &c, const fe::ExprInfo &) {
+  if (!out_.info.debug)
+    return nullptr; // not compiled for debugging: no stop (the runtime warns)
+  Value *cond = nullptr;
+  if (!c.args.empty())
+    cond = truth(lowerExpr(*c.args[0]), info(*c.args[0]).type);
+  setLoc(c.loc);
+  BasicBlock *after = nullptr;
+  if (cond) {
+    BasicBlock *stop = BasicBlock::Create(ctx_, "breakpoint", fn_);
+    after = BasicBlock::Create(ctx_, "breakpoint.after", fn_);
+    b_.CreateCondBr(cond, stop, after);
+    b_.SetInsertPoint(stop);
+  }
+  stopHere(c.loc, "");
+  if (cond) {
+    b_.CreateBr(after);
+    b_.SetInsertPoint(after);
+  }
+  return nullptr;
+}
+
+void Lowerer::stopHere(SourceLoc loc, const std::string &reason, bool stops) {
+  // The frame: the address of every variable of this function with a value in memory.
+  BreakpointSite siteInfo{loc, spec_->file().path(), spec_->def->name, {}, reason, stops};
+  std::vector<Value *> addresses;
+  for (const auto &[name, type] : spec_->locals) {
+    if (!(type.isScalar() || (type.isArray() && !type.isRecordArray())) || !slots_.count(name))
+      continue;
+    siteInfo.locals.push_back({name, type});
+    addresses.push_back(slots_.at(name));
+  }
+  auto *ptr = PointerType::get(ctx_, 0);
+  AllocaInst *frame = entryAlloca(ArrayType::get(ptr, std::max<size_t>(addresses.size(), 1)), "debug.frame");
+  for (size_t k = 0; k < addresses.size(); ++k)
+    b_.CreateStore(b_.CreateAddrSpaceCast(addresses[k], ptr),
+                   b_.CreateConstInBoundsGEP2_32(frame->getAllocatedType(), frame, 0, unsigned(k)));
+  out_.info.breakpoints.push_back(std::move(siteInfo));
+  unsigned index = unsigned(out_.info.breakpoints.size() - 1);
+  b_.CreateCall(getIntrinsic(mod_, Intrinsic::Breakpoint), {b_.getInt32(index), frame});
+}
+
+} // namespace ir
+} // namespace cutwin

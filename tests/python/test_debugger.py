@@ -1,0 +1,391 @@
+"""Breakpoints in kernels on the simulator: breakpoint(), pdb.set_trace() and
+cuda.breakpoint(cond) stop the simulated thread in kernels compiled for debugging; the
+handler sees the thread's variables (arrays as writable views of the simulated memory) and
+every thread of its block; changes it makes are what the thread goes on with; ending the
+launch raises LaunchError and the next launch works. The prompt is driven through a pipe."""
+import inspect
+import os
+import pdb
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+from cutwin import cuda, debug
+from cutwin.errors import LaunchError
+
+
+def lines_of(fn, text):
+    """The source lines of `fn` (a jit function) that contain `text`."""
+    src, first = inspect.getsourcelines(fn.py_func)
+    return [first + k for k, line in enumerate(src) if text in line]
+
+
+@pytest.fixture(autouse=True)
+def simulator():
+    with cuda.use_backend("sim"):
+        yield
+
+
+@cuda.jit(debug=True)
+def scaled(a, out, factor):
+    i = cuda.grid(1)
+    if i < a.size:
+        v = a[i] * factor
+        if i == 5:
+            breakpoint()
+        out[i] = v
+
+
+def test_stop_shows_the_threads_variables_and_where_it_is():
+    a = np.arange(64, dtype=np.float32)
+    out = np.zeros_like(a)
+    stops = []
+
+    def look(stop):
+        vs = stop.variables
+        stops.append((stop.kernel, stop.function, os.path.basename(stop.file), stop.threadIdx, stop.blockIdx,
+                      int(vs["i"]), float(vs["v"]), float(vs["factor"]), vs["a"].shape, vs["a"].dtype,
+                      float(vs["a"][7]), stop.eval("a[i] * factor + cuda.threadIdx.x")))
+
+    with debug.on_breakpoint(look):
+        scaled[2, 32](a, out, np.float32(3))
+    (line,) = lines_of(scaled, "breakpoint()")
+    assert stops == [("scaled", "scaled", "test_debugger.py", (5, 0, 0), (0, 0, 0), 5, 15.0, 3.0, (64,),
+                      np.dtype(np.float32), 7.0, 20.0)]
+    np.testing.assert_array_equal(out, a * 3)
+    seen = []
+    with debug.on_breakpoint(lambda s: seen.append(s.line)):
+        scaled[2, 32](a, out, np.float32(3))
+    assert seen == [line]
+
+
+def test_changes_made_at_the_stop_are_what_the_thread_goes_on_with():
+    a = np.arange(64, dtype=np.float32)
+    out = np.zeros_like(a)
+
+    def change(stop):
+        stop.set("v", -1.5)  # the local the thread stores next
+        stop.variables["a"][0] = 100  # the argument array, in simulated memory
+        stop.exec("out[0] = i * 2")  # thread 0 has stored its element already
+
+    with debug.on_breakpoint(change):
+        scaled[2, 32](a, out, np.float32(2))
+    expected = a * 2
+    expected[5] = -1.5
+    expected[0] = 10
+    np.testing.assert_array_equal(out, expected)
+    assert a[0] == 100  # copied back from the simulated device
+
+
+@cuda.jit(debug=True)
+def conditional(out):
+    i = cuda.grid(1)
+    cuda.breakpoint(i % 7 == 3)
+    out[i] = i
+
+
+@cuda.jit(debug=True)
+def traced(out):
+    i = cuda.grid(1)
+    if i == 2:
+        pdb.set_trace()
+    out[i] = i
+
+
+def test_cuda_breakpoint_stops_where_its_condition_holds_and_pdb_set_trace_stops():
+    out = np.zeros(40, np.int64)
+    where = []
+    with debug.on_breakpoint(lambda s: where.append(s.variables["i"])):
+        conditional[2, 20](out)
+    assert sorted(where) == [i for i in range(40) if i % 7 == 3]
+    np.testing.assert_array_equal(out, np.arange(40))
+    where.clear()
+    with debug.on_breakpoint(lambda s: where.append((s.threadIdx, s.blockIdx))):
+        traced[1, 8](out)
+    assert where == [((2, 0, 0), (0, 0, 0))]
+
+
+@cuda.jit
+def not_debug(out):
+    i = cuda.grid(1)
+    breakpoint()
+    out[i] = 2 * i
+
+
+def test_without_debugging_breakpoints_do_nothing():
+    out = np.zeros(32, np.int64)
+    calls = []
+    with debug.on_breakpoint(calls.append), pytest.warns(RuntimeWarning, match="not compiled for debugging"):
+        not_debug[1, 32](out)
+    assert calls == []
+    np.testing.assert_array_equal(out, 2 * np.arange(32))
+
+
+def test_ending_the_launch_raises_and_the_next_launch_works():
+    a = np.arange(64, dtype=np.float32)
+    out = np.zeros_like(a)
+    with debug.on_breakpoint(lambda s: False), pytest.raises(LaunchError) as info:
+        scaled[2, 32](a, out, np.float32(3))
+    assert "ended in the debugger" in str(info.value)
+    assert "test_debugger.py:%d" % lines_of(scaled, "breakpoint()")[0] in str(info.value)
+    assert "thread (5, 0, 0), block (0, 0, 0)" in str(info.value)
+    with debug.on_breakpoint(lambda s: True):
+        scaled[2, 32](a, out, np.float32(3))
+    np.testing.assert_array_equal(out, a * 3)
+
+
+@cuda.jit(debug=True)
+def staged(out):
+    buf = cuda.shared.array(16, np.int32)
+    t = cuda.threadIdx.x
+    buf[t] = t * t
+    cuda.syncthreads()
+    if t == 3:
+        breakpoint()
+    cuda.syncthreads()
+    out[t] = buf[(t + 1) % 16]
+
+
+def test_the_thread_table_shows_where_every_thread_of_the_block_waits():
+    out = np.zeros(16, np.int32)
+    tables = []
+
+    def look(stop):
+        tables.append(stop.threads)
+        np.testing.assert_array_equal(stop.variables["buf"], np.arange(16) ** 2)  # shared memory
+        stop.variables["buf"][4] = -7  # seen by thread 3 after the barrier
+
+    with debug.on_breakpoint(look):
+        staged[1, 16](out)
+    first_barrier, second_barrier = lines_of(staged, "cuda.syncthreads()")
+    (table,) = tables
+    states = {t.threadIdx[0]: (t.state, t.line) for t in table}
+    assert states[3] == ("breakpoint", lines_of(staged, "breakpoint()")[0])
+    # threads before 3 already wait at the second barrier, those after it at the first
+    assert all(states[t] == ("barrier", second_barrier) for t in range(3))
+    assert all(states[t] == ("barrier", first_barrier) for t in range(4, 16))
+    expected = (np.arange(16) + 1) % 16
+    expected = expected ** 2
+    expected[3] = -7
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_ending_the_launch_at_a_thread_among_barriers_raises_and_the_next_launch_works():
+    out = np.zeros(16, np.int32)
+    with debug.on_breakpoint(lambda s: False), pytest.raises(LaunchError, match="ended in the debugger"):
+        staged[1, 16](out)
+    with debug.on_breakpoint(lambda s: None):
+        staged[1, 16](out)
+    np.testing.assert_array_equal(out, ((np.arange(16) + 1) % 16) ** 2)
+
+
+@cuda.jit(debug=True)
+def pairs(out):
+    t = cuda.threadIdx.x
+    mine = t * 10
+    cuda.syncthreads()
+    if t == 5:
+        breakpoint()
+    out[t] = mine
+
+
+def test_threads_waiting_at_a_barrier_show_their_own_variables():
+    out = np.zeros(16, np.int64)
+    seen = {}
+
+    def look(stop):
+        seen["self"] = int(stop.variables["mine"])
+        seen["7"] = int(stop.thread((7,)).variables["mine"])
+        seen["7 eval"] = stop.eval("mine + cuda.threadIdx.x", thread=(7,))
+        seen["unknown"] = [t.threadIdx[0] for t in stop.threads if t.variables is None]
+        stop.exec("mine = -1", thread=(9,))  # thread 9 goes on with it
+
+    with debug.on_breakpoint(look):
+        pairs[1, 16](out)
+    # threads 0-4 have exited, 6-15 wait at the barrier with their frames
+    assert seen == {"self": 50, "7": 70, "7 eval": 77, "unknown": [0, 1, 2, 3, 4]}
+    expected = np.arange(16) * 10
+    expected[9] = -1
+    np.testing.assert_array_equal(out, expected)
+
+
+@cuda.jit(device=True, debug=True)
+def helper(x, scale):
+    y = x * scale
+    breakpoint()
+    return y + 1
+
+
+@cuda.jit(debug=True)
+def calls_helper(out):
+    i = cuda.grid(1)
+    out[i] = helper(i, 10)
+
+
+def test_a_breakpoint_in_a_device_function_shows_its_own_variables():
+    out = np.zeros(4, np.int64)
+    seen = []
+    with debug.on_breakpoint(lambda s: seen.append((s.function, s.kernel, sorted(s.variables),
+                                                    int(s.variables["y"])))):
+        calls_helper[1, 4](out)
+    assert seen == [("helper", "calls_helper", ["scale", "x", "y"], 10 * t) for t in range(4)]
+    np.testing.assert_array_equal(out, 10 * np.arange(4) + 1)
+
+
+PROGRAM = textwrap.dedent('''
+    import numpy as np
+    from cutwin import cuda
+
+    @cuda.jit
+    def stencil(a, out):
+        i = cuda.grid(1)
+        if 0 < i < a.size - 1:
+            s = a[i - 1] + a[i] + a[i + 1]
+            if i == 9:
+                breakpoint()
+            out[i] = s
+
+    a = np.arange(16, dtype=np.float64) ** 2
+    out = np.zeros_like(a)
+    with cuda.use_backend("sim"):
+        try:
+            stencil[1, 16](a, out)
+        except Exception as e:
+            print("raised", type(e).__name__)
+        stencil[1, 16](a, out)
+    print("out[9] =", out[9])
+''')
+
+
+def test_the_prompt_prints_expressions_lists_threads_and_quits(tmp_path):
+    prog = tmp_path / "stencil_program.py"
+    prog.write_text(PROGRAM)
+    env = dict(os.environ, CUTWIN_DEBUG="1")
+    commands = "p i, s\np a[i - 1:i + 2]\np cuda.threadIdx.x + 100\nthreads\nlist\nthread 3\nq\nc\n"
+    r = subprocess.run([sys.executable, str(prog)], input=commands, capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "> breakpoint in kernel 'stencil' at %s:11 (stencil)" % prog in out
+    assert "thread (9, 0, 0), block (0, 0, 0)" in out
+    assert "(9, 245.0)" in out  # 64 + 81 + 100
+    assert "array([ 64.,  81., 100.])" in out
+    assert "109" in out
+    assert "(9, 0, 0)     breakpoint     11" in out
+    assert "  11 -> " + " " * 12 + "breakpoint()" in out
+    assert "*** thread (3, 0, 0) is exited: its variables are not known there" in out
+    assert "raised LaunchError" in out  # q ended the first launch
+    assert "out[9] = 245.0" in out  # the second launch went on after c
+
+
+def test_the_prompt_works_in_a_terminal(tmp_path):
+    """The same program on a pseudo-terminal (as a user at a shell sees it): the prompt reads
+    each command as typed and the launch goes on after `c`."""
+    import pty
+    import select
+
+    prog = tmp_path / "stencil_program.py"
+    prog.write_text(PROGRAM)
+    master, slave = pty.openpty()
+    env = dict(os.environ, CUTWIN_DEBUG="1", TERM="dumb")
+    proc = subprocess.Popen([sys.executable, str(prog)], stdin=slave, stdout=slave, stderr=slave, env=env,
+                            close_fds=True)
+    os.close(slave)
+    seen = b""
+
+    def read_until(marker, timeout=60):
+        """Reads the terminal until `marker` appears in what arrives from now on."""
+        nonlocal seen
+        start = len(seen)
+        deadline = time.monotonic() + timeout
+        while marker not in seen[start:]:
+            left = deadline - time.monotonic()
+            assert left > 0, "no %r in %r" % (marker, seen[-400:])
+            r, _, _ = select.select([master], [], [], left)
+            if r:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+        return seen
+
+    try:
+        read_until(b"(cutwin) ")
+        os.write(master, b"p s\n")
+        read_until(b"245.0")
+        os.write(master, b"c\n")  # the first launch goes on
+        read_until(b"(cutwin) ")  # the second launch stops too
+        os.write(master, b"c\n")
+        read_until(b"out[9] = 245.0")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        proc.kill()
+        os.close(master)
+    text = seen.decode(errors="replace")
+    assert text.count("> breakpoint in kernel 'stencil'") == 2
+    assert "raised" not in text
+
+
+@cuda.jit(debug=True)
+def off_by_one(a, out):
+    i = cuda.grid(1)
+    j = i + 1
+    out[i] = a[j]  # a[a.size] for the last thread
+
+
+def test_an_error_stops_the_faulting_thread_first_post_mortem():
+    a = np.arange(8, dtype=np.float32)
+    out = np.zeros(8, np.float32)
+    seen = []
+    with debug.on_breakpoint(lambda s: seen.append((s.reason, s.threadIdx, int(s.variables["i"]),
+                                                    int(s.variables["j"]), s.variables["a"].shape))):
+        with pytest.raises(IndexError):  # continuing raises the error itself
+            off_by_one[1, 8](a, out)
+    assert seen == [("IndexError: index out of bounds", (7, 0, 0), 7, 8, (8,))]
+    (line,) = lines_of(off_by_one, "out[i] = a[j]")
+    with debug.on_breakpoint(lambda s: seen.append(s.line) or False), pytest.raises(LaunchError):
+        off_by_one[1, 8](a, out)
+    assert seen[-1] == line
+
+
+BARRIER_PROGRAM = textwrap.dedent('''
+    import numpy as np
+    from cutwin import cuda
+
+    @cuda.jit
+    def pairs(out):
+        t = cuda.threadIdx.x
+        mine = t * 10
+        cuda.syncthreads()
+        if t == 5:
+            breakpoint()
+        out[t] = mine
+
+    out = np.zeros(16, np.int64)
+    with cuda.use_backend("sim"):
+        pairs[1, 16](out)
+    print("out =", out.tolist())
+''')
+
+
+def test_the_prompt_switches_to_a_thread_waiting_at_a_barrier(tmp_path):
+    prog = tmp_path / "pairs_program.py"
+    prog.write_text(BARRIER_PROGRAM)
+    env = dict(os.environ, CUTWIN_DEBUG="1")
+    commands = "p mine\nthread 7\np mine, cuda.threadIdx.x\n!mine = 123\nthreads\nthread\np mine\nc\n"
+    r = subprocess.run([sys.executable, str(prog)], input=commands, capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "thread (7, 0, 0), waiting at the barrier of line 9 in pairs" in out
+    assert "(70, 7)" in out
+    assert "* (7, 0, 0)     barrier        9" in out  # the table marks the thread shown
+    assert "thread (5, 0, 0), stopped at line 11" in out
+    assert "out = [0, 10, 20, 30, 40, 50, 60, 123, 80" in out
