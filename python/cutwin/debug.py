@@ -8,7 +8,9 @@ kernel, the source line, the thread and block, and the thread's variables, array
 NumPy arrays viewing the simulated memory (writable). The thread goes on when the prompt
 continues or the function returns; quitting ends the launch with a LaunchError. Before a
 debug kernel raises an error (an index out of bounds, an assert, a raise), the thread stops
-the same way (post-mortem, `stop.reason` saying which error), its variables intact.
+the same way (post-mortem, `stop.reason` saying which error), its variables intact; the
+prompt opens there only when standard input is a terminal (else the error is raised as it
+would be without debugging).
 
     from cutwin import debug
     with debug.on_breakpoint(lambda stop: print(stop.line, stop.variables["i"])):
@@ -342,7 +344,16 @@ class Prompt(cmd.Cmd):
         pass
 
 
+def _interactive():
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (AttributeError, OSError, ValueError):  # replaced or closed (pytest's capture)
+        return False
+
+
 def _prompt(stop):
+    if stop.reason and not _interactive():
+        return True  # post-mortem without a terminal: the error is raised as without debugging
     p = Prompt(stop)
     p.cmdloop()
     return p.result

@@ -389,3 +389,33 @@ def test_the_prompt_switches_to_a_thread_waiting_at_a_barrier(tmp_path):
     assert "* (7, 0, 0)     barrier        9" in out  # the table marks the thread shown
     assert "thread (5, 0, 0), stopped at line 11" in out
     assert "out = [0, 10, 20, 30, 40, 50, 60, 123, 80" in out
+
+
+@cuda.jit(debug=True)
+def doubled_with_stop(out):
+    i = cuda.grid(1)
+    cuda.breakpoint(i == 3)
+    out[i] = 2 * i
+
+
+def test_on_every_backend_the_kernel_computes_the_same_and_only_the_simulator_stops(cutwin_backend):
+    out = np.zeros(32, np.int64)
+    stops = []
+    if cutwin_backend == "gpu":
+        with debug.on_breakpoint(stops.append), pytest.warns(RuntimeWarning, match="GPU kernels do not stop"):
+            doubled_with_stop[1, 32](out)
+        assert stops == []
+    else:
+        with debug.on_breakpoint(lambda s: stops.append(s.threadIdx)):
+            doubled_with_stop[1, 32](out)
+        assert stops == [(3, 0, 0)]
+    np.testing.assert_array_equal(out, 2 * np.arange(32))
+
+
+def test_without_a_terminal_a_post_mortem_stop_lets_the_error_be_raised():
+    """The default handler (the prompt) opens post-mortem only on a terminal: under pytest's
+    capture, a debug kernel's error is raised as it would be without debugging."""
+    a = np.arange(8, dtype=np.float32)
+    out = np.zeros(8, np.float32)
+    with pytest.raises(IndexError, match="index 8 out of bounds"):
+        off_by_one[1, 8](a, out)
