@@ -261,15 +261,21 @@ PROGRAM = textwrap.dedent('''
 ''')
 
 
-def test_the_prompt_prints_expressions_lists_threads_and_quits(tmp_path):
-    prog = tmp_path / "stencil_program.py"
-    prog.write_text(PROGRAM)
+def run_program(path, source, commands):
+    """Runs `source` (saved at `path`) with CUTWIN_DEBUG=1, `commands` as its standard input;
+    returns what it printed."""
+    path.write_text(source)
     env = dict(os.environ, CUTWIN_DEBUG="1")
-    commands = "p i, s\np a[i - 1:i + 2]\np cuda.threadIdx.x + 100\nthreads\nlist\nthread 3\nq\nc\n"
-    r = subprocess.run([sys.executable, str(prog)], input=commands, capture_output=True, text=True, env=env,
+    r = subprocess.run([sys.executable, str(path)], input=commands, capture_output=True, text=True, env=env,
                        timeout=120)
     assert r.returncode == 0, r.stderr
-    out = r.stdout
+    return r.stdout
+
+
+def test_the_prompt_prints_expressions_lists_threads_and_quits(tmp_path):
+    prog = tmp_path / "stencil_program.py"
+    out = run_program(prog, PROGRAM,
+                      "p i, s\np a[i - 1:i + 2]\np cuda.threadIdx.x + 100\nthreads\nlist\nthread 3\nq\nc\n")
     assert "> breakpoint in kernel 'stencil' at %s:11 (stencil)" % prog in out
     assert "thread (9, 0, 0), block (0, 0, 0)" in out
     assert "(9, 245.0)" in out  # 64 + 81 + 100
@@ -376,14 +382,8 @@ BARRIER_PROGRAM = textwrap.dedent('''
 
 
 def test_the_prompt_switches_to_a_thread_waiting_at_a_barrier(tmp_path):
-    prog = tmp_path / "pairs_program.py"
-    prog.write_text(BARRIER_PROGRAM)
-    env = dict(os.environ, CUTWIN_DEBUG="1")
-    commands = "p mine\nthread 7\np mine, cuda.threadIdx.x\n!mine = 123\nthreads\nthread\np mine\nc\n"
-    r = subprocess.run([sys.executable, str(prog)], input=commands, capture_output=True, text=True, env=env,
-                       timeout=120)
-    assert r.returncode == 0, r.stderr
-    out = r.stdout
+    out = run_program(tmp_path / "pairs_program.py", BARRIER_PROGRAM,
+                      "p mine\nthread 7\np mine, cuda.threadIdx.x\n!mine = 123\nthreads\nthread\np mine\nc\n")
     assert "thread (7, 0, 0), waiting at the barrier of line 9 in pairs" in out
     assert "(70, 7)" in out
     assert "* (7, 0, 0)     barrier        9" in out  # the table marks the thread shown
