@@ -1,7 +1,11 @@
 #include "backend_sim/breakpoints.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <mutex>
+#include <set>
+#include <utility>
 
 namespace cutwin::sim {
 
@@ -31,6 +35,82 @@ bool handleBreakpoint(const BreakpointEvent &e) {
                e.kernel->c_str(), e.site->file.c_str(), e.site->loc.line, e.tid[0], e.tid[1], e.tid[2],
                e.ctaid[0], e.ctaid[1], e.ctaid[2]);
   return true;
+}
+
+namespace {
+std::atomic<uint8_t> lineEventsArmed{0}; ///< what JIT code reads (kLineEventsArmedSymbol)
+
+struct LineRequests {
+  std::mutex mutex;
+  std::atomic<bool> armed{false}; ///< a step or a line breakpoint exists
+  StepMode step = StepMode::None;
+  std::array<uint32_t, 3> tid{}, ctaid{};
+  std::string function;
+  std::set<std::pair<std::string, int>> lines;
+  void rearm() {
+    bool on = step != StepMode::None || !lines.empty();
+    armed.store(on, std::memory_order_relaxed);
+    lineEventsArmed.store(on, std::memory_order_relaxed);
+  }
+};
+LineRequests &requests() {
+  static LineRequests r;
+  return r;
+}
+} // namespace
+
+void requestStep(StepMode mode, const std::array<uint32_t, 3> &tid, const std::array<uint32_t, 3> &ctaid,
+                 const std::string &function) {
+  LineRequests &r = requests();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.step = mode;
+  r.tid = tid;
+  r.ctaid = ctaid;
+  r.function = function;
+  r.rearm();
+}
+
+void setLineBreakpoint(const std::string &file, int line, bool enabled) {
+  LineRequests &r = requests();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (enabled)
+    r.lines.insert({file, line});
+  else
+    r.lines.erase({file, line});
+  r.rearm();
+}
+
+void clearLineBreakpoints() {
+  LineRequests &r = requests();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.lines.clear();
+  r.rearm();
+}
+
+bool lineStopWanted(const ir::BreakpointSite &site, const uint32_t tid[3], const uint32_t ctaid[3]) {
+  LineRequests &r = requests();
+  if (!r.armed.load(std::memory_order_relaxed))
+    return false;
+  std::lock_guard<std::mutex> lock(r.mutex);
+  bool self = r.step != StepMode::None && std::equal(tid, tid + 3, r.tid.begin()) &&
+              std::equal(ctaid, ctaid + 3, r.ctaid.begin());
+  if (self && (r.step == StepMode::Into || site.function == r.function)) {
+    r.step = StepMode::None;
+    r.rearm();
+    return true;
+  }
+  return r.lines.count({site.file, site.loc.line}) != 0;
+}
+
+void *lineEventsArmedAddress() { return &lineEventsArmed; }
+
+void endLaunchSteps() {
+  LineRequests &r = requests();
+  if (!r.armed.load(std::memory_order_relaxed))
+    return;
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.step = StepMode::None;
+  r.rearm();
 }
 
 } // namespace cutwin::sim

@@ -42,6 +42,24 @@ using BreakpointHandler = std::function<bool(const BreakpointEvent &)>;
 
 /// The process's handler (null: each stop is printed to stderr and the thread goes on).
 void setBreakpointHandler(BreakpointHandler handler);
+
+/// Stepping, as a handler asks before it resumes a thread: Into stops the thread at its
+/// next statement, Over at its next statement in the same function (`function`).
+enum class StepMode { None, Into, Over };
+void requestStep(StepMode mode, const std::array<uint32_t, 3> &tid, const std::array<uint32_t, 3> &ctaid,
+                 const std::string &function);
+/// Line breakpoints: every thread that reaches a statement of `file`:`line` stops there.
+void setLineBreakpoint(const std::string &file, int line, bool enabled);
+void clearLineBreakpoints();
+/// Whether the thread (tid, ctaid) at line event `site` stops: a step that ends there
+/// (which this clears) or a breakpoint on its line. Cheap while nothing is asked.
+bool lineStopWanted(const ir::BreakpointSite &site, const uint32_t tid[3], const uint32_t ctaid[3]);
+/// A launch ended: a step not completed does not carry over to the next one.
+void endLaunchSteps();
+/// The JIT symbol of a byte that is non-zero while a step or a line breakpoint exists:
+/// line events test it inline and call the host only then.
+inline constexpr const char *kLineEventsArmedSymbol = "cutwin_sim_line_events_armed";
+void *lineEventsArmedAddress();
 /// Calls the handler (the scheduler, for a thread that stopped).
 bool handleBreakpoint(const BreakpointEvent &event);
 

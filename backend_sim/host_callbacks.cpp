@@ -1,5 +1,7 @@
 #include "backend_sim/host_callbacks.h"
 
+#include "backend_sim/breakpoints.h"
+
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
@@ -70,6 +72,7 @@ std::vector<std::pair<const char *, void *>> hostCallbackSymbols() {
 #define CUTWIN_SYMBOL(id, symbol, noreturn, result, params) {#symbol, reinterpret_cast<void *>(&::symbol)},
       CUTWIN_SIM_HOST_CALLBACKS(CUTWIN_SYMBOL)
 #undef CUTWIN_SYMBOL
+          {kLineEventsArmedSymbol, lineEventsArmedAddress()}, // data: read by line events
   };
 }
 

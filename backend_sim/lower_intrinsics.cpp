@@ -1,6 +1,7 @@
 #include "backend_sim/lower_intrinsics.h"
 
 #include "backend_sim/approx_ops.h"
+#include "backend_sim/breakpoints.h"
 #include "backend_sim/host_callbacks.h"
 #include "backend_sim/thread_context.h"
 #include "frontend/ir/intrinsics.h"
@@ -11,6 +12,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/MDBuilder.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include <map>
 
@@ -289,10 +291,23 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
       repl = b.CreateCall(h, {ci->getArgOperand(0)});
       break;
     }
-    case ir::Intrinsic::Breakpoint: // fibers stop in the scheduler; a thread loop calls the handler
+    case ir::Intrinsic::Breakpoint: { // fibers stop in the scheduler; a thread loop calls the handler
+      // A line event calls the host only while a step or a line breakpoint exists (one load).
+      auto *index = dyn_cast<ConstantInt>(ci->getArgOperand(0));
+      if (index && index->getZExtValue() < info.breakpoints.size() &&
+          info.breakpoints[index->getZExtValue()].kind == ir::StopKind::Line) {
+        auto *i8 = Type::getInt8Ty(c);
+        auto *armed = cast<GlobalVariable>(m.getOrInsertGlobal(kLineEventsArmedSymbol, i8));
+        LoadInst *on = b.CreateLoad(i8, armed);
+        on->setAtomic(AtomicOrdering::Monotonic);
+        on->setAlignment(Align(1));
+        Instruction *then = SplitBlockAndInsertIfThen(b.CreateIsNotNull(on), ci, false);
+        b.SetInsertPoint(then);
+      }
       b.CreateCall(breakpoint, {ctx, ci->getArgOperand(0), ci->getArgOperand(1)})
           ->setDebugLoc(ci->getDebugLoc());
       break;
+    }
     case ir::Intrinsic::Print:
       b.CreateCall(print, {ci->getArgOperand(0), ci->getArgOperand(1)})->setDebugLoc(ci->getDebugLoc());
       break;

@@ -614,12 +614,19 @@ extern "C" void cutwin_sim_grid_sync(ThreadContext *tc, uint32_t site) {
 
 extern "C" void cutwin_sim_breakpoint(ThreadContext *tc, uint32_t site, void *const *frame) {
   Fiber *f = tc->fiber;
-  if (!tc->block->kernel->breakpoints[site].stops) { // before a barrier: the frame, for the thread table
+  const cutwin::ir::BreakpointSite &s = tc->block->kernel->breakpoints[site];
+  switch (s.kind) {
+  case cutwin::ir::StopKind::Barrier: // the frame, for the thread table while the thread waits
     if (f) {
       f->waitFrame = frame;
       f->waitFrameSite = site;
     }
     return;
+  case cutwin::ir::StopKind::Line:
+    if (!cutwin::sim::lineStopWanted(s, tc->tid, tc->ctaid))
+      return;
+    break;
+  case cutwin::ir::StopKind::Breakpoint: break;
   }
   if (!f) { // a thread loop: the handler runs here, on the block runner's stack
     if (!cutwin::sim::stopInLoop(*tc, site, frame))
@@ -717,6 +724,9 @@ uint64_t maxCooperativeBlocks(const SimKernel &k, Dim3 block, uint64_t dynamicSh
 
 void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, const void *args,
              ir::ErrorRecord *err, const SchedulerOptions &opts) {
+  struct EndSteps { // however the launch ends, a step not completed does not carry over
+    ~EndSteps() { endLaunchSteps(); }
+  } endSteps;
   if (k.cooperative)
     return runCooperative(k, grid, block, dynamicShared, args, err, opts);
   std::atomic<bool> abort{false};

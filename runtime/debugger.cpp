@@ -44,8 +44,20 @@ void setBreakpointHandler(BreakpointHandler handler) {
       }
       s.threads.push_back(std::move(th));
     }
-    return handler(s);
+    switch (handler(s)) {
+    case Resume::Continue: return true;
+    case Resume::Quit: return false;
+    case Resume::StepInto: sim::requestStep(sim::StepMode::Into, e.tid, e.ctaid, s.function); return true;
+    case Resume::StepOver: sim::requestStep(sim::StepMode::Over, e.tid, e.ctaid, s.function); return true;
+    }
+    return true;
   });
 }
+
+void setLineBreakpoint(const std::string &file, int line, bool enabled) {
+  sim::setLineBreakpoint(file, line, enabled);
+}
+
+void clearLineBreakpoints() { sim::clearLineBreakpoints(); }
 
 } // namespace cutwin

@@ -2,8 +2,9 @@
 // for debugging (debug=True, or CUTWIN_DEBUG=1) each becomes a `cutwin.breakpoint` call
 // passing the addresses of the function's variables, so a debugger can show and change
 // them where the thread stopped (docs/debugging.md); otherwise it compiles to nothing.
-// The same stop comes before every error a debug kernel raises (post-mortem: raiseNow), and
-// before each barrier a call that only leaves the thread's frame for the thread table.
+// The same stop comes before every error a debug kernel raises (post-mortem: raiseNow);
+// before each barrier a call leaves the thread's frame for the thread table, and at each
+// statement's start one stops a thread being stepped or at a line breakpoint.
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
 #include "frontend/lower/lowerer.h"
@@ -73,24 +74,34 @@ Value *Lowerer::lowerDebugBuiltin(const fe::CallExpr &c, const fe::ExprInfo &) {
   return nullptr;
 }
 
-void Lowerer::stopHere(SourceLoc loc, const std::string &reason, bool stops) {
-  // The frame: the address of every variable of this function with a value in memory.
-  BreakpointSite siteInfo{loc, spec_->file().path(), spec_->def->name, {}, reason, stops};
+void Lowerer::stopHere(SourceLoc loc, const std::string &reason, StopKind kind) {
+  BreakpointSite siteInfo{loc, spec_->file().path(), spec_->def->name, {}, reason, kind};
+  AllocaInst *frame = debugFrame(siteInfo.locals);
+  out_.info.breakpoints.push_back(std::move(siteInfo));
+  unsigned index = unsigned(out_.info.breakpoints.size() - 1);
+  b_.CreateCall(getIntrinsic(mod_, Intrinsic::Breakpoint), {b_.getInt32(index), frame});
+}
+
+AllocaInst *Lowerer::debugFrame(std::vector<DebugLocal> &locals) {
+  // Every variable of this function with a value in memory; their slots exist from the start.
   std::vector<Value *> addresses;
   for (const auto &[name, type] : spec_->locals) {
     if (!(type.isScalar() || (type.isArray() && !type.isRecordArray())) || !slots_.count(name))
       continue;
-    siteInfo.locals.push_back({name, type});
+    locals.push_back({name, type});
     addresses.push_back(slots_.at(name));
   }
+  if (debugFrame_)
+    return debugFrame_;
+  // One frame per function, filled once at its entry (after the slots): a stop costs a call.
   auto *ptr = PointerType::get(ctx_, 0);
-  AllocaInst *frame = entryAlloca(ArrayType::get(ptr, std::max<size_t>(addresses.size(), 1)), "debug.frame");
+  debugFrame_ = entryAlloca(ArrayType::get(ptr, std::max<size_t>(addresses.size(), 1)), "debug.frame");
+  IRBuilder<> eb(allocaBlock_);
   for (size_t k = 0; k < addresses.size(); ++k)
-    b_.CreateStore(b_.CreateAddrSpaceCast(addresses[k], ptr),
-                   b_.CreateConstInBoundsGEP2_32(frame->getAllocatedType(), frame, 0, unsigned(k)));
-  out_.info.breakpoints.push_back(std::move(siteInfo));
-  unsigned index = unsigned(out_.info.breakpoints.size() - 1);
-  b_.CreateCall(getIntrinsic(mod_, Intrinsic::Breakpoint), {b_.getInt32(index), frame});
+    eb.CreateStore(
+        eb.CreateAddrSpaceCast(addresses[k], ptr),
+        eb.CreateConstInBoundsGEP2_32(debugFrame_->getAllocatedType(), debugFrame_, 0, unsigned(k)));
+  return debugFrame_;
 }
 
 } // namespace ir

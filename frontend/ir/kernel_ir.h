@@ -33,10 +33,15 @@ struct DebugLocal {
   fe::Type type;
 };
 
-/// A `breakpoint()` in a kernel compiled for debugging, an error exit of one (post-mortem),
-/// or a barrier of one (`stops` false: the thread only leaves its frame for the debugger's
-/// thread table). The call passes the site's index and a frame: the addresses of `locals`'
-/// slots, in that order.
+/// What a `cutwin.breakpoint` call of a debug kernel is for.
+enum class StopKind : uint8_t {
+  Breakpoint, ///< breakpoint(), pdb.set_trace(), cuda.breakpoint(cond), or an error exit
+  Barrier,    ///< before a barrier: the thread leaves its frame for the thread table
+  Line,       ///< a statement's start: stops a thread being stepped, or at a line breakpoint
+};
+
+/// A `cutwin.breakpoint` call of a kernel compiled for debugging. The call passes the
+/// site's index and a frame: the addresses of `locals`' slots, in that order.
 struct BreakpointSite {
   SourceLoc loc;
   std::string file;     ///< source path of the function containing it
@@ -45,7 +50,7 @@ struct BreakpointSite {
   /// Empty for a breakpoint; for a post-mortem stop (the error exit of a checked index,
   /// an assert or a raise in a debug kernel), the error about to be raised.
   std::string reason;
-  bool stops = true;
+  StopKind kind = StopKind::Breakpoint;
 };
 
 /// Everything the backends and the runtime need to know about a compiled kernel besides

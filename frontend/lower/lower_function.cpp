@@ -237,6 +237,7 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
   fn_ = fn;
   slots_.clear();
   loops_.clear();
+  debugFrame_ = nullptr;
   diSub_ = nullptr;
   const fe::FunctionDefStmt &def = *spec.def;
   if (dib_) {
@@ -349,6 +350,8 @@ void Lowerer::lowerBlock(const fe::Block &blk) {
 
 void Lowerer::lowerStmt(const fe::Stmt &s) {
   setLoc(s.loc);
+  if (out_.info.debug && !terminated()) // a line event: stepping and line breakpoints stop here
+    stopHere(s.loc, "", StopKind::Line);
   switch (s.kind) {
   case fe::StmtKind::Expr: {
     auto &e = static_cast<const fe::ExprStmt &>(s);

@@ -54,9 +54,10 @@ public:
   llvm::Value *lowerPrintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *lowerDebugBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// A stop of the debugger here (a `cutwin.breakpoint` with this function's variables);
-  /// `reason` is empty for a breakpoint, else the error about to be raised. Not `stops`:
-  /// the thread only leaves its frame (before a barrier, for the thread table).
-  void stopHere(SourceLoc loc, const std::string &reason, bool stops = true);
+  /// `reason` is empty for a breakpoint, else the error about to be raised.
+  void stopHere(SourceLoc loc, const std::string &reason, StopKind kind = StopKind::Breakpoint);
+  /// This function's frame for the debugger (made once), and its variables in `locals`.
+  llvm::AllocaInst *debugFrame(std::vector<DebugLocal> &locals);
 
 private:
   // ---- types (lower_function.cpp)
@@ -249,6 +250,7 @@ private:
   llvm::BasicBlock *allocaBlock_ = nullptr;
   llvm::BasicBlock *exitBlock_ = nullptr;
   llvm::AllocaInst *retSlot_ = nullptr;
+  llvm::AllocaInst *debugFrame_ = nullptr; ///< debug kernels: the addresses of the variables
   llvm::Value *errRecord_ = nullptr;
   std::map<std::string, llvm::AllocaInst *> slots_;
   std::vector<LoopTargets> loops_;

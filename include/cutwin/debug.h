@@ -46,11 +46,21 @@ struct BreakpointStop {
   std::vector<Thread> threads;
 };
 
-/// Decides how the launch goes on: true resumes the thread, false ends the launch (the
-/// launch throws LaunchError naming where it was ended).
-using BreakpointHandler = std::function<bool(const BreakpointStop &)>;
+/// How the launch goes on after a stop.
+enum class Resume {
+  Continue, ///< the thread goes on
+  Quit,     ///< the launch ends: it throws LaunchError naming where
+  StepInto, ///< the thread goes on and stops at its next statement
+  StepOver, ///< ... at its next statement in the same function
+};
+using BreakpointHandler = std::function<Resume(const BreakpointStop &)>;
 
 /// Sets the process's handler; an empty one prints each stop to stderr and goes on.
 void setBreakpointHandler(BreakpointHandler handler);
+
+/// Line breakpoints: every thread of a debug kernel that reaches a statement of
+/// `file`:`line` stops there (file as the kernel's source path).
+void setLineBreakpoint(const std::string &file, int line, bool enabled = true);
+void clearLineBreakpoints();
 
 } // namespace cutwin

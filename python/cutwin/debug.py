@@ -20,6 +20,7 @@ import cmd
 import contextlib
 import ctypes
 import linecache
+import os
 import pprint
 import sys
 import types
@@ -28,7 +29,7 @@ import numpy as np
 
 from . import _cutwin
 
-__all__ = ["Stop", "Prompt", "on_breakpoint", "set_handler", "Quit"]
+__all__ = ["Stop", "Prompt", "on_breakpoint", "set_handler", "Quit", "break_at", "clear_breaks"]
 
 
 class Quit(Exception):
@@ -238,6 +239,10 @@ class Prompt(cmd.Cmd):
     w / where          kernel, file:line, thread and block
     threads            every thread of the block and where it waits
     thread TX [TY TZ]  show another thread (one waiting at a barrier); `thread`: back
+    s / step           go on to the thread's next statement (into calls)
+    n / next           go on to its next statement in this function
+    break [FILE:]LINE  every thread of a debug kernel stops at that line; break: list
+    clear              remove the line breakpoints
     c / continue       let the thread go on (after an error: the error is raised)
     q / quit           end the launch (LaunchError)
     """
@@ -329,6 +334,39 @@ class Prompt(cmd.Cmd):
 
     do_c = do_cont = do_continue
 
+    def do_step(self, arg):
+        """step: the thread goes on and stops at its next statement (into device functions)."""
+        self.result = "step"
+        return True
+
+    do_s = do_step
+
+    def do_next(self, arg):
+        """next: the thread goes on and stops at its next statement in this function."""
+        self.result = "next"
+        return True
+
+    do_n = do_next
+
+    def do_break(self, arg):
+        """break [FILE:]LINE: every thread of a debug kernel stops at that line (FILE: this
+        one by default); break alone lists them."""
+        if not arg.strip():
+            for f, n in sorted(_line_breaks):
+                self.stdout.write("%s:%d\n" % (f, n))
+            return
+        where, _, line = arg.strip().rpartition(":")
+        try:
+            break_at(where or self.stop.file, int(line))
+        except ValueError:
+            self.stdout.write("*** break takes [FILE:]LINE, not %r\n" % arg)
+
+    do_b = do_break
+
+    def do_clear(self, arg):
+        """clear: remove every line breakpoint."""
+        clear_breaks()
+
     def do_quit(self, arg):
         """quit: end the launch (LaunchError); the process keeps working."""
         self.result = False
@@ -360,11 +398,28 @@ def _prompt(stop):
 
 
 _handler = _prompt
+_line_breaks = set()
+
+
+def break_at(file, line):
+    """Every thread of a debug kernel that reaches a statement of `file`:`line` stops there
+    (the handler or the prompt runs), until clear_breaks()."""
+    file = os.path.abspath(file) if os.path.exists(file) else file
+    _line_breaks.add((file, int(line)))
+    _cutwin.set_line_breakpoint(file, int(line), True)
+
+
+def clear_breaks():
+    """Removes every line breakpoint."""
+    _line_breaks.clear()
+    _cutwin.clear_line_breakpoints()
 
 
 def set_handler(fn):
     """Calls fn(stop) at each breakpoint instead of the prompt (None: the prompt again).
-    fn returns None or True to go on, False (or raises Quit) to end the launch."""
+    fn returns None or True to go on, False (or raises Quit) to end the launch, "step" or
+    "next" to go on and stop at the thread's next statement (in the same function for
+    "next")."""
     global _handler
     _handler = fn if fn is not None else _prompt
 
@@ -390,6 +445,8 @@ def _dispatch(d):
     except BaseException as e:  # the handler failed: end the launch, saying why
         sys.stderr.write("cutwin.debug: the breakpoint handler raised %s: %s\n" % (type(e).__name__, e))
         return False
+    if result in ("step", "next"):
+        return result
     return result is None or bool(result)
 
 

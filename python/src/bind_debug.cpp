@@ -61,12 +61,21 @@ void bindDebug(nb::module_ &m) {
         PyObject *callee = handler;
         setBreakpointHandler([callee](const BreakpointStop &s) {
           nb::gil_scoped_acquire gil; // launches release it
-          return nb::cast<bool>(nb::handle(callee)(stopDict(s)));
+          nb::object r = nb::handle(callee)(stopDict(s));
+          if (nb::isinstance<nb::str>(r)) {
+            std::string how = nb::cast<std::string>(r);
+            return how == "step" ? Resume::StepInto : how == "next" ? Resume::StepOver : Resume::Continue;
+          }
+          return nb::cast<bool>(r) ? Resume::Continue : Resume::Quit;
         });
       },
       nb::arg("handler").none(),
       "Calls handler(stop: dict) for each simulated thread that stops at a breakpoint; it returns "
-      "True to go on, False to end the launch (LaunchError). None: print stops and go on.");
+      "True to go on, False to end the launch (LaunchError), 'step' or 'next' to go on and stop at "
+      "the thread's next statement (in the same function for 'next'). None: print stops and go on.");
+  m.def("set_line_breakpoint", &setLineBreakpoint, nb::arg("file"), nb::arg("line"),
+        nb::arg("enabled") = true);
+  m.def("clear_line_breakpoints", &clearLineBreakpoints);
 }
 
 } // namespace cutwin::py

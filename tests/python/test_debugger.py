@@ -419,3 +419,59 @@ def test_without_a_terminal_a_post_mortem_stop_lets_the_error_be_raised():
     out = np.zeros(8, np.float32)
     with pytest.raises(IndexError, match="index 8 out of bounds"):
         off_by_one[1, 8](a, out)
+
+
+@cuda.jit(device=True, debug=True)
+def twice_plus_one(x):
+    y = x * 2
+    return y + 1
+
+
+@cuda.jit(debug=True)
+def walk(out):
+    i = cuda.grid(1)
+    a = i + 1
+    if i == 2:
+        breakpoint()
+    b = a * 2
+    c = twice_plus_one(b)
+    out[i] = c
+
+
+def test_step_and_next_stop_the_same_thread_at_its_next_statements():
+    out = np.zeros(4, np.int64)
+    stops = []
+    plan = ["next", "next", "step", "step", True]  # what to do at each stop
+
+    def handler(stop):
+        stops.append((stop.line, stop.function, stop.threadIdx))
+        return plan[len(stops) - 1]
+
+    with debug.on_breakpoint(handler):
+        walk[1, 4](out)
+    (bp,) = lines_of(walk, "breakpoint()")
+    (b_line,) = lines_of(walk, "b = a * 2")
+    (c_line,) = lines_of(walk, "c = twice_plus_one(b)")
+    (y_line,) = lines_of(twice_plus_one, "y = x * 2")
+    (ret_line,) = lines_of(twice_plus_one, "return y + 1")
+    assert stops == [(bp, "walk", (2, 0, 0)), (b_line, "walk", (2, 0, 0)), (c_line, "walk", (2, 0, 0)),
+                     (y_line, "twice_plus_one", (2, 0, 0)), (ret_line, "twice_plus_one", (2, 0, 0))]
+    np.testing.assert_array_equal(out, (np.arange(4) + 1) * 4 + 1)
+
+
+def test_a_line_breakpoint_stops_every_thread_that_reaches_the_line():
+    out = np.zeros(4, np.int64)
+    (line,) = lines_of(walk, "out[i] = c")
+    seen = []
+    debug.break_at(__file__, line)
+    try:
+        with debug.on_breakpoint(lambda s: seen.append((s.line, s.threadIdx, int(s.variables["c"])))):
+            walk[1, 4](out)
+    finally:
+        debug.clear_breaks()
+    # thread 2 also stops at its breakpoint() first
+    assert [s for s in seen if s[0] == line] == [(line, (t, 0, 0), (t + 1) * 4 + 1) for t in range(4)]
+    seen.clear()
+    with debug.on_breakpoint(lambda s: seen.append(s.line)):
+        walk[1, 4](out)
+    assert seen == lines_of(walk, "breakpoint()")  # cleared: only the breakpoint() stops
