@@ -288,31 +288,31 @@ def test_the_prompt_prints_expressions_lists_threads_and_quits(tmp_path):
     assert "out[9] = 245.0" in out  # the second launch went on after c
 
 
-def test_the_prompt_works_in_a_terminal(tmp_path):
-    """The same program on a pseudo-terminal (as a user at a shell sees it): the prompt reads
-    each command as typed and the launch goes on after `c`."""
+def terminal_session(path, source, steps, env_debug=True):
+    """Runs `source` (saved at `path`) on a pseudo-terminal, as a user at a shell would:
+    for each (marker, keys) of `steps`, waits until `marker` appears in what the program
+    writes from then on, then types `keys`. Returns everything it wrote."""
     import pty
     import select
 
-    prog = tmp_path / "stencil_program.py"
-    prog.write_text(PROGRAM)
+    path.write_text(source)
     master, slave = pty.openpty()
-    env = dict(os.environ, CUTWIN_DEBUG="1", TERM="dumb")
-    proc = subprocess.Popen([sys.executable, str(prog)], stdin=slave, stdout=slave, stderr=slave, env=env,
+    env = dict(os.environ, TERM="dumb")
+    if env_debug:
+        env["CUTWIN_DEBUG"] = "1"
+    proc = subprocess.Popen([sys.executable, str(path)], stdin=slave, stdout=slave, stderr=slave, env=env,
                             close_fds=True)
     os.close(slave)
     seen = b""
 
     def read_until(marker, timeout=60):
-        """Reads the terminal until `marker` appears in what arrives from now on."""
         nonlocal seen
         start = len(seen)
         deadline = time.monotonic() + timeout
         while marker not in seen[start:]:
             left = deadline - time.monotonic()
             assert left > 0, "no %r in %r" % (marker, seen[-400:])
-            r, _, _ = select.select([master], [], [], left)
-            if r:
+            if select.select([master], [], [], left)[0]:
                 try:
                     chunk = os.read(master, 4096)
                 except OSError:
@@ -320,21 +320,26 @@ def test_the_prompt_works_in_a_terminal(tmp_path):
                 if not chunk:
                     break
                 seen += chunk
-        return seen
 
     try:
-        read_until(b"(cutwin) ")
-        os.write(master, b"p s\n")
-        read_until(b"245.0")
-        os.write(master, b"c\n")  # the first launch goes on
-        read_until(b"(cutwin) ")  # the second launch stops too
-        os.write(master, b"c\n")
-        read_until(b"out[9] = 245.0")
-        assert proc.wait(timeout=60) == 0
+        for marker, keys in steps:
+            read_until(marker)
+            if keys:
+                os.write(master, keys)
+        proc.wait(timeout=60)
     finally:
         proc.kill()
         os.close(master)
-    text = seen.decode(errors="replace")
+    return seen.decode(errors="replace")
+
+
+def test_the_prompt_works_in_a_terminal(tmp_path):
+    """The same program on a pseudo-terminal: the prompt reads each command as typed and the
+    launch goes on after `c`."""
+    text = terminal_session(tmp_path / "stencil_program.py", PROGRAM,
+                            [(b"(cutwin) ", b"p s\n"), (b"245.0", b"c\n"),  # the first launch goes on
+                             (b"(cutwin) ", b"c\n"),  # the second launch stops too
+                             (b"out[9] = 245.0", None)])
     assert text.count("> breakpoint in kernel 'stencil'") == 2
     assert "raised" not in text
 
@@ -359,6 +364,36 @@ def test_an_error_stops_the_faulting_thread_first_post_mortem():
     with debug.on_breakpoint(lambda s: seen.append(s.line) or False), pytest.raises(LaunchError):
         off_by_one[1, 8](a, out)
     assert seen[-1] == line
+
+
+OFF_BY_ONE_PROGRAM = textwrap.dedent('''
+    import numpy as np
+    from cutwin import cuda
+
+    @cuda.jit(debug=True)
+    def off_by_one(a, out):
+        i = cuda.grid(1)
+        j = i + 1
+        out[i] = a[j]
+
+    a = np.arange(8, dtype=np.float32)
+    out = np.zeros(8, np.float32)
+    with cuda.use_backend("sim"):
+        try:
+            off_by_one[1, 8](a, out)
+        except IndexError as e:
+            print("raised", type(e).__name__)
+''')
+
+
+def test_on_a_terminal_an_error_opens_the_prompt_post_mortem(tmp_path):
+    text = terminal_session(tmp_path / "off_by_one_program.py", OFF_BY_ONE_PROGRAM,
+                            [(b"(cutwin) ", b"p i, j, a.size\n"), (b"(7, 8, 8)", b"c\n"),
+                             (b"raised KernelIndexError", None)],
+                            env_debug=False)
+    assert "> post-mortem: IndexError: index out of bounds" in text
+    assert "thread (7, 0, 0), block (0, 0, 0)" in text
+    assert "raised KernelIndexError" in text
 
 
 BARRIER_PROGRAM = textwrap.dedent('''
