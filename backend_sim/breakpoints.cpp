@@ -38,20 +38,17 @@ bool handleBreakpoint(const BreakpointEvent &e) {
 }
 
 namespace {
-std::atomic<uint8_t> lineEventsArmed{0}; ///< what JIT code reads (kLineEventsArmedSymbol)
+/// Non-zero while a step or a line breakpoint exists; JIT code reads it too
+/// (kLineEventsArmedSymbol).
+std::atomic<uint8_t> lineEventsArmed{0};
 
 struct LineRequests {
   std::mutex mutex;
-  std::atomic<bool> armed{false}; ///< a step or a line breakpoint exists
   StepMode step = StepMode::None;
   std::array<uint32_t, 3> tid{}, ctaid{};
   std::string function;
   std::set<std::pair<std::string, int>> lines;
-  void rearm() {
-    bool on = step != StepMode::None || !lines.empty();
-    armed.store(on, std::memory_order_relaxed);
-    lineEventsArmed.store(on, std::memory_order_relaxed);
-  }
+  void rearm() { lineEventsArmed.store(step != StepMode::None || !lines.empty(), std::memory_order_relaxed); }
 };
 LineRequests &requests() {
   static LineRequests r;
@@ -88,9 +85,9 @@ void clearLineBreakpoints() {
 }
 
 bool lineStopWanted(const ir::BreakpointSite &site, const uint32_t tid[3], const uint32_t ctaid[3]) {
-  LineRequests &r = requests();
-  if (!r.armed.load(std::memory_order_relaxed))
+  if (!lineEventsArmed.load(std::memory_order_relaxed))
     return false;
+  LineRequests &r = requests();
   std::lock_guard<std::mutex> lock(r.mutex);
   bool self = r.step != StepMode::None && std::equal(tid, tid + 3, r.tid.begin()) &&
               std::equal(ctaid, ctaid + 3, r.ctaid.begin());
@@ -105,9 +102,9 @@ bool lineStopWanted(const ir::BreakpointSite &site, const uint32_t tid[3], const
 void *lineEventsArmedAddress() { return &lineEventsArmed; }
 
 void endLaunchSteps() {
-  LineRequests &r = requests();
-  if (!r.armed.load(std::memory_order_relaxed))
+  if (!lineEventsArmed.load(std::memory_order_relaxed))
     return;
+  LineRequests &r = requests();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.step = StepMode::None;
   r.rearm();

@@ -10,8 +10,8 @@ namespace {
 /// The variables of `site` in `frame` (their addresses, in the site's order).
 std::vector<BreakpointStop::Variable> variables(const ir::BreakpointSite &site, void *const *frame) {
   std::vector<BreakpointStop::Variable> out;
-  for (size_t k = 0; k < site.locals.size(); ++k) {
-    const ir::DebugLocal &v = site.locals[k];
+  for (size_t k = 0; k < site.locals->size(); ++k) {
+    const ir::DebugLocal &v = (*site.locals)[k];
     out.push_back({v.name, fe::scalarName(v.type.scalar), v.type.isArray() ? int(v.type.ndim) : 0, frame[k]});
   }
   return out;

@@ -75,25 +75,26 @@ Value *Lowerer::lowerDebugBuiltin(const fe::CallExpr &c, const fe::ExprInfo &) {
 }
 
 void Lowerer::stopHere(SourceLoc loc, const std::string &reason, StopKind kind) {
-  BreakpointSite siteInfo{loc, spec_->file().path(), spec_->def->name, {}, reason, kind};
-  AllocaInst *frame = debugFrame(siteInfo.locals);
-  out_.info.breakpoints.push_back(std::move(siteInfo));
+  AllocaInst *frame = debugFrame();
+  out_.info.breakpoints.push_back({loc, spec_->file().path(), spec_->def->name, debugLocals_, reason, kind});
   unsigned index = unsigned(out_.info.breakpoints.size() - 1);
   b_.CreateCall(getIntrinsic(mod_, Intrinsic::Breakpoint), {b_.getInt32(index), frame});
 }
 
-AllocaInst *Lowerer::debugFrame(std::vector<DebugLocal> &locals) {
-  // Every variable of this function with a value in memory; their slots exist from the start.
+AllocaInst *Lowerer::debugFrame() {
+  if (debugFrame_)
+    return debugFrame_;
+  // One frame per function, filled once at its entry (after the slots, which exist from the
+  // start): the address of every variable with a value in memory. A stop costs a call.
+  auto locals = std::make_shared<std::vector<DebugLocal>>();
   std::vector<Value *> addresses;
   for (const auto &[name, type] : spec_->locals) {
     if (!(type.isScalar() || (type.isArray() && !type.isRecordArray())) || !slots_.count(name))
       continue;
-    locals.push_back({name, type});
+    locals->push_back({name, type});
     addresses.push_back(slots_.at(name));
   }
-  if (debugFrame_)
-    return debugFrame_;
-  // One frame per function, filled once at its entry (after the slots): a stop costs a call.
+  debugLocals_ = std::move(locals);
   auto *ptr = PointerType::get(ctx_, 0);
   debugFrame_ = entryAlloca(ArrayType::get(ptr, std::max<size_t>(addresses.size(), 1)), "debug.frame");
   IRBuilder<> eb(allocaBlock_);

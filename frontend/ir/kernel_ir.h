@@ -41,12 +41,13 @@ enum class StopKind : uint8_t {
 };
 
 /// A `cutwin.breakpoint` call of a kernel compiled for debugging. The call passes the
-/// site's index and a frame: the addresses of `locals`' slots, in that order.
+/// site's index and a frame: the addresses of `locals`' slots, in that order (one list per
+/// function, shared by its sites).
 struct BreakpointSite {
   SourceLoc loc;
   std::string file;     ///< source path of the function containing it
   std::string function; ///< Python name of the function containing it
-  std::vector<DebugLocal> locals;
+  std::shared_ptr<const std::vector<DebugLocal>> locals;
   /// Empty for a breakpoint; for a post-mortem stop (the error exit of a checked index,
   /// an assert or a raise in a debug kernel), the error about to be raised.
   std::string reason;

@@ -56,8 +56,9 @@ public:
   /// A stop of the debugger here (a `cutwin.breakpoint` with this function's variables);
   /// `reason` is empty for a breakpoint, else the error about to be raised.
   void stopHere(SourceLoc loc, const std::string &reason, StopKind kind = StopKind::Breakpoint);
-  /// This function's frame for the debugger (made once), and its variables in `locals`.
-  llvm::AllocaInst *debugFrame(std::vector<DebugLocal> &locals);
+  /// This function's frame for the debugger, made at its first stop (its variables then
+  /// in debugLocals_).
+  llvm::AllocaInst *debugFrame();
 
 private:
   // ---- types (lower_function.cpp)
@@ -251,6 +252,7 @@ private:
   llvm::BasicBlock *exitBlock_ = nullptr;
   llvm::AllocaInst *retSlot_ = nullptr;
   llvm::AllocaInst *debugFrame_ = nullptr; ///< debug kernels: the addresses of the variables
+  std::shared_ptr<const std::vector<DebugLocal>> debugLocals_; ///< ... and the variables
   llvm::Value *errRecord_ = nullptr;
   std::map<std::string, llvm::AllocaInst *> slots_;
   std::vector<LoopTargets> loops_;

@@ -73,17 +73,22 @@ def _array_view(dtype, ndim, address):
     return np.ndarray(shape, dtype=dt, buffer=buf, offset=-low, strides=strides)
 
 
-def _views(variables):
-    """name -> view of each (name, dtype, ndim, address): a one-element view for a number,
-    the array itself otherwise; and the names of the numbers."""
-    views, scalars = {}, set()
-    for name, dtype, ndim, address in variables:
-        if ndim:
-            views[name] = _array_view(dtype, ndim, address)
-        else:
-            views[name] = _scalar_view(dtype, address)
-            scalars.add(name)
-    return views, scalars
+class _Frame:
+    """A thread's variables from (name, dtype, ndim, address) each: a one-element view of a
+    number (`scalars` names them), or the array itself."""
+
+    def __init__(self, variables):
+        self.views, self.scalars = {}, set()
+        for name, dtype, ndim, address in variables:
+            if ndim:
+                self.views[name] = _array_view(dtype, ndim, address)
+            else:
+                self.views[name] = _scalar_view(dtype, address)
+                self.scalars.add(name)
+
+    def values(self):
+        """name -> value: numbers as NumPy scalars, arrays as views."""
+        return {n: (v[0] if n in self.scalars else v) for n, v in self.views.items()}
 
 
 class ThreadState:
@@ -97,14 +102,11 @@ class ThreadState:
         self.state = state
         self.line = line
         self.function = function or None
-        self._views, self._scalars = _views(variables)
-        self.known = bool(function)
+        self._frame = _Frame(variables) if function else None  # None: not known where it is
 
     @property
     def variables(self):
-        if not self.known:
-            return None
-        return {n: (v[0] if n in self._scalars else v) for n, v in self._views.items()}
+        return self._frame.values() if self._frame is not None else None
 
     def __repr__(self):
         return "ThreadState(%s, %r, line %d)" % (self.threadIdx, self.state, self.line)
@@ -117,9 +119,8 @@ class Stop:
     post-mortem stop (a debug kernel about to raise an error), the error. threadIdx, blockIdx, blockDim,
     gridDim: (x, y, z) tuples. variables: the function's variables by name, numbers as
     NumPy scalars and arrays as writable NumPy views of the simulated memory; `set(name,
-    value)` changes a number. threads: (threadIdx, state, line) of every thread of the
-    block, state being "running", "barrier", "grid barrier", "warp", "breakpoint" or
-    "exited". Valid only while the handler runs.
+    value)` changes a number. threads: a ThreadState for every thread of the block
+    (`thread(tid)` finds one). Valid only while the handler runs.
     """
 
     def __init__(self, d):
@@ -133,26 +134,22 @@ class Stop:
         self.blockIdx = tuple(d["blockIdx"])
         self.blockDim = tuple(d["blockDim"])
         self.gridDim = tuple(d["gridDim"])
-        self._views, self._scalars = _views(d["variables"])
+        self._own = _Frame(d["variables"])
         self.threads = [ThreadState(t, state, line, function, variables)
                         for t, state, line, function, variables in d["threads"]]
         for t in self.threads:  # the stopped thread: its variables are the stop's
             if t.threadIdx == self.threadIdx:
-                t._views, t._scalars, t.function, t.known = self._views, self._scalars, self.function, True
+                t.function, t._frame = self.function, self._own
 
     @property
     def variables(self):
-        return {n: (v[0] if n in self._scalars else v) for n, v in self._views.items()}
-
-    def _is_scalar(self, name):
-        return name in self._scalars
+        return self._own.values()
 
     def set(self, name, value):
         """Stores `value` into the thread's variable `name` (a number)."""
-        v = self._views[name]
-        if not self._is_scalar(name):
+        if name not in self._own.scalars:
             raise TypeError("%s is an array: assign to its elements (%s[i] = value)" % (name, name))
-        v[0] = value
+        self._own.views[name][0] = value
 
     def cuda_namespace(self, thread=None):
         """What `cuda.threadIdx.x` and friends are for the stopped thread (or `thread`, a
@@ -176,21 +173,20 @@ class Stop:
                 return t
         raise KeyError("no thread %s in a block of %s" % (tid, self.blockDim))
 
-    def _frame(self, thread):
-        """(views, scalar names) of the stopped thread, or of `thread` waiting at a barrier."""
+    def _frame_of(self, thread):
+        """The variables of the stopped thread, or of `thread` waiting at a barrier."""
         if thread is None or _tid(thread) == self.threadIdx:
-            return self._views, self._scalars
+            return self._own
         t = self.thread(thread)
-        if not t.known:
+        if t._frame is None:
             raise KeyError("thread %s is %s: its variables are not known there" % (t.threadIdx, t.state))
-        return t._views, t._scalars
+        return t._frame
 
     def namespace(self, thread=None):
         """Names an expression can use: the variables of the stopped thread (or of `thread`,
         one waiting at a barrier), `cuda`, `np`."""
-        views, scalars = self._frame(thread)
         ns = {"np": np, "numpy": np, "cuda": self.cuda_namespace(thread)}
-        ns.update({n: (v[0] if n in scalars else v) for n, v in views.items()})
+        ns.update(self._frame_of(thread).values())
         return ns
 
     def eval(self, expression, thread=None):
@@ -199,13 +195,13 @@ class Stop:
 
     def exec(self, statement, thread=None):
         """Runs a Python statement (`a[3] = 0`); numbers assigned by name are stored back."""
-        views, scalars = self._frame(thread)
+        frame = self._frame_of(thread)
         ns = self.namespace(thread)
         before = dict(ns)
         exec(statement, {"__builtins__": __builtins__}, ns)
-        for name in scalars:
+        for name in frame.scalars:
             if ns.get(name) is not before.get(name):
-                views[name][0] = ns[name]
+                frame.views[name][0] = ns[name]
 
     def where(self):
         return "%s:%d in %s (kernel %s), thread %s, block %s" % (self.file, self.line, self.function, self.kernel,
@@ -316,7 +312,7 @@ class Prompt(cmd.Cmd):
             return
         try:
             tid = tuple(int(v) for v in arg.replace(",", " ").split())
-            self.stop._frame(tid)
+            self.stop._frame_of(tid)
             t = self.stop.thread(tid)
         except (KeyError, ValueError) as e:
             self.stdout.write("*** %s\n" % (e.args[0] if e.args else e))
