@@ -41,6 +41,8 @@ Intrinsic::ID specialRegister(ir::Intrinsic id) {
   case ir::Intrinsic::Warp:
   case ir::Intrinsic::Print:
   case ir::Intrinsic::Breakpoint:
+  case ir::Intrinsic::DebugEnter:
+  case ir::Intrinsic::DebugLeave:
   case ir::Intrinsic::TanhApprox: break;
   }
   throw Error(std::string("GPU backend: ") + ir::intrinsicName(id) + " is not a special register");
@@ -267,6 +269,8 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
       break;
     }
     case ir::Intrinsic::Breakpoint: // a GPU kernel does not stop (the runtime warns)
+    case ir::Intrinsic::DebugEnter:
+    case ir::Intrinsic::DebugLeave:
       break;
     case ir::Intrinsic::Print: { // the CUDA runtime's device printf
       auto *p = PointerType::get(m.getContext(), 0);

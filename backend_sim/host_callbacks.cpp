@@ -72,7 +72,7 @@ std::vector<std::pair<const char *, void *>> hostCallbackSymbols() {
 #define CUTWIN_SYMBOL(id, symbol, noreturn, result, params) {#symbol, reinterpret_cast<void *>(&::symbol)},
       CUTWIN_SIM_HOST_CALLBACKS(CUTWIN_SYMBOL)
 #undef CUTWIN_SYMBOL
-          {kLineEventsArmedSymbol, lineEventsArmedAddress()}, // data: read by line events
+          {kDebugArmedSymbol, debugArmedAddress()}, // data: read by line events and watched stores
   };
 }
 

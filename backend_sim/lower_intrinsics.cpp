@@ -27,7 +27,7 @@ StructType *contextType(LLVMContext &c) {
     return t;
   auto *a3 = ArrayType::get(Type::getInt32Ty(c), 3);
   auto *p = PointerType::get(c, 0);
-  return StructType::create(c, {a3, a3, a3, a3, p, p, p, Type::getInt64Ty(c)}, "cutwin.ctx");
+  return StructType::create(c, {a3, a3, a3, a3, p, p, p, Type::getInt64Ty(c), p}, "cutwin.ctx");
 }
 
 /// Gives every defined function a leading `ptr %ctx` parameter and passes it along at
@@ -292,20 +292,34 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
       break;
     }
     case ir::Intrinsic::Breakpoint: { // fibers stop in the scheduler; a thread loop calls the handler
-      // A line event calls the host only while a step or a line breakpoint exists (one load).
+      // Line and return events call the host only while a step or a line breakpoint exists.
       auto *index = dyn_cast<ConstantInt>(ci->getArgOperand(0));
       if (index && index->getZExtValue() < info.breakpoints.size() &&
-          info.breakpoints[index->getZExtValue()].kind == ir::StopKind::Line) {
+          info.breakpoints[index->getZExtValue()].kind != ir::StopKind::Breakpoint) {
         auto *i8 = Type::getInt8Ty(c);
-        auto *armed = cast<GlobalVariable>(m.getOrInsertGlobal(kLineEventsArmedSymbol, i8));
+        auto *armed = cast<GlobalVariable>(m.getOrInsertGlobal(kDebugArmedSymbol, i8));
         LoadInst *on = b.CreateLoad(i8, armed);
         on->setAtomic(AtomicOrdering::Monotonic);
         on->setAlignment(Align(1));
-        Instruction *then = SplitBlockAndInsertIfThen(b.CreateIsNotNull(on), ci, false);
+        Value *lines = b.CreateIsNotNull(b.CreateAnd(on, b.getInt8(kArmedLines)));
+        Instruction *then = SplitBlockAndInsertIfThen(lines, ci, false);
         b.SetInsertPoint(then);
       }
       b.CreateCall(breakpoint, {ctx, ci->getArgOperand(0), ci->getArgOperand(1)})
           ->setDebugLoc(ci->getDebugLoc());
+      break;
+    }
+    case ir::Intrinsic::DebugEnter: { // the record joins the thread's debug stack (context field 8)
+      Value *top = b.CreateStructGEP(ctxTy, ctx, 8);
+      Value *record = ci->getArgOperand(0);
+      auto *p = PointerType::get(c, 0);
+      b.CreateStore(b.CreateLoad(p, top), record); // field 0: caller
+      b.CreateStore(record, top);
+      break;
+    }
+    case ir::Intrinsic::DebugLeave: {
+      auto *p = PointerType::get(c, 0);
+      b.CreateStore(b.CreateLoad(p, ci->getArgOperand(0)), b.CreateStructGEP(ctxTy, ctx, 8));
       break;
     }
     case ir::Intrinsic::Print:

@@ -3,6 +3,7 @@
 #include "backend_sim/breakpoints.h"
 #include "backend_sim/host_callbacks.h"
 #include "backend_sim/warp_ops.h"
+#include "backend_sim/watchpoints.h"
 #include "frontend/ir/intrinsics.h"
 
 #include "cutwin/errors.h"
@@ -16,16 +17,27 @@
 #include <csetjmp>
 #include <csignal>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <numeric>
 #include <random>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 #include <vector>
 
 namespace bctx = boost::context::detail;
 
 namespace cutwin::sim {
+
+/// What a thread that stops for the debugger hands the scheduler: where (a breakpoint site
+/// of the kernel) and why.
+struct PendingStop {
+  uint32_t site = 0;
+  StopCause cause = StopCause::Breakpoint;
+  std::vector<int> lineBreaks;
+  WatchHit watch;
+};
 
 /// One simulated thread running on its own stack.
 struct Fiber {
@@ -40,10 +52,7 @@ struct Fiber {
   EntryFn entry = nullptr;
   const void *args = nullptr;
   const char *stackLow = nullptr; ///< lowest usable byte; the guard page is below it
-  void *const *frame = nullptr;   ///< AtBreakpoint: the addresses of the site's variables
-  /// Debug kernels: the frame the thread left before the barrier it waits at, and its site.
-  void *const *waitFrame = nullptr;
-  uint32_t waitFrameSite = 0;
+  PendingStop stop;               ///< AtBreakpoint: where and why
 };
 
 /// Per-launch state every thread of a block can reach through its context.
@@ -54,6 +63,9 @@ struct BlockState {
   const SimKernel *kernel = nullptr;
   /// Loop mode: set (once) when a breakpoint's handler ended the launch; runGrid throws it.
   std::string *endedInDebugger = nullptr;
+  const ThreadContext *faulted = nullptr; ///< the thread whose memory fault stopped the block
+  /// A cooperative launch: the threads of the other resident blocks, for the debugger.
+  std::function<void(std::vector<ThreadAtStop> &)> otherBlocks;
 };
 
 namespace {
@@ -86,9 +98,21 @@ thread_local ActiveKernel active;
 
 struct sigaction previousSegv, previousBus;
 
+/// A memory fault in a thread loop of a debug kernel: the thread whose frames the debugger
+/// shows before the block runner unwinds.
+struct FaultInLoop {
+  const ThreadContext *tc = nullptr;
+  sigjmp_buf *escape = nullptr;
+};
+thread_local FaultInLoop faultInLoop;
+[[noreturn]] void stopAfterFault();
+
 /// Turns a memory fault inside a kernel into a recorded error and unwinds to the block
-/// runner; faults anywhere else go to the previous handler.
-void onFault(int sig, siginfo_t *info, void *) {
+/// runner; faults anywhere else go to the previous handler. In a debug kernel the debugger
+/// sees the faulting thread first: a fiber's frames stay on its stack while the scheduler
+/// shows them; a thread loop's frames are on the runner's stack, so the handler returns
+/// into stopAfterFault below them, which unwinds after the debugger.
+void onFault(int sig, siginfo_t *info, void *context) {
   ActiveKernel a = active;
   if (!a.tc) {
     sigaction(sig, sig == SIGBUS ? &previousBus : &previousSegv, nullptr);
@@ -105,6 +129,19 @@ void onFault(int sig, siginfo_t *info, void *) {
     recordError(a.block->err, a.tc->tid, a.tc->ctaid, uint32_t(KernelErrorKind::IllegalAddress), UINT32_MAX,
                 int64_t(reinterpret_cast<uintptr_t>(addr)), sig, 0);
   a.block->abort->store(true, std::memory_order_relaxed);
+  a.block->faulted = a.tc;
+#if defined(__x86_64__)
+  if (a.block->kernel->debug && !a.tc->fiber && a.tc->debugTop) {
+    faultInLoop = {a.tc, a.escape};
+    auto &regs = static_cast<ucontext_t *>(context)->uc_mcontext.gregs;
+    greg_t sp = ((regs[REG_RSP] - 256) & ~greg_t(15)) - 8; // past the red zone, as after a call
+    regs[REG_RSP] = sp;
+    regs[REG_RIP] = greg_t(reinterpret_cast<uintptr_t>(&stopAfterFault));
+    return;
+  }
+#else
+  (void)context;
+#endif
   siglongjmp(*a.escape, 1);
 }
 
@@ -224,7 +261,6 @@ void startFibers(const SimKernel &k, const ThreadContext &base, Dim3 block, cons
     linearToTid(i, block, f.tc.tid);
     f.tc.fiber = &f;
     f.state = Fiber::State::Ready;
-    f.waitFrame = nullptr; // fibers are reused from block to block
     f.entry = k.threadEntry;
     f.args = args;
     char *top = stacks.top(i, k.stackBytes);
@@ -315,13 +351,21 @@ uint32_t resolveWarps(std::vector<Fiber> &fibers, uint32_t n, WarpStall &stall) 
   return released;
 }
 
-/// A stop at breakpoint `site` of thread `tc` (its block's threads not yet filled in).
-BreakpointEvent breakpointEvent(const SimKernel &k, const ThreadContext &tc, uint32_t site,
-                                void *const *frame) {
+/// The stop `s` of thread `tc` (its block's threads not yet filled in).
+BreakpointEvent stopEvent(const SimKernel &k, const ThreadContext &tc, const PendingStop &s) {
   BreakpointEvent e;
   e.kernel = &k.name;
-  e.site = &k.breakpoints.at(site);
-  e.frame = frame;
+  const ir::BreakpointSite &site = k.breakpoints.at(s.site);
+  e.cause = !site.reason.empty() ? StopCause::Error : s.cause;
+  e.reason = site.reason;
+  e.lineBreaks = s.lineBreaks;
+  e.watch = s.watch;
+  // At a return event the function is at the line it ran last (its record's).
+  e.atReturn = site.kind == ir::StopKind::Return;
+  bool ranLine = tc.debugTop && tc.debugTop->site < k.breakpoints.size();
+  e.stack = callStack(k.breakpoints, tc.debugTop, e.atReturn && ranLine ? nullptr : &site);
+  if (e.stack.empty()) // a stop outside any frame record (not made by the frontend)
+    e.stack.push_back({&site, nullptr});
   std::copy(tc.tid, tc.tid + 3, e.tid.begin());
   std::copy(tc.ctaid, tc.ctaid + 3, e.ctaid.begin());
   std::copy(tc.ntid, tc.ntid + 3, e.ntid.begin());
@@ -331,65 +375,113 @@ BreakpointEvent breakpointEvent(const SimKernel &k, const ThreadContext &tc, uin
 
 /// What LaunchError says when the debugger ended the launch at `e`.
 std::string endedInDebugger(const BreakpointEvent &e) {
-  auto dim = [](const std::array<uint32_t, 3> &d) {
+  auto dim = [](const Dim &d) {
     return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")";
   };
-  return "kernel '" + *e.kernel + "': the launch was ended in the debugger at " + e.site->file + ":" +
-         std::to_string(e.site->loc.line) + ", thread " + dim(e.tid) + ", block " + dim(e.ctaid);
+  const ir::BreakpointSite &site = *e.stack.at(0).site;
+  return "kernel '" + *e.kernel + "': the launch was ended in the debugger at " + site.file + ":" +
+         std::to_string(site.loc.line) + ", thread " + dim(e.tid) + ", block " + dim(e.ctaid);
 }
 
-/// Hands fiber `f`, stopped at a breakpoint, to the process's breakpoint handler with the
-/// state of its block's `n` threads; throws LaunchError if the handler ends the launch.
-void stopAtBreakpoint(const SimKernel &k, const Fiber &f, const std::vector<Fiber> &fibers, uint32_t n) {
-  BreakpointEvent e = breakpointEvent(k, f.tc, f.site, f.frame);
+/// Where each of a block's `n` fibers is, for the debugger's thread table.
+void describeThreads(const SimKernel &k, const std::vector<Fiber> &fibers, uint32_t n,
+                     std::vector<ThreadAtStop> &out) {
   for (uint32_t i = 0; i < n; ++i) {
     const Fiber &o = fibers[i];
-    ThreadAtStop t{{o.tc.tid[0], o.tc.tid[1], o.tc.tid[2]}, "running"};
+    ThreadAtStop t;
+    std::copy(o.tc.tid, o.tc.tid + 3, t.tid.begin());
+    std::copy(o.tc.ctaid, o.tc.ctaid + 3, t.ctaid.begin());
     auto waitLine = [&] { return o.site < k.sites.size() ? k.sites[o.site].loc.line : 0; };
-    bool atBarrier = o.state == Fiber::State::AtBarrier || o.state == Fiber::State::AtGridBarrier;
-    if (atBarrier && o.waitFrame) { // the frame it left before waiting
-      t.frame = o.waitFrame;
-      t.frameSite = &k.breakpoints.at(o.waitFrameSite);
-    }
+    const ir::BreakpointSite *stopSite = nullptr;
     switch (o.state) {
     case Fiber::State::Ready: break;
     case Fiber::State::AtBarrier: t.state = "barrier", t.line = waitLine(); break;
     case Fiber::State::AtGridBarrier: t.state = "grid barrier", t.line = waitLine(); break;
     case Fiber::State::AtWarp: t.state = "warp", t.line = waitLine(); break;
     case Fiber::State::AtBreakpoint:
-      t.state = "breakpoint", t.line = k.breakpoints.at(o.site).loc.line;
+      stopSite = &k.breakpoints.at(o.stop.site);
+      t.state = "breakpoint", t.line = stopSite->loc.line;
       break;
     case Fiber::State::Done: t.state = "exited"; break;
     case Fiber::State::Faulted: t.state = "faulted"; break;
     }
-    e.threads.push_back(t);
+    if (o.state != Fiber::State::Done)
+      t.stack = callStack(k.breakpoints, o.tc.debugTop, stopSite);
+    out.push_back(std::move(t));
   }
+}
+
+/// Hands `e` (a stop of one of the block's fibers) to the process's breakpoint handler with
+/// the state of the block's `n` threads (and of the other resident blocks); throws
+/// LaunchError if the handler ends the launch.
+void stopFiber(const SimKernel &k, BreakpointEvent &e, const BlockState &bs, const std::vector<Fiber> &fibers,
+               uint32_t n) {
+  describeThreads(k, fibers, n, e.threads);
+  if (bs.otherBlocks)
+    bs.otherBlocks(e.threads);
   if (!handleBreakpoint(e))
     throw LaunchError(endedInDebugger(e));
 }
 
-/// A breakpoint in a kernel whose threads run as a loop (no barriers): the threads before
-/// this one have exited and those after it have not started. Returns false if the handler
-/// ended the launch (the message is in the block's state).
-bool stopInLoop(const ThreadContext &tc, uint32_t site, void *const *frame) {
+/// Debug kernels: the debugger sees fiber `f` before an error the scheduler found (or a
+/// memory fault) ends the launch, as at a post-mortem stop of the kernel's own checks.
+void postMortem(const SimKernel &k, const BlockState &bs, const Fiber &f, const std::vector<Fiber> &fibers,
+                uint32_t n, std::string reason) {
+  const DebugFrameRecord *top = f.tc.debugTop;
+  if (!k.debug || !top || top->site >= k.breakpoints.size())
+    return;
+  PendingStop stop;
+  stop.site = top->site;
+  BreakpointEvent e = stopEvent(k, f.tc, stop);
+  e.cause = StopCause::Error;
+  e.reason = std::move(reason);
+  stopFiber(k, e, bs, fibers, n);
+}
+
+/// A stop in a kernel whose threads run as a loop (no barriers): the threads before this
+/// one have exited and those after it have not started. Returns false if the handler ended
+/// the launch (the message is in the block's state).
+bool stopInLoop(const ThreadContext &tc, BreakpointEvent &e) {
   BlockState &bs = *tc.block;
-  BreakpointEvent e = breakpointEvent(*bs.kernel, tc, site, frame);
   uint64_t self = tc.tid[0] + uint64_t(tc.ntid[0]) * (tc.tid[1] + uint64_t(tc.ntid[1]) * tc.tid[2]);
   uint64_t linear = 0;
   for (uint32_t z = 0; z < tc.ntid[2]; ++z)
     for (uint32_t y = 0; y < tc.ntid[1]; ++y)
-      for (uint32_t x = 0; x < tc.ntid[0]; ++x, ++linear)
-        e.threads.push_back({{x, y, z},
-                             linear < self    ? "exited"
-                             : linear == self ? "breakpoint"
-                                              : "running",
-                             linear == self ? e.site->loc.line : 0});
+      for (uint32_t x = 0; x < tc.ntid[0]; ++x, ++linear) {
+        ThreadAtStop t;
+        t.tid = {x, y, z};
+        t.ctaid = e.ctaid;
+        t.state = linear < self ? "exited" : linear == self ? "breakpoint" : "running";
+        if (linear == self) {
+          t.line = e.stack.at(0).site->loc.line;
+          t.stack = e.stack;
+        }
+        e.threads.push_back(std::move(t));
+      }
   if (handleBreakpoint(e))
     return true;
   if (bs.endedInDebugger->empty())
     *bs.endedInDebugger = endedInDebugger(e);
   bs.abort->store(true, std::memory_order_relaxed);
   return false;
+}
+
+void stopAfterFault() {
+  FaultInLoop f = faultInLoop;
+  const ThreadContext &tc = *f.tc;
+  const SimKernel &k = *tc.block->kernel;
+  if (tc.debugTop->site < k.breakpoints.size()) {
+    try {
+      PendingStop stop;
+      stop.site = tc.debugTop->site;
+      BreakpointEvent e = stopEvent(k, tc, stop);
+      e.cause = StopCause::Error;
+      e.reason = ir::describeError(*tc.block->err, k.sites);
+      stopInLoop(tc, e);
+    } catch (...) { // the launch ends with the fault's error whatever the debugger did
+    }
+  }
+  siglongjmp(*f.escape, 1);
 }
 
 /// Resumes the block's threads until all have finished (Done), all wait at one grid
@@ -401,8 +493,13 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
   std::vector<Fiber> &fibers = *bf.fibers;
   uint32_t n = bf.n;
   sigjmp_buf escape;
-  if (sigsetjmp(escape, 1) != 0)
-    return BlockEnd::Stopped;      // a fault in one of the fibers: recorded, the block is abandoned
+  if (sigsetjmp(escape, 1) != 0) { // a fault in one of the fibers: recorded, the block is abandoned
+    if (Fiber *f = bs.faulted ? bs.faulted->fiber : nullptr) {
+      f->state = Fiber::State::Faulted;
+      postMortem(k, bs, *f, fibers, n, ir::describeError(*bs.err, k.sites));
+    }
+    return BlockEnd::Stopped;
+  }
   for (uint32_t i = 0; i < n; ++i) // released from the grid barrier
     if (fibers[i].state == Fiber::State::AtGridBarrier)
       fibers[i].state = Fiber::State::Ready;
@@ -421,7 +518,8 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
         active = ActiveKernel{};
         f.ctx = t.fctx;
         while (f.state == Fiber::State::AtBreakpoint) { // the debugger runs here, off the fiber's stack
-          stopAtBreakpoint(k, f, fibers, n);
+          BreakpointEvent e = stopEvent(k, f.tc, f.stop);
+          stopFiber(k, e, bs, fibers, n);
           f.state = Fiber::State::Ready;
           active = ActiveKernel{&f.tc, &bs, &escape, f.stackLow, k.stackBytes};
           t = bctx::jump_fcontext(f.ctx, &f);
@@ -457,6 +555,7 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
       recordError(bs.err, w.tc.tid, base.ctaid, uint32_t(KernelErrorKind::WarpDivergence), w.site,
                   int64_t(w.warp.mask), lane, where);
       bs.abort->store(true, std::memory_order_relaxed);
+      postMortem(k, bs, w, fibers, n, ir::describeError(*bs.err, k.sites));
       return BlockEnd::Stopped;
     }
     if (waiting == 0)
@@ -474,6 +573,17 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
       recordError(bs.err, culprit->tc.tid, base.ctaid, uint32_t(KernelErrorKind::BarrierDivergence),
                   firstWaiting->site, atFirst, n, otherSite ? int64_t(otherSite->site) : -1);
       bs.abort->store(true, std::memory_order_relaxed);
+      if (k.debug) { // an exited culprit has no frames left: the debugger shows a thread waiting
+        std::string reason = ir::describeError(*bs.err, k.sites);
+        if (!otherSite) {
+          const uint32_t *t = culprit->tc.tid;
+          std::string who = "thread (" + std::to_string(t[0]) + ", " + std::to_string(t[1]) + ", " +
+                            std::to_string(t[2]) + ")";
+          if (auto at = reason.find("this thread"); at != std::string::npos)
+            reason.replace(at, 11, who);
+        }
+        postMortem(k, bs, otherSite ? *otherSite : *firstWaiting, fibers, n, reason);
+      }
       return BlockEnd::Stopped;
     }
     open = true; // every unfinished thread waits at this barrier
@@ -538,6 +648,11 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
       r.bs.err = err;
       r.bs.abort = &abort;
       r.bs.kernel = &k;
+      r.bs.otherBlocks = [&blocks, &k, b](std::vector<ThreadAtStop> &out) {
+        for (uint64_t o = 0; o < blocks.size(); ++o)
+          if (o != b && blocks[o]->started)
+            describeThreads(k, blocks[o]->fibers, blocks[o]->bf.n, out);
+      };
       r.base = blockContext(b, grid, block, dynamicShared);
       r.base.shared = r.shared.data();
       r.base.block = &r.bs;
@@ -612,32 +727,47 @@ extern "C" void cutwin_sim_grid_sync(ThreadContext *tc, uint32_t site) {
   f->sched = t.fctx;
 }
 
-extern "C" void cutwin_sim_breakpoint(ThreadContext *tc, uint32_t site, void *const *frame) {
+namespace {
+/// Thread `tc` stops for the debugger: its fiber switches to the scheduler, which calls the
+/// handler; a thread loop calls it here, on the block runner's stack.
+void stopThread(ThreadContext *tc, cutwin::sim::PendingStop stop) {
   Fiber *f = tc->fiber;
-  const cutwin::ir::BreakpointSite &s = tc->block->kernel->breakpoints[site];
-  switch (s.kind) {
-  case cutwin::ir::StopKind::Barrier: // the frame, for the thread table while the thread waits
-    if (f) {
-      f->waitFrame = frame;
-      f->waitFrameSite = site;
-    }
-    return;
-  case cutwin::ir::StopKind::Line:
-    if (!cutwin::sim::lineStopWanted(s, tc->tid, tc->ctaid))
-      return;
-    break;
-  case cutwin::ir::StopKind::Breakpoint: break;
-  }
-  if (!f) { // a thread loop: the handler runs here, on the block runner's stack
-    if (!cutwin::sim::stopInLoop(*tc, site, frame))
+  if (!f) {
+    const cutwin::sim::SimKernel &k = *tc->block->kernel;
+    cutwin::sim::BreakpointEvent e = cutwin::sim::stopEvent(k, *tc, stop);
+    if (!cutwin::sim::stopInLoop(*tc, e))
       siglongjmp(*tc->block->jmp, 1); // the launch ends (the block runner returns)
     return;
   }
   f->state = Fiber::State::AtBreakpoint;
-  f->site = site;
-  f->frame = frame;
+  f->stop = std::move(stop);
   boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
   f->sched = t.fctx;
+}
+} // namespace
+
+extern "C" void cutwin_sim_breakpoint(ThreadContext *tc, uint32_t site, void *const *) {
+  const cutwin::ir::BreakpointSite &s = tc->block->kernel->breakpoints[site];
+  cutwin::sim::PendingStop stop;
+  stop.site = site;
+  if (s.kind != cutwin::ir::StopKind::Breakpoint) { // a line or return event
+    auto cause = cutwin::sim::lineStop(s, *tc, stop.lineBreaks);
+    if (!cause)
+      return;
+    stop.cause = *cause;
+  }
+  stopThread(tc, std::move(stop));
+}
+
+extern "C" void cutwin_sim_watch_store(ThreadContext *tc, const void *address, uint64_t size) {
+  auto hit = cutwin::sim::watchedStore(*tc, address, size);
+  if (!hit || !tc->debugTop || tc->debugTop->site >= tc->block->kernel->breakpoints.size())
+    return;
+  cutwin::sim::PendingStop stop;
+  stop.site = tc->debugTop->site;
+  stop.cause = cutwin::sim::StopCause::Watch;
+  stop.watch = std::move(*hit);
+  stopThread(tc, std::move(stop));
 }
 
 extern "C" uint64_t cutwin_sim_warp(ThreadContext *tc, uint32_t op, uint32_t mask, uint64_t value, uint32_t b,
@@ -724,9 +854,13 @@ uint64_t maxCooperativeBlocks(const SimKernel &k, Dim3 block, uint64_t dynamicSh
 
 void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, const void *args,
              ir::ErrorRecord *err, const SchedulerOptions &opts) {
-  struct EndSteps { // however the launch ends, a step not completed does not carry over
-    ~EndSteps() { endLaunchSteps(); }
-  } endSteps;
+  struct DebugLaunch { // however the launch ends, a step not completed does not carry over
+    DebugLaunch() { beginLaunchWatches(); }
+    ~DebugLaunch() {
+      endLaunchSteps();
+      endLaunchWatches();
+    }
+  } debugLaunch;
   if (k.cooperative)
     return runCooperative(k, grid, block, dynamicShared, args, err, opts);
   std::atomic<bool> abort{false};

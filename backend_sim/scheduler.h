@@ -25,6 +25,7 @@ struct SimKernel {
   size_t stackBytes = 64 * 1024;               ///< per fiber
   bool cooperative = false;                    ///< syncs the grid: every block must be resident at once
   unsigned maxThreadsPerBlock = 0;             ///< launch_bounds' first value (0: the device's limit)
+  bool debug = false;                          ///< compiled for debugging: errors stop first (post-mortem)
   std::vector<ir::BreakpointSite> breakpoints; ///< debug kernels: where threads may stop
   std::vector<ir::Site> sites;                 ///< where threads may wait (barriers), for the debugger
 };

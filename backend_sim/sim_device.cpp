@@ -30,7 +30,8 @@ public:
     k_.breakpoints = c.breakpoints;
     k_.sites = c.sites;
     constBytes_ = c.constBytes;
-    if (c.serial)
+    k_.debug = c.debug;
+    if (c.debug)
       opts_.parallel = false;
   }
 

@@ -6,6 +6,7 @@
 #include "backend_sim/libdevice_cpu.h"
 #include "backend_sim/thread_context.h"
 #include "backend_sim/vector_variants.h"
+#include "backend_sim/watch_stores.h"
 #include "cutwin/errors.h"
 #include "frontend/ir/libdevice_link.h"
 #include "frontend/ir/passes.h"
@@ -38,6 +39,10 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
     lowered = lowerIntrinsicsForSim(m, info);
     m.setDataLayout(jit.dataLayout());
     m.setTargetTriple(jit.triple());
+  });
+  steps.run(ir::Step::SimWatch, only, m, [&](llvm::Module &m) {
+    if (info.debug || only == ir::Step::SimWatch) // (alone, in `cutwin opt`: whatever it is given)
+      instrumentStoresForWatches(m);
   });
   steps.run(ir::Step::SimLibdevice, only, m,
             [&](llvm::Module &m) { linkLibdeviceForCpu(m, ir::ReflectValues::forKernel(info.fastmath)); });
@@ -118,7 +123,7 @@ SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts) {
   }
   SimCompiled out;
   out.name = ir.info.name;
-  out.serial = ir.info.debug;
+  out.debug = ir.info.debug;
   out.maxThreadsPerBlock = ir.info.launchBounds.empty() ? 0 : unsigned(ir.info.launchBounds[0]);
   out.breakpoints = ir.info.breakpoints;
   out.sites = ir.info.sites;

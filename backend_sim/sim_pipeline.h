@@ -41,7 +41,7 @@ struct SimCompiled {
   uint64_t staticSharedBytes = 0;
   uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)
   size_t stackBytes = 0;
-  bool serial = false;                         ///< debug kernels run their blocks in order on one thread
+  bool debug = false; ///< compiled for debugging: its blocks run in order on one thread, and it stops
   bool cooperative = false;                    ///< syncs the grid
   unsigned maxThreadsPerBlock = 0;             ///< launch_bounds (0: none)
   std::vector<ir::BreakpointSite> breakpoints; ///< debug kernels: where threads may stop

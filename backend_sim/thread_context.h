@@ -11,6 +11,15 @@ namespace cutwin::sim {
 struct Fiber;
 struct BlockState;
 
+/// A function of a debug kernel as it runs (`cutwin.debug.enter`, docs/ir.md): the frame
+/// record the frontend lays out in the function's frame. The thread's debug stack links
+/// them, innermost first.
+struct DebugFrameRecord {
+  const DebugFrameRecord *caller; ///< the calling function's record (null in the kernel)
+  void *const *variables;         ///< the addresses of the function's variables (its sites' `locals`)
+  uint32_t site;                  ///< the line event of the statement running (UINT32_MAX: none yet)
+};
+
 struct ThreadContext {
   uint32_t tid[3];        ///< field 0: threadIdx
   uint32_t ctaid[3];      ///< field 1: blockIdx
@@ -20,9 +29,11 @@ struct ThreadContext {
   BlockState *block;      ///< field 5: scheduler state of the block
   Fiber *fiber;           ///< field 6: this thread's fiber; null when threads run as a loop
   uint64_t dynamicShared; ///< field 7: the launch's dynamic shared bytes (after the static ones)
+  /// field 8: debug kernels: the innermost function's frame record (null outside any)
+  const DebugFrameRecord *debugTop;
 };
 
-// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr, i64}.
+// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr, i64, ptr}.
 static_assert(offsetof(ThreadContext, tid) == 0);
 static_assert(offsetof(ThreadContext, ctaid) == 12);
 static_assert(offsetof(ThreadContext, ntid) == 24);
@@ -31,6 +42,9 @@ static_assert(offsetof(ThreadContext, shared) == 48);
 static_assert(offsetof(ThreadContext, block) == 56);
 static_assert(offsetof(ThreadContext, fiber) == 64);
 static_assert(offsetof(ThreadContext, dynamicShared) == 72);
+static_assert(offsetof(ThreadContext, debugTop) == 80);
+// ... and the frame record's is {ptr, ptr, i32}.
+static_assert(offsetof(DebugFrameRecord, variables) == 8 && offsetof(DebugFrameRecord, site) == 16);
 
 /// Names of the generated entry points (the host functions JIT code calls: host_callbacks.h).
 inline constexpr const char *kThreadEntry = "cutwin.sim.thread";

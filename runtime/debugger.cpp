@@ -1,20 +1,81 @@
-// The public breakpoint API (cutwin/debug.h) over the simulator's breakpoints
-// (backend_sim/breakpoints.h): a stop described in the runtime's terms.
+// The public debugger API (cutwin/debug.h) over the simulator's breakpoints and watchpoints
+// (backend_sim/breakpoints.h, watchpoints.h): a stop described in the runtime's terms.
 #include "cutwin/debug.h"
 
 #include "backend_sim/breakpoints.h"
+#include "backend_sim/watchpoints.h"
 
 namespace cutwin {
 
 namespace {
-/// The variables of `site` in `frame` (their addresses, in the site's order).
-std::vector<BreakpointStop::Variable> variables(const ir::BreakpointSite &site, void *const *frame) {
+/// The variables of `f` (their addresses, in its site's order); the return value only where
+/// the function returns.
+std::vector<BreakpointStop::Variable> variables(const sim::StackFrame &f, bool atReturn) {
   std::vector<BreakpointStop::Variable> out;
-  for (size_t k = 0; k < site.locals->size(); ++k) {
-    const ir::DebugLocal &v = (*site.locals)[k];
-    out.push_back({v.name, fe::scalarName(v.type.scalar), v.type.isArray() ? int(v.type.ndim) : 0, frame[k]});
+  if (!f.variables || !f.site->locals)
+    return out;
+  for (size_t k = 0; k < f.site->locals->size(); ++k) {
+    const ir::DebugLocal &v = (*f.site->locals)[k];
+    if (v.name == "__return__" && !atReturn)
+      continue;
+    out.push_back(
+        {v.name, fe::scalarName(v.type.scalar), v.type.isArray() ? int(v.type.ndim) : 0, f.variables[k]});
   }
   return out;
+}
+
+std::vector<BreakpointStop::Frame> frames(const std::vector<sim::StackFrame> &stack, bool atReturn = false) {
+  std::vector<BreakpointStop::Frame> out;
+  for (const sim::StackFrame &f : stack)
+    out.push_back({f.site->function, f.site->file, int(f.site->loc.line), variables(f, atReturn && out.empty())});
+  return out;
+}
+
+BreakpointStop::Cause cause(sim::StopCause c) {
+  switch (c) {
+  case sim::StopCause::Breakpoint: return BreakpointStop::Cause::Breakpoint;
+  case sim::StopCause::Step: return BreakpointStop::Cause::Step;
+  case sim::StopCause::LineBreakpoint: return BreakpointStop::Cause::LineBreakpoint;
+  case sim::StopCause::Watch: return BreakpointStop::Cause::Watch;
+  case sim::StopCause::Error: return BreakpointStop::Cause::Error;
+  }
+  return BreakpointStop::Cause::Breakpoint;
+}
+
+BreakpointStop describe(const sim::BreakpointEvent &e) {
+  BreakpointStop s;
+  const ir::BreakpointSite &site = *e.stack.at(0).site;
+  s.cause = cause(e.cause);
+  s.kernel = *e.kernel;
+  s.function = site.function;
+  s.file = site.file;
+  s.line = site.loc.line;
+  s.column = site.loc.col;
+  s.atReturn = e.atReturn;
+  s.reason = e.reason;
+  s.lineBreakpoints = e.lineBreaks;
+  s.watch = {e.watch.id, e.watch.before, e.watch.after};
+  s.threadIdx = e.tid;
+  s.blockIdx = e.ctaid;
+  s.blockDim = e.ntid;
+  s.gridDim = e.nctaid;
+  s.frames = frames(e.stack, e.atReturn);
+  s.variables = s.frames.at(0).variables;
+  for (const sim::ThreadAtStop &t : e.threads)
+    s.threads.push_back({t.tid, t.ctaid, t.state, t.line, frames(t.stack)});
+  return s;
+}
+
+sim::StepMode stepMode(Resume r) {
+  switch (r) {
+  case Resume::Continue:
+  case Resume::Quit: return sim::StepMode::None;
+  case Resume::StepInto: return sim::StepMode::Into;
+  case Resume::StepOver: return sim::StepMode::Over;
+  case Resume::StepOut: return sim::StepMode::Out;
+  case Resume::Until: return sim::StepMode::Until;
+  }
+  return sim::StepMode::None;
 }
 } // namespace
 
@@ -24,40 +85,31 @@ void setBreakpointHandler(BreakpointHandler handler) {
     return;
   }
   sim::setBreakpointHandler([handler = std::move(handler)](const sim::BreakpointEvent &e) {
-    BreakpointStop s;
-    s.kernel = *e.kernel;
-    s.function = e.site->function;
-    s.file = e.site->file;
-    s.line = e.site->loc.line;
-    s.column = e.site->loc.col;
-    s.reason = e.site->reason;
-    s.threadIdx = e.tid;
-    s.blockIdx = e.ctaid;
-    s.blockDim = e.ntid;
-    s.gridDim = e.nctaid;
-    s.variables = variables(*e.site, e.frame);
-    for (const sim::ThreadAtStop &t : e.threads) {
-      BreakpointStop::Thread th{t.tid, t.state, t.line};
-      if (t.frame) {
-        th.function = t.frameSite->function;
-        th.variables = variables(*t.frameSite, t.frame);
-      }
-      s.threads.push_back(std::move(th));
-    }
-    switch (handler(s)) {
-    case Resume::Continue: return true;
-    case Resume::Quit: return false;
-    case Resume::StepInto: sim::requestStep(sim::StepMode::Into, e.tid, e.ctaid, s.function); return true;
-    case Resume::StepOver: sim::requestStep(sim::StepMode::Over, e.tid, e.ctaid, s.function); return true;
-    }
+    Action a = handler(describe(e));
+    if (a.resume == Resume::Quit)
+      return false;
+    if (sim::StepMode mode = stepMode(a.resume); mode != sim::StepMode::None)
+      sim::requestStep(mode, e.tid, e.ctaid, e.stack.at(0).record, a.line);
     return true;
   });
 }
 
-void setLineBreakpoint(const std::string &file, int line, bool enabled) {
-  sim::setLineBreakpoint(file, line, enabled);
+int addLineBreakpoint(const std::string &file, int line, ThreadFilter thread, ThreadFilter block) {
+  return sim::addLineBreakpoint(file, line, thread, block);
 }
 
+void removeLineBreakpoint(int id) { sim::removeLineBreakpoint(id); }
+
 void clearLineBreakpoints() { sim::clearLineBreakpoints(); }
+
+int addWatchpoint(void *address, size_t bytes, ThreadFilter thread, ThreadFilter block, bool launchScoped) {
+  return sim::addWatch(address, bytes, thread, block, launchScoped);
+}
+
+void removeWatchpoint(int id) { sim::removeWatch(id); }
+
+void clearWatchpoints() { sim::clearWatches(); }
+
+std::vector<int> watchpointIds() { return sim::watchIds(); }
 
 } // namespace cutwin

@@ -195,6 +195,7 @@ void runStepAlone(llvm::Module &m, const std::string &name, PipelineOptions opts
   case Step::Cleanup:
   case Step::Contract: runFrontendModuleSteps(m, info, steps, s); return;
   case Step::SimLower:
+  case Step::SimWatch:
   case Step::SimLibdevice:
   case Step::SimNan:
   case Step::SimStackProbes:

@@ -92,14 +92,10 @@ Value *Lowerer::lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) 
   SyncOp op = SyncOp(ci.function->op);
   switch (op) {
   case SyncOp::Syncthreads:
-    if (out_.info.debug) // the debugger's thread table shows this thread's variables while it waits
-      stopHere(c.loc, "", StopKind::Barrier);
     b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier), {ConstantInt::get(i32, site(c.loc, "barrier"))});
     return nullptr;
   case SyncOp::ThisGrid: return ConstantStruct::get(StructType::get(ctx_)); // a grid group carries nothing
   case SyncOp::GridSync:
-    if (out_.info.debug)
-      stopHere(c.loc, "", StopKind::Barrier);
     b_.CreateCall(getIntrinsic(mod_, Intrinsic::GridSync),
                   {ConstantInt::get(i32, site(c.loc, "grid barrier"))});
     return nullptr;
@@ -119,8 +115,6 @@ Value *Lowerer::lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) 
       b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier), {ConstantInt::get(i32, id)});
     };
     setLoc(c.loc);
-    if (out_.info.debug)
-      stopHere(c.loc, "", StopKind::Barrier);
     barrier();
     Value *first = b_.CreateIsNull(b_.CreateOr(
         b_.CreateOr(specialRegister(fe::Access::ThreadIdx, 0), specialRegister(fe::Access::ThreadIdx, 1)),

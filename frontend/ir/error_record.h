@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace cutwin::ir {
 
@@ -17,5 +19,10 @@ struct ErrorRecord {
   int64_t payload[3]; ///< kind-specific: e.g. index, axis, extent
 };
 static_assert(sizeof(ErrorRecord) == 64, "ErrorRecord layout is part of the ABI");
+
+struct Site;
+/// What went wrong, in words (`index 8 out of bounds for axis 0 with size 8`): the detail
+/// of the error a host raises for `rec`, whose site is in `sites`.
+std::string describeError(const ErrorRecord &rec, const std::vector<Site> &sites);
 
 } // namespace cutwin::ir

@@ -36,13 +36,13 @@ struct DebugLocal {
 /// What a `cutwin.breakpoint` call of a debug kernel is for.
 enum class StopKind : uint8_t {
   Breakpoint, ///< breakpoint(), pdb.set_trace(), cuda.breakpoint(cond), or an error exit
-  Barrier,    ///< before a barrier: the thread leaves its frame for the thread table
   Line,       ///< a statement's start: stops a thread being stepped, or at a line breakpoint
+  Return,     ///< the function returns: stops a thread being stepped out of it
 };
 
 /// A `cutwin.breakpoint` call of a kernel compiled for debugging. The call passes the
-/// site's index and a frame: the addresses of `locals`' slots, in that order (one list per
-/// function, shared by its sites).
+/// site's index and the function's frame record, whose variables are the addresses of
+/// `locals`' slots, in that order (one list per function, shared by its sites).
 struct BreakpointSite {
   SourceLoc loc;
   std::string file;     ///< source path of the function containing it

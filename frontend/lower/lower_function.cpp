@@ -322,6 +322,8 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
     errRecord_ = fn->getArg(arg);
   }
   errRecord_->setName("cutwin.err");
+  if (out_.info.debug)
+    enterDebugFrame();
 
   lowerBlock(def.body);
   if (!terminated())
@@ -331,6 +333,8 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
   eb.CreateBr(body);
   b_.SetInsertPoint(exitBlock_);
   setLoc(def.loc);
+  if (out_.info.debug)
+    leaveDebugFrame();
   if (retSlot_)
     b_.CreateRet(b_.CreateLoad(retSlot_->getAllocatedType(), retSlot_));
   else
@@ -351,7 +355,7 @@ void Lowerer::lowerBlock(const fe::Block &blk) {
 void Lowerer::lowerStmt(const fe::Stmt &s) {
   setLoc(s.loc);
   if (out_.info.debug && !terminated()) // a line event: stepping and line breakpoints stop here
-    stopHere(s.loc, "", StopKind::Line);
+    lineEvent(s.loc);
   switch (s.kind) {
   case fe::StmtKind::Expr: {
     auto &e = static_cast<const fe::ExprStmt &>(s);

@@ -56,9 +56,12 @@ public:
   /// A stop of the debugger here (a `cutwin.breakpoint` with this function's variables);
   /// `reason` is empty for a breakpoint, else the error about to be raised.
   void stopHere(SourceLoc loc, const std::string &reason, StopKind kind = StopKind::Breakpoint);
-  /// This function's frame for the debugger, made at its first stop (its variables then
-  /// in debugLocals_).
-  llvm::AllocaInst *debugFrame();
+  /// Debug kernels: this function's frame record for the debugger (docs/ir.md), made at its
+  /// entry and pushed on the thread's debug stack; popped at its exit after a return event.
+  void enterDebugFrame();
+  void leaveDebugFrame();
+  /// Debug kernels: a statement starts at `loc` (its site becomes the frame's current one).
+  void lineEvent(SourceLoc loc);
 
 private:
   // ---- types (lower_function.cpp)
@@ -251,8 +254,8 @@ private:
   llvm::BasicBlock *allocaBlock_ = nullptr;
   llvm::BasicBlock *exitBlock_ = nullptr;
   llvm::AllocaInst *retSlot_ = nullptr;
-  llvm::AllocaInst *debugFrame_ = nullptr; ///< debug kernels: the addresses of the variables
-  std::shared_ptr<const std::vector<DebugLocal>> debugLocals_; ///< ... and the variables
+  llvm::AllocaInst *debugFrame_ = nullptr; ///< debug kernels: the function's frame record
+  std::shared_ptr<const std::vector<DebugLocal>> debugLocals_; ///< ... and its variables
   llvm::Value *errRecord_ = nullptr;
   std::map<std::string, llvm::AllocaInst *> slots_;
   std::vector<LoopTargets> loops_;

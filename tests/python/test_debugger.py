@@ -419,10 +419,10 @@ BARRIER_PROGRAM = textwrap.dedent('''
 def test_the_prompt_switches_to_a_thread_waiting_at_a_barrier(tmp_path):
     out = run_program(tmp_path / "pairs_program.py", BARRIER_PROGRAM,
                       "p mine\nthread 7\np mine, cuda.threadIdx.x\n!mine = 123\nthreads\nthread\np mine\nc\n")
-    assert "thread (7, 0, 0), waiting at the barrier of line 9 in pairs" in out
+    assert "thread (7, 0, 0), block (0, 0, 0), waiting at the barrier of line 9 in pairs" in out
     assert "(70, 7)" in out
     assert "* (7, 0, 0)     barrier        9" in out  # the table marks the thread shown
-    assert "thread (5, 0, 0), stopped at line 11" in out
+    assert "thread (5, 0, 0), block (0, 0, 0), stopped at line 11" in out
     assert "out = [0, 10, 20, 30, 40, 50, 60, 123, 80" in out
 
 

@@ -1,0 +1,84 @@
+#include "frontend/ir/error_record.h"
+
+#include "cutwin/errors.h"
+#include "frontend/ir/kernel_ir.h"
+
+#include <sstream>
+
+namespace cutwin::ir {
+
+namespace {
+std::string siteText(const std::vector<Site> &sites, int64_t id) {
+  if (id < 0 || size_t(id) >= sites.size())
+    return "?";
+  return sites[size_t(id)].file + ":" + std::to_string(sites[size_t(id)].loc.line);
+}
+std::string siteWhat(const std::vector<Site> &sites, int64_t id) {
+  if (id < 0 || size_t(id) >= sites.size())
+    return "?";
+  return sites[size_t(id)].what;
+}
+} // namespace
+
+std::string describeError(const ErrorRecord &rec, const std::vector<Site> &sites) {
+  auto kind = KernelErrorKind(rec.kind);
+  const Site *site = rec.site < sites.size() ? &sites[rec.site] : nullptr;
+  std::string detail;
+  switch (kind) {
+  case KernelErrorKind::IndexOutOfBounds:
+    if (rec.payload[1] < 0) // a tuple indexed at run time
+      detail = "tuple index out of range: index " + std::to_string(rec.payload[0]) + " of a tuple of " +
+               std::to_string(rec.payload[2]);
+    else
+      detail = "index " + std::to_string(rec.payload[0]) + " out of bounds for axis " +
+               std::to_string(rec.payload[1]) + " with size " + std::to_string(rec.payload[2]);
+    break;
+  case KernelErrorKind::Assertion:
+    detail = "AssertionError" + (site && !site->detail.empty() ? ": " + site->detail : std::string());
+    break;
+  case KernelErrorKind::Exception: detail = site ? site->detail : "exception"; break;
+  case KernelErrorKind::BarrierDivergence:
+    detail = "barrier divergence: " + std::to_string(rec.payload[0]) + " of " +
+             std::to_string(rec.payload[1]) + " threads of the block wait at this barrier, but this thread " +
+             (rec.payload[2] < 0 ? std::string("exited without reaching it")
+                                 : "waits at the barrier at " + siteText(sites, rec.payload[2]));
+    break;
+  case KernelErrorKind::IllegalAddress: {
+    std::ostringstream a;
+    a << "illegal memory access at address 0x" << std::hex << uint64_t(rec.payload[0])
+      << " (an index outside its array with bounds checks off?)";
+    detail = a.str();
+    break;
+  }
+  case KernelErrorKind::StackOverflow:
+    detail = "stack overflow: the simulated thread used more than its " +
+             std::to_string(rec.payload[0] / 1024) + " KiB stack";
+    break;
+  case KernelErrorKind::Deadlock:
+    detail = "grid synchronisation can never complete: " + std::to_string(rec.payload[0]) + " of " +
+             std::to_string(rec.payload[1]) +
+             " blocks wait at this grid sync, but this thread's block exited without reaching it "
+             "(on a GPU the launch would hang)";
+    break;
+  case KernelErrorKind::WarpDivergence: {
+    std::ostringstream m;
+    m << "warp operation with mask 0x" << std::hex << (uint64_t(rec.payload[0]) & 0xffffffffu) << std::dec;
+    if (rec.payload[1] < 0) {
+      m << ": this thread's lane (" << rec.payload[2] << ") is not in the mask";
+    } else {
+      m << " cannot complete: lane " << rec.payload[1] << " of the mask ";
+      if (rec.payload[2] < 0)
+        m << "never arrives";
+      else
+        m << "waits at the " << siteWhat(sites, rec.payload[2]) << " at " << siteText(sites, rec.payload[2]);
+      m << " (on a GPU the warp would hang)";
+    }
+    detail = m.str();
+    break;
+  }
+  default: detail = "kernel fault (kind " + std::to_string(rec.kind) + ")"; break;
+  }
+  return detail;
+}
+
+} // namespace cutwin::ir
