@@ -40,6 +40,8 @@ ir::ErrorRecord *LaunchTracker::acquire(std::shared_ptr<const ir::KernelInfo> in
   return records_ + (pending_.size() - 1);
 }
 
+void LaunchTracker::forget(ir::ErrorRecord *record) { b_.memory().fill(record, 0, sizeof(ir::ErrorRecord)); }
+
 void LaunchTracker::check() {
   std::vector<std::shared_ptr<const ir::KernelInfo>> launched;
   {

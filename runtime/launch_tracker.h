@@ -21,6 +21,9 @@ public:
 
   /// A zeroed record for a launch of `info` (checks pending launches if the pool is full).
   ir::ErrorRecord *acquire(std::shared_ptr<const ir::KernelInfo> info);
+  /// A launch that threw instead of running to its end (refused, or ended in the
+  /// debugger): what its record holds is not reported later.
+  void forget(ir::ErrorRecord *record);
   /// Waits for the device; throws the first error recorded since the last check.
   void check();
 

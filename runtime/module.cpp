@@ -350,7 +350,12 @@ void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const 
   Compiled &c = compiled(kernel, formalTypes(kernel, args));
   ir::ErrorRecord *rec = device_->launches().acquire(c.info);
   auto buffer = packArguments(c.info->layout, args, rec);
-  c.kernel->launch(grid, block, sharedBytes, buffer.data(), rec, stream);
+  try {
+    c.kernel->launch(grid, block, sharedBytes, buffer.data(), rec, stream);
+  } catch (...) {
+    device_->launches().forget(rec);
+    throw;
+  }
   // The simulator has finished: report faults at the launch. Debug kernels on a GPU are
   // waited for, as numba-cuda does, so that their exceptions are the launch's.
   if (device_->backend().capabilities().synchronousLaunches || c.info->debug)
