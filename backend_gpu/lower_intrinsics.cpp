@@ -270,8 +270,7 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
     }
     case ir::Intrinsic::Breakpoint: // a GPU kernel does not stop (the runtime warns)
     case ir::Intrinsic::DebugEnter:
-    case ir::Intrinsic::DebugLeave:
-      break;
+    case ir::Intrinsic::DebugLeave: break;
     case ir::Intrinsic::Print: { // the CUDA runtime's device printf
       auto *p = PointerType::get(m.getContext(), 0);
       FunctionCallee vprintf = m.getOrInsertFunction("vprintf", Type::getInt32Ty(m.getContext()), p, p);

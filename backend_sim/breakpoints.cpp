@@ -30,7 +30,7 @@ std::vector<StackFrame> callStack(const std::vector<ir::BreakpointSite> &sites, 
                                   const ir::BreakpointSite *innermost) {
   std::vector<StackFrame> out;
   for (const DebugFrameRecord *r = top; r; r = r->caller) {
-    const ir::BreakpointSite *site = r == top && innermost ? innermost
+    const ir::BreakpointSite *site = r == top && innermost    ? innermost
                                      : r->site < sites.size() ? &sites[r->site]
                                                               : nullptr;
     if (site)
@@ -53,9 +53,10 @@ bool handleBreakpoint(const BreakpointEvent &e) {
   if (h)
     return h(e);
   const ir::BreakpointSite *s = e.stack.empty() ? nullptr : e.stack[0].site;
-  std::fprintf(stderr, "cutwin: breakpoint in kernel '%s' at %s:%d, thread (%u, %u, %u), block (%u, %u, %u)\n",
-               e.kernel->c_str(), s ? s->file.c_str() : "?", s ? s->loc.line : 0, e.tid[0], e.tid[1], e.tid[2],
-               e.ctaid[0], e.ctaid[1], e.ctaid[2]);
+  std::fprintf(stderr,
+               "cutwin: breakpoint in kernel '%s' at %s:%d, thread (%u, %u, %u), block (%u, %u, %u)\n",
+               e.kernel->c_str(), s ? s->file.c_str() : "?", s ? s->loc.line : 0, e.tid[0], e.tid[1],
+               e.tid[2], e.ctaid[0], e.ctaid[1], e.ctaid[2]);
   return true;
 }
 
@@ -146,7 +147,8 @@ void clearLineBreakpoints() {
   r.rearm();
 }
 
-std::optional<StopCause> lineStop(const ir::BreakpointSite &site, const ThreadContext &tc, std::vector<int> &ids) {
+std::optional<StopCause> lineStop(const ir::BreakpointSite &site, const ThreadContext &tc,
+                                  std::vector<int> &ids) {
   if (!(debugArmed.load(std::memory_order_relaxed) & kArmedLines))
     return std::nullopt;
   LineRequests &r = requests();

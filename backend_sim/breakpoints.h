@@ -92,7 +92,8 @@ enum class StepMode {
   Out,   ///< stop where this function returns
   Until, ///< stop at a statement of this function at `line` or later, or where it returns
 };
-void requestStep(StepMode mode, const Dim &tid, const Dim &ctaid, const DebugFrameRecord *frame, int line = 0);
+void requestStep(StepMode mode, const Dim &tid, const Dim &ctaid, const DebugFrameRecord *frame,
+                 int line = 0);
 
 /// A line breakpoint: a thread of a debug kernel (of the given threadIdx and blockIdx, if
 /// any) that reaches a statement of `file`:`line` stops there. Returns its id.
@@ -103,7 +104,8 @@ void clearLineBreakpoints();
 
 /// Whether a thread at line or return event `site` stops: a step that ends there (which
 /// this clears) or line breakpoints of its line (their ids in `ids`).
-std::optional<StopCause> lineStop(const ir::BreakpointSite &site, const ThreadContext &tc, std::vector<int> &ids);
+std::optional<StopCause> lineStop(const ir::BreakpointSite &site, const ThreadContext &tc,
+                                  std::vector<int> &ids);
 /// A launch ended: a step not completed does not carry over to the next one.
 void endLaunchSteps();
 

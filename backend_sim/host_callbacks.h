@@ -26,7 +26,7 @@ class Function;
   X(Print, cutwin_sim_print, false, void, (const char *format, const void *args))                            \
   X(Breakpoint, cutwin_sim_breakpoint, false, void,                                                          \
     (cutwin::sim::ThreadContext *, uint32_t site, void *const *frame))                                       \
-  X(WatchStore, cutwin_sim_watch_store, false, void,                                                        \
+  X(WatchStore, cutwin_sim_watch_store, false, void,                                                         \
     (cutwin::sim::ThreadContext *, const void *address, uint64_t size))                                      \
   X(Raise, cutwin_sim_raise, true, void,                                                                     \
     (cutwin::sim::ThreadContext *, cutwin::ir::ErrorRecord * record, uint32_t kind, uint32_t site,           \

@@ -41,8 +41,8 @@ struct SimCompiled {
   uint64_t staticSharedBytes = 0;
   uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)
   size_t stackBytes = 0;
-  bool debug = false; ///< compiled for debugging: its blocks run in order on one thread, and it stops
-  bool cooperative = false;                    ///< syncs the grid
+  bool debug = false;       ///< compiled for debugging: its blocks run in order on one thread, and it stops
+  bool cooperative = false; ///< syncs the grid
   unsigned maxThreadsPerBlock = 0;             ///< launch_bounds (0: none)
   std::vector<ir::BreakpointSite> breakpoints; ///< debug kernels: where threads may stop
   std::vector<ir::Site> sites;                 ///< the kernel's sites (what a waiting thread waits at)

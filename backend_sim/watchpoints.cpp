@@ -30,7 +30,8 @@ Watches &watches() {
 
 } // namespace
 
-int addWatch(void *address, size_t size, std::optional<Dim> tid, std::optional<Dim> ctaid, bool launchScoped) {
+int addWatch(void *address, size_t size, std::optional<Dim> tid, std::optional<Dim> ctaid,
+             bool launchScoped) {
   Watches &w = watches();
   std::lock_guard<std::mutex> lock(w.mutex);
   Watch watch{static_cast<const uint8_t *>(address), size, tid, ctaid, launchScoped, {}};

@@ -27,7 +27,8 @@ std::vector<BreakpointStop::Variable> variables(const sim::StackFrame &f, bool a
 std::vector<BreakpointStop::Frame> frames(const std::vector<sim::StackFrame> &stack, bool atReturn = false) {
   std::vector<BreakpointStop::Frame> out;
   for (const sim::StackFrame &f : stack)
-    out.push_back({f.site->function, f.site->file, int(f.site->loc.line), variables(f, atReturn && out.empty())});
+    out.push_back(
+        {f.site->function, f.site->file, int(f.site->loc.line), variables(f, atReturn && out.empty())});
   return out;
 }
 

@@ -254,7 +254,7 @@ private:
   llvm::BasicBlock *allocaBlock_ = nullptr;
   llvm::BasicBlock *exitBlock_ = nullptr;
   llvm::AllocaInst *retSlot_ = nullptr;
-  llvm::AllocaInst *debugFrame_ = nullptr; ///< debug kernels: the function's frame record
+  llvm::AllocaInst *debugFrame_ = nullptr;                     ///< debug kernels: the function's frame record
   std::shared_ptr<const std::vector<DebugLocal>> debugLocals_; ///< ... and its variables
   llvm::Value *errRecord_ = nullptr;
   std::map<std::string, llvm::AllocaInst *> slots_;

@@ -33,7 +33,9 @@ nb::list frames(const std::vector<BreakpointStop::Frame> &fs) {
   return out;
 }
 
-nb::bytes bytes(const std::vector<uint8_t> &b) { return nb::bytes(reinterpret_cast<const char *>(b.data()), b.size()); }
+nb::bytes bytes(const std::vector<uint8_t> &b) {
+  return nb::bytes(reinterpret_cast<const char *>(b.data()), b.size());
+}
 
 const char *causeName(BreakpointStop::Cause c) {
   switch (c) {
@@ -135,7 +137,8 @@ void bindDebug(nb::module_ &m) {
       [](const std::string &file, int line, Filter thread, Filter block) {
         return addLineBreakpoint(file, line, thread, block);
       },
-      nb::arg("file"), nb::arg("line"), nb::arg("thread").none() = nb::none(), nb::arg("block").none() = nb::none());
+      nb::arg("file"), nb::arg("line"), nb::arg("thread").none() = nb::none(),
+      nb::arg("block").none() = nb::none());
   m.def("remove_line_breakpoint", &removeLineBreakpoint, nb::arg("id"));
   m.def("clear_line_breakpoints", &clearLineBreakpoints);
   m.def(
