@@ -44,9 +44,13 @@ std::string describeError(const ErrorRecord &rec, const std::vector<Site> &sites
                                  : "waits at the barrier at " + siteText(sites, rec.payload[2]));
     break;
   case KernelErrorKind::IllegalAddress: {
+    // x86-64 reports no address for one outside the address space (a general protection fault)
     std::ostringstream a;
-    a << "illegal memory access at address 0x" << std::hex << uint64_t(rec.payload[0])
-      << " (an index outside its array with bounds checks off?)";
+    if (rec.payload[0] == 0)
+      a << "illegal memory access outside the address space";
+    else
+      a << "illegal memory access at address 0x" << std::hex << uint64_t(rec.payload[0]);
+    a << " (an index outside its array with bounds checks off?)";
     detail = a.str();
     break;
   }
