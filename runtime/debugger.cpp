@@ -8,6 +8,17 @@
 namespace cutwin {
 
 namespace {
+std::string memoryOf(const fe::Type &t) {
+  if (!t.isArray())
+    return "";
+  switch (t.space) {
+  case fe::MemSpace::Shared: return "shared";
+  case fe::MemSpace::Local: return "local";
+  case fe::MemSpace::Const: return "const";
+  default: return "global";
+  }
+}
+
 /// The variables of `f` (their addresses, in its site's order); the return value only where
 /// the function returns.
 std::vector<BreakpointStop::Variable> variables(const sim::StackFrame &f, bool atReturn) {
@@ -18,8 +29,8 @@ std::vector<BreakpointStop::Variable> variables(const sim::StackFrame &f, bool a
     const ir::DebugLocal &v = (*f.site->locals)[k];
     if (v.name == "__return__" && !atReturn)
       continue;
-    out.push_back(
-        {v.name, fe::scalarName(v.type.scalar), v.type.isArray() ? int(v.type.ndim) : 0, f.variables[k]});
+    out.push_back({v.name, fe::scalarName(v.type.scalar), v.type.isArray() ? int(v.type.ndim) : 0, f.variables[k],
+                   memoryOf(v.type)});
   }
   return out;
 }
@@ -89,8 +100,20 @@ void setBreakpointHandler(BreakpointHandler handler) {
     Action a = handler(describe(e));
     if (a.resume == Resume::Quit)
       return false;
-    if (sim::StepMode mode = stepMode(a.resume); mode != sim::StepMode::None)
-      sim::requestStep(mode, e.tid, e.ctaid, e.stack.at(0).record, a.line);
+    sim::StepMode mode = stepMode(a.resume);
+    if (mode == sim::StepMode::None)
+      return true;
+    const sim::DebugFrameRecord *frame = e.stack.at(0).record;
+    if (e.atReturn && (mode == sim::StepMode::Out || mode == sim::StepMode::Until)) {
+      // the function is returning: finish means its caller's return, until its caller's next line
+      if (mode == sim::StepMode::Until)
+        mode = sim::StepMode::Over;
+      else if (e.stack.size() > 1)
+        frame = e.stack[1].record;
+      else
+        return true; // the kernel itself returns: nothing is left to finish
+    }
+    sim::requestStep(mode, e.tid, e.ctaid, frame, a.line);
     return true;
   });
 }

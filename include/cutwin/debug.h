@@ -47,6 +47,9 @@ struct BreakpointStop {
     std::string dtype; ///< "float32", "int64", "bool", "complex128", ...
     int ndim = 0;      ///< 0 for a scalar
     void *address = nullptr;
+    /// An array's memory: "global", "shared", "const" or "local" (the thread's own; its address is
+    /// another thread's after this one ends). Empty for a scalar.
+    std::string memory;
   };
   std::vector<Variable> variables; ///< frames[0]'s
   /// One function of the thread's call stack: where it is (for a caller, the line of its

@@ -89,10 +89,11 @@ class Frame:
 
     def __init__(self, function, file, line, variables):
         self.function, self.file, self.line = function, file, line
-        self.views, self.scalars = {}, set()
-        for name, dtype, ndim, address in variables:
+        self.views, self.scalars, self.memory = {}, set(), {}
+        for name, dtype, ndim, address, memory in variables:
             if ndim:
                 self.views[name] = _array_view(dtype, ndim, address)
+                self.memory[name] = memory
             else:
                 self.views[name] = _scalar_view(dtype, address)
                 self.scalars.add(name)
@@ -369,18 +370,40 @@ def _element(array, index):
     return array.__array_interface__["data"][0] + offset, array.dtype
 
 
-def watch(array, index, thread=None, block=None, _expression=None, _launch_scoped=False):
-    """Watches element `index` of a device array (cuda.to_device: its memory is the same in
-    every launch): a store by a thread of a debug kernel (of threadIdx `thread` and blockIdx
-    `block`, if given) that changes it stops that thread just after the store, at the
-    statement that made it. Returns the Watchpoint. At a stop, the prompt's `watch`
-    watches any array the thread sees (shared and local memory too) for that launch."""
-    expression = _expression or "%s[%s]" % (getattr(array, "__name__", "array"), index)
+def _local_owner(address):
+    """(threadIdx, blockIdx) of the thread whose local array holds `address` at the stop
+    being handled, or None."""
+    if _current is None:
+        return None
+    for t in _current.all_threads:
+        for f in t.frames:
+            for name, memory in f.memory.items():
+                v = f.views[name]
+                start = v.__array_interface__["data"][0]
+                if memory == "local" and start <= address < start + max(v.nbytes, 1):
+                    return t.threadIdx, t.blockIdx
+    return None
+
+
+def watch(array, index, thread=None, block=None, name=None):
+    """Watches element `index` of an array: a store by a thread of a debug kernel (of
+    threadIdx `thread` and blockIdx `block`, if given) that changes it stops that thread
+    just after the store, at the statement that made it. Returns the Watchpoint.
+
+    A device array (cuda.to_device) keeps its memory across launches: the watchpoint lasts
+    until deleted. At a stop, any array the thread sees (a variable of a frame: global,
+    shared or local memory) can be watched for the rest of that launch; a thread's local
+    array only for that thread's stores."""
+    shown = ", ".join(map(str, index)) if isinstance(index, tuple) else index
+    expression = "%s[%s]" % (name or getattr(array, "__name__", "array"), shown)
     if isinstance(array, np.ndarray):
-        if not _launch_scoped:
+        if _current is None:
             raise TypeError("a host array is copied to the device for each launch: watch a device array "
-                            "(cuda.to_device), or set the watch at a stop")
+                            "(cuda.to_device), or watch a variable's array at a stop")
         address, dtype = _element(array, index)
+        owner = _local_owner(address)
+        if owner is not None and thread is None and block is None:
+            thread, block = owner  # its slot is another thread's once this one ends
         return Watchpoint(expression, address, dtype, _filter(thread), _filter(block), True)
     iface = getattr(array, "__cuda_array_interface__", None)
     if iface is None:
@@ -711,7 +734,7 @@ class Prompt(cmd.Cmd):
             index = self.stop.eval(m.group(2), **self._where())
             if not isinstance(array, np.ndarray):
                 raise TypeError("%s is not an array" % m.group(1))
-            w = watch(array, index, _expression=text.strip(), _launch_scoped=True, **filters)
+            w = watch(array, index, name=m.group(1).strip(), **filters)
         except Exception as e:
             self._say("*** %s" % e)
             return
@@ -807,7 +830,11 @@ def _condition_holds(stop, b):
         return True
 
 
+_current = None  # the Stop being handled
+
+
 def _dispatch(d):
+    global _current
     stop = Stop(d)
     if stop.cause == "break":
         stop.breakpoints = [b for b in stop.breakpoints if _condition_holds(stop, b)]
@@ -817,6 +844,7 @@ def _dispatch(d):
             b.hits += 1
     if stop.watchpoint is not None:
         stop.watchpoint.hits += 1
+    _current = stop
     try:
         result = _handler(stop)
     except Quit:
@@ -824,6 +852,8 @@ def _dispatch(d):
     except BaseException as e:  # the handler failed: end the launch, saying why
         sys.stderr.write("cutwin.debug: the breakpoint handler raised %s: %s\n" % (type(e).__name__, e))
         return False
+    finally:
+        _current = None
     if result in ("step", "next", "finish") or (isinstance(result, tuple) and result[:1] == ("until",)):
         return result
     return result is None or bool(result)

@@ -17,11 +17,11 @@ namespace {
 
 nb::tuple dim3(const std::array<uint32_t, 3> &d) { return nb::make_tuple(d[0], d[1], d[2]); }
 
-/// (name, dtype, ndim, address) of each variable.
+/// (name, dtype, ndim, address, memory) of each variable.
 nb::list variables(const std::vector<BreakpointStop::Variable> &vs) {
   nb::list out;
   for (const auto &v : vs)
-    out.append(nb::make_tuple(v.name, v.dtype, v.ndim, reinterpret_cast<uintptr_t>(v.address)));
+    out.append(nb::make_tuple(v.name, v.dtype, v.ndim, reinterpret_cast<uintptr_t>(v.address), v.memory));
   return out;
 }
 
