@@ -178,7 +178,10 @@ void buildThreadEntry(Module &m, Function *kernel, const ir::KernelInfo &info) {
   args.insert(args.end(), params.begin(), params.end());
   CallInst *call = b.CreateCall(kernel, args);
   b.CreateRetVoid();
-  attachDebugInfo(fn, kernel, call);
+  if (!info.debug) // as for the block entry: a debug kernel's thread ends in code without lines
+    attachDebugInfo(fn, kernel, call);
+  else
+    call->addFnAttr(Attribute::NoInline);
 }
 
 /// A whole block as nested loops over threadIdx z, y, x; the kernel is inlined into it.
@@ -216,7 +219,10 @@ void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::K
                                                    0, unsigned(d)));
     if (d == 0) {
       CallInst *call = b.CreateCall(kernel, args);
-      call->addFnAttr(Attribute::AlwaysInline);
+      // A debug kernel stays a call of its own: each simulated thread is one frame, and a
+      // debugger stepping past its last line returns into code without lines (gdb's
+      // cutwin extension then lets the launch go on) rather than into the next thread.
+      call->addFnAttr(info.debug ? Attribute::NoInline : Attribute::AlwaysInline);
       kernelCall = call;
       b.CreateBr(latch);
     } else {
@@ -233,7 +239,8 @@ void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::K
   loop(2, exit);
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
-  attachDebugInfo(fn, kernel, kernelCall);
+  if (!info.debug)
+    attachDebugInfo(fn, kernel, kernelCall);
 }
 
 } // namespace

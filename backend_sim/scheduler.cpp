@@ -1,6 +1,8 @@
 #include "backend_sim/scheduler.h"
 
 #include "backend_sim/breakpoints.h"
+#include "backend_sim/fiber.h"
+#include "backend_sim/gdb_view.h"
 #include "backend_sim/host_callbacks.h"
 #include "backend_sim/warp_ops.h"
 #include "backend_sim/watchpoints.h"
@@ -20,53 +22,14 @@
 #include <functional>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 #include <vector>
 
-namespace bctx = boost::context::detail;
-
 namespace cutwin::sim {
-
-/// What a thread that stops for the debugger hands the scheduler: where (a breakpoint site
-/// of the kernel) and why.
-struct PendingStop {
-  uint32_t site = 0;
-  StopCause cause = StopCause::Breakpoint;
-  std::vector<int> lineBreaks;
-  WatchHit watch;
-};
-
-/// One simulated thread running on its own stack.
-struct Fiber {
-  enum class State : uint8_t { Ready, AtBarrier, AtGridBarrier, AtWarp, AtBreakpoint, Done, Faulted };
-  bctx::fcontext_t ctx = nullptr;   ///< where to resume the fiber
-  bctx::fcontext_t sched = nullptr; ///< where to return to the scheduler
-  ThreadContext tc{};
-  State state = State::Ready;
-  uint32_t site = 0;
-  WarpRequest warp;        ///< AtWarp: the operation asked for
-  uint64_t warpResult = 0; ///< its result, set when the warp completes it
-  EntryFn entry = nullptr;
-  const void *args = nullptr;
-  const char *stackLow = nullptr; ///< lowest usable byte; the guard page is below it
-  PendingStop stop;               ///< AtBreakpoint: where and why
-};
-
-/// Per-launch state every thread of a block can reach through its context.
-struct BlockState {
-  ir::ErrorRecord *err = nullptr;
-  std::atomic<bool> *abort = nullptr;
-  sigjmp_buf *jmp = nullptr; ///< loop mode: where a raised error unwinds to
-  const SimKernel *kernel = nullptr;
-  /// Loop mode: set (once) when a breakpoint's handler ended the launch; runGrid throws it.
-  std::string *endedInDebugger = nullptr;
-  const ThreadContext *faulted = nullptr; ///< the thread whose memory fault stopped the block
-  /// A cooperative launch: the threads of the other resident blocks, for the debugger.
-  std::function<void(std::vector<ThreadAtStop> &)> otherBlocks;
-};
 
 namespace {
 
@@ -95,6 +58,12 @@ struct ActiveKernel {
   size_t stackBytes = 0;
 };
 thread_local ActiveKernel active;
+
+} // namespace
+
+const ThreadContext *runningThread() { return active.tc; }
+
+namespace {
 
 struct sigaction previousSegv, previousBus;
 
@@ -232,6 +201,9 @@ void runBlockAsLoop(const SimKernel &k, ThreadContext base, BlockState &bs, cons
   sigjmp_buf jb;
   bs.jmp = &jb;
   ThreadContext tc = base;
+  std::optional<GdbBlocksScope> gdb;
+  if (k.debug)
+    gdb.emplace(std::vector<GdbBlock>{{&k, nullptr, base.ntid[0] * base.ntid[1] * base.ntid[2], &tc}});
   if (sigsetjmp(jb, 1) == 0) {
     active = ActiveKernel{&tc, &bs, &jb, nullptr, 0};
     k.blockEntry(&tc, args);
@@ -595,6 +567,9 @@ void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockS
   WorkerScratch &ws = scratch();
   BlockFibers bf{&ws.fibers, &ws.order, 0, std::mt19937(opts.seed ^ uint32_t(blockLinear * 2654435761u))};
   startFibers(k, base, block, args, ws.stacks, bf);
+  std::optional<GdbBlocksScope> gdb;
+  if (k.debug)
+    gdb.emplace(std::vector<GdbBlock>{{&k, bf.fibers, bf.n, nullptr}});
   resumeFibers(k, base, bs, opts, bf);
 }
 
@@ -658,6 +633,14 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
       r.base.block = &r.bs;
       r.bf = BlockFibers{&r.fibers, &r.order, 0, std::mt19937(opts.seed ^ uint32_t(b * 2654435761u))};
       startFibers(k, r.base, block, args, r.stacks, r.bf);
+    }
+    std::optional<GdbBlocksScope> gdb;
+    if (k.debug) { // gdb sees every resident block
+      std::vector<GdbBlock> resident;
+      for (auto &o : blocks)
+        if (o->started)
+          resident.push_back({&k, &o->fibers, o->bf.n, nullptr});
+      gdb.emplace(std::move(resident));
     }
     r.end = resumeFibers(k, r.base, r.bs, opts, r.bf);
   };

@@ -65,6 +65,13 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
   steps.run(ir::Step::SimOptimize, only, m, [&](llvm::Module &m) {
     ir::runOptimization(m, &jit.targetMachine(), std::min(opts.optLevel, info.opt),
                         /*splitRangeChecks=*/vectorVariants);
+    if (info.debug) // the code generator keeps each line's instructions together, in order
+      for (llvm::Function &f : m)
+        if (!f.isDeclaration() && f.getSubprogram()) {
+          f.removeFnAttr(llvm::Attribute::AlwaysInline);
+          f.addFnAttr(llvm::Attribute::NoInline);
+          f.addFnAttr(llvm::Attribute::OptimizeNone);
+        }
   });
   steps.run(ir::Step::SimVectorBodies, only, m, [&](llvm::Module &m) {
     if (vectorVariants)

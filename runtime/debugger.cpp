@@ -29,8 +29,8 @@ std::vector<BreakpointStop::Variable> variables(const sim::StackFrame &f, bool a
     const ir::DebugLocal &v = (*f.site->locals)[k];
     if (v.name == "__return__" && !atReturn)
       continue;
-    out.push_back({v.name, fe::scalarName(v.type.scalar), v.type.isArray() ? int(v.type.ndim) : 0, f.variables[k],
-                   memoryOf(v.type)});
+    out.push_back({v.name, fe::scalarName(v.type.scalar), v.type.isArray() ? int(v.type.ndim) : 0,
+                   f.variables[k], memoryOf(v.type)});
   }
   return out;
 }

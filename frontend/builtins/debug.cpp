@@ -85,6 +85,14 @@ void Lowerer::stopHere(SourceLoc loc, const std::string &reason, StopKind kind) 
 }
 
 void Lowerer::lineEvent(SourceLoc loc) {
+  // Each statement starts a block of its own: at -O0 the code generator puts the constants
+  // a block uses at its top, and this statement's would land amid the previous one's lines
+  // (gdb's breakpoint on this line would then stop before the previous line ran).
+  if (!terminated()) {
+    auto *line = BasicBlock::Create(ctx_, "line", fn_);
+    b_.CreateBr(line);
+    b_.SetInsertPoint(line);
+  }
   // The frame's current site, then the event: a thread waiting elsewhere shows this line,
   // and callers' frames show the line of their call.
   b_.CreateStore(b_.getInt32(unsigned(out_.info.breakpoints.size())),

@@ -74,9 +74,10 @@ Lowerer::Lowerer(const fe::Typer &typer, const LowerOptions &opts, KernelIR &out
     mod_.addModuleFlag(llvm::Module::Warning, "Dwarf Version", 4);
     dib_ = std::make_unique<DIBuilder>(mod_);
     diFile_ = fileFor(out.info.file);
-    diCU_ = dib_->createCompileUnit(dwarf::DW_LANG_C99, diFile_, "cutwin", /*isOptimized=*/false, "", 0, "",
-                                    opts_.lineDirectivesOnly ? DICompileUnit::DebugDirectivesOnly
-                                                             : DICompileUnit::FullDebug);
+    // C++: gdb's cutwin extension indexes arrays (a[i]) with xmethods, which need C++ types
+    diCU_ = dib_->createCompileUnit(
+        dwarf::DW_LANG_C_plus_plus, diFile_, "cutwin", /*isOptimized=*/false, "", 0, "",
+        opts_.lineDirectivesOnly ? DICompileUnit::DebugDirectivesOnly : DICompileUnit::FullDebug);
   }
 }
 
@@ -130,13 +131,80 @@ llvm::Type *Lowerer::llvmType(const Type &t) {
 }
 
 DIType *Lowerer::diType(const Type &t) {
+  if (t.isArray() && !t.isRecordArray() && !t.pointer)
+    return diArrayType(t);
   if (!t.isScalar())
     return nullptr;
-  unsigned enc = t.scalar == Scalar::Bool ? dwarf::DW_ATE_boolean
-                 : fe::isFloat(t.scalar)  ? dwarf::DW_ATE_float
-                 : fe::isSigned(t.scalar) ? dwarf::DW_ATE_signed
-                                          : dwarf::DW_ATE_unsigned;
+  bool complex = t.scalar == Scalar::C64 || t.scalar == Scalar::C128;
+  unsigned enc = complex                    ? dwarf::DW_ATE_complex_float
+                 : t.scalar == Scalar::Bool ? dwarf::DW_ATE_boolean
+                 : fe::isFloat(t.scalar)    ? dwarf::DW_ATE_float
+                 : fe::isSigned(t.scalar)   ? dwarf::DW_ATE_signed
+                                            : dwarf::DW_ATE_unsigned;
   return dib_->createBasicType(fe::scalarName(t.scalar), fe::byteSize(t.scalar) * 8, enc);
+}
+
+/// An array's descriptor as the struct it is in memory, named after numba's type
+/// (`array(float32, 1d, C)`): `data` points at the elements, then `shape` and byte
+/// `strides`. gdb's cutwin extension prints and indexes it as an array.
+DIType *Lowerer::diArrayType(const Type &t) {
+  Type elemType = Type::scalarOf(t.scalar);
+  DIType *elem = diType(elemType);
+  if (!elem)
+    return nullptr;
+  auto *i64 = dib_->createBasicType("int64", 64, dwarf::DW_ATE_signed);
+  auto *dims = dib_->createArrayType(64 * t.ndim, 64, i64,
+                                     dib_->getOrCreateArray({dib_->getOrCreateSubrange(0, int64_t(t.ndim))}));
+  const char *layout = t.layout == fe::Layout::C ? "C" : t.layout == fe::Layout::F ? "F" : "A";
+  std::string name =
+      std::string("array(") + fe::scalarName(t.scalar) + ", " + std::to_string(t.ndim) + "d, " + layout + ")";
+  const char *memory = t.space == fe::MemSpace::Shared  ? "shared"
+                       : t.space == fe::MemSpace::Local ? "local"
+                                                        : "";
+  if (*memory)
+    name += " in " + std::string(memory) + " memory";
+  uint64_t size = 64 + 2 * 64 * t.ndim;
+  auto *st = dib_->createStructType(diCU_, name, diFile_, 0, size, 64, DINode::FlagZero, nullptr, {});
+  Metadata *members[] = {
+      dib_->createMemberType(st, "data", diFile_, 0, 64, 64, 0, DINode::FlagZero,
+                             dib_->createPointerType(elem, 64)),
+      dib_->createMemberType(st, "shape", diFile_, 0, 64 * t.ndim, 64, 64, DINode::FlagZero, dims),
+      dib_->createMemberType(st, "strides", diFile_, 0, 64 * t.ndim, 64, 64 + 64 * t.ndim, DINode::FlagZero,
+                             dims),
+  };
+  dib_->replaceArrays(st, dib_->getOrCreateArray(members));
+  return st;
+}
+
+/// `cuda` in a debug function's frame: threadIdx, blockIdx, blockDim and gridDim as
+/// structs of x, y, z, so that a debugger can show them (`print cuda.threadIdx`).
+void Lowerer::declareCudaVariable() {
+  auto *u32 = dib_->createBasicType("uint32", 32, dwarf::DW_ATE_unsigned);
+  auto *dim3 = dib_->createStructType(diCU_, "dim3", diFile_, 0, 96, 32, DINode::FlagZero, nullptr, {});
+  Metadata *xyz[3];
+  for (unsigned k = 0; k < 3; ++k)
+    xyz[k] = dib_->createMemberType(dim3, std::string(1, char('x' + k)), diFile_, 0, 32, 32, 32 * k,
+                                    DINode::FlagZero, u32);
+  dib_->replaceArrays(dim3, dib_->getOrCreateArray(xyz));
+  auto *st = dib_->createStructType(diCU_, "cuda", diFile_, 0, 4 * 96, 32, DINode::FlagZero, nullptr, {});
+  const char *fields[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+  Intrinsic sources[4][3] = {{Intrinsic::TidX, Intrinsic::TidY, Intrinsic::TidZ},
+                             {Intrinsic::CtaidX, Intrinsic::CtaidY, Intrinsic::CtaidZ},
+                             {Intrinsic::NtidX, Intrinsic::NtidY, Intrinsic::NtidZ},
+                             {Intrinsic::NctaidX, Intrinsic::NctaidY, Intrinsic::NctaidZ}};
+  Metadata *members[4];
+  for (unsigned k = 0; k < 4; ++k)
+    members[k] = dib_->createMemberType(st, fields[k], diFile_, 0, 96, 32, 96 * k, DINode::FlagZero, dim3);
+  dib_->replaceArrays(st, dib_->getOrCreateArray(members));
+  auto *i32 = llvm::Type::getInt32Ty(ctx_);
+  AllocaInst *slot = entryAlloca(ArrayType::get(i32, 12), "cuda");
+  for (unsigned k = 0; k < 12; ++k)
+    b_.CreateStore(b_.CreateCall(getIntrinsic(mod_, sources[k / 3][k % 3])),
+                   b_.CreateConstInBoundsGEP2_32(slot->getAllocatedType(), slot, 0, k));
+  auto *var = dib_->createAutoVariable(diSub_, "cuda", diFile_, spec_->def->loc.line, st, true,
+                                       DINode::FlagArtificial);
+  dib_->insertDeclare(slot, var, dib_->createExpression(),
+                      DILocation::get(ctx_, spec_->def->loc.line, 0, diSub_), b_.GetInsertBlock());
 }
 
 // ---- functions ---------------------------------------------------------------------------------
@@ -144,6 +212,13 @@ DIType *Lowerer::diType(const Type &t) {
 void Lowerer::setLoc(SourceLoc loc) {
   if (diSub_ && loc.line)
     b_.SetCurrentDebugLocation(DILocation::get(ctx_, loc.line, loc.col, diSub_));
+}
+
+void Lowerer::setGlueLoc() {
+  // Line 0: the branches joining a statement's paths belong to no line, or a debugger's
+  // breakpoint on the statement last lowered could land there, after the statements between.
+  if (diSub_)
+    b_.SetCurrentDebugLocation(DILocation::get(ctx_, 0, 0, diSub_));
 }
 
 bool Lowerer::terminated() const { return b_.GetInsertBlock()->getTerminator() != nullptr; }
@@ -264,7 +339,14 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
     b_.CreateStore(Constant::getNullValue(a->getAllocatedType()), a);
     if (dib_)
       if (DIType *dt = diType(t)) {
-        auto *var = dib_->createAutoVariable(diSub_, name, diFile_, def.loc.line, dt, true);
+        // arguments are parameters (gdb's `info args`), numbered from 1 in the Python signature
+        auto param =
+            std::find_if(def.params.begin(), def.params.end(), [&](auto &p) { return p.name == name; });
+        auto *var =
+            param != def.params.end()
+                ? dib_->createParameterVariable(diSub_, name, unsigned(param - def.params.begin()) + 1,
+                                                diFile_, def.loc.line, dt, true)
+                : dib_->createAutoVariable(diSub_, name, diFile_, def.loc.line, dt, true);
         dib_->insertDeclare(a, var, dib_->createExpression(), DILocation::get(ctx_, def.loc.line, 0, diSub_),
                             body);
       }
@@ -324,6 +406,8 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
   errRecord_->setName("cutwin.err");
   if (out_.info.debug)
     enterDebugFrame();
+  if (out_.info.debug && dib_ && !opts_.lineDirectivesOnly)
+    declareCudaVariable();
 
   lowerBlock(def.body);
   if (!terminated())
@@ -474,6 +558,7 @@ void Lowerer::lowerIf(const fe::IfStmt &s) {
     lowerBlockThenBranch(s.orelse, merge);
   }
   b_.SetInsertPoint(merge);
+  setGlueLoc();
 }
 
 void Lowerer::lowerWhile(const fe::WhileStmt &s) {
@@ -492,6 +577,7 @@ void Lowerer::lowerWhile(const fe::WhileStmt &s) {
   b_.SetInsertPoint(elseB);
   lowerBlockThenBranch(s.orelse, exit);
   b_.SetInsertPoint(exit);
+  setGlueLoc();
 }
 
 void Lowerer::lowerFor(const fe::ForStmt &s) {
@@ -555,6 +641,7 @@ void Lowerer::lowerLoop(const fe::ForStmt &s, const std::function<Value *()> &co
   b_.SetInsertPoint(elseB);
   lowerBlockThenBranch(s.orelse, exit);
   b_.SetInsertPoint(exit);
+  setGlueLoc();
 }
 
 void Lowerer::lowerReturn(const fe::ReturnStmt &s) {

@@ -103,11 +103,14 @@ private:
   void lowerRaise(const fe::RaiseStmt &s);
   llvm::AllocaInst *entryAlloca(llvm::Type *t, const llvm::Twine &name);
   llvm::AllocaInst *localSlot(const std::string &name);
+  void setGlueLoc();
   void setLoc(SourceLoc loc);
   /// Starts a fresh block if the current one already ended (after break/return).
   void ensureInsertable();
   bool terminated() const;
   llvm::DIType *diType(const Type &t);
+  llvm::DIType *diArrayType(const Type &t);
+  void declareCudaVariable();
   /// The debug-info file of a source path (one per file the kernel's functions come from).
   llvm::DIFile *fileFor(const std::string &path);
 

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # A breakpoint on a line of the .py kernel stops inside a simulated thread, with the
-# kernel's variables visible: JIT code is registered with GDB's JIT interface.
+# kernel's variables visible: JIT code is registered with GDB's JIT interface. With
+# cutwin's gdb extension (what a C++ program sources) arrays print and index.
 set -euo pipefail
 prog="$1"; kernel="$2"
+extension="$(cd "$(dirname "$0")/../../python/cutwin" && pwd)/gdb_extension.py"
 out=$(gdb -batch -nx \
+  -iex "source $extension" \
   -ex "set breakpoint pending on" \
   -ex "break scale_kernel.py:9" \
   -ex "run" \
@@ -12,6 +15,8 @@ out=$(gdb -batch -nx \
   -ex "print factor" \
   -ex "continue" \
   -ex "print i" \
+  -ex "print a[i]" \
+  -ex "info args" \
   -ex "kill" \
   --args "$prog" "$kernel" 2>&1)
 echo "$out"
@@ -21,4 +26,6 @@ grep -q "scale_kernel.py:9" <<<"$out" || fail "stop not reported at scale_kernel
 grep -Eq '^\$1 = 0$' <<<"$out" || fail "first stop is not thread 0 (i == 0)"
 grep -Eq '^\$2 = 3$' <<<"$out" || fail "argument factor is not visible as 3"
 grep -Eq '^\$3 = 1$' <<<"$out" || fail "second stop is not thread 1"
+grep -Eq '^\$4 = 2$' <<<"$out" || fail "a[i] is not the element (2)"
+grep -Eq '^a = array\(float32, 1d, C\) shape \(64,\) = \{6, 2, 2, ' <<<"$out" || fail "info args: a, thread 0 has stored 6"
 echo "PASSED"

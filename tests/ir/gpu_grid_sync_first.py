@@ -16,5 +16,6 @@ def k(a):
 # CHECK: call void @llvm.nvvm.barrier0()
 # CHECK-NEXT: br label %entry.after_grid_init
 # CHECK: entry.after_grid_init:
-# CHECK-NEXT: call void @cutwin.gpu.grid_sync()
+# CHECK-NOT: {{^[A-Za-z0-9._]+:}}
+# CHECK: call void @cutwin.gpu.grid_sync()
 # CHECK: define internal void @cutwin.gpu.grid_sync()
