@@ -178,7 +178,7 @@ void buildThreadEntry(Module &m, Function *kernel, const ir::KernelInfo &info) {
   args.insert(args.end(), params.begin(), params.end());
   CallInst *call = b.CreateCall(kernel, args);
   b.CreateRetVoid();
-  if (!info.debug) // as for the block entry: a debug kernel's thread ends in code without lines
+  if (!info.debuggerView) // as for the block entry
     attachDebugInfo(fn, kernel, call);
   else
     call->addFnAttr(Attribute::NoInline);
@@ -219,10 +219,10 @@ void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::K
                                                    0, unsigned(d)));
     if (d == 0) {
       CallInst *call = b.CreateCall(kernel, args);
-      // A debug kernel stays a call of its own: each simulated thread is one frame, and a
-      // debugger stepping past its last line returns into code without lines (gdb's
-      // cutwin extension then lets the launch go on) rather than into the next thread.
-      call->addFnAttr(info.debug ? Attribute::NoInline : Attribute::AlwaysInline);
+      // Under gdb a debug kernel stays a call of its own: each simulated thread is one
+      // frame, and stepping past its last line returns into code without lines (gdb's
+      // cutwin extension says the thread ended) rather than into the next thread.
+      call->addFnAttr(info.debuggerView ? Attribute::NoInline : Attribute::AlwaysInline);
       kernelCall = call;
       b.CreateBr(latch);
     } else {
@@ -239,7 +239,7 @@ void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::K
   loop(2, exit);
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
-  if (!info.debug)
+  if (!info.debuggerView)
     attachDebugInfo(fn, kernel, kernelCall);
 }
 

@@ -65,7 +65,9 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
   steps.run(ir::Step::SimOptimize, only, m, [&](llvm::Module &m) {
     ir::runOptimization(m, &jit.targetMachine(), std::min(opts.optLevel, info.opt),
                         /*splitRangeChecks=*/vectorVariants);
-    if (info.debug) // the code generator keeps each line's instructions together, in order
+    // Under gdb the code generator keeps each line's instructions together, in order (at
+    // -O0 code speed; the prompt's stepping needs no such thing: it steps by line events).
+    if (info.debuggerView)
       for (llvm::Function &f : m)
         if (!f.isDeclaration() && f.getSubprogram()) {
           f.removeFnAttr(llvm::Attribute::AlwaysInline);

@@ -3,6 +3,9 @@
 - a debug kernel whose `cuda.breakpoint(cond)` never fires, against the same debug kernel
   without it (time per launch, best of several; the ratio is the target: >= 0.5), for
   threads run as a loop and as fibers (a kernel with a barrier);
+- what debugging costs at all: the debug kernel against the same kernel compiled without
+  debugging (informational: a debug kernel runs at -O0 so that gdb and the prompt see
+  every variable and line);
 - one stop: a launch whose single thread stops once (the handler returns at once),
   against the same launch without the stop; the difference is the stop's cost.
 Prints a Markdown table.
@@ -55,6 +58,9 @@ def shifted_guarded(x, out):
     out[i] = v
 
 
+saxpy_optimised = cuda.jit(debug=False)(saxpy_plain.py_func)
+
+
 @cuda.jit(debug=True)
 def one_thread(out):
     out[0] += 1
@@ -91,6 +97,8 @@ def main():
     saxpy_guarded[blocks, 256](a, x, y, out)
     plain = best(lambda: saxpy_plain[blocks, 256](a, x, y, out), args.repeat)
     guarded = best(lambda: saxpy_guarded[blocks, 256](a, x, y, out), args.repeat)
+    saxpy_optimised[blocks, 256](a, x, y, out)
+    optimised = best(lambda: saxpy_optimised[blocks, 256](a, x, y, out), args.repeat)
 
     m = n // 8  # fibers are slower: a smaller launch
     shifted_plain[m // 256, 256](x, out)
@@ -113,6 +121,8 @@ def main():
           "without it) | %.2f of its speed |" % (n, guarded * 1e3, plain * 1e3, plain / guarded))
     print("| the same with a barrier (threads as fibers), %d elements | %.2f ms | %.2f ms (same kernel without it) "
           "| %.2f of its speed |" % (m, fguarded * 1e3, fplain * 1e3, fplain / fguarded))
+    print("| debug kernel without a breakpoint, %d elements | %.2f ms | %.2f ms (same kernel without debugging) "
+          "| %.2f of its speed |" % (n, plain * 1e3, optimised * 1e3, optimised / plain))
     print("| one stop (handler returns at once) | %.3f ms | %.3f ms (same launch, no stop) | stop costs %.3f ms |"
           % (stopped * 1e3, base * 1e3, (stopped - base) * 1e3))
 

@@ -4,6 +4,11 @@
 
 #include "backend_sim/breakpoints.h"
 #include "backend_sim/watchpoints.h"
+#include "runtime/module_impl.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace cutwin {
 
@@ -135,5 +140,24 @@ void removeWatchpoint(int id) { sim::removeWatch(id); }
 void clearWatchpoints() { sim::clearWatches(); }
 
 std::vector<int> watchpointIds() { return sim::watchIds(); }
+
+namespace rt {
+
+bool debuggerAttached() {
+  std::FILE *f = std::fopen("/proc/self/status", "r");
+  if (!f)
+    return false;
+  char line[256];
+  long tracer = 0;
+  while (std::fgets(line, sizeof line, f))
+    if (std::strncmp(line, "TracerPid:", 10) == 0) {
+      tracer = std::strtol(line + 10, nullptr, 10);
+      break;
+    }
+  std::fclose(f);
+  return tracer != 0;
+}
+
+} // namespace rt
 
 } // namespace cutwin

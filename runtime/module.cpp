@@ -224,6 +224,7 @@ PipelineOptions ModuleImpl::pipelineOptions() const {
   PipelineOptions p;
   p.boundscheck = opts_.boundscheck.value_or(device_->backend().capabilities().boundscheckByDefault);
   p.lineDirectivesOnly = !device_->backend().capabilities().fullDebugInfo;
+  p.debuggerView = !p.lineDirectivesOnly && debuggerAttached();
   p.optLevel = opts_.optLevel;
   p.codegen = opts_.codegen;
   return p;

@@ -11,6 +11,11 @@
 
 namespace cutwin::rt {
 
+/// Whether a debugger traces this process now (Linux: TracerPid in /proc/self/status).
+/// Debug kernels compiled then get KernelInfo::debuggerView; without one they keep the
+/// faster code (the prompt's stepping needs no such thing: it steps by line events).
+bool debuggerAttached();
+
 class ModuleImpl {
 public:
   ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::SourceFile> file, CompileOptions opts,

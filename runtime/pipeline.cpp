@@ -116,6 +116,7 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
   lo.boundscheck = spec.options().boundscheck.value_or(opts.boundscheck);
   lo.debugInfo = opts.debugInfo;
   lo.lineDirectivesOnly = opts.lineDirectivesOnly;
+  lo.debuggerView = opts.debuggerView;
   ir::KernelIR ir = ir::lowerKernel(typer, spec, lo);
   steps.finished(Step::Lower, ir.module.get());
   runFrontendModuleSteps(*ir.module, ir.info, steps);
@@ -142,6 +143,7 @@ ir::KernelIR buildDeviceExportIR(const ParsedModule &pm, const std::string &func
   lo.boundscheck = spec.options().boundscheck.value_or(opts.boundscheck);
   lo.debugInfo = opts.debugInfo;
   lo.lineDirectivesOnly = opts.lineDirectivesOnly;
+  lo.debuggerView = opts.debuggerView;
   ir::KernelIR ir = ir::lowerDeviceExport(typer, spec, lo, abi, name, returnType.value_or(spec.returnType));
   steps.finished(Step::Lower, ir.module.get());
   runFrontendModuleSteps(*ir.module, ir.info, steps);

@@ -65,6 +65,10 @@ struct KernelInfo {
   std::vector<Site> sites;
   std::vector<BreakpointSite> breakpoints;
   bool debug = false;
+  /// debug, compiled while a debugger (gdb) traces the process: the kernel declares the
+  /// `cuda` variable for it and the simulator keeps functions out of line and unoptimised,
+  /// so that gdb steps lines in order and shows each simulated thread as a frame.
+  bool debuggerView = false;
   bool boundscheck = true;
   bool fastmath = false;
   int opt = 3; ///< @cuda.jit(opt=...); debug=True compiles at 0 as numba does

@@ -25,6 +25,7 @@ struct PipelineOptions {
   bool boundscheck = true;
   bool debugInfo = true;
   bool lineDirectivesOnly = false; ///< GPU: line directives, no full debug info
+  bool debuggerView = false;       ///< a debugger traces the process (KernelInfo::debuggerView)
   std::string codegen = "nvptx";   ///< GPU code generator: nvptx (LLVM) or nvvm (libNVVM)
   int optLevel = 2;
   bool lto = false; ///< GPU: LTO-IR instead of PTX (libNVVM's -gen-lto; nvvm code generator)

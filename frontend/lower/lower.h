@@ -22,6 +22,7 @@ struct LowerOptions {
   /// Only line directives (numba's lineinfo): what the GPU gets, since full debug info
   /// makes PTX `.target sm_XY, debug`, which the driver compiles unoptimised.
   bool lineDirectivesOnly = false;
+  bool debuggerView = false; ///< a debugger traces the process (KernelInfo::debuggerView)
 };
 
 /// Lowers `kernel` and every device function it reaches into a fresh module.

@@ -42,6 +42,7 @@ KernelIR startKernelIR(const fe::Typer &typer, const fe::FunctionSpec &fn, const
   out.info.file = fn.file().path();
   out.info.argTypes = fn.argTypes;
   out.info.debug = fn.options().debug;
+  out.info.debuggerView = out.info.debug && opts.debuggerView && !opts.lineDirectivesOnly;
   out.info.fastmath = fn.options().fastmath;
   out.info.opt = fn.options().debug ? 0 : fn.options().opt;
   out.info.launchBounds = fn.options().launchBounds;
@@ -406,7 +407,7 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
   errRecord_->setName("cutwin.err");
   if (out_.info.debug)
     enterDebugFrame();
-  if (out_.info.debug && dib_ && !opts_.lineDirectivesOnly)
+  if (out_.info.debuggerView && dib_)
     declareCudaVariable();
 
   lowerBlock(def.body);

@@ -18,7 +18,9 @@ EXTENSION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gdb_extens
 
 def command(argv, gdb="gdb"):
     """The gdb command line that runs `argv` (a Python program and its arguments)."""
-    return [gdb, "-q", "-iex", "source " + EXTENSION, "--args", sys.executable] + list(argv)
+    # the extension now, and leave its auto-load script (run when the library loads) allowed
+    return [gdb, "-q", "-iex", "source " + EXTENSION, "-iex", "add-auto-load-safe-path " + os.path.dirname(EXTENSION),
+            "--args", sys.executable] + list(argv)
 
 
 def main(argv=None):
@@ -26,9 +28,9 @@ def main(argv=None):
     if argv[:1] == ["--print-path"]:
         print(EXTENSION)
         return 0
-    if not argv:
+    if not argv or argv[0] in ("-h", "--help"):
         sys.stderr.write(__doc__)
-        return 2
+        return 0 if argv else 2
     gdb = shutil.which("gdb")
     if gdb is None:
         sys.stderr.write("cutwin.gdb: gdb is not installed (apt-get install gdb)\n")

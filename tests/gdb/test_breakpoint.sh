@@ -17,6 +17,8 @@ out=$(gdb -batch -nx \
   -ex "print i" \
   -ex "print a[i]" \
   -ex "info args" \
+  -ex "cutwin threads" \
+  -ex "print cuda.threadIdx.x" \
   -ex "kill" \
   --args "$prog" "$kernel" 2>&1)
 echo "$out"
@@ -28,4 +30,7 @@ grep -Eq '^\$2 = 3$' <<<"$out" || fail "argument factor is not visible as 3"
 grep -Eq '^\$3 = 1$' <<<"$out" || fail "second stop is not thread 1"
 grep -Eq '^\$4 = 2$' <<<"$out" || fail "a[i] is not the element (2)"
 grep -Eq '^a = array\(float32, 1d, C\) shape \(64,\) = \{6, 2, 2, ' <<<"$out" || fail "info args: a, thread 0 has stored 6"
+grep -Eq '^\* \(1, 0, 0\) +\(0, 0, 0\) +running +scale' <<<"$out" || fail "cutwin threads: thread 1 is not the one running"
+grep -Eq '^  \(0, 0, 0\) +\(0, 0, 0\) +exited' <<<"$out" || fail "cutwin threads: thread 0 has not exited"
+grep -Eq '^\$5 = 1$' <<<"$out" || fail "cuda.threadIdx.x is not 1"
 echo "PASSED"
