@@ -194,9 +194,7 @@ def _select(thread):
         gdb.execute("set $%s = %d" % (name, regs[name]), to_string=True)
     _selected = (tuple(thread["threadIdx"]), tuple(thread["blockIdx"]))
     # the innermost frames are the scheduler's switch; show the kernel's
-    frame = gdb.newest_frame()
-    while frame is not None and not _in_kernel(frame):
-        frame = frame.older()
+    frame = _kernel_frame(gdb.newest_frame())
     if frame is not None:
         frame.select()
 
@@ -204,6 +202,13 @@ def _select(thread):
 def _in_kernel(frame):
     sal = frame.find_sal()
     return sal is not None and sal.symtab is not None and sal.symtab.filename.endswith(".py")
+
+
+def _kernel_frame(frame):
+    """`frame` or the nearest older one in kernel code (a .py line), or None."""
+    while frame is not None and not _in_kernel(frame):
+        frame = frame.older()
+    return frame
 
 
 def _where(t):
@@ -218,9 +223,7 @@ def _where(t):
 
 def _line_shown():
     """(file name, line) of the kernel frame gdb shows, or None."""
-    frame = gdb.selected_frame()
-    while frame is not None and not _in_kernel(frame):
-        frame = frame.older()
+    frame = _kernel_frame(gdb.selected_frame())
     if frame is None:
         return None
     sal = frame.find_sal()
@@ -229,9 +232,7 @@ def _line_shown():
 
 def _current_thread():
     """(threadIdx, blockIdx) of the thread gdb shows, from `cuda` in its kernel frame."""
-    frame = gdb.selected_frame()
-    while frame is not None and not _in_kernel(frame):
-        frame = frame.older()
+    frame = _kernel_frame(gdb.selected_frame())
     if frame is None:
         return None
     try:

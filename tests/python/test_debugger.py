@@ -6,16 +6,14 @@ launch raises LaunchError and the next launch works. The prompt is driven throug
 import inspect
 import os
 import pdb
-import subprocess
-import sys
 import textwrap
-import time
 
 import numpy as np
 import pytest
 
 from cutwin import cuda, debug
 from cutwin.errors import LaunchError
+from debug_programs import run_program, terminal_session
 
 
 def lines_of(fn, text):
@@ -261,17 +259,6 @@ PROGRAM = textwrap.dedent('''
 ''')
 
 
-def run_program(path, source, commands):
-    """Runs `source` (saved at `path`) with CUTWIN_DEBUG=1, `commands` as its standard input;
-    returns what it printed."""
-    path.write_text(source)
-    env = dict(os.environ, CUTWIN_DEBUG="1")
-    r = subprocess.run([sys.executable, str(path)], input=commands, capture_output=True, text=True, env=env,
-                       timeout=120)
-    assert r.returncode == 0, r.stderr
-    return r.stdout
-
-
 def test_the_prompt_prints_expressions_lists_threads_and_quits(tmp_path):
     prog = tmp_path / "stencil_program.py"
     out = run_program(prog, PROGRAM,
@@ -286,51 +273,6 @@ def test_the_prompt_prints_expressions_lists_threads_and_quits(tmp_path):
     assert "*** thread (3, 0, 0) is exited: its variables are not known there" in out
     assert "raised LaunchError" in out  # q ended the first launch
     assert "out[9] = 245.0" in out  # the second launch went on after c
-
-
-def terminal_session(path, source, steps, env_debug=True):
-    """Runs `source` (saved at `path`) on a pseudo-terminal, as a user at a shell would:
-    for each (marker, keys) of `steps`, waits until `marker` appears in what the program
-    writes from then on, then types `keys`. Returns everything it wrote."""
-    import pty
-    import select
-
-    path.write_text(source)
-    master, slave = pty.openpty()
-    env = dict(os.environ, TERM="dumb")
-    if env_debug:
-        env["CUTWIN_DEBUG"] = "1"
-    proc = subprocess.Popen([sys.executable, str(path)], stdin=slave, stdout=slave, stderr=slave, env=env,
-                            close_fds=True)
-    os.close(slave)
-    seen = b""
-
-    def read_until(marker, timeout=60):
-        nonlocal seen
-        start = len(seen)
-        deadline = time.monotonic() + timeout
-        while marker not in seen[start:]:
-            left = deadline - time.monotonic()
-            assert left > 0, "no %r in %r" % (marker, seen[-400:])
-            if select.select([master], [], [], left)[0]:
-                try:
-                    chunk = os.read(master, 4096)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                seen += chunk
-
-    try:
-        for marker, keys in steps:
-            read_until(marker)
-            if keys:
-                os.write(master, keys)
-        proc.wait(timeout=60)
-    finally:
-        proc.kill()
-        os.close(master)
-    return seen.decode(errors="replace")
 
 
 def test_the_prompt_works_in_a_terminal(tmp_path):

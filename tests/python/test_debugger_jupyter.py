@@ -40,6 +40,17 @@ def run_cell(code, answers, timeout=120):
     try:
         msg_id = kc.execute(code, allow_stdin=True)
         prompts, printed, answers = [], [], list(answers)
+
+        def take_output(timeout):
+            """What the cell printed that has arrived within `timeout` of each message."""
+            while True:
+                try:
+                    msg = kc.get_iopub_msg(timeout=timeout)
+                except queue.Empty:
+                    return
+                if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+                    printed.append(msg["content"]["text"])
+
         while True:
             try:
                 req = kc.get_stdin_msg(timeout=0.2)
@@ -47,27 +58,14 @@ def run_cell(code, answers, timeout=120):
                 kc.input(answers.pop(0) if answers else "q")
             except queue.Empty:
                 pass
-            while True:
-                try:
-                    msg = kc.get_iopub_msg(timeout=0.05)
-                except queue.Empty:
-                    break
-                if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
-                    printed.append(msg["content"]["text"])
+            take_output(0.05)
             try:
                 reply = kc.get_shell_msg(timeout=0.05)
             except queue.Empty:
                 continue
             if reply["parent_header"].get("msg_id") == msg_id:
                 break
-        # what the cell printed last may still be on its way
-        while True:
-            try:
-                msg = kc.get_iopub_msg(timeout=1)
-            except queue.Empty:
-                break
-            if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
-                printed.append(msg["content"]["text"])
+        take_output(1)  # what the cell printed last may still be on its way
         return prompts, "".join(printed), reply["content"]["status"]
     finally:
         kc.stop_channels()

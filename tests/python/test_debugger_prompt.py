@@ -2,21 +2,7 @@
 watching a shared-memory element names the thread that writes it; where/up/down walk the
 call stack; finish stops at a device function's return with its result; break with a
 condition and a thread filter stops only the matching thread; delete removes it."""
-import os
-import subprocess
-import sys
-import textwrap
-
-
-def run_program(path, source, commands):
-    """Runs `source` (saved at `path`) with CUTWIN_DEBUG=1 and `commands` as its standard
-    input; returns what it printed."""
-    path.write_text(textwrap.dedent(source))
-    env = dict(os.environ, CUTWIN_DEBUG="1")
-    r = subprocess.run([sys.executable, str(path)], input=commands, capture_output=True, text=True, env=env,
-                       timeout=120)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return r.stdout
+from debug_programs import run_program
 
 
 SHARED_WRITER = '''
