@@ -266,9 +266,13 @@ private:
     if (auto *ci = dyn_cast<ConstantInt>(c))
       return t->isIntegerTy(1) ? (ci->isZero() ? "false" : "true") : std::to_string(ci->getSExtValue());
     if (auto *cf = dyn_cast<ConstantFP>(c)) {
-      double d = cf->getValueAPF().convertToDouble();
-      if (t->isHalfTy())
-        throw Error("NVVM printer: half constants are not supported");
+      if (t->isHalfTy()) { // LLVM's textual form of a half: 0xH and its 16 bits
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "0xH%04X",
+                      unsigned(cf->getValueAPF().bitcastToAPInt().getZExtValue()));
+        return buf;
+      }
+      double d;
       bool lossy = false;
       APFloat v = cf->getValueAPF();
       v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lossy);

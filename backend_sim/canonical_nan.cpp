@@ -24,12 +24,18 @@ bool isSignOpFloat64(const Instruction &i) {
   return ii && ii->getIntrinsicID() == Intrinsic::fabs;
 }
 
-/// Whether `i` computes a new float32 value (a NaN it returns is the GPU's canonical one).
-bool computesFloat32(const Instruction &i) {
-  if (!i.getType()->isFloatTy())
+/// float32 and float16: the types whose computed NaNs are the GPU's canonical one.
+bool canonicalNanType(const Type *t) { return t->isFloatTy() || t->isHalfTy(); }
+
+/// Whether `i` computes a new float32 or float16 value (a NaN it returns is the GPU's
+/// canonical one).
+bool computesCanonical(const Instruction &i) {
+  if (!canonicalNanType(i.getType()))
     return false;
   if (isa<BinaryOperator>(i) || isa<UnaryOperator>(i)) // fneg too: the GPU adds with a modifier
     return true;
+  if (isa<FPTruncInst>(i)) // cvt.rn.f16.f32/f64: the canonical NaN
+    return i.getType()->isHalfTy();
   if (auto *ii = dyn_cast<IntrinsicInst>(&i)) {
     switch (ii->getIntrinsicID()) {
     case Intrinsic::copysign:
@@ -45,8 +51,8 @@ bool computesFloat32(const Instruction &i) {
   return false;
 }
 
-/// Whether use `u` of a float32 value cannot observe which NaN the value is: the user
-/// computes a float32 result from it (a NaN in gives a NaN out, itself made canonical
+/// Whether use `u` of a float32 (float16) value cannot observe which NaN the value is: the
+/// user computes a result of the same type from it (a NaN in gives a NaN out, itself made canonical
 /// where it is observed), compares it, or converts it to an integer (payload-blind). A
 /// NaN's bits matter only where they leave arithmetic: stored, passed, selected, widened,
 /// reinterpreted, or lent their sign (copysign).
@@ -56,8 +62,9 @@ bool blindToNanBits(const Use &u) {
     return false;
   if (isa<FCmpInst>(user) || isa<FPToSIInst>(user) || isa<FPToUIInst>(user))
     return true;
+  Type *t = u.get()->getType();
   if (isa<BinaryOperator>(user) || isa<UnaryOperator>(user))
-    return user->getType()->isFloatTy();
+    return user->getType() == t;
   auto *ii = dyn_cast<IntrinsicInst>(user);
   if (!ii)
     return false;
@@ -74,7 +81,7 @@ bool blindToNanBits(const Use &u) {
   case Intrinsic::rint:
   case Intrinsic::nearbyint:
   case Intrinsic::round:
-  case Intrinsic::roundeven: return ii->getType()->isFloatTy();
+  case Intrinsic::roundeven: return ii->getType() == t;
   case Intrinsic::fptosi_sat:
   case Intrinsic::fptoui_sat: return true;
   default: return false;
@@ -85,13 +92,15 @@ bool blindToNanBits(const Use &u) {
 
 void applyGpuNanRules(Module &m) {
   LLVMContext &c = m.getContext();
-  Constant *canonical =
+  Constant *canonical32 =
       ConstantFP::get(Type::getFloatTy(c), APFloat(APFloat::IEEEsingle(), APInt(32, 0x7fffffffu)));
+  Constant *canonical16 =
+      ConstantFP::get(Type::getHalfTy(c), APFloat(APFloat::IEEEhalf(), APInt(16, 0x7fffu)));
   std::vector<Instruction *> f32, f64;
   for (Function &f : m)
     for (BasicBlock &bb : f)
       for (Instruction &i : bb) {
-        if (computesFloat32(i))
+        if (computesCanonical(i))
           f32.push_back(&i);
         else if (isSignOpFloat64(i))
           f64.push_back(&i);
@@ -103,7 +112,8 @@ void applyGpuNanRules(Module &m) {
       continue;
     IRBuilder<> b(i->getNextNode());
     auto *isNan = cast<Instruction>(b.CreateFCmpUNO(i, i));
-    auto *sel = cast<Instruction>(b.CreateSelect(isNan, canonical, i));
+    auto *sel =
+        cast<Instruction>(b.CreateSelect(isNan, i->getType()->isHalfTy() ? canonical16 : canonical32, i));
     i->replaceUsesWithIf(
         sel, [&](Use &u) { return u.getUser() != isNan && u.getUser() != sel && !blindToNanBits(u); });
   }

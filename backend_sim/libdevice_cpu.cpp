@@ -16,6 +16,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
+#include "backend_sim/half_ops.h"
+
 #include <cfloat>
 #include <set>
 
@@ -40,6 +42,7 @@ std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
       {"cutwin_sim_tof64", reinterpret_cast<void *>(&cutwin_sim_tof64)},
       {"cutwin_sim_approx_f32", reinterpret_cast<void *>(&cutwin_sim_approx_f32)},
       {"cutwin_sim_approx_f64", reinterpret_cast<void *>(&cutwin_sim_approx_f64)},
+      {"cutwin_sim_fma_f16", reinterpret_cast<void *>(&cutwin_sim_fma_f16)},
   };
   // the bare units; those without a model with their form over lanes (vector_variants.h)
   auto unit = [&](const char *name, void *one, void *lanes) {

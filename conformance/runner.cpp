@@ -91,6 +91,16 @@ uint64_t ulpDistance(const uint8_t *a, const uint8_t *b, DType t) {
     int64_t signMask = f32 ? int64_t(1) << 31 : INT64_MIN;
     return bits & signMask ? (f32 ? int64_t(0x80000000) - (bits & 0x7fffffff) : INT64_MIN - bits) : bits;
   };
+  if (t == DType::F16) {
+    uint16_t x, y;
+    std::memcpy(&x, a, 2);
+    std::memcpy(&y, b, 2);
+    auto isNan = [](uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); };
+    if (isNan(x) || isNan(y))
+      return isNan(x) && isNan(y) ? 0 : UINT64_MAX;
+    auto ord = [](uint16_t h) { return h & 0x8000 ? -int64_t(h & 0x7fff) : int64_t(h); };
+    return uint64_t(std::llabs(ord(x) - ord(y)));
+  }
   if (t == DType::F32) {
     int32_t x, y;
     std::memcpy(&x, a, 4);
@@ -119,6 +129,12 @@ std::string formatValue(const uint8_t *p, DType t) {
   std::ostringstream os;
   os << std::setprecision(9);
   switch (t) {
+  case DType::F16: {
+    _Float16 v;
+    std::memcpy(&v, p, 2);
+    os << std::setprecision(5) << float(v);
+    break;
+  }
   case DType::F32: {
     float v;
     std::memcpy(&v, p, 4);
@@ -302,7 +318,13 @@ std::string compare(const std::string &name, const NpyArray &want, const std::ve
   gotType = comparedAs(gotType);
   uint64_t maxUlp = uint64_t(spec.getInteger("max_ulp").value_or(0));
   double atol = spec.getNumber("atol").value_or(0), rtol = spec.getNumber("rtol").value_or(0);
-  bool isFloat = gotType == DType::F32 || gotType == DType::F64;
+  bool isFloat = gotType == DType::F16 || gotType == DType::F32 || gotType == DType::F64;
+  auto asDouble = [&](const uint8_t *p) {
+    if (gotType == DType::F16)
+      return double(*reinterpret_cast<const _Float16 *>(p));
+    return gotType == DType::F32 ? double(*reinterpret_cast<const float *>(p))
+                                 : *reinterpret_cast<const double *>(p);
+  };
   size_t es = dtypeSize(gotType);
   uint64_t worst = 0;
   for (size_t i = 0; i < got.size() / es; ++i) {
@@ -315,10 +337,7 @@ std::string compare(const std::string &name, const NpyArray &want, const std::ve
       worst = std::max(worst, d);
       ok = d <= maxUlp;
       if (!ok && (atol > 0 || rtol > 0)) {
-        double gv = gotType == DType::F32 ? double(*reinterpret_cast<const float *>(g))
-                                          : *reinterpret_cast<const double *>(g);
-        double wv = gotType == DType::F32 ? double(*reinterpret_cast<const float *>(w))
-                                          : *reinterpret_cast<const double *>(w);
+        double gv = asDouble(g), wv = asDouble(w);
         ok = std::fabs(gv - wv) <= atol + rtol * std::fabs(wv);
       }
     }
@@ -568,7 +587,8 @@ Agreement compareBackends(const CaseResult &a, const CaseResult &b, const std::s
       const uint8_t *x = out.first.data() + i * es, *y = it->second.first.data() + i * es;
       if (std::memcmp(x, y, es) == 0)
         continue;
-      uint64_t d = (t == DType::F32 || t == DType::F64) ? ulpDistance(x, y, t) : UINT64_MAX;
+      uint64_t d =
+          (t == DType::F16 || t == DType::F32 || t == DType::F64) ? ulpDistance(x, y, t) : UINT64_MAX;
       worst = std::max(worst, d);
       if (d > allowed) {
         g.agree = false;

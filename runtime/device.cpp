@@ -13,7 +13,8 @@ size_t dtypeSize(DType t) {
   case DType::I8:
   case DType::U8: return 1;
   case DType::I16:
-  case DType::U16: return 2;
+  case DType::U16:
+  case DType::F16: return 2;
   case DType::I32:
   case DType::U32:
   case DType::F32: return 4;
@@ -24,9 +25,9 @@ size_t dtypeSize(DType t) {
 }
 
 const char *dtypeName(DType t) {
-  static const char *names[] = {"bool",    "int8",          "int16",     "int32",     "int64",
-                                "uint8",   "uint16",        "uint32",    "uint64",    "float32",
-                                "float64", "xoroshiro128p", "complex64", "complex128"};
+  static const char *names[] = {"bool",    "int8",          "int16",     "int32",      "int64",
+                                "uint8",   "uint16",        "uint32",    "uint64",     "float32",
+                                "float64", "xoroshiro128p", "complex64", "complex128", "float16"};
   return names[int(t)];
 }
 
@@ -54,6 +55,8 @@ std::optional<DType> dtypeFromName(const std::string &n) {
       {"f4", DType::F32},
       {"float64", DType::F64},
       {"f8", DType::F64},
+      {"float16", DType::F16},
+      {"f2", DType::F16},
       {"xoroshiro128p", DType::Xoroshiro128p},
       {"complex64", DType::C64},
       {"c8", DType::C64},

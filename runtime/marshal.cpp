@@ -5,7 +5,8 @@
 namespace cutwin::rt {
 
 static_assert(int(DType::F64) == int(fe::Scalar::F64) && int(DType::Bool) == int(fe::Scalar::Bool) &&
-                  int(DType::C64) == int(fe::Scalar::C64) && int(DType::C128) == int(fe::Scalar::C128),
+                  int(DType::C64) == int(fe::Scalar::C64) && int(DType::C128) == int(fe::Scalar::C128) &&
+                  int(DType::F16) == int(fe::Scalar::F16),
               "DType mirrors fe::Scalar");
 
 namespace {
@@ -54,7 +55,7 @@ template <class T> void put(uint8_t *buf, uint32_t off, T v) { std::memcpy(buf +
 
 void putScalar(uint8_t *buf, uint32_t off, fe::Scalar to, const Arg::Scalar &s) {
   bool isComplex = s.dtype == DType::C64 || s.dtype == DType::C128;
-  bool isFloat = s.dtype == DType::F32 || s.dtype == DType::F64 || isComplex;
+  bool isFloat = s.dtype == DType::F16 || s.dtype == DType::F32 || s.dtype == DType::F64 || isComplex;
   double d, im = 0;
   std::memcpy(&d, &s.bits, 8);
   if (isComplex)
@@ -76,6 +77,7 @@ void putScalar(uint8_t *buf, uint32_t off, fe::Scalar to, const Arg::Scalar &s) 
   case fe::Scalar::U16: put(buf, off, as(uint16_t{})); break;
   case fe::Scalar::U32: put(buf, off, as(uint32_t{})); break;
   case fe::Scalar::U64: put(buf, off, as(uint64_t{})); break;
+  case fe::Scalar::F16: put(buf, off, as(_Float16{})); break; // rounded to nearest, ties to even
   case fe::Scalar::F32: put(buf, off, as(float{})); break;
   case fe::Scalar::F64: put(buf, off, as(double{})); break;
   case fe::Scalar::C64: {

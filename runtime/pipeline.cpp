@@ -199,6 +199,7 @@ void runStepAlone(llvm::Module &m, const std::string &name, PipelineOptions opts
   case Step::SimLower:
   case Step::SimWatch:
   case Step::SimLibdevice:
+  case Step::SimHalf:
   case Step::SimNan:
   case Step::SimStackProbes:
   case Step::SimVectorVariants:

@@ -87,6 +87,7 @@ Lowerer::Lowerer(const fe::Typer &typer, const LowerOptions &opts, KernelIR &out
 llvm::Type *Lowerer::scalarType(Scalar s) {
   switch (s) {
   case Scalar::Bool: return llvm::Type::getInt1Ty(ctx_);
+  case Scalar::F16: return llvm::Type::getHalfTy(ctx_);
   case Scalar::F32: return llvm::Type::getFloatTy(ctx_);
   case Scalar::F64: return llvm::Type::getDoubleTy(ctx_);
   case Scalar::C64:

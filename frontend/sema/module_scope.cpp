@@ -668,9 +668,8 @@ Signature ModuleScope::signatureFromExpr(const Expr &e, const SourceFile &file) 
     if (!t) {
       std::string text = exprToString(*a);
       std::string base = text.substr(0, text.find('['));
-      if (base == "float16" || base == "f2" || base == "half" || base == "bfloat16")
-        file.error(a->loc, "cutwin does not support " +
-                               std::string(base == "bfloat16" ? "bfloat16" : "float16") + " in kernels yet");
+      if (base == "bfloat16")
+        file.error(a->loc, "cutwin does not support bfloat16 in kernels yet");
       file.error(a->loc, "unknown type '" + text + "'");
     }
     if (t->kind == TypeKind::None)

@@ -36,6 +36,9 @@ void addReal(std::vector<ScalarCase> &c) {
   c.push_back({{S::F64, S::F64}, S::F64});
 }
 
+/// numba-cuda's float16 operators (+, -, *, /): half in, half out; the rest promote.
+void addHalf(std::vector<ScalarCase> &c) { c.push_back({{S::F16, S::F16}, S::F16}); }
+
 void addComplex(std::vector<ScalarCase> &c) {
   c.push_back({{S::C64, S::C64}, S::C64});
   c.push_back({{S::C128, S::C128}, S::C128});
@@ -83,6 +86,7 @@ std::optional<ScalarCase> typeBinOp(BinOp op, Scalar a, Scalar b) {
   case BinOp::Sub:
   case BinOp::Mul:
     cases = integerBinopCases();
+    addHalf(cases);
     addReal(cases);
     addComplex(cases);
     break;
@@ -95,6 +99,7 @@ std::optional<ScalarCase> typeBinOp(BinOp op, Scalar a, Scalar b) {
     for (S x : kMachineInts)
       for (S y : kMachineInts)
         cases.push_back({{x, y}, S::F64});
+    addHalf(cases);
     addReal(cases);
     addComplex(cases);
     break;
@@ -144,6 +149,7 @@ std::optional<ScalarCase> typeUnaryOp(UnaryOp op, Scalar a) {
     cases.push_back({{x}, resultInt({x})});
   for (S x : kSigned)
     cases.push_back({{x}, resultInt({x})});
+  cases.push_back({{S::F16}, S::F16});
   cases.push_back({{S::F32}, S::F32});
   cases.push_back({{S::F64}, S::F64});
   cases.push_back({{S::C64}, S::C64});
@@ -162,6 +168,7 @@ std::optional<ScalarCase> typeCompare(CmpOp op, Scalar a, Scalar b) {
     cases.push_back({{x, x}, S::Bool});
   for (S x : kUnsigned)
     cases.push_back({{x, x}, S::Bool});
+  cases.push_back({{S::F16, S::F16}, S::Bool});
   cases.push_back({{S::F32, S::F32}, S::Bool});
   cases.push_back({{S::F64, S::F64}, S::Bool});
   if (op == CmpOp::Eq || op == CmpOp::NotEq) { // complex numbers are not ordered

@@ -9,10 +9,12 @@ namespace cutwin::fe {
 
 bool isInteger(Scalar s) { return s >= Scalar::I8 && s <= Scalar::U64; }
 bool isSigned(Scalar s) { return s >= Scalar::I8 && s <= Scalar::I64; }
-bool isFloat(Scalar s) { return s == Scalar::F32 || s == Scalar::F64; }
+bool isFloat(Scalar s) { return s == Scalar::F16 || s == Scalar::F32 || s == Scalar::F64; }
 bool isComplex(Scalar s) { return s == Scalar::C64 || s == Scalar::C128; }
 Scalar partOf(Scalar s) { return s == Scalar::C64 ? Scalar::F32 : s == Scalar::C128 ? Scalar::F64 : s; }
-Scalar complexOf(Scalar part) { return part == Scalar::F32 ? Scalar::C64 : Scalar::C128; }
+Scalar complexOf(Scalar part) {
+  return part == Scalar::F32 || part == Scalar::F16 ? Scalar::C64 : Scalar::C128;
+}
 
 unsigned bitWidth(Scalar s) {
   switch (s) {
@@ -20,7 +22,8 @@ unsigned bitWidth(Scalar s) {
   case Scalar::I8:
   case Scalar::U8: return 8;
   case Scalar::I16:
-  case Scalar::U16: return 16;
+  case Scalar::U16:
+  case Scalar::F16: return 16;
   case Scalar::I32:
   case Scalar::U32:
   case Scalar::F32: return 32;
@@ -46,6 +49,7 @@ const char *scalarName(Scalar s) {
   case Scalar::U16: return "uint16";
   case Scalar::U32: return "uint32";
   case Scalar::U64: return "uint64";
+  case Scalar::F16: return "float16";
   case Scalar::F32: return "float32";
   case Scalar::F64: return "float64";
   case Scalar::C64: return "complex64";
@@ -67,6 +71,7 @@ std::optional<Scalar> scalarFromName(const std::string &n) {
       {"ushort", Scalar::U16},   {"uint32", Scalar::U32},      {"u4", Scalar::U32},
       {"uintc", Scalar::U32},    {"uint64", Scalar::U64},      {"u8", Scalar::U64},
       {"uintp", Scalar::U64},    {"uint", Scalar::U64},        {"ulonglong", Scalar::U64},
+      {"float16", Scalar::F16},  {"f2", Scalar::F16},          {"half", Scalar::F16},
       {"float32", Scalar::F32},  {"f4", Scalar::F32},          {"single", Scalar::F32},
       {"float64", Scalar::F64},  {"f8", Scalar::F64},          {"double", Scalar::F64},
       {"float_", Scalar::F64},   {"complex64", Scalar::C64},   {"c8", Scalar::C64},
@@ -130,18 +135,18 @@ struct CastTable {
     safeUnsafe(S::U8, S::I16);
     safeUnsafe(S::U16, S::I32);
     safeUnsafe(S::U32, S::I64);
+    safeUnsafe(S::I8, S::F16);
+    unsafeUnsafe(S::I16, S::F16);
     safeUnsafe(S::I16, S::F32);
     safeUnsafe(S::I32, S::F64);
     unsafeUnsafe(S::I32, S::F32);
     safeUnsafe(S::I64, S::F64);
     safeUnsafe(S::U64, S::F64);
+    promoteUnsafe(S::F16, S::F32);
     promoteUnsafe(S::F32, S::F64);
     set(S::F32, S::C64, Conversion::Safe); // one way: a complex never becomes a real
     set(S::F64, S::C128, Conversion::Safe);
     promoteUnsafe(S::C64, S::C128);
-    // int8 reaches float16 (safe) and float16 reaches float32 (promote) in numba; cutwin
-    // has no float16, so the composed edge is added directly.
-    set(S::I8, S::F32, Conversion::Safe);
     for (int k = 0; k < kNumScalars; ++k)
       for (int i = 0; i < kNumScalars; ++i)
         for (int j = 0; j < kNumScalars; ++j) {
@@ -173,7 +178,11 @@ Scalar npPromote(Scalar a, Scalar b) {
   if (isFloat(a) || isFloat(b)) {
     if (a == Scalar::F64 || b == Scalar::F64)
       return Scalar::F64;
-    Scalar i = isFloat(a) ? b : a; // float32 with an integer
+    if (isFloat(a) && isFloat(b)) // float16 with float32
+      return Scalar::F32;
+    Scalar f = isFloat(a) ? a : b, i = isFloat(a) ? b : a; // a float with an integer
+    if (f == Scalar::F16 && bitWidth(i) <= 8)
+      return Scalar::F16;
     return bitWidth(i) <= 16 ? Scalar::F32 : Scalar::F64;
   }
   bool sa = isSigned(a), sb = isSigned(b);
@@ -314,8 +323,8 @@ std::string Type::signatureText() const {
 }
 
 std::string Type::mangle() const {
-  static const char *short_[] = {"b",   "i8",  "i16", "i32", "i64", "u8",  "u16",
-                                 "u32", "u64", "f32", "f64", "?",   "c64", "c128"};
+  static const char *short_[] = {"b",   "i8",  "i16", "i32", "i64", "u8",   "u16", "u32",
+                                 "u64", "f32", "f64", "?",   "c64", "c128", "f16"};
   switch (kind) {
   case TypeKind::Scalar: return short_[int(scalar)];
   case TypeKind::Array: {

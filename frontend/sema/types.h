@@ -11,8 +11,23 @@
 namespace cutwin::fe {
 
 /// Values match cutwin::DType (12 is its RNG-state record, not a scalar).
-enum class Scalar : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, C64 = 12, C128 = 13 };
-constexpr int kNumScalars = 14;
+enum class Scalar : uint8_t {
+  Bool,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  U16,
+  U32,
+  U64,
+  F32,
+  F64,
+  C64 = 12,
+  C128 = 13,
+  F16 = 14
+};
+constexpr int kNumScalars = 15;
 
 bool isInteger(Scalar s);
 bool isSigned(Scalar s); ///< signed integers (floats are not "signed" here)

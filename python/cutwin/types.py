@@ -148,8 +148,8 @@ uintc, uintp, uint = uint32, uint64, uint64
 single, double = float32, float64
 float_ = float32  # numba's alias (NumPy's float_ is float64)
 ubyte, ushort, ulong, longlong, ulonglong = uint8, uint16, uint64, int64, uint64
-# Half precision: the names exist (signatures spell them), kernels reject them until
-# cutwin has the types.
+# Half precision: float16 is a kernel type; bfloat16's name exists (signatures spell it),
+# kernels reject it until cutwin has the type.
 float16 = half = f2 = Scalar("float16")
 bfloat16 = Scalar("bfloat16")
 

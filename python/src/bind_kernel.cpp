@@ -73,7 +73,7 @@ Arg toArg(nb::handle h) {
         Py_complex z = PyComplex_AsCComplex(v.ptr());
         std::memcpy(&s.bits, &z.real, 8);
         std::memcpy(&s.imagBits, &z.imag, 8);
-      } else if (*dtype == DType::F32 || *dtype == DType::F64) {
+      } else if (*dtype == DType::F16 || *dtype == DType::F32 || *dtype == DType::F64) {
         double d = nb::cast<double>(v);
         std::memcpy(&s.bits, &d, 8);
       } else if (*dtype == DType::U64) {

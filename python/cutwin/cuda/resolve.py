@@ -136,7 +136,7 @@ def _numba_type_text(v):
         base = name if cls in ("Integer", "Float", "Complex", "Boolean") else str(getattr(v, "literal_type", name))
         if base == "bool":
             base = "boolean"
-        if base in ("float16", "bfloat16"):
+        if base == "bfloat16":
             return None
         return base if hasattr(ct, base) else None
     if cls == "NoneType" or name in ("none", "void"):
