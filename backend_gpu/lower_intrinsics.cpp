@@ -18,6 +18,21 @@ using namespace llvm;
 
 namespace {
 
+/// The PTX of one `cutwin.approx` unit ($0 = unit($1), both .f32 registers).
+const char *approxUnitPtx(ir::ApproxUnit unit) {
+  switch (unit) {
+  case ir::ApproxUnit::Ex2Ftz: return "ex2.approx.ftz.f32 $0, $1;";
+  case ir::ApproxUnit::Lg2Ftz: return "lg2.approx.ftz.f32 $0, $1;";
+  case ir::ApproxUnit::RcpFtz: return "rcp.approx.ftz.f32 $0, $1;";
+  case ir::ApproxUnit::RsqrtFtz: return "rsqrt.approx.ftz.f32 $0, $1;";
+  case ir::ApproxUnit::SqrtFtz: return "sqrt.approx.ftz.f32 $0, $1;";
+  case ir::ApproxUnit::Tanh: return "tanh.approx.f32 $0, $1;";
+  case ir::ApproxUnit::TanhF16:
+    return "{.reg .b16 h; cvt.rn.f16.f32 h, $1; tanh.approx.f16 h, h; cvt.f32.f16 $0, h;}";
+  }
+  throw Error("GPU backend: cutwin.approx with an unknown unit");
+}
+
 /// The NVVM special-register read of a thread/block index or size intrinsic.
 Intrinsic::ID specialRegister(ir::Intrinsic id) {
   switch (id) {
@@ -43,7 +58,7 @@ Intrinsic::ID specialRegister(ir::Intrinsic id) {
   case ir::Intrinsic::Breakpoint:
   case ir::Intrinsic::DebugEnter:
   case ir::Intrinsic::DebugLeave:
-  case ir::Intrinsic::TanhApprox: break;
+  case ir::Intrinsic::Approx: break;
   }
   throw Error(std::string("GPU backend: ") + ir::intrinsicName(id) + " is not a special register");
 }
@@ -259,11 +274,13 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
       break;
     }
     case ir::Intrinsic::Warp: lowerWarpCall(ci); break;
-    case ir::Intrinsic::TanhApprox: {
+    case ir::Intrinsic::Approx: {
+      auto *unit = cast<ConstantInt>(ci->getArgOperand(0));
       auto *f32 = Type::getFloatTy(m.getContext());
-      CallInst *r = b.CreateCall(
-          InlineAsm::get(FunctionType::get(f32, {f32}, false), "tanh.approx.f32 $0, $1;", "=f,f", false),
-          {ci->getArgOperand(0)});
+      CallInst *r =
+          b.CreateCall(InlineAsm::get(FunctionType::get(f32, {f32}, false),
+                                      approxUnitPtx(ir::ApproxUnit(unit->getZExtValue())), "=f,f", false),
+                       {ci->getArgOperand(1)});
       r->setDebugLoc(ci->getDebugLoc());
       ci->replaceAllUsesWith(r);
       break;

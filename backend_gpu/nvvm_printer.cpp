@@ -36,6 +36,8 @@ Value *expandIntrinsic(IntrinsicInst *ii) {
     // Saturate to the integer range, NaN -> 0, then convert.
     Type *it = ii->getType();
     Value *x = arg(0);
+    if (x->getType()->isHalfTy()) // exactly, so that the range's limits are representable
+      x = b.CreateFPExt(x, b.getFloatTy());
     unsigned w = it->getIntegerBitWidth();
     bool sgn = id == Intrinsic::fptosi_sat;
     APInt lo = sgn ? APInt::getSignedMinValue(w) : APInt::getMinValue(w);

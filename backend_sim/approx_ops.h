@@ -4,6 +4,8 @@
 /// (approx_tables.h) and the instructions ptxas puts around it.
 #pragma once
 
+#include "frontend/ir/intrinsics.h"
+
 namespace cutwin::sim {
 
 enum class ApproxF32 : int {
@@ -45,6 +47,19 @@ inline const char *approxUnitSymbol(ApproxF32 op) {
   case ApproxF32::Tanh: return "cutwin_sim_tanh_approx_f32";
   default: return nullptr;
   }
+}
+/// The host symbol of a `cutwin.approx` unit (float(float)).
+inline const char *approxUnitSymbol(ir::ApproxUnit unit) {
+  switch (unit) {
+  case ir::ApproxUnit::Ex2Ftz: return approxUnitSymbol(ApproxF32::Ex2Ftz);
+  case ir::ApproxUnit::Lg2Ftz: return approxUnitSymbol(ApproxF32::Lg2Ftz);
+  case ir::ApproxUnit::RcpFtz: return approxUnitSymbol(ApproxF32::RcpFtz);
+  case ir::ApproxUnit::RsqrtFtz: return approxUnitSymbol(ApproxF32::RsqrtFtz);
+  case ir::ApproxUnit::SqrtFtz: return approxUnitSymbol(ApproxF32::SqrtFtz);
+  case ir::ApproxUnit::Tanh: return approxUnitSymbol(ApproxF32::Tanh);
+  case ir::ApproxUnit::TanhF16: return "cutwin_sim_tanh_approx_f16";
+  }
+  return nullptr;
 }
 inline const char *approxUnitSymbol(ApproxF64 op) {
   switch (op) {

@@ -606,6 +606,8 @@ namespace {
 
 float approxTanhF32(float x) { return tanhUnit(x); }
 
+float approxTanhF16(float x) { return float(_Float16(tanhUnit(x))); }
+
 namespace {
 /// Asks for the block holding entry i of table t (where the table is open).
 inline void prefetchEntry(Table t, uint32_t i) {

@@ -64,6 +64,7 @@ std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
   unit(approxUnitSymbol(ApproxF32::Tanh), reinterpret_cast<void *>(&approxTanhF32),
        reinterpret_cast<void *>(&approxTanhF32Lanes));
   unit(approxUnitSymbol(ApproxF64::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF64), nullptr);
+  unit(approxUnitSymbol(ir::ApproxUnit::TanhF16), reinterpret_cast<void *>(&approxTanhF16), nullptr);
   for (auto &array : modelSymbols()) // data the inlined units read
     symbols.push_back(array);
   return symbols;

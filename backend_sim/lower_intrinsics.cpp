@@ -292,10 +292,11 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
     }
     case ir::Intrinsic::Nanosleep: // a scheduling hint; simulated threads need none
       break;
-    case ir::Intrinsic::TanhApprox: { // the measured table model (approx_ops.h)
+    case ir::Intrinsic::Approx: { // the unit's measured table model (approx_ops.h)
       Type *f32 = Type::getFloatTy(m.getContext());
-      FunctionCallee h = m.getOrInsertFunction(sim::approxUnitSymbol(sim::ApproxF32::Tanh), f32, f32);
-      repl = b.CreateCall(h, {ci->getArgOperand(0)});
+      auto unit = ir::ApproxUnit(cast<ConstantInt>(ci->getArgOperand(0))->getZExtValue());
+      FunctionCallee h = m.getOrInsertFunction(sim::approxUnitSymbol(unit), f32, f32);
+      repl = b.CreateCall(h, {ci->getArgOperand(1)});
       break;
     }
     case ir::Intrinsic::Breakpoint: { // fibers stop in the scheduler; a thread loop calls the handler

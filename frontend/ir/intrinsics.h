@@ -58,6 +58,19 @@ enum class WarpOp : unsigned {
 inline constexpr unsigned kWarpWide = 0x100; ///< or'ed into the op: a 64-bit value
 inline constexpr unsigned kWarpOpMask = 0xff;
 
+/// The units of `cutwin.approx`, its first (constant) operand: PTX's float32 approximation
+/// instructions as numba-cuda's fastmath and float16 functions use them.
+enum class ApproxUnit : unsigned {
+  Ex2Ftz = 0,   ///< ex2.approx.ftz.f32
+  Lg2Ftz = 1,   ///< lg2.approx.ftz.f32
+  RcpFtz = 2,   ///< rcp.approx.ftz.f32
+  RsqrtFtz = 3, ///< rsqrt.approx.ftz.f32
+  SqrtFtz = 4,  ///< sqrt.approx.ftz.f32
+  Tanh = 5,     ///< tanh.approx.f32
+  TanhF16 = 6,  ///< tanh.approx.f16 of x, a float16 value held as float32 (the result is one too)
+};
+inline constexpr unsigned kApproxUnitCount = 7;
+
 /// The one declaration every `cuda.shared.array(0, dtype)` aliases: the launch's dynamic
 /// shared memory (an external, zero-length addrspace(3) array).
 inline constexpr const char *kDynamicSharedName =

@@ -157,12 +157,15 @@ Value *Lowerer::mathOp(const std::string &name, ArrayRef<Value *> args, ArrayRef
     double k = name == "radians" ? M_PI / 180.0 : 180.0 / M_PI;
     return b_.CreateFMul(ConstantFP::get(args[0]->getType(), k), args[0]);
   }
+  if (in == Scalar::F16) // numba-cuda's float16 overloads (math.sin is cuda.fp16.hsin)
+    if (auto kind = fe::halfMathKind(name))
+      return halfOp(*kind, args);
   if (name == "sqrt")
     return fsqrt(args[0]);
   // numba-cuda's fastmath takes tanh.approx.f32 for float32 tanh, and libdevice's fast
   // float32 versions of these.
   if (out_.info.fastmath && name == "tanh" && in == Scalar::F32)
-    return b_.CreateCall(getIntrinsic(mod_, Intrinsic::TanhApprox), {args[0]});
+    return approx(ir::ApproxUnit::Tanh, args[0]);
   static const char *const fast[] = {"cos", "sin", "tan", "exp", "log", "log2", "log10", "pow"};
   if (out_.info.fastmath && out == Scalar::F32 && in == Scalar::F32 &&
       std::find(std::begin(fast), std::end(fast), name) != std::end(fast) &&

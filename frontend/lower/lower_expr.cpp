@@ -91,6 +91,9 @@ Value *Lowerer::convertScalar(Value *v, Scalar from, Scalar to) {
   if (fromF && toF)
     return fe::bitWidth(to) > fe::bitWidth(from) ? b_.CreateFPExt(v, lt) : b_.CreateFPTrunc(v, lt);
   if (fromF) {
+    // numba-cuda converts float16 with cvt.rni: to the nearest integer, not toward zero
+    if (from == Scalar::F16)
+      v = b_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, v);
     // Saturating, NaN -> 0: what the GPU's cvt.rzi does, and defined on every target.
     auto id = fe::isSigned(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
     return b_.CreateIntrinsic(id, {lt, v->getType()}, {v});
@@ -131,6 +134,8 @@ Value *Lowerer::truth(Value *v, const Type &t) {
 }
 
 Value *Lowerer::fdiv(Value *a, Value *b) {
+  if (a->getType()->isHalfTy()) // numba-cuda's float16 division is CUDA's __hdiv
+    return halfDivide(a, b);
   if (out_.info.fastmath && a->getType()->isFloatTy())
     return libdeviceCall("fast_fdivide", Scalar::F32, {a, b});
   return b_.CreateFDiv(a, b);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "frontend/builtins/builtin.h"
+#include "frontend/builtins/half.h"
 #include "frontend/lower/lower.h"
 
 #include <llvm/IR/DIBuilder.h>
@@ -21,6 +22,7 @@ namespace cutwin::ir {
 
 using fe::Scalar;
 using fe::Type;
+enum class ApproxUnit : unsigned; // frontend/ir/intrinsics.h
 
 /// A fresh module for `fn` with the KernelInfo kernels and exported device functions share,
 /// and the steps after lowering them: linked files, verification (lower_function.cpp).
@@ -53,6 +55,7 @@ public:
   llvm::Value *lowerRandomBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *lowerPrintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *lowerDebugBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerHalfBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// A stop of the debugger here (a `cutwin.breakpoint` with this function's variables);
   /// `reason` is empty for a breakpoint, else the error about to be raised.
   void stopHere(SourceLoc loc, const std::string &reason, StopKind kind = StopKind::Breakpoint);
@@ -152,6 +155,24 @@ private:
   /// same instructions.
   llvm::Value *fdiv(llvm::Value *a, llvm::Value *b);
   llvm::Value *fsqrt(llvm::Value *x);
+
+  // ---- float16 as CUDA's cuda_fp16.h computes it (lower_half.cpp)
+  /// One of the GPU's float32 approximation units (`cutwin.approx`).
+  llvm::Value *approx(ApproxUnit unit, llvm::Value *x);
+  llvm::Value *halfBits(uint16_t bits); ///< the float16 constant with these bits
+  /// A cuda.fp16 operation on float16 values (comparisons give i1, __hisinf i32).
+  llvm::Value *halfOp(fe::HalfKind kind, llvm::ArrayRef<llvm::Value *> args);
+  llvm::Value *halfDivide(llvm::Value *a, llvm::Value *b); ///< float16 a / b: __hdiv
+  /// A conversion to or from float16 in a rounding mode (ints, float32, float64).
+  llvm::Value *convertRounded(llvm::Value *v, Scalar from, Scalar to, fe::HalfRounding mode);
+  llvm::Value *toHalfRounded(llvm::Value *x, fe::HalfRounding mode);
+  /// The header's corrections: where the key (`in`, or the result itself with `onResult`)
+  /// is a case's input half, the case's ulp is added to r by an fma in half.
+  llvm::Value *halfSpecialCases(llvm::Value *in, llvm::Value *r,
+                                llvm::ArrayRef<std::pair<uint16_t, uint16_t>> cases, bool onResult = false);
+  llvm::Value *halfSinCosKernel(llvm::Value *a, bool cosine);
+  llvm::Value *halfSaturate(llvm::Value *r);
+  llvm::Value *halfMaxMin(llvm::Value *a, llvm::Value *b, bool max, bool nanWins);
 
   // ---- complex numbers (lower_complex.cpp)
   llvm::Value *makeComplex(llvm::Value *re, llvm::Value *im, Scalar c);

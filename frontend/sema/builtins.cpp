@@ -57,6 +57,8 @@ std::optional<Type> knownModule(const std::string &p) {
       {"numba.cuda.libdevice", "cuda.libdevice"},
       {"cutwin.cuda.libdevice", "cuda.libdevice"},
       {"cutwin.cuda.random", "cuda.random"},
+      {"numba.cuda.fp16", "cuda.fp16"},
+      {"cutwin.cuda.fp16", "cuda.fp16"},
       {"cutwin", "cutwin"},
       {"cutwin.cuda", "cuda"},
       {"cutwin.types", "numba.types"},
@@ -129,9 +131,9 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     return std::nullopt;
   }
   if (m == "cuda") {
-    static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim", "gridDim",
-                                                     "shared",    "local",    "const",    "random",
-                                                     "cg",        "atomic",   "libdevice"};
+    static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim",  "gridDim",
+                                                     "shared",    "local",    "const",     "random",
+                                                     "cg",        "atomic",   "libdevice", "fp16"};
     if (submodules.count(attr))
       return moduleEntity("cuda." + attr);
     // the registry's cuda.* functions (frontend/builtins/), and the decorators kernels may name
@@ -162,6 +164,11 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   if (m == "cuda.atomic") {
     if (findBuiltin("cuda.atomic." + attr))
       return functionEntity("cuda.atomic." + attr);
+    return std::nullopt;
+  }
+  if (m == "cuda.fp16") {
+    if (findBuiltin("cuda.fp16." + attr))
+      return functionEntity("cuda.fp16." + attr);
     return std::nullopt;
   }
   if (m == "cuda.libdevice") // any name: the call is checked against libdevice when typed

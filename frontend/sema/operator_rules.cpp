@@ -1,5 +1,7 @@
 #include "frontend/sema/operator_rules.h"
 
+#include "frontend/builtins/half.h"
+
 #include <tuple>
 
 namespace cutwin::fe {
@@ -204,6 +206,8 @@ std::vector<ScalarCase> mathCases(const std::string &name) {
       c.push_back({{x}, S::Bool});
   } else {
     unaryFloat();
+    if (halfMathKind(name)) // numba-cuda's float16 overloads (after the others: bool stays float64)
+      c.push_back({{S::F16}, S::F16});
   }
   return c;
 }

@@ -19,6 +19,7 @@ from .linkable_code import Archive, CUSource, Cubin, Fatbin, LinkableCode, LTOIR
 from .intrinsics import *  # noqa: F401,F403
 from . import random  # noqa: F401,E402  cuda.random.xoroshiro128p_* as numba spells it
 from . import libdevice  # noqa: F401,E402  cuda.libdevice.<name>: libdevice functions in kernels
+from . import fp16  # noqa: F401,E402  cuda.fp16.hadd etc.: CUDA's float16 functions in kernels
 from . import cudadrv  # noqa: F401,E402  cuda.cudadrv.driver / drvapi names
 from .reduction import Reduce, reduce  # noqa: F401,E402
 from .vectorizers import guvectorize, vectorize  # noqa: F401,E402
@@ -33,8 +34,8 @@ def is_supported_version():
 
 
 def is_float16_supported():
-    """Kernels have no float16 type yet (numba-cuda's `cuda.fp16` functions)."""
-    return False
+    """float16 arrays, scalars, operators and the `cuda.fp16` functions work on every backend."""
+    return True
 
 
 def is_bfloat16_supported():

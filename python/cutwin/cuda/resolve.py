@@ -25,8 +25,8 @@ from .. import types as ct
 from ..errors import CompileError
 
 # Modules whose members kernels may use, indexed by object identity (first wins).
-_MEMBER_MODULES = ("cutwin.cuda", "cutwin.cuda.random", "cutwin.cuda.libdevice", "math", "cmath", "numpy",
-                   "operator", "pdb")
+_MEMBER_MODULES = ("cutwin.cuda", "cutwin.cuda.random", "cutwin.cuda.libdevice", "cutwin.cuda.fp16", "math",
+                   "cmath", "numpy", "operator", "pdb")
 _member_index = None
 
 
@@ -37,7 +37,7 @@ def _members():
         for name in _MEMBER_MODULES:
             mod = sys.modules.get(name) or __import__(name, fromlist=["_"])
             for attr in dir(mod):
-                if attr.startswith("_"):
+                if attr.startswith("_") and attr not in getattr(mod, "__all__", ()):  # cuda.fp16.__hadd
                     continue
                 v = getattr(mod, attr, None)
                 if callable(v) or isinstance(v, type):

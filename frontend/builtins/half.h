@@ -1,0 +1,70 @@
+/// The float16 operations of numba-cuda's cuda.fp16 module (CUDA's cuda_fp16.h), shared by
+/// its functions (half.cpp), float16 operators and math.* on float16.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace cutwin::fe {
+
+/// What one cuda.fp16 function computes (lower_half.cpp says how).
+enum class HalfKind {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Fma, // round to nearest; Div as CUDA's __hdiv
+  AddSat,
+  SubSat,
+  MulSat,
+  FmaSat,  // clamped to [0, 1], NaN to +0
+  FmaRelu, // negative results to +0
+  Neg,
+  Abs,
+  Eq,
+  Ne,
+  Ge,
+  Gt,
+  Le,
+  Lt, // ordered: false with a NaN
+  Equ,
+  Neu,
+  Geu,
+  Gtu,
+  Leu,
+  Ltu, // unordered: true with a NaN
+  Max,
+  Min,
+  MaxNan,
+  MinNan, // +0 > -0; a NaN loses (Max/Min) or wins (..Nan)
+  IsInf,
+  IsNan, // __hisinf: -1, 0 or 1
+  Sin,
+  Cos,
+  Exp,
+  Exp2,
+  Exp10,
+  Log,
+  Log2,
+  Log10,
+  Rcp,
+  Rsqrt,
+  Sqrt,
+  Tanh,
+  TanhApprox,
+  Ceil,
+  Floor,
+  Trunc,
+  Rint,
+  Convert, // to or from float16 in a rounding mode
+  BitCast, // __half_as_short and back
+};
+
+/// The rounding of a conversion: CUDA's _rn, _rz, _rd, _ru.
+enum class HalfRounding { Nearest, Zero, Down, Up };
+
+/// numba-cuda's float16 overloads of the math module (math.sin on float16 is hsin), or
+/// nullopt for a math function float16 reaches through float32.
+std::optional<HalfKind> halfMathKind(const std::string &name);
+
+} // namespace cutwin::fe
