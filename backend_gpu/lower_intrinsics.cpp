@@ -1,5 +1,7 @@
 #include "backend_gpu/lower_intrinsics.h"
 
+#include "backend_gpu/cache_hints.h"
+
 #include "backend_gpu/lower_warp.h"
 
 #include "frontend/ir/error_record.h"
@@ -58,7 +60,9 @@ Intrinsic::ID specialRegister(ir::Intrinsic id) {
   case ir::Intrinsic::Breakpoint:
   case ir::Intrinsic::DebugEnter:
   case ir::Intrinsic::DebugLeave:
-  case ir::Intrinsic::Approx: break;
+  case ir::Intrinsic::Approx:
+  case ir::Intrinsic::CacheLoad:
+  case ir::Intrinsic::CacheStore: break;
   }
   throw Error(std::string("GPU backend: ") + ir::intrinsicName(id) + " is not a special register");
 }
@@ -274,6 +278,8 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
       break;
     }
     case ir::Intrinsic::Warp: lowerWarpCall(ci); break;
+    case ir::Intrinsic::CacheLoad: lowerCacheAccess(ci, false); break;
+    case ir::Intrinsic::CacheStore: lowerCacheAccess(ci, true); break;
     case ir::Intrinsic::Approx: {
       auto *unit = cast<ConstantInt>(ci->getArgOperand(0));
       auto *f32 = Type::getFloatTy(m.getContext());

@@ -292,6 +292,18 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
     }
     case ir::Intrinsic::Nanosleep: // a scheduling hint; simulated threads need none
       break;
+    case ir::Intrinsic::CacheLoad: { // no caches here: the access itself
+      unsigned bits = unsigned(cast<ConstantInt>(ci->getArgOperand(2))->getZExtValue());
+      Value *v = b.CreateLoad(IntegerType::get(m.getContext(), bits), ci->getArgOperand(0));
+      repl = b.CreateZExt(v, Type::getInt64Ty(m.getContext()));
+      break;
+    }
+    case ir::Intrinsic::CacheStore: {
+      unsigned bits = unsigned(cast<ConstantInt>(ci->getArgOperand(3))->getZExtValue());
+      b.CreateStore(b.CreateTrunc(ci->getArgOperand(1), IntegerType::get(m.getContext(), bits)),
+                    ci->getArgOperand(0));
+      break;
+    }
     case ir::Intrinsic::Approx: { // the unit's measured table model (approx_ops.h)
       Type *f32 = Type::getFloatTy(m.getContext());
       auto unit = ir::ApproxUnit(cast<ConstantInt>(ci->getArgOperand(0))->getZExtValue());

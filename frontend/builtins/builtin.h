@@ -15,7 +15,8 @@
 /// enumerate, zip), memory (cuda.shared/local.array, cuda.const.array_like), math (math.*),
 /// cmath (cmath.*), ufuncs (NumPy ufuncs), operators (the operator module), libdevice
 /// (numba.cuda.libdevice.*), random (numba.cuda.random's device functions), print, debug
-/// (breakpoint(), pdb.set_trace(), cuda.breakpoint(cond)), half (numba.cuda.fp16's functions).
+/// (breakpoint(), pdb.set_trace(), cuda.breakpoint(cond)), half (numba.cuda.fp16's functions),
+/// cache_hints (cuda.ldca and the other loads and stores with a cache policy).
 /// Adding a builtin to a family touches its file; a new family adds its table to
 /// registry.cpp and its two rules to function_typer.h and lowerer.h.
 #pragma once
@@ -98,6 +99,7 @@ std::span<const Builtin> randomBuiltins();
 std::span<const Builtin> printBuiltins();
 std::span<const Builtin> debugBuiltins();
 std::span<const Builtin> halfBuiltins();
+std::span<const Builtin> cacheHintBuiltins();
 /// `cuda.libdevice.<name>`'s row, made on first use (libdevice's names are read from its
 /// bitcode only when a kernel calls one).
 const Builtin *libdeviceBuiltin(std::string_view name);

@@ -12,7 +12,7 @@ const Builtin *findBuiltin(std::string_view name) {
          {threadIndexBuiltins(), syncBuiltins(), warpBuiltins(), atomicBuiltins(), bitBuiltins(),
           arithmeticBuiltins(), conversionBuiltins(), iterationBuiltins(), memoryBuiltins(), mathBuiltins(),
           cmathBuiltins(), ufuncBuiltins(), operatorBuiltins(), randomBuiltins(), printBuiltins(),
-          debugBuiltins(), halfBuiltins()})
+          debugBuiltins(), halfBuiltins(), cacheHintBuiltins()})
       for (const Builtin &b : family)
         m.emplace(b.name, &b);
     return m;

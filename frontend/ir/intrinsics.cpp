@@ -40,6 +40,19 @@ const IntrinsicInfo &intrinsicInfo(Intrinsic id) { return kTable[size_t(id)]; }
 
 const char *intrinsicName(Intrinsic id) { return kTable[size_t(id)].name; }
 
+const char *cachePolicyName(CachePolicy p) {
+  switch (p) {
+  case CachePolicy::Ca: return "ca";
+  case CachePolicy::Cg: return "cg";
+  case CachePolicy::Cs: return "cs";
+  case CachePolicy::Lu: return "lu";
+  case CachePolicy::Cv: return "cv";
+  case CachePolicy::Wb: return "wb";
+  case CachePolicy::Wt: return "wt";
+  }
+  return "";
+}
+
 std::optional<Intrinsic> lookupIntrinsic(std::string_view name) {
   for (size_t i = 0; i < kTable.size(); ++i)
     if (name == kTable[i].name)

@@ -71,6 +71,10 @@ enum class ApproxUnit : unsigned {
 };
 inline constexpr unsigned kApproxUnitCount = 7;
 
+/// The cache policies of `cutwin.cache.load` / `cutwin.cache.store` (PTX's names).
+enum class CachePolicy : unsigned { Ca, Cg, Cs, Lu, Cv, Wb, Wt };
+const char *cachePolicyName(CachePolicy p); ///< "ca", "cg", ...
+
 /// The one declaration every `cuda.shared.array(0, dtype)` aliases: the launch's dynamic
 /// shared memory (an external, zero-length addrspace(3) array).
 inline constexpr const char *kDynamicSharedName =

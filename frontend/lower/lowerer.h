@@ -56,6 +56,7 @@ public:
   llvm::Value *lowerPrintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *lowerDebugBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
   llvm::Value *lowerHalfBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
+  llvm::Value *lowerCacheHintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// A stop of the debugger here (a `cutwin.breakpoint` with this function's variables);
   /// `reason` is empty for a breakpoint, else the error about to be raised.
   void stopHere(SourceLoc loc, const std::string &reason, StopKind kind = StopKind::Breakpoint);

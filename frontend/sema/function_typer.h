@@ -31,6 +31,7 @@ public:
   ExprInfo typeMemoryBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
   ExprInfo typeMathBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
   ExprInfo typeHalfBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
+  ExprInfo typeCacheHintBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
   ExprInfo typeCmathBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
   ExprInfo typeUfuncBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
   ExprInfo typeOperatorBuiltin(const CallExpr &c, const Args &args, const Builtin &b);

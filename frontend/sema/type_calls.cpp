@@ -138,6 +138,13 @@ ExprInfo FunctionTyper::typeDeviceCall(const CallExpr &c, const ExprInfo &fn,
     constants.push_back(k ? boundInfo[i].constant : std::nullopt);
   }
   const FunctionSpec &callee = typer_.typeDeviceFunction(*sym, file_, types, c.loc, constants);
+  if (strict_ && callee.returnType.isUnknown()) { // only a recursive call can return nothing typed yet
+    if (&callee == &spec_ && sawBareReturn_)      // numba would grow an Optional without end
+      error(c.loc, "Return type of recursive function does not converge: '" + sym->def->name +
+                       "' returns None on some paths and a value made from its own result on others");
+    error(c.loc, "cannot type infer runaway recursion: no return of '" + sym->def->name +
+                     "' gives a value without calling itself");
+  }
   ExprInfo info;
   info.type = callee.returnType;
   info.callee = &callee;

@@ -140,17 +140,23 @@ const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const SourceFile
     formal = best->args;
   }
   // Constant arguments specialise only where the declared types are the arguments' own.
+  // A recursive call does not specialise on constants (fib(10) would make a version per n).
+  bool recursive = std::any_of(inProgress_.begin(), inProgress_.end(),
+                               [&](const FunctionSpec *p) { return p->def == fn.def; });
   std::vector<std::optional<ConstValue>> constants(argTypes.size());
-  for (size_t i = 0; i < argConstants.size() && i < argTypes.size(); ++i)
+  for (size_t i = 0; i < argConstants.size() && i < argTypes.size() && !recursive; ++i)
     if (formal[i] == argTypes[i] && argConstants[i])
       constants[i] = argConstants[i];
   for (auto &spec : specs_)
     if (spec->def == fn.def && spec->argTypes == formal && !spec->isKernel &&
         sameConstants(spec->argConstants, constants))
       return *spec;
-  for (auto *p : inProgress_)
-    if (p->def == fn.def)
-      file.error(callLoc, "recursive call of device function '" + fn.def->name + "' is not supported");
+  // Self- or mutual recursion: the version being typed, its return type as far as its
+  // typing has got (numba's rule: the non-recursive returns decide it).
+  for (const FunctionSpec *p : inProgress_)
+    if (p->def == fn.def && p->argTypes == formal && !p->isKernel &&
+        sameConstants(p->argConstants, constants))
+      return *p;
   return specialize(fn, formal, false, constants);
 }
 
@@ -197,6 +203,7 @@ void FunctionTyper::run() {
       Signature sig = scope_.parseSignature(s);
       if (sig.args == spec_.argTypes && sig.hasReturn) { // a bare argument tuple infers the result
         declared_ = sig;
+        spec_.returnType = sig.ret; // what recursive calls return while the body is typed
         break;
       }
     }
@@ -506,6 +513,7 @@ void FunctionTyper::noteReturn(const Type &t, SourceLoc loc) {
     error(loc, "return type " + t.str() + " conflicts with an earlier return of " + returnType_.str());
   if (*u != returnType_) {
     returnType_ = *u;
+    spec_.returnType = returnType_; // recursive calls see the returns typed so far
     changed_ = true;
   }
 }

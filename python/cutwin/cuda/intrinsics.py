@@ -25,7 +25,7 @@ _NAMES = """grid gridsize threadIdx blockIdx blockDim gridDim laneid warpsize sy
 syncthreads_count syncthreads_and syncthreads_or syncwarp threadfence threadfence_block
 threadfence_system shared local const atomic shfl_sync shfl_up_sync shfl_down_sync
 shfl_xor_sync all_sync any_sync eq_sync ballot_sync match_any_sync match_all_sync
-activemask lanemask_lt popc brev clz ffs fma cbrt selp cg nanosleep breakpoint""".split()
+activemask lanemask_lt popc brev clz ffs fma cbrt selp cg nanosleep ldca ldcg ldcs ldlu ldcv stcg stcs stwb stwt breakpoint""".split()
 
 for _n in _NAMES:
     globals()[_n] = _KernelOnly(_n)
