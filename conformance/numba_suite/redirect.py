@@ -29,6 +29,7 @@ NUMBA_OWN = (
     "numba.cuda.typing.typeof",
     "numba.cuda.utils",
     "numba.cuda.cuda_paths",
+    "numba.cuda.libdevicefuncs",  # the table of libdevice's signatures, in numba's types
 )
 
 # numba-cuda module -> the cutwin module that takes its place.
@@ -37,7 +38,6 @@ CUTWIN_MODULES = {
     "numba.cuda.random": "cutwin.cuda.random",
     "numba.cuda.args": "cutwin.cuda.args",
     "numba.cuda.libdevice": "cutwin.cuda.libdevice",
-    "numba.cuda.libdevicefuncs": "cutwin.cuda.libdevicefuncs",
     "numba.cuda.compiler": "cutwin.cuda.compiler",
     "numba.cuda.dispatcher": "cutwin.cuda.dispatcher",
     "numba.cuda.cudadrv": "cutwin.cuda.cudadrv",
@@ -56,7 +56,8 @@ NUMBA_CUDA_ATTRS = {"config", "HAS_NUMBA", "types", "testing", "tests", "core", 
 
 # Other redirected modules' attributes that are numba-cuda's type vocabulary: `signature`
 # builds a signature object of numba types (cutwin takes those as it takes its own).
-OWN_ATTRS = {"numba.cuda": NUMBA_CUDA_ATTRS, "numba.cuda.typing": {"signature"}}
+OWN_ATTRS = {"numba.cuda": NUMBA_CUDA_ATTRS, "numba.cuda.typing": {"signature"},
+             "numba.cuda.typing.templates": {"signature"}}
 
 
 def _is_numba_own(name):

@@ -4,6 +4,7 @@
 #include "frontend/syntax/parser.h"
 #include "kernel_test_util.h"
 
+#include <map>
 #include <set>
 
 using namespace cutwin;
@@ -292,19 +293,51 @@ def k(a, n):
               HasSubstr("module 'time' is not available in kernels"));
 }
 
-TEST(Typer, RecursionIsReported) {
+TEST(Typer, RecursionTakesItsTypeFromTheReturnsThatDoNotRecurse) {
   std::string src = R"PY(
 from numba import cuda
 @cuda.jit(device=True)
 def f(x):
     if x <= 0:
-        return 0
+        return 0.5
+    return f(x - 1) * 2
+@cuda.jit(device=True)
+def even(n):
+    if n == 0:
+        return True
+    return odd(n - 1)
+@cuda.jit(device=True)
+def odd(n):
+    if n == 0:
+        return False
+    return even(n - 1)
+@cuda.jit
+def k(a, n):
+    a[0] = f(n) + even(n)
+)PY";
+  auto t = typeKernel(src, {f32a1(), sc(Scalar::I32)});
+  std::map<std::string, std::string> returns;
+  for (auto &s : t->typer->specs())
+    if (!s->isKernel)
+      returns[s->def->name] = s->returnType.str();
+  EXPECT_EQ(returns["f"], "float64");
+  EXPECT_EQ(returns["even"], "bool");
+  EXPECT_EQ(returns["odd"], "bool");
+}
+
+TEST(Typer, RunawayRecursionIsReported) {
+  std::string src = R"PY(
+from numba import cuda
+@cuda.jit(device=True)
+def f(x):
     return f(x - 1)
 @cuda.jit
 def k(a, n):
     a[0] = f(n)
 )PY";
-  EXPECT_THAT(typeError(src, {f32a1(), sc(Scalar::I32)}), HasSubstr("recursive call of device function 'f'"));
+  std::string err = typeError(src, {f32a1(), sc(Scalar::I32)});
+  EXPECT_THAT(err, HasSubstr("t.py:5:"));
+  EXPECT_THAT(err, HasSubstr("cannot type infer runaway recursion"));
 }
 
 TEST(BuiltinRegistry, EveryRowIsFoundByItsNameAndNamesAreUnique) {
@@ -313,7 +346,8 @@ TEST(BuiltinRegistry, EveryRowIsFoundByItsNameAndNamesAreUnique) {
   for (std::span<const Builtin> family :
        {threadIndexBuiltins(), syncBuiltins(), warpBuiltins(), atomicBuiltins(), bitBuiltins(),
         arithmeticBuiltins(), conversionBuiltins(), iterationBuiltins(), memoryBuiltins(), mathBuiltins(),
-        cmathBuiltins(), ufuncBuiltins(), operatorBuiltins(), randomBuiltins(), printBuiltins()})
+        cmathBuiltins(), ufuncBuiltins(), operatorBuiltins(), randomBuiltins(), printBuiltins(),
+        halfBuiltins(), cacheHintBuiltins()})
     for (const Builtin &b : family) {
       EXPECT_TRUE(names.insert(b.name).second) << b.name << " is in two rows";
       EXPECT_EQ(findBuiltin(b.name), &b) << b.name;
