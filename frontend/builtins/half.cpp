@@ -164,9 +164,7 @@ ExprInfo FunctionTyper::typeHalfBuiltin(const CallExpr &c, const std::vector<Exp
   ScalarCase only{std::vector<Scalar>(f.arity, f.in), f.out};
   auto cs = resolveOverload({only}, actual);
   if (!cs) {
-    std::string got;
-    for (size_t i = 0; i < actual.size(); ++i)
-      got += std::string(i ? ", " : "") + scalarName(actual[i]);
+    std::string got = scalarNames(actual);
     error(c.loc, std::string(b.name) + "() takes " + scalarName(f.in) + (f.arity > 1 ? " arguments" : "") +
                      ", not (" + got + ")");
   }

@@ -99,9 +99,7 @@ ExprInfo FunctionTyper::typeMathBuiltin(const CallExpr &c, const std::vector<Exp
   }
   auto cs = mathCase(fn, actual);
   if (!cs) {
-    std::string got;
-    for (size_t i = 0; i < actual.size(); ++i)
-      got += std::string(i ? ", " : "") + scalarName(actual[i]);
+    std::string got = scalarNames(actual);
     error(c.loc, "math." + fn + "() does not accept (" + got + ")");
   }
   ExprInfo info;

@@ -221,9 +221,7 @@ ExprInfo FunctionTyper::typeUfuncBuiltin(const CallExpr &c, const std::vector<Ex
   }
   auto cs = ufuncCase(*u, in);
   if (!cs) {
-    std::string got;
-    for (size_t i = 0; i < in.size(); ++i)
-      got += std::string(i ? ", " : "") + scalarName(in[i]);
+    std::string got = scalarNames(in);
     error(c.loc, what + " does not support (" + got + ")");
   }
   ExprInfo info;

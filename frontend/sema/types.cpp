@@ -58,6 +58,13 @@ const char *scalarName(Scalar s) {
   return "?";
 }
 
+std::string scalarNames(const std::vector<Scalar> &scalars) {
+  std::string out;
+  for (size_t i = 0; i < scalars.size(); ++i)
+    out += std::string(i ? ", " : "") + scalarName(scalars[i]);
+  return out;
+}
+
 std::optional<Scalar> scalarFromName(const std::string &n) {
   static const std::map<std::string, Scalar> names = {
       {"bool", Scalar::Bool},    {"bool_", Scalar::Bool},      {"boolean", Scalar::Bool},

@@ -39,6 +39,8 @@ Scalar complexOf(Scalar part); ///< float32 -> complex64, otherwise complex128
 unsigned bitWidth(Scalar s);   ///< Bool is 1
 unsigned byteSize(Scalar s);   ///< in memory: Bool is 1 byte
 const char *scalarName(Scalar s);
+/// "int64, float32": the names of `scalars`, for messages about an argument list.
+std::string scalarNames(const std::vector<Scalar> &scalars);
 std::optional<Scalar> scalarFromName(const std::string &name); ///< numba / NumPy spellings
 Scalar intScalar(unsigned bits, bool isSigned);
 
