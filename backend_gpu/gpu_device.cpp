@@ -292,7 +292,9 @@ public:
   void *createStream() override {
     g_.current();
     CUstream s = nullptr;
-    g_.d->check(g_.d->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    // A blocking stream, as numba creates them: it synchronises with the legacy default
+    // stream, so a plain (synchronous) copy after a launch on it sees the kernel's writes.
+    g_.d->check(g_.d->cuStreamCreate(&s, CU_STREAM_DEFAULT), "cuStreamCreate");
     return s;
   }
   void destroyStream(void *s) override {

@@ -34,7 +34,7 @@ fi
 if [ ! -x .venv/bin/python ]; then
   /usr/bin/python3 -m venv .venv
 fi
-.venv/bin/python -c "import numpy, numba, nanobind, pytest, scikit_build_core, mpmath, filecheck, cffi, ml_dtypes" >/dev/null 2>&1 ||
+.venv/bin/python -c "import numpy, numba, nanobind, pytest, scikit_build_core, mpmath, filecheck, cffi, ml_dtypes, scipy, pandas, distributed" >/dev/null 2>&1 ||
   .venv/bin/pip install -q --disable-pip-version-check -r ci/requirements.txt
 
 build_dir="${BUILD_DIR:-build}"

@@ -1,6 +1,6 @@
 """pytest plugin for running numba-cuda's cudapy tests against cutwin (see run.py).
 
-Installs the redirect before any test module is imported, provides the one fixture of
+Makes numba.cuda cutwin's (selection.py) before any test module is imported, provides the one fixture of
 numba-cuda's (unshipped) conftest that its test classes use, deselects the tests listed in
 excluded.txt, and writes every test's outcome to the file named by --numba-suite-report.
 """
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-import redirect
+import selection
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -22,7 +22,7 @@ def pytest_addoption(parser):
                     help="sim: select and skip tests as numba-cuda does on its simulator; gpu: as on a GPU")
     group.addoption("--numba-suite-report", default=None, help="write outcomes (JSON lines) here")
     group.addoption("--numba-own-simulator", action="store_true",
-                    help="no redirect: numba-cuda's own simulator runs the tests (the baseline)")
+                    help="no switch: numba-cuda's own simulator runs the tests (the baseline)")
     parser.addoption("--dump-failed-filechecks", action="store_true", help="(numba-cuda's option; unused)")
 
 
@@ -53,9 +53,7 @@ def pytest_configure(config):
             np.row_stack = np.vstack
         import numba.cuda  # noqa: F401  before collection puts test folders on sys.path
     else:
-        os.environ["CUTWIN_NUMBA_REDIRECT"] = config.getoption("--numba-selection")
-        redirect.install(simulator_selection=config.getoption("--numba-selection") == "sim")
-        redirect.check_installed()
+        selection.switch(config.getoption("--numba-selection"))
     config._numba_excluded = excluded_tests()
     config._numba_outcomes = {}
     path = config.getoption("--numba-suite-report")

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs numba-cuda's own kernel tests (numba/cuda/tests/cudapy, shipped in its wheel)
-against cutwin, with `numba.cuda` redirected to `cutwin.cuda` (redirect.py), and prints a
+against cutwin, with `numba.cuda` as cutwin (the package's switch, cutwin/as_numba.py,
+through selection.py), and prints a
 per-file table of passed / failed / skipped / excluded tests.
 
     python conformance/numba_suite/run.py [--selection sim|gpu] [--backend sim|gpu]

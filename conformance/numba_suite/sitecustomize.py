@@ -1,9 +1,9 @@
 """Child processes of the numba-cuda suite (tests that start `python -c ...` or
-multiprocessing workers) inherit the redirect: run.py puts this folder on PYTHONPATH and
-sets CUTWIN_NUMBA_REDIRECT."""
+multiprocessing workers) get the same switch: run.py puts this folder on PYTHONPATH, and
+the parent's selection.switch() set CUTWIN_NUMBA_SUITE_SELECTION."""
 import os
 
-if os.environ.get("CUTWIN_NUMBA_REDIRECT"):
-    import redirect
+if os.environ.get("CUTWIN_NUMBA_SUITE_SELECTION"):
+    import selection
 
-    redirect.install(simulator_selection=os.environ["CUTWIN_NUMBA_REDIRECT"] == "sim")
+    selection.switch(os.environ["CUTWIN_NUMBA_SUITE_SELECTION"])

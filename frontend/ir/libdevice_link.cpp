@@ -40,7 +40,8 @@ const llvm::MemoryBuffer &libdeviceBitcode() {
   });
   if (!buf)
     throw Error("cannot read libdevice from '" + libdevicePath() + "' (" + error +
-                "); set CUTWIN_LIBDEVICE to the CUDA toolkit's nvvm/libdevice/libdevice.10.bc");
+                "); install a CUDA toolkit or NVIDIA's nvidia-nvvm package (pip install cutwin[cu13]), or set "
+                "CUTWIN_LIBDEVICE to a toolkit's nvvm/libdevice/libdevice.10.bc");
   return *buf;
 }
 

@@ -16,6 +16,22 @@ Value *Lowerer::lowerAs(const fe::Expr &e, const Type &to) { return convert(lowe
 
 Value *Lowerer::lowerExpr(const fe::Expr &e) {
   const fe::ExprInfo &ei = info(e);
+  if (ei.unwrapsOptional)
+    return unwrapOptional(lowerValue(e), ei.type, e.loc);
+  return lowerValue(e);
+}
+
+Value *Lowerer::unwrapOptional(Value *optional, const Type &value, SourceLoc loc) {
+  // Checked as array bounds are (the simulator by default, the GPU with debug=True); unchecked,
+  // None gives the value's zero.
+  if (opts_.boundscheck)
+    raiseExceptionIf(b_.CreateNot(b_.CreateExtractValue(optional, {1})), loc,
+                     "TypeError: expected " + value.str() + ", got None");
+  return b_.CreateExtractValue(optional, {0});
+}
+
+Value *Lowerer::lowerValue(const fe::Expr &e) {
+  const fe::ExprInfo &ei = info(e);
   if (ei.constant && (ei.type.isScalar() || ei.type.isTuple()) && e.kind != fe::ExprKind::Call)
     return constant(*ei.constant, ei.type);
   if (ei.constant && ei.constant->kind == fe::ConstValue::Kind::Array)
@@ -106,6 +122,18 @@ Value *Lowerer::convertScalar(Value *v, Scalar from, Scalar to) {
 Value *Lowerer::convert(Value *v, const Type &from, const Type &to) {
   if (from == to || to.isUnknown())
     return v;
+  if (to.isOptional()) { // {value, present}: None is all zeros
+    if (from.kind == TypeKind::None)
+      return Constant::getNullValue(llvmType(to));
+    if (from.isOptional())
+      return b_.CreateInsertValue(
+          b_.CreateInsertValue(UndefValue::get(llvmType(to)),
+                               convert(b_.CreateExtractValue(v, {0}), from.elems[0], to.elems[0]), {0}),
+          b_.CreateExtractValue(v, {1}), {1});
+    return b_.CreateInsertValue(
+        b_.CreateInsertValue(UndefValue::get(llvmType(to)), convert(v, from, to.elems[0]), {0}),
+        ConstantInt::getTrue(ctx_), {1});
+  }
   if (from.isScalar() && to.isScalar())
     return convertScalar(v, from.scalar, to.scalar);
   if (from.isTuple() && to.isTuple()) {
@@ -435,6 +463,14 @@ Value *Lowerer::lowerCompare(const fe::CompareExpr &c) {
   const fe::ExprInfo &ei = info(c);
   Value *left = lowerExpr(*c.left);
   Type leftT = info(*c.left).type;
+  if (c.ops.size() == 1 && ei.operandTypes.empty()) { // an Optional `is` / `is not` None
+    const Type &rightT = info(*c.comparators[0]).type;
+    Value *optional = leftT.isOptional() ? left : lowerExpr(*c.comparators[0]);
+    if (!leftT.isOptional() && !rightT.isOptional())
+      throw Error("internal error: an identity comparison without an Optional operand");
+    Value *present = b_.CreateExtractValue(optional, {1});
+    return c.ops[0] == fe::CmpOp::Is ? b_.CreateNot(present) : present;
+  }
   if (c.ops.size() == 1) {
     Scalar a = ei.operandTypes[0], b = ei.operandTypes[1];
     Value *r = lowerExpr(*c.comparators[0]);

@@ -124,6 +124,7 @@ llvm::Type *Lowerer::llvmType(const Type &t) {
     return StructType::get(ctx_, el);
   }
   case TypeKind::None: return llvm::Type::getVoidTy(ctx_);
+  case TypeKind::Optional: return StructType::get(ctx_, {llvmType(t.elems[0]), llvm::Type::getInt1Ty(ctx_)});
   case TypeKind::Module:
     if (t.path == "cuda.cg.grid_group")
       return StructType::get(ctx_); // an object with methods only

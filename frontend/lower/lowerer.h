@@ -121,6 +121,10 @@ private:
   // ---- expressions (lower_expr.cpp)
   const fe::ExprInfo &info(const fe::Expr &e) const { return spec_->info(e); }
   llvm::Value *lowerExpr(const fe::Expr &e);
+  /// The expression's own value: an Optional stays one (lowerExpr unwraps it where typing said).
+  llvm::Value *lowerValue(const fe::Expr &e);
+  /// An Optional's value; None raises numba's TypeError where checks are on.
+  llvm::Value *unwrapOptional(llvm::Value *optional, const Type &value, SourceLoc loc);
   /// Lowers `e` and converts the result to `to`.
   llvm::Value *lowerAs(const fe::Expr &e, const Type &to);
   llvm::Value *constant(const fe::ConstValue &v, const Type &t);

@@ -53,7 +53,12 @@ private:
   bool alwaysReturns(const Block &b) const;
 
   // expressions (type_expr.cpp)
+  /// An expression's type and facts; an Optional is converted to its value (checked).
   ExprInfo typeExpr(const Expr &e);
+  /// The same, keeping an Optional (assignment to variables, return, `is None`).
+  ExprInfo typeOptionalExpr(const Expr &e);
+  /// A store of `value` into an array element of type `element` (plain or augmented).
+  void checkElementStore(const Type &value, const Type &element, SourceLoc loc);
   ExprInfo typeExprUncached(const Expr &e);
   ExprInfo typeName(const NameExpr &n);
   /// What a name (or a user module's attribute) the scope resolved is, as an expression.

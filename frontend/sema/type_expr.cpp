@@ -8,6 +8,16 @@ namespace cutwin::fe {
 
 ExprInfo FunctionTyper::typeExpr(const Expr &e) {
   ExprInfo info = typeExprUncached(e);
+  if (info.type.isOptional()) { // numba converts an Optional to its value wherever one is used
+    info.type = Type(info.type.elems[0]);
+    info.unwrapsOptional = true;
+  }
+  spec_.exprs[&e] = info;
+  return info;
+}
+
+ExprInfo FunctionTyper::typeOptionalExpr(const Expr &e) {
+  ExprInfo info = typeExprUncached(e);
   spec_.exprs[&e] = info;
   return info;
 }
@@ -184,11 +194,13 @@ ExprInfo FunctionTyper::typeBoolOp(const BoolOpExpr &b) {
 
 ExprInfo FunctionTyper::typeCompare(const CompareExpr &c) {
   ExprInfo info;
-  ExprInfo left = typeExpr(*c.left);
+  // `x is None` asks an Optional itself, not its value.
+  bool identity = c.ops.size() == 1 && (c.ops[0] == CmpOp::Is || c.ops[0] == CmpOp::IsNot);
+  ExprInfo left = identity ? typeOptionalExpr(*c.left) : typeExpr(*c.left);
   bool unknown = left.type.isUnknown();
   Type prev = left.type;
   for (size_t i = 0; i < c.ops.size(); ++i) {
-    ExprInfo right = typeExpr(*c.comparators[i]);
+    ExprInfo right = identity ? typeOptionalExpr(*c.comparators[i]) : typeExpr(*c.comparators[i]);
     CmpOp op = c.ops[i];
     if (op == CmpOp::Is || op == CmpOp::IsNot) {
       // `x is None` where x's type decides it, two constants (enum members, None), or
@@ -199,6 +211,11 @@ ExprInfo FunctionTyper::typeCompare(const CompareExpr &c) {
         return info;
       bool isNot = op == CmpOp::IsNot;
       std::optional<bool> same;
+      if (prev.isOptional() != right.type.isOptional() &&
+          (prev.kind == TypeKind::None || right.type.kind == TypeKind::None)) {
+        info.type = Type::scalarOf(Scalar::Bool); // an Optional against None: asked at run time
+        return info;
+      }
       if (prev.kind == TypeKind::None || right.type.kind == TypeKind::None)
         same = prev.kind == right.type.kind;
       else if (left.constant && right.constant && left.constant->kind != ConstValue::Kind::Array)

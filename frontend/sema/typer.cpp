@@ -155,8 +155,10 @@ const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const SourceFile
   // typing has got (numba's rule: the non-recursive returns decide it).
   for (const FunctionSpec *p : inProgress_)
     if (p->def == fn.def && p->argTypes == formal && !p->isKernel &&
-        sameConstants(p->argConstants, constants))
+        sameConstants(p->argConstants, constants)) {
+      p->calledRecursively = true;
       return *p;
+    }
   return specialize(fn, formal, false, constants);
 }
 
@@ -269,15 +271,20 @@ void FunctionTyper::run() {
   }
   if (declared_) {
     spec_.returnType = declared_->ret;
+    if (spec_.returnType.kind != TypeKind::None && !alwaysReturns(def.body))
+      error(def.loc, "device function '" + def.name + "' can reach its end without returning a value");
+  } else if (sawReturnValue_ && (sawBareReturn_ || !alwaysReturns(def.body))) {
+    // A value on some paths, None on others (a bare return, or falling off the end):
+    // numba types the result Optional.
+    if (spec_.calledRecursively)
+      error(def.loc, "Return type of recursive function does not converge: '" + def.name +
+                         "' returns None on some paths and calls itself");
+    spec_.returnType = Type::optional(returnType_);
   } else if (sawReturnValue_) {
-    if (sawBareReturn_)
-      error(def.loc, "device function '" + def.name + "' returns a value on some paths and None on others");
     spec_.returnType = returnType_;
   } else {
     spec_.returnType = Type::none();
   }
-  if (spec_.returnType.kind != TypeKind::None && !alwaysReturns(def.body))
-    error(def.loc, "device function '" + def.name + "' can reach its end without returning a value");
 }
 
 bool FunctionTyper::alwaysReturns(const Block &b) const {
@@ -407,8 +414,8 @@ void FunctionTyper::setLocal(const std::string &name, const Type &t, SourceLoc l
   if (t.isUnknown())
     return;
   bool gridGroup = t.kind == TypeKind::Module && t.path == "cuda.cg.grid_group"; // g = cuda.cg.this_grid()
-  if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple && !gridGroup &&
-      !isStaticType(t))
+  if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple &&
+      !t.isOptional() && !gridGroup && !isStaticType(t))
     error(loc, "cannot assign " + t.str() + " to variable '" + name + "'");
   if (t.isTuple())
     for (auto &e : t.elems)
@@ -481,6 +488,7 @@ void FunctionTyper::assignTo(const Expr &target, const Type &value, SourceLoc lo
     }
     if (!value.isScalar())
       error(loc, "cannot store " + value.str() + " into an array of " + scalarName(elem.type.scalar));
+    checkElementStore(value, elem.type, loc);
     return;
   }
   if (target.kind == ExprKind::Attribute)
@@ -489,11 +497,21 @@ void FunctionTyper::assignTo(const Expr &target, const Type &value, SourceLoc lo
   error(target.loc, "cannot assign to this expression");
 }
 
-void FunctionTyper::noteReturn(const Type &t, SourceLoc loc) {
-  if (t.kind == TypeKind::None) {
+void FunctionTyper::checkElementStore(const Type &value, const Type &element, SourceLoc loc) {
+  // numba has no conversion from a complex number to a real one (it would drop a part).
+  if (value.isScalar() && isComplex(value.scalar) && element.isScalar() && !isComplex(element.scalar))
+    error(loc, "cannot store " + value.str() + " into an array of " + scalarName(element.scalar) +
+                   ": a complex number has no conversion to a real type");
+}
+
+void FunctionTyper::noteReturn(const Type &returned, SourceLoc loc) {
+  if (returned.kind == TypeKind::None) {
     sawBareReturn_ = true;
     return;
   }
+  if (returned.isOptional())
+    sawBareReturn_ = true; // returning an Optional may return None
+  const Type &t = returned.isOptional() ? returned.elems[0] : returned;
   sawReturnValue_ = true;
   if (spec_.isKernel)
     error(loc, "kernels cannot return a value");
@@ -552,7 +570,10 @@ void FunctionTyper::typeStmt(const Stmt &s) {
   }
   case StmtKind::Assign: {
     auto &a = static_cast<const AssignStmt &>(s);
-    ExprInfo v = typeExpr(*a.value);
+    // A variable can hold an Optional (numba's `r = f()`); an element store needs the value.
+    bool toNames = std::all_of(a.targets.begin(), a.targets.end(),
+                               [](const ExprPtr &t) { return t->kind == ExprKind::Name; });
+    ExprInfo v = toNames ? typeOptionalExpr(*a.value) : typeExpr(*a.value);
     for (auto &t : a.targets)
       assignTo(*t, v.type, a.value->loc);
     return;
@@ -579,6 +600,8 @@ void FunctionTyper::typeStmt(const Stmt &s) {
     } else if (a.target->kind == ExprKind::Subscript) {
       if (!r.type.isUnknown() && !r.type.isScalar())
         error(s.loc, "cannot store " + r.type.str() + " into an array element");
+      if (!r.type.isUnknown() && !cur.type.isUnknown())
+        checkElementStore(r.type, cur.type, s.loc);
       if (typeExpr(*static_cast<const SubscriptExpr &>(*a.target).value).type.space == MemSpace::Const)
         error(a.target->loc, "cannot assign to an element of a constant array (a global host array or "
                              "cuda.const.array_like): it is read-only in kernels");
@@ -636,7 +659,7 @@ void FunctionTyper::typeStmt(const Stmt &s) {
       noteReturn(Type::none(), s.loc);
       return;
     }
-    noteReturn(typeExpr(*r.value).type, r.value->loc);
+    noteReturn((declared_ ? typeExpr(*r.value) : typeOptionalExpr(*r.value)).type, r.value->loc);
     return;
   }
   case StmtKind::Assert: {

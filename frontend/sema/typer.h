@@ -62,6 +62,9 @@ struct ExprInfo {
   int64_t staticIndex = -1;
   /// cuda.shared.array / cuda.local.array(..., alignment=N): the bytes (0: the default).
   uint32_t alignment = 0;
+  /// An Optional used where its value is needed (numba converts it): `type` is the value's
+  /// type; the expression gives the Optional, which is checked for None, then unwrapped.
+  bool unwrapsOptional = false;
 };
 
 /// One typed specialisation of a kernel or device function.
@@ -87,6 +90,9 @@ struct FunctionSpec {
   /// The operation of each augmented assignment (`x += y`): its type and operand types.
   std::unordered_map<const Stmt *, ExprInfo> augOps;
   std::string irName; ///< name of the LLVM function
+  /// Called (by itself or a function it calls) while it was being typed: its return type
+  /// was taken before typing finished.
+  mutable bool calledRecursively = false;
 
   const ExprInfo &info(const Expr &e) const;
   const JitOptions &options() const { return symbol->options; }

@@ -237,6 +237,7 @@ bool Type::operator==(const Type &o) const {
   case TypeKind::DeviceFunction:
   case TypeKind::ForeignFunction: return path == o.path;
   case TypeKind::Iterator: return path == o.path && elems == o.elems;
+  case TypeKind::Optional: return elems == o.elems;
   case TypeKind::TypeObject:
     return scalar == o.scalar && typeObjectIsVoid == o.typeObjectIsVoid && elems == o.elems &&
            ndim == o.ndim && layout == o.layout;
@@ -299,6 +300,7 @@ std::string Type::str() const {
       s += (i ? ", " : "") + elems[i].str();
     return s + ")";
   }
+  case TypeKind::Optional: return "OptionalType(" + elems[0].str() + ")"; // numba's spelling
   }
   return "?";
 }
@@ -325,6 +327,7 @@ std::string Type::signatureText() const {
     return s + ")";
   }
   case TypeKind::None: return "void";
+  case TypeKind::Optional: return "optional(" + elems[0].signatureText() + ")";
   default: return str();
   }
 }
@@ -365,6 +368,7 @@ std::string Type::mangle() const {
     return s + "e";
   }
   case TypeKind::None: return "v";
+  case TypeKind::Optional: return "o" + elems[0].mangle();
   case TypeKind::TypeObject:
     if (typeObjectIsVoid)
       return "Tv";
@@ -392,6 +396,22 @@ std::optional<Type> unify(const Type &a, const Type &b) {
     return a;
   if (a == b)
     return a;
+  // numba's Optional: None with a value, or an Optional with a value or another Optional,
+  // is an Optional of the values' unification.
+  if (a.isOptional() || b.isOptional() || a.kind == TypeKind::None || b.kind == TypeKind::None) {
+    if (a.kind == TypeKind::None || b.kind == TypeKind::None) {
+      const Type &other = a.kind == TypeKind::None ? b : a;
+      if (other.isOptional())
+        return other;
+      if (!other.isScalar() && !other.isTuple() && !other.isArray())
+        return std::nullopt;
+      return Type::optional(other);
+    }
+    auto u = unify(a.isOptional() ? a.elems[0] : a, b.isOptional() ? b.elems[0] : b);
+    if (!u)
+      return std::nullopt;
+    return Type::optional(*u);
+  }
   if (a.isScalar() && b.isScalar())
     return Type::scalarOf(npPromote(a.scalar, b.scalar));
   if (a.isTuple() && b.isTuple() && a.elems.size() == b.elems.size()) {

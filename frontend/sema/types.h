@@ -72,6 +72,7 @@ enum class TypeKind : uint8_t {
   String,
   Slice,
   Iterator, ///< enumerate(...) / zip(...) in a for loop: `path` says which, `elems` the iterables
+  Optional, ///< numba's Optional: a value of `elems[0]`, or None (a device function that can return None)
 };
 
 struct Type {
@@ -126,6 +127,11 @@ struct Type {
     return t;
   }
   static Type uniTuple(const Type &e, unsigned n) { return tuple(std::vector<Type>(n, e)); }
+  static Type optional(const Type &value) {
+    Type t = make(TypeKind::Optional);
+    t.elems = {value};
+    return t;
+  }
   static Type range(Scalar s) {
     Type t = make(TypeKind::Range);
     t.scalar = s;
@@ -156,6 +162,7 @@ struct Type {
   bool isArray() const { return kind == TypeKind::Array; }
   bool isRecordArray() const { return kind == TypeKind::Array && record != Record::None; }
   bool isTuple() const { return kind == TypeKind::Tuple; }
+  bool isOptional() const { return kind == TypeKind::Optional; }
   /// Every element the same type (numba's UniTuple).
   bool isUniTuple() const;
   /// Contains Unknown somewhere.

@@ -10,6 +10,9 @@ exists:
 
 The default is the simulator, or $CUTWIN_TEST_BACKEND. Asking for the GPU where there is
 none is an error, not a skip.
+
+`--cutwin-as-numba` runs a numba-cuda test suite unchanged on cutwin: `numba.cuda` is
+cutwin's from before the first conftest is imported.
 """
 import os
 
@@ -18,9 +21,21 @@ import pytest
 
 def pytest_addoption(parser):
     group = parser.getgroup("cutwin")
+    group.addoption("--cutwin-as-numba", action="store_true", default=False,
+                    help="run the tests with numba.cuda as cutwin (as CUTWIN_NUMBA=1 does), before conftest "
+                         "files and test modules are imported")
     group.addoption("--cutwin-backend", choices=("sim", "gpu", "both"), default=None,
                     help="backends for tests using the cutwin_backend fixture (default: sim, or "
                          "$CUTWIN_TEST_BACKEND)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args):
+    if early_config.known_args_namespace.cutwin_as_numba:
+        os.environ["CUTWIN_NUMBA"] = "1"  # for the tests' child processes
+        from cutwin import as_numba
+
+        as_numba.install()
 
 
 def _selected(config):

@@ -14,5 +14,10 @@ mkdir -p "$work"
 cd "$work"
 "$work/venv/bin/python" -m pytest --help >"$work/help.txt"
 grep -q -- "--cutwin-backend" "$work/help.txt" # the plugin, registered by its entry point
+# The switch's .pth hook, read by site at start: numba-cuda-mlir's spelling needs no numba.
+CUTWIN_NUMBA=1 CUTWIN_BACKEND=sim "$work/venv/bin/python" -c "
+from numba_cuda_mlir import cuda
+import cutwin
+assert cuda.jit is cutwin.cuda.jit, cuda"
 "$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$src/tests/python/test_launch.py" \
   "$src/tests/python/test_errors.py"

@@ -149,11 +149,27 @@ def test_unsupported_operations_are_typing_errors():
     def floor_div(r, a, b):
         r[0] = a[0] // b[0]
 
+    @cuda.jit
+    def store_complex(r):
+        r[0] = 1j
+
+    @cuda.jit
+    def add_complex(r, z):
+        r[0] += z[0]
+
     z = np.zeros(1, np.complex128)
     with pytest.raises(TypingError):
         ordered[1, 1](np.zeros(1, np.bool_), z, z)
     with pytest.raises(TypingError):
         floor_div[1, 1](z, z, z)
+    # numba has no complex-to-real conversion: an element store of one is a typing error
+    # at the store's position, not an internal error.
+    line = store_complex.py_func.__code__.co_firstlineno + 2
+    with pytest.raises(TypingError, match=r"test_complex.py:%d:\d+: error: cannot store complex128 into an array of "
+                                          r"float32" % line):
+        store_complex[1, 1](np.zeros(1, np.float32))
+    with pytest.raises(TypingError, match="cannot store complex128 into an array of float64"):
+        add_complex[1, 1](np.zeros(1), z)
 
 
 @cuda.jit

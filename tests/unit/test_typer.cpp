@@ -340,6 +340,72 @@ def k(a, n):
   EXPECT_THAT(err, HasSubstr("cannot type infer runaway recursion"));
 }
 
+TEST(Typer, ANoneOnSomePathsMakesTheResultOptional) {
+  std::string src = R"PY(
+from numba import cuda
+@cuda.jit(device=True)
+def falls_off(a, i):
+    if a[i] > 0:
+        return a[i]
+@cuda.jit(device=True)
+def bare(x):
+    if x < 0:
+        return
+    return x + 1
+@cuda.jit(device=True)
+def none_or_pair(x):
+    if x > 1:
+        return x, x
+    return None
+@cuda.jit(device=True)
+def forwards(a, i):
+    r = falls_off(a, i)
+    return r
+@cuda.jit(device=True)
+def always(x):
+    if x > 0:
+        return 1.0
+    else:
+        return 2.0
+@cuda.jit
+def k(a, n):
+    r = forwards(a, n)
+    if r is not None:
+        a[0] = r + bare(n) + always(n)
+    p = none_or_pair(n)
+    if p is None:
+        a[1] = falls_off(a, n)
+)PY";
+  auto t = typeKernel(src, {f32a1(), sc(Scalar::I32)});
+  std::map<std::string, std::string> returns;
+  for (auto &s : t->typer->specs())
+    if (!s->isKernel)
+      returns[s->def->name] = s->returnType.str();
+  EXPECT_EQ(returns["falls_off"], "OptionalType(float32)");
+  EXPECT_EQ(returns["bare"], "OptionalType(int64)");
+  EXPECT_EQ(returns["none_or_pair"], "OptionalType(UniTuple(int32 x 2))");
+  EXPECT_EQ(returns["forwards"], "OptionalType(float32)");
+  EXPECT_EQ(returns["always"], "float64");
+}
+
+TEST(Typer, RecursionThatMayReturnNoneDoesNotConverge) {
+  std::string src = R"PY(
+from numba import cuda
+@cuda.jit(device=True)
+def f(x):
+    if x > 0:
+        return f(x - 1) + 1
+    elif x == 0:
+        return 0
+@cuda.jit
+def k(a, n):
+    a[0] = f(n)
+)PY";
+  std::string err = typeError(src, {f32a1(), sc(Scalar::I32)});
+  EXPECT_THAT(err, HasSubstr("t.py:4:"));
+  EXPECT_THAT(err, HasSubstr("Return type of recursive function does not converge"));
+}
+
 TEST(BuiltinRegistry, EveryRowIsFoundByItsNameAndNamesAreUnique) {
   std::set<std::string> names;
   size_t withoutLowering = 0;

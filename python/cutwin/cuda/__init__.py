@@ -24,7 +24,7 @@ from . import cudadrv  # noqa: F401,E402  cuda.cudadrv.driver / drvapi names
 from .reduction import Reduce, reduce  # noqa: F401,E402
 from .vectorizers import guvectorize, vectorize  # noqa: F401,E402
 from .runtime import (Event, Stream, close, current_backend, default_stream, detect, event,  # noqa: F401
-                      event_elapsed_time, external_stream, get_current_device, gpu_available, gpus, is_available,
+                      event_elapsed_time, external_stream, get_current_device, gpu_available, gpus, is_available, list_devices,
                       legacy_default_stream, per_thread_default_stream, select_device, stream, synchronize,
                       use_backend)
 

@@ -50,12 +50,15 @@ class _Flags(dict):
 class DeviceNDArray:
     """An array in the current device's memory (numba's DeviceNDArray)."""
 
-    __slots__ = ("_arr", "dtype", "stream")
+    __slots__ = ("_arr", "dtype", "stream", "_writeback")
+    __cuda_memory__ = True
+    __cuda_ndarray__ = True
 
-    def __init__(self, native, dtype, stream=0):
+    def __init__(self, native, dtype, stream=0, writeback=None):
         self._arr = native
         self.dtype = np.dtype(dtype)
         self.stream = stream
+        self._writeback = writeback  # the host array to_device copied, for to_host()
 
     # -- properties
     @property
@@ -138,6 +141,51 @@ class DeviceNDArray:
             return host
         np.copyto(ary, host.reshape(ary.shape) if host.size == ary.size else host)
         return ary
+
+    def to_host(self, stream=0):
+        """Copies the array back into the host array `to_device` made it from (numba's
+        older API, kept for the programs that use it)."""
+        if self._writeback is None:
+            raise ValueError("to_host(): this device array was not made by to_device from a host array")
+        self.copy_to_host(self._writeback, stream=stream)
+
+    def __array__(self, dtype=None, copy=None):
+        host = self.copy_to_host()
+        return host if dtype is None else host.astype(dtype, copy=False)
+
+    def bind(self, stream=0):
+        """A view of this array whose operations default to `stream`."""
+        return DeviceNDArray(self._arr, self.dtype, stream, self._writeback)
+
+    def split(self, section, stream=0):
+        """Views of consecutive pieces of `section` elements (the last may be shorter) of a
+        one-dimensional array with unit stride, as a generator (numba's)."""
+        if self.ndim != 1:
+            raise ValueError("only support 1d array")
+        if self.strides[0] != self.dtype.itemsize:
+            raise ValueError("only support unit stride")
+        stream = stream or self.stream
+        for begin in range(0, self.size, section):
+            end = min(begin + section, self.size)
+            yield DeviceNDArray(self._arr.view([end - begin], [self.dtype.itemsize], begin * self.dtype.itemsize),
+                                self.dtype, stream)
+
+    def squeeze(self, axis=None, stream=0):
+        """A view without the axes of length one (those of `axis` only, if given)."""
+        axes = range(self.ndim) if axis is None else [a % self.ndim for a in np.atleast_1d(axis)]
+        for a in axes:
+            if axis is not None and self.shape[a] != 1:
+                raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+        keep = [k for k in range(self.ndim) if not (k in axes and self.shape[k] == 1)]
+        view = self._view([self.shape[k] for k in keep], [self.strides[k] for k in keep])
+        view.stream = stream or self.stream
+        return view
+
+    def getitem(self, item, stream=0):
+        return self[item]
+
+    def setitem(self, key, value, stream=0):
+        self[key] = value
 
     def copy_to_device(self, ary, stream=0):
         """Copies a host array (or another device array) of the same shape into this one."""
@@ -280,6 +328,8 @@ def to_device(obj, stream=0, copy=True, to=None):
     dev = _empty(ary.shape, ary.dtype, order)
     if copy:
         dev.copy_to_device(ary)
+    if isinstance(obj, np.ndarray):
+        dev._writeback = obj
     return dev
 
 

@@ -284,6 +284,38 @@ class CutwinMemoryManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):
 NumbaCUDAMemoryManager = CutwinMemoryManager  # numba's name for its built-in manager
 
 
+class PendingDeallocs:
+    """numba's queue of frees a context postpones (`context.deallocations`). cutwin frees
+    device memory when its last reference goes, so nothing is ever queued here; code that
+    clears the queue or disables it for a while (stumpy does between runs) works as on
+    numba-cuda."""
+
+    def __init__(self):
+        self._disabled = 0
+
+    def add_item(self, dtor, *args, size=0):
+        """Frees at once (numba postpones until its queue fills)."""
+        dtor(*args)
+
+    def clear(self):
+        """Frees what is pending: nothing, since cutwin never postpones a free."""
+
+    @contextlib.contextmanager
+    def disable(self):
+        self._disabled += 1
+        try:
+            yield
+        finally:
+            self._disabled -= 1
+
+    @property
+    def is_disabled(self):
+        return self._disabled > 0
+
+    def __len__(self):
+        return 0
+
+
 class Context:
     """numba's context of a device: its memory manager and what goes through it."""
 
@@ -292,6 +324,39 @@ class Context:
         self._native = runtime._open(spec)
         self.device = runtime._info(spec)
         self._manager = None
+        self.deallocations = PendingDeallocs()
+
+    def synchronize(self):
+        self._native.synchronize()
+
+    def push(self):
+        """numba makes its context current with push/pop; cutwin's device is current per thread."""
+
+    def pop(self):
+        pass
+
+    def get_default_stream(self):
+        return runtime.default_stream()
+
+    get_legacy_default_stream = get_per_thread_default_stream = get_default_stream
+
+    def create_stream(self):
+        with runtime.use_backend(self.spec):
+            return runtime.stream()
+
+    def create_external_stream(self, ptr):
+        with runtime.use_backend(self.spec):
+            return runtime.external_stream(ptr)
+
+    def create_event(self, timing=True):
+        with runtime.use_backend(self.spec):
+            return runtime.event(timing)
+
+    def __eq__(self, other):
+        return isinstance(other, Context) and other.spec == self.spec
+
+    def __hash__(self):
+        return hash(self.spec)
 
     @property
     def memory_manager(self):

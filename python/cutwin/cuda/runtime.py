@@ -113,7 +113,10 @@ def synchronize():
 
 
 class _DeviceInfo:
-    """What `cuda.get_current_device()` and `cuda.gpus` give: name, id, compute capability."""
+    """A device as numba's driver describes it (`cuda.get_current_device()`, the items of
+    `cuda.gpus` and `cuda.list_devices()`, `cudadrv.driver.Device(n)`): id, name, uuid,
+    compute capability, the driver's attributes (MULTIPROCESSOR_COUNT, ...), and a
+    context manager that makes it current."""
 
     def __init__(self, spec):
         self._spec = spec
@@ -122,6 +125,34 @@ class _DeviceInfo:
     @property
     def name(self):
         return _open(self._spec).name
+
+    @property
+    def uuid(self):
+        """numba's form, "GPU-xxxxxxxx-...": a fixed one for the simulator."""
+        return "GPU-%08x-0000-0000-0000-%012x" % (0x5c7317 if self._spec == "sim" else 0x6e7 + self.id, self.id)
+
+    @property
+    def supports_float16(self):
+        return True
+
+    @property
+    def supports_bfloat16(self):
+        return self.compute_capability >= (8, 0)
+
+    def get_primary_context(self):
+        from . import memory
+
+        with use_backend(self._spec):
+            return memory.current_context()
+
+    def release_primary_context(self):
+        pass
+
+    def __eq__(self, other):
+        return isinstance(other, _DeviceInfo) and other._spec == self._spec
+
+    def __hash__(self):
+        return hash(self._spec)
 
     @property
     def compute_capability(self):
@@ -168,6 +199,12 @@ def _info(spec):
 
 def get_current_device():
     return _info(_selected_spec())
+
+
+def list_devices():
+    """The devices of the current backend, as numba lists them (`[d.id for d in
+    cuda.list_devices()]`): the GPUs, or the simulator as device 0."""
+    return list(gpus)
 
 
 def select_device(device_id):

@@ -1,2 +1,2 @@
 """numba.cuda.cudadrv's names that user code and EMM plugins import."""
-from . import driver, drvapi  # noqa: F401
+from . import devicearray, devices, driver, drvapi, error  # noqa: F401
