@@ -39,9 +39,10 @@ const llvm::MemoryBuffer &libdeviceBitcode() {
       error = b.getError().message();
   });
   if (!buf)
-    throw Error("cannot read libdevice from '" + libdevicePath() + "' (" + error +
-                "); install a CUDA toolkit or NVIDIA's nvidia-nvvm package (pip install cutwin[cu13]), or set "
-                "CUTWIN_LIBDEVICE to a toolkit's nvvm/libdevice/libdevice.10.bc");
+    throw Error(
+        "cannot read libdevice from '" + libdevicePath() + "' (" + error +
+        "); install a CUDA toolkit or NVIDIA's nvidia-nvvm package (pip install cutwin[cu13]), or set "
+        "CUTWIN_LIBDEVICE to a toolkit's nvvm/libdevice/libdevice.10.bc");
   return *buf;
 }
 
