@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 need_pkgs=()
 for p in cmake ninja-build g++ ccache gdb clang-format llvm-16-dev llvm-16-tools libtbb-dev libboost-context-dev \
-         libzstd-dev googletest libgtest-dev libgmock-dev python3-venv python3-pip python3-dev; do
+         libzstd-dev googletest libgtest-dev libgmock-dev python3-venv python3-pip python3-dev debootstrap; do
   dpkg -s "$p" >/dev/null 2>&1 || need_pkgs+=("$p")
 done
 if [ ${#need_pkgs[@]} -gt 0 ]; then
@@ -34,7 +34,7 @@ fi
 if [ ! -x .venv/bin/python ]; then
   /usr/bin/python3 -m venv .venv
 fi
-.venv/bin/python -c "import numpy, numba, nanobind, pytest, scikit_build_core, mpmath, filecheck, cffi, ml_dtypes, scipy, pandas, distributed" >/dev/null 2>&1 ||
+.venv/bin/python -c "import numpy, numba, nanobind, pytest, scikit_build_core, mpmath, filecheck, cffi, ml_dtypes, scipy, pandas, distributed, auditwheel" >/dev/null 2>&1 ||
   .venv/bin/pip install -q --disable-pip-version-check -r ci/requirements.txt
 
 build_dir="${BUILD_DIR:-build}"

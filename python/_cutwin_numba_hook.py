@@ -1,4 +1,7 @@
-"""Read at interpreter start (cutwin-numba.pth): with CUTWIN_NUMBA=1 in the environment,
+"""Read at interpreter start (cutwin-numba.pth, which then drops this module from
+sys.modules: pytest marks the top-level modules of a distribution with a pytest plugin,
+cutwin's, for assertion rewriting and warns about any already imported; the finder holds
+what it needs). With CUTWIN_NUMBA=1 in the environment,
 the first `numba.cuda` (or `numba_cuda_mlir`) import makes `numba.cuda` cutwin's
 (cutwin/as_numba.py). Nothing else happens at start-up: cutwin itself is imported only
 then, and an error there fails that import loudly instead of falling back to numba."""
@@ -36,7 +39,7 @@ class CutwinNumbaSwitch:
 
 
 def install_if_wanted():
-    if wanted() and not any(isinstance(f, CutwinNumbaSwitch) for f in sys.meta_path):
+    if wanted() and not any(type(f).__name__ == "CutwinNumbaSwitch" for f in sys.meta_path):
         sys.meta_path.insert(0, CutwinNumbaSwitch())
 
 

@@ -52,9 +52,9 @@ def locate(environ=os.environ, search_path=None):
     return found
 
 
-def configure(environ=os.environ):
+def configure(environ=os.environ, search_path=None):
     """Sets the variables of the files found; returns what it set."""
-    found = locate(environ)
+    found = locate(environ, search_path)
     environ.update(found)
     return found
 

@@ -47,6 +47,12 @@ NUMBA_OWN = (
     "numba.cuda.libdevicefuncs",  # the table of libdevice's signatures, in numba's types
 )
 
+# numba-cuda's own modules that import its implementation themselves (its test utilities
+# import its dispatcher and driver): loaded beside numba-cuda's package, with the redirect
+# out of the way. Its other own modules (test modules and their helpers among them) load
+# with the redirect in place, so that their `from numba import cuda` is cutwin's.
+LOADED_WITH_NUMBA_CUDA = ("numba.cuda.testing", "numba.cuda.tests.support")
+
 # numba-cuda module -> the cutwin module that takes its place.
 CUTWIN_MODULES = {
     "numba.cuda": "cutwin.cuda",
@@ -142,7 +148,8 @@ class RedirectedModule(pytypes.ModuleType):
             except ImportError:
                 pass
         if attr in self.__dict__["_own_attrs"]:
-            real = real or _load_numba_cuda(self.__name__)
+            if real is None and _load_numba_cuda() is not None:
+                real = _REAL.get(self.__name__)
             if real is not None and hasattr(real, attr):
                 return getattr(real, attr)
         raise AttributeError("%s.%s is not provided by cutwin" % (self.__name__, attr))
@@ -230,11 +237,13 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         if not _is_numba_cuda(name):
             return None
         if _is_numba_own(name):
-            if _load_numba_cuda(name) is None:
+            if _load_numba_cuda(name if name in LOADED_WITH_NUMBA_CUDA else None) is None:
                 return None  # numba-cuda is absent: no such module
-            # Loaded on the way: the import system, finding it in sys.modules, would run its
-            # file again; it takes the module from this spec instead (and puts it back).
-            return _existing_spec(name, sys.modules.pop(name))
+            if name in sys.modules:
+                # Loaded beside numba-cuda: the import system, finding it in sys.modules, would
+                # run its file again; it takes the module from this spec (and puts it back).
+                return _existing_spec(name, sys.modules.pop(name))
+            return None  # the path finders load it, with numba.cuda the redirect
         # Only names that are modules (numba-cuda's, or cutwin's stand-ins): `from
         # numba.cuda import vectorize` must fail where cutwin has no vectorize, not import
         # an empty module of that name.
@@ -295,30 +304,41 @@ def _replace_real_modules():
 _made = {}  # the redirected modules made so far, by name
 
 
-def _load_numba_cuda(name):
-    """Loads numba-cuda's own module `name` (and the parts of numba-cuda it imports) with
-    the redirect out of the way, then puts the redirect back over every implementation
-    module that came with it. None where numba-cuda (or numba's own CUDA package) is absent."""
+def _load_numba_cuda(name=None):
+    """Loads numba-cuda's package (once) and its own module `name` (one of
+    LOADED_WITH_NUMBA_CUDA, if given) with the redirect out of the way, then puts the
+    redirect back over every implementation module that came with them. Returns that module
+    (numba-cuda's package without a name); None where numba-cuda (or numba's own CUDA
+    package) is absent."""
     global _real_loaded
     with _lock:
-        if name in sys.modules and not isinstance(sys.modules[name], RedirectedModule):
-            return sys.modules[name]
+        if _real_loaded:
+            package = _REAL.get("numba.cuda")
+            if package is None or name is None:
+                return package  # None: numba-cuda is absent (its import failed before)
+            loaded = sys.modules.get(name)
+            if loaded is not None and not isinstance(loaded, RedirectedModule):
+                return loaded
         for mod_name, module in list(sys.modules.items()):
             if isinstance(module, RedirectedModule):
                 _made.setdefault(mod_name, module)
                 del sys.modules[mod_name]
+        sys.modules.update(_REAL)  # numba-cuda's own package and modules, while they load
         if _finder in sys.meta_path:
             sys.meta_path.remove(_finder)
         numba = sys.modules.get("numba")
         if numba is not None and isinstance(numba.__dict__.get("cuda"), RedirectedModule):
-            del numba.cuda  # numba-cuda's modules reach `numba.cuda` as an attribute while it loads
+            # numba-cuda's modules reach `numba.cuda` as an attribute while they load
+            numba.cuda = _REAL["numba.cuda"] if "numba.cuda" in _REAL else None
+            if numba.cuda is None:
+                del numba.cuda
         try:
-            first = not _real_loaded
-            _real_loaded = True
-            if first:
+            if not _real_loaded:
                 _prepare_numba_cuda_import()
+            _real_loaded = True
             try:
-                module = importlib.import_module(name if _is_numba_own(name) else "numba.cuda")
+                package = importlib.import_module("numba.cuda")
+                module = importlib.import_module(name) if name else package
             except ImportError:
                 module = None
             if "numba.cuda.testing" in sys.modules:

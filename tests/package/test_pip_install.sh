@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# `pip install .` in a fresh virtual environment builds the C++ core and the extension
-# (scikit-build-core), registers the pytest plugin, and the installed package passes the
-# launch and error tests (run outside the source tree, so the installed copy is imported).
+# The wheel from ci/wheel.sh (`pip wheel .`) installed into a fresh virtual environment: the
+# pytest plugin is registered, the CUTWIN_NUMBA .pth hook works, and the installed package
+# passes the launch and error tests (run outside the source tree, so the installed copy is
+# imported).
+#   test_pip_install.sh SOURCE_DIR WHEELHOUSE WORK [PYTHON]
 set -euo pipefail
 src="$1"
-work="$2"
-python="${3:-/usr/bin/python3}"
+wheelhouse="$2"
+work="$3"
+python="${4:-/usr/bin/python3}"
 rm -rf "$work"
 mkdir -p "$work"
 "$python" -m venv "$work/venv"
-"$work/venv/bin/pip" install -q --disable-pip-version-check "$src"
-"$work/venv/bin/pip" install -q --disable-pip-version-check pytest
+"$work/venv/bin/pip" install -q --disable-pip-version-check "$(ls "$wheelhouse"/cutwin-*.whl | head -n 1)" pytest
 cd "$work"
 "$work/venv/bin/python" -m pytest --help >"$work/help.txt"
 grep -q -- "--cutwin-backend" "$work/help.txt" # the plugin, registered by its entry point

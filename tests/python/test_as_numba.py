@@ -220,6 +220,20 @@ def test_numba_cuda_test_utilities_ask_cutwin(python):
 
 
 @needs_numba
+def test_numba_cudas_own_helper_modules_see_cutwin(python):
+    """numba-cuda's own modules that are not its implementation (its tests' helpers among
+    them) are loaded with the switch in place: their `from numba import cuda` is cutwin's,
+    whatever loaded numba-cuda's test utilities first."""
+    out = python("""
+    import numba.cuda.testing
+    from numba.cuda.tests.cudapy import recursion_usecases
+    import cutwin
+    print(recursion_usecases.cuda.jit is cutwin.cuda.jit, type(recursion_usecases.fib1).__module__)
+    """)
+    assert out.stdout.split() == ["True", "cutwin.cuda.dispatcher"]
+
+
+@needs_numba
 def test_numba_cuda_internals_are_not_provided(python):
     out = python("""
     import numba.cuda.cudaimpl as impl

@@ -35,4 +35,4 @@ def test_a_toolkit_comes_before_pip_packages_and_set_variables_stay(tmp_path):
     assert found["CUTWIN_LIBDEVICE"] == libdevice
     assert "CUTWIN_LIBNVVM" not in found  # the user's choice is kept
     env2 = dict(env)
-    assert _toolkit.configure(env2) == found and env2["CUTWIN_LIBDEVICE"] == libdevice
+    assert _toolkit.configure(env2, search_path=[str(site)]) == found and env2["CUTWIN_LIBDEVICE"] == libdevice

@@ -293,6 +293,17 @@ def k(a, n):
               HasSubstr("module 'time' is not available in kernels"));
 }
 
+/// Each device function's return type (numba's spelling) when kernel `k` of `src` is typed.
+static std::map<std::string, std::string> deviceFunctionReturns(const std::string &src,
+                                                                const std::vector<Type> &args) {
+  auto t = typeKernel(src, args);
+  std::map<std::string, std::string> returns;
+  for (auto &s : t->typer->specs())
+    if (!s->isKernel)
+      returns[s->def->name] = s->returnType.str();
+  return returns;
+}
+
 TEST(Typer, RecursionTakesItsTypeFromTheReturnsThatDoNotRecurse) {
   std::string src = R"PY(
 from numba import cuda
@@ -315,11 +326,7 @@ def odd(n):
 def k(a, n):
     a[0] = f(n) + even(n)
 )PY";
-  auto t = typeKernel(src, {f32a1(), sc(Scalar::I32)});
-  std::map<std::string, std::string> returns;
-  for (auto &s : t->typer->specs())
-    if (!s->isKernel)
-      returns[s->def->name] = s->returnType.str();
+  auto returns = deviceFunctionReturns(src, {f32a1(), sc(Scalar::I32)});
   EXPECT_EQ(returns["f"], "float64");
   EXPECT_EQ(returns["even"], "bool");
   EXPECT_EQ(returns["odd"], "bool");
@@ -376,11 +383,7 @@ def k(a, n):
     if p is None:
         a[1] = falls_off(a, n)
 )PY";
-  auto t = typeKernel(src, {f32a1(), sc(Scalar::I32)});
-  std::map<std::string, std::string> returns;
-  for (auto &s : t->typer->specs())
-    if (!s->isKernel)
-      returns[s->def->name] = s->returnType.str();
+  auto returns = deviceFunctionReturns(src, {f32a1(), sc(Scalar::I32)});
   EXPECT_EQ(returns["falls_off"], "OptionalType(float32)");
   EXPECT_EQ(returns["bare"], "OptionalType(int64)");
   EXPECT_EQ(returns["none_or_pair"], "OptionalType(UniTuple(int32 x 2))");
