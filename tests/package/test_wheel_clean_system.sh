@@ -2,7 +2,8 @@
 # The self-contained wheel on a system with none of LLVM, oneTBB, Boost or a CUDA toolkit:
 # a minimal Debian 12 root filesystem (debootstrap; kept in WORK/root between runs), chrooted:
 #  1. a fresh virtual environment with nothing but `cutwin[cu13]` (libdevice from NVIDIA's
-#     pip package; NumPy comes as its dependency) runs every example on the simulator;
+#     pip package; NumPy comes as its dependency) runs every example on the simulator, then,
+#     with numba added (not numba-cuda), each again as a numba-cuda program with CUTWIN_NUMBA=1;
 #  2. the test suite's oracles and tools are added (ci/requirements.txt, numba-cuda with its
 #     CUDA runtime packages) and the package's pytest suite runs on the simulator.
 # The root has g++ (the simulator compiles `.cu` files linked into kernels with the host's
@@ -63,6 +64,17 @@ PY
       /opt/cutwin-only/bin/python "$f" >/dev/null || { echo "example $f failed"; exit 1; }
     done
     echo "clean system: $(ls examples/python/*.py | wc -l) examples ran"
+    # The same programs as numba-cuda programs (only the import differs), unchanged under
+    # CUTWIN_NUMBA=1, with numba installed and numba-cuda not: the .pth hook of the installed
+    # wheel serves numba.cuda.
+    /opt/cutwin-only/bin/pip install -q numba
+    for f in examples/python/*.py; do
+      sed -e "s/from cutwin import cuda/from numba import cuda/" -e "s/from cutwin.cuda\./from numba.cuda./" \
+        "$f" >/tmp/numba_program.py
+      CUTWIN_NUMBA=1 /opt/cutwin-only/bin/python /tmp/numba_program.py | grep -q OK ||
+        { echo "example $f as a numba-cuda program failed"; exit 1; }
+    done
+    echo "clean system: the examples ran as numba-cuda programs with CUTWIN_NUMBA=1 (numba-cuda not installed)"
     python3 -m venv /opt/venv
     /opt/venv/bin/pip install -q "$wheel[cu13]" -r requirements.txt
     /opt/venv/bin/python -m pytest -q -rs -p no:cacheprovider tests/python
