@@ -409,27 +409,12 @@ def check_installed():
                            "was not installed")
 
 
-class _CutwinDevices:
-    """What numba-cuda's test helpers ask of its `devices` module (the current context's
-    device, for compute-capability skips), answered by cutwin's current device."""
-
-    class _Context:
-        @property
-        def device(self):
-            import cutwin.cuda
-
-            return cutwin.cuda.get_current_device()
-
-    def get_context(self, devnum=None):
-        return self._Context()
-
-
 def _testing_asks_cutwin(testing):
-    """numba-cuda's test helpers query its own driver (compute capability, nvJitLink) at
-    import; they ask cutwin's device instead, so no test reaches numba-cuda's driver."""
-    import cutwin.cuda.cudadrv.driver
+    """numba-cuda's test helpers query its own driver and devices (compute capability,
+    nvJitLink) at import; they ask cutwin's instead, so no test reaches numba-cuda's driver."""
+    import cutwin.cuda.cudadrv
 
-    testing.devices = _CutwinDevices()
+    testing.devices = cutwin.cuda.cudadrv.devices
     testing.driver = cutwin.cuda.cudadrv.driver
 
 

@@ -104,6 +104,10 @@ def test_squeeze_bind_getitem_setitem_and_array(cutwin_backend):
     np.testing.assert_array_equal(np.asarray(d), host)
     np.testing.assert_array_equal(np.asarray(d, dtype=np.float64), host.astype(np.float64))
     assert d.__cuda_ndarray__ and d.__cuda_memory__
+    flat = d.ravel(stream=s)
+    assert flat.shape == (12,) and flat.stream is s
+    assert d.gpu_data.device_pointer_value == d.__cuda_array_interface__["data"][0]
+    assert d.as_cuda_arg().size == d.nbytes
 
 
 def test_copy_to_host_on_a_stream(cutwin_backend):

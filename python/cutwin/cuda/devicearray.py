@@ -90,6 +90,18 @@ class DeviceNDArray:
         return self._arr.device_pointer
 
     @property
+    def gpu_data(self):
+        """numba's view of the array's memory: a MemoryPointer at its first byte (this array
+        keeps the memory alive)."""
+        ctx = memory.current_context()
+        begin, nbytes = self._arr.span
+        return memory.MemoryPointer(ctx, self._arr.device_pointer + begin, nbytes, owner=self)
+
+    def as_cuda_arg(self):
+        """The device memory a kernel argument passes (numba's)."""
+        return self.gpu_data
+
+    @property
     def __cuda_array_interface__(self):
         """The CUDA Array Interface (version 3), for CuPy, PyTorch and friends. On the
         simulator the pointer is a host address, meaningful to cutwin (kernels, CPointer
@@ -253,8 +265,10 @@ class DeviceNDArray:
             raise NotImplementedError("device arrays reshape only in their own contiguous order")
         return self._view(newshape, _strides_for(newshape, self.dtype.itemsize, order))
 
-    def ravel(self, order="C"):
-        return self.reshape(self.size, order=order)
+    def ravel(self, order="C", stream=0):
+        view = self.reshape(self.size, order=order)
+        view.stream = stream or self.stream
+        return view
 
     def view(self, dtype):
         dtype = np.dtype(dtype)
