@@ -336,11 +336,14 @@ def _load_numba_cuda(name=None):
             if not _real_loaded:
                 _prepare_numba_cuda_import()
             _real_loaded = True
-            try:
-                package = importlib.import_module("numba.cuda")
-                module = importlib.import_module(name) if name else package
-            except ImportError:
-                module = None
+            module = None
+            if _numba_cuda_path("numba.cuda"):  # numba-cuda (or numba's own CUDA package) is there
+                try:
+                    package = importlib.import_module("numba.cuda")
+                    module = importlib.import_module(name) if name else package
+                except Exception as e:
+                    raise ImportError("cutwin as numba.cuda: numba-cuda's %s could not be loaded beside cutwin "
+                                      "(%s: %s)" % (name or "numba.cuda", type(e).__name__, e)) from e
             if "numba.cuda.testing" in sys.modules:
                 _testing_asks_cutwin(sys.modules["numba.cuda.testing"])
         finally:

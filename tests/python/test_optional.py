@@ -101,7 +101,7 @@ def test_an_optional_used_as_a_value(cutwin_backend):
 
 def test_none_used_as_a_value_is_a_type_error_on_the_simulator():
     a = np.array([1.0, -2.0, 3.0])
-    with pytest.raises(KernelError) as err:
+    with cuda.use_backend("sim"), pytest.raises(KernelError) as err:
         uses_the_value[1, 32](a, np.zeros_like(a))
     assert isinstance(err.value, TypeError)
     text = str(err.value)
