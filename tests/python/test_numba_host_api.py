@@ -26,7 +26,6 @@ def test_driver_device(cutwin_backend):
     current = cuda.get_current_device()
     assert dev.id == 0 and dev.name == current.name and isinstance(dev.name, str)
     assert dev.compute_capability == current.compute_capability
-    assert dev.uuid.startswith("GPU-")
     assert dev.MULTIPROCESSOR_COUNT == current.MULTIPROCESSOR_COUNT > 0
     assert dev.supports_float16
     assert driver.driver.get_device_count() == len(cuda.list_devices())

@@ -114,7 +114,7 @@ def synchronize():
 
 class _DeviceInfo:
     """A device as numba's driver describes it (`cuda.get_current_device()`, the items of
-    `cuda.gpus` and `cuda.list_devices()`, `cudadrv.driver.Device(n)`): id, name, uuid,
+    `cuda.gpus` and `cuda.list_devices()`, `cudadrv.driver.Device(n)`): id, name,
     compute capability, the driver's attributes (MULTIPROCESSOR_COUNT, ...), and a
     context manager that makes it current."""
 
@@ -127,17 +127,12 @@ class _DeviceInfo:
         return _open(self._spec).name
 
     @property
-    def uuid(self):
-        """numba's form, "GPU-xxxxxxxx-...": a fixed one for the simulator."""
-        return "GPU-%08x-0000-0000-0000-%012x" % (0x5c7317 if self._spec == "sim" else 0x6e7 + self.id, self.id)
-
-    @property
     def supports_float16(self):
         return True
 
     @property
     def supports_bfloat16(self):
-        return self.compute_capability >= (8, 0)
+        return False  # as cuda.is_bfloat16_supported(): kernels have no bfloat16 type yet
 
     def get_primary_context(self):
         from . import memory
