@@ -15,6 +15,13 @@ import cutwin
 HAS_NUMBA = subprocess.run([sys.executable, "-c", "import numba"], capture_output=True).returncode == 0
 needs_numba = pytest.mark.skipif(not HAS_NUMBA, reason="numba is not installed (the switch is tested without it "
                                  "through numba_cuda_mlir below)")
+# numba-cuda's test utilities import on their own (they need filecheck, and the CUDA runtime's
+# pip packages where no toolkit is installed); without them they cannot load beside cutwin either.
+HAS_NUMBA_CUDA_TESTING = subprocess.run(
+    [sys.executable, "-c", "import numpy as np; np.row_stack = np.vstack; import numba.cuda.testing"],
+    capture_output=True, env={k: v for k, v in os.environ.items() if k != "CUTWIN_NUMBA"}).returncode == 0
+needs_numba_cuda_testing = pytest.mark.skipif(not HAS_NUMBA_CUDA_TESTING, reason="numba-cuda's test utilities do "
+                                              "not import here (filecheck or the CUDA runtime missing)")
 
 # Where cutwin-numba.pth and the package are: site-packages when installed, else the build tree.
 CUTWIN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(cutwin.__file__)))
@@ -205,7 +212,7 @@ def test_pytest_option(python, tmp_path):
     assert "1 passed" in out.stdout
 
 
-@needs_numba
+@needs_numba_cuda_testing
 def test_numba_cuda_test_utilities_ask_cutwin(python):
     """numba.cuda.testing (numba-cuda's own, where installed) reaches cutwin's devices."""
     out = python("""
@@ -219,7 +226,7 @@ def test_numba_cuda_test_utilities_ask_cutwin(python):
     assert out.stdout.split() == ["True", "True", "True"]
 
 
-@needs_numba
+@needs_numba_cuda_testing
 def test_numba_cudas_own_helper_modules_see_cutwin(python):
     """numba-cuda's own modules that are not its implementation (its tests' helpers among
     them) are loaded with the switch in place: their `from numba import cuda` is cutwin's,
@@ -243,6 +250,21 @@ def test_numba_cuda_internals_are_not_provided(python):
         print(e)
     """)
     assert "numba.cuda.cudaimpl.lower is not provided by cutwin" in out.stdout
+
+
+@needs_numba
+def test_numba_cuda_utilities_that_cannot_load_fail_loudly(python, tmp_path):
+    """A numba-cuda test utility that cannot import (here: its filecheck dependency hidden)
+    is an ImportError naming the cause, never numba-cuda's module run with the switch half in
+    place."""
+    hide = tmp_path / "hide"
+    (hide / "filecheck").mkdir(parents=True)
+    (hide / "filecheck" / "__init__.py").write_text("raise ImportError('filecheck is hidden')\n")
+    out = python("import numba.cuda.testing", env={"PYTHONPATH": os.pathsep.join(
+        [str(tmp_path / "site"), str(hide), CUTWIN_DIR])}, check=False)
+    assert out.returncode != 0
+    assert "numba-cuda's numba.cuda.testing could not be loaded beside cutwin" in out.stderr
+    assert "filecheck is hidden" in out.stderr
 
 
 @needs_numba
