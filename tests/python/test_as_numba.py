@@ -50,6 +50,15 @@ def python(tmp_path):
     return run
 
 
+def broken_package(tmp_path, package, message):
+    """The child's environment with `package` shadowed by one whose import raises
+    ImportError(message)."""
+    broken = tmp_path / ("broken-" + package)
+    (broken / package).mkdir(parents=True)
+    (broken / package / "__init__.py").write_text("raise ImportError(%r)\n" % message)
+    return {"PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), str(broken), CUTWIN_DIR])}
+
+
 # Checks, in the child, that numba.cuda is cutwin's and that a kernel written for numba-cuda
 # gives NumPy's result; prints OK.
 KERNEL_CHECK = """
@@ -257,11 +266,8 @@ def test_numba_cuda_utilities_that_cannot_load_fail_loudly(python, tmp_path):
     """A numba-cuda test utility that cannot import (here: its filecheck dependency hidden)
     is an ImportError naming the cause, never numba-cuda's module run with the switch half in
     place."""
-    hide = tmp_path / "hide"
-    (hide / "filecheck").mkdir(parents=True)
-    (hide / "filecheck" / "__init__.py").write_text("raise ImportError('filecheck is hidden')\n")
-    out = python("import numba.cuda.testing", env={"PYTHONPATH": os.pathsep.join(
-        [str(tmp_path / "site"), str(hide), CUTWIN_DIR])}, check=False)
+    out = python("import numba.cuda.testing", env=broken_package(tmp_path, "filecheck", "filecheck is hidden"),
+                 check=False)
     assert out.returncode != 0
     assert "numba-cuda's numba.cuda.testing could not be loaded beside cutwin" in out.stderr
     assert "filecheck is hidden" in out.stderr
@@ -269,11 +275,8 @@ def test_numba_cuda_utilities_that_cannot_load_fail_loudly(python, tmp_path):
 
 @needs_numba
 def test_a_switch_that_cannot_install_itself_fails_loudly(python, tmp_path):
-    broken = tmp_path / "broken"
-    (broken / "cutwin").mkdir(parents=True)
-    (broken / "cutwin" / "__init__.py").write_text("raise ImportError('the extension cannot be loaded')\n")
-    out = python("from numba import cuda\nprint(cuda)", env={"PYTHONPATH": os.pathsep.join(
-        [str(tmp_path / "site"), str(broken), CUTWIN_DIR])}, check=False)
+    out = python("from numba import cuda\nprint(cuda)",
+                 env=broken_package(tmp_path, "cutwin", "the extension cannot be loaded"), check=False)
     assert out.returncode != 0
     assert "CUTWIN_NUMBA=1 asks for cutwin as numba.cuda, but cutwin could not install itself" in out.stderr
     assert "the extension cannot be loaded" in out.stderr
