@@ -3,6 +3,12 @@
 numba-cuda has (to_host, split, squeeze, bind, getitem/setitem, __array__, copy_to_host with a
 stream). Data results are checked against NumPy; what cutwin reports to code that asks whether
 it runs on a simulator is checked against the documented choice (docs/ci.md)."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -119,3 +125,45 @@ def test_copy_to_host_on_a_stream(cutwin_backend):
     s.synchronize()
     np.testing.assert_array_equal(out, host + 1)
     np.testing.assert_array_equal(d.copy_to_host(stream=s), host + 1)
+
+
+# The same host-API calls through numba-cuda (its simulator: an independent implementation
+# of the same API) and through cutwin; the results must agree.
+HOST_API_PROGRAM = textwrap.dedent("""
+    import json, sys
+    import numpy as np
+    np.row_stack = getattr(np, "row_stack", np.vstack)
+    if sys.argv[1] == "numba":
+        from numba import cuda
+    else:
+        from cutwin import cuda
+    out = {}
+    d = cuda.to_device(np.arange(23, dtype=np.int32))
+    out["split"] = [p.copy_to_host().tolist() for p in d.split(5)]
+    dd = cuda.to_device(np.arange(12, dtype=np.float32).reshape(1, 3, 1, 4))
+    out["squeeze"] = list(dd.squeeze().shape)
+    out["squeeze_axis"] = list(dd.squeeze(axis=2).shape)
+    out["ravel"] = dd.ravel().copy_to_host().tolist()
+    out["list_devices"] = [x.id for x in cuda.list_devices()]
+    out["gpus"] = len(cuda.gpus)
+    out["memory_info"] = len(cuda.current_context().get_memory_info())
+    out["asarray"] = list(np.asarray(dd).shape)
+    s = cuda.stream()
+    out["bind"] = dd.bind(s).stream is s
+    print(json.dumps(out))
+""")
+
+
+def test_host_api_agrees_with_numba_cudas_simulator(tmp_path):
+    program = tmp_path / "host_api.py"
+    program.write_text(HOST_API_PROGRAM)
+    env = {k: v for k, v in os.environ.items() if k != "CUTWIN_NUMBA"}
+    numba = subprocess.run([sys.executable, str(program), "numba"], capture_output=True, text=True,
+                           env=dict(env, NUMBA_ENABLE_CUDASIM="1"))
+    if numba.returncode != 0 and "No module named 'numba" in numba.stderr:
+        pytest.skip("numba-cuda is not installed: no oracle")
+    assert numba.returncode == 0, numba.stderr
+    ours = subprocess.run([sys.executable, str(program), "cutwin"], capture_output=True, text=True,
+                          env=dict(env, CUTWIN_BACKEND="sim"))
+    assert ours.returncode == 0, ours.stderr
+    assert json.loads(ours.stdout) == json.loads(numba.stdout)
