@@ -30,8 +30,6 @@ import threading
 import types as pytypes
 import warnings
 
-ENVIRONMENT_VARIABLE = "CUTWIN_NUMBA"
-
 # numba-cuda modules that stay numba-cuda's (and their submodules), where it is installed.
 NUMBA_OWN = (
     "numba.cuda.testing",
@@ -272,6 +270,7 @@ def redirected(name):
 
 
 _REAL = {}  # numba-cuda's own modules of the names redirected, where they were loaded
+_made = {}  # the redirected modules made so far, by name
 _lock = threading.RLock()
 _finder = None
 _real_loaded = False
@@ -301,8 +300,6 @@ def _replace_real_modules():
         numba.cuda = _made["numba.cuda"]
 
 
-_made = {}  # the redirected modules made so far, by name
-
 
 def _load_numba_cuda(name=None):
     """Loads numba-cuda's package (once) and its own module `name` (one of
@@ -329,21 +326,22 @@ def _load_numba_cuda(name=None):
         numba = sys.modules.get("numba")
         if numba is not None and isinstance(numba.__dict__.get("cuda"), RedirectedModule):
             # numba-cuda's modules reach `numba.cuda` as an attribute while they load
-            numba.cuda = _REAL["numba.cuda"] if "numba.cuda" in _REAL else None
-            if numba.cuda is None:
+            if "numba.cuda" in _REAL:
+                numba.cuda = _REAL["numba.cuda"]
+            else:
                 del numba.cuda
         try:
-            if not _real_loaded:
-                _prepare_numba_cuda_import()
-            _real_loaded = True
+            _prepare_numba_cuda_import()
             module = None
             if _numba_cuda_path("numba.cuda"):  # numba-cuda (or numba's own CUDA package) is there
                 try:
                     package = importlib.import_module("numba.cuda")
                     module = importlib.import_module(name) if name else package
                 except Exception as e:
+                    # Not marked loaded: a later import tries again and fails as loudly.
                     raise ImportError("cutwin as numba.cuda: numba-cuda's %s could not be loaded beside cutwin "
                                       "(%s: %s)" % (name or "numba.cuda", type(e).__name__, e)) from e
+            _real_loaded = True
             if "numba.cuda.testing" in sys.modules:
                 _testing_asks_cutwin(sys.modules["numba.cuda.testing"])
         finally:

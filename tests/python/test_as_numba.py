@@ -266,11 +266,15 @@ def test_numba_cuda_utilities_that_cannot_load_fail_loudly(python, tmp_path):
     """A numba-cuda test utility that cannot import (here: its filecheck dependency hidden)
     is an ImportError naming the cause, never numba-cuda's module run with the switch half in
     place."""
-    out = python("import numba.cuda.testing", env=broken_package(tmp_path, "filecheck", "filecheck is hidden"),
-                 check=False)
-    assert out.returncode != 0
-    assert "numba-cuda's numba.cuda.testing could not be loaded beside cutwin" in out.stderr
-    assert "filecheck is hidden" in out.stderr
+    out = python("""
+    for attempt in range(2):  # a second try fails as loudly as the first
+        try:
+            import numba.cuda.testing
+        except ImportError as e:
+            print(attempt, "numba-cuda's numba.cuda.testing could not be loaded beside cutwin" in str(e),
+                  "filecheck is hidden" in str(e.__cause__))
+    """, env=broken_package(tmp_path, "filecheck", "filecheck is hidden"))
+    assert out.stdout.split() == ["0", "True", "True", "1", "True", "True"]
 
 
 @needs_numba
