@@ -1,5 +1,6 @@
 #include "backend_sim/jit.h"
 
+#include "backend_sim/half_conversions.h"
 #include "backend_sim/host_callbacks.h"
 #include "backend_sim/libdevice_cpu.h"
 #include "cutwin/errors.h"
@@ -85,6 +86,8 @@ Jit::Jit() {
   for (auto &[name, addr] : hostCallbackSymbols())
     syms[mangle(name)] = JITEvaluatedSymbol(pointerToJITTargetAddress(addr), JITSymbolFlags::Exported);
   for (auto &[name, addr] : libdeviceHostSymbols())
+    syms[mangle(name)] = JITEvaluatedSymbol(pointerToJITTargetAddress(addr), JITSymbolFlags::Exported);
+  for (auto &[name, addr] : halfConversionSymbols()) // before the process's libgcc
     syms[mangle(name)] = JITEvaluatedSymbol(pointerToJITTargetAddress(addr), JITSymbolFlags::Exported);
   if (auto err = host_->define(absoluteSymbols(std::move(syms))))
     throw cutwin::Error("simulator JIT: " + llvm::toString(std::move(err)));

@@ -32,6 +32,5 @@ void linkLibdeviceForCpu(llvm::Module &m, const LibdeviceOptions &opts);
 /// void(const T *in, T *out, int32 n), which vector variants call (vector_variants.h).
 inline constexpr const char *kLanesSuffix = "_lanes";
 std::vector<std::pair<std::string, void *>> libdeviceHostSymbols();
-std::vector<std::pair<std::string, void *>> libdeviceHostSymbols();
 
 } // namespace cutwin::sim

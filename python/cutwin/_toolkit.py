@@ -18,7 +18,9 @@ import sys
 _FILES = (
     ("CUTWIN_LIBDEVICE", ("nvvm/libdevice/libdevice.10.bc",),
      ("nvidia/cu13/nvvm/libdevice/libdevice.10.bc", "nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc")),
-    ("CUTWIN_LIBNVVM", ("nvvm/lib64/libnvvm.so",),
+    # CUDA 12 keeps libNVVM under nvvm/lib64, CUDA 13 under lib (or lib64); the C++ core's
+    # own search (backend_gpu/libnvvm.cpp) looks in the same places.
+    ("CUTWIN_LIBNVVM", ("nvvm/lib64/libnvvm.so", "lib64/libnvvm.so", "lib/libnvvm.so"),
      ("nvidia/cu13/lib/libnvvm.so.4", "nvidia/cuda_nvcc/nvvm/lib64/libnvvm.so")),
     ("CUTWIN_LIBNVRTC", ("lib64/libnvrtc.so", "lib/libnvrtc.so"),
      ("nvidia/cu13/lib/libnvrtc.so.13", "nvidia/cuda_nvrtc/lib/libnvrtc.so.12")),

@@ -1,5 +1,6 @@
 // Kernel modules and launches: Python values -> kernel arguments, the host's knowledge of
-// module names (constants, jitted functions) -> ModuleBindings.
+// module names (constants, jitted functions) -> ModuleBindings. Python's C API is used in
+// its stable-ABI subset (functions, not the tuple and float macros): the cp312-abi3 wheel.
 #include "bindings.h"
 
 #include "cutwin/cutwin.h"
@@ -38,7 +39,7 @@ Arg toArg(nb::handle h) {
     return Arg(uint64_t(u));
   }
   if (PyFloat_Check(o))
-    return Arg(PyFloat_AS_DOUBLE(o));
+    return Arg(PyFloat_AsDouble(o));
   if (PyComplex_Check(o)) { // complex128, as numba types a Python complex
     Arg::Scalar s{DType::C128, 0};
     double re = PyComplex_RealAsDouble(o), im = PyComplex_ImagAsDouble(o);
@@ -46,33 +47,36 @@ Arg toArg(nb::handle h) {
     std::memcpy(&s.imagBits, &im, 8);
     return Arg(s);
   }
-  if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 4 && PyUnicode_Check(PyTuple_GET_ITEM(o, 0)) &&
-      nb::cast<std::string>(nb::handle(PyTuple_GET_ITEM(o, 0))) == "namedtuple") {
+  if (PyTuple_Check(o) && PyTuple_Size(o) == 4 && PyUnicode_Check(PyTuple_GetItem(o, 0)) &&
+      nb::cast<std::string>(nb::handle(PyTuple_GetItem(o, 0))) == "namedtuple") {
     // ("namedtuple", class name, field names, elements): a named tuple argument
     std::vector<std::string> fields;
-    for (nb::handle f : nb::borrow<nb::tuple>(nb::handle(PyTuple_GET_ITEM(o, 2))))
+    for (nb::handle f : nb::borrow<nb::tuple>(nb::handle(PyTuple_GetItem(o, 2))))
       fields.push_back(nb::cast<std::string>(f));
     std::vector<Arg> elems;
-    for (nb::handle e : nb::borrow<nb::tuple>(nb::handle(PyTuple_GET_ITEM(o, 3))))
+    for (nb::handle e : nb::borrow<nb::tuple>(nb::handle(PyTuple_GetItem(o, 3))))
       elems.push_back(toArg(e));
-    return Arg::namedTuple(nb::cast<std::string>(nb::handle(PyTuple_GET_ITEM(o, 1))), std::move(fields),
+    return Arg::namedTuple(nb::cast<std::string>(nb::handle(PyTuple_GetItem(o, 1))), std::move(fields),
                            std::move(elems));
   }
-  if (PyTuple_Check(o) && !(PyTuple_GET_SIZE(o) == 2 && PyUnicode_Check(PyTuple_GET_ITEM(o, 0)))) {
+  if (PyTuple_Check(o) && !(PyTuple_Size(o) == 2 && PyUnicode_Check(PyTuple_GetItem(o, 0)))) {
     std::vector<Arg> elems; // a tuple argument (the package converted its elements)
     for (nb::handle e : nb::borrow<nb::tuple>(h))
       elems.push_back(toArg(e));
     return Arg::tuple(std::move(elems));
   }
-  if (PyTuple_Check(o) && PyTuple_GET_SIZE(o) == 2) { // (dtype name, value): a NumPy scalar
-    auto dtype = dtypeFromName(nb::cast<std::string>(nb::handle(PyTuple_GET_ITEM(o, 0))));
-    nb::handle v(PyTuple_GET_ITEM(o, 1));
+  if (PyTuple_Check(o) && PyTuple_Size(o) == 2) { // (dtype name, value): a NumPy scalar
+    auto dtype = dtypeFromName(nb::cast<std::string>(nb::handle(PyTuple_GetItem(o, 0))));
+    nb::handle v(PyTuple_GetItem(o, 1));
     if (dtype) {
       Arg::Scalar s{*dtype, 0};
       if (*dtype == DType::C64 || *dtype == DType::C128) {
-        Py_complex z = PyComplex_AsCComplex(v.ptr());
-        std::memcpy(&s.bits, &z.real, 8);
-        std::memcpy(&s.imagBits, &z.imag, 8);
+        nb::object z = nb::borrow(v); // complex(v), as Python converts a number to complex
+        if (!PyComplex_Check(z.ptr()))
+          z = nb::borrow(reinterpret_cast<PyObject *>(&PyComplex_Type))(v);
+        double re = PyComplex_RealAsDouble(z.ptr()), im = PyComplex_ImagAsDouble(z.ptr());
+        std::memcpy(&s.bits, &re, 8);
+        std::memcpy(&s.imagBits, &im, 8);
       } else if (*dtype == DType::F16 || *dtype == DType::F32 || *dtype == DType::F64) {
         double d = nb::cast<double>(v);
         std::memcpy(&s.bits, &d, 8);
@@ -99,10 +103,10 @@ std::vector<Arg> toArgs(nb::handle seq) {
 /// A 1-3 tuple of ints (the package has normalised it) as Dim3.
 Dim3 toDim3(nb::handle t) {
   uint32_t d[3] = {1, 1, 1};
-  if (!PyTuple_Check(t.ptr()) || PyTuple_GET_SIZE(t.ptr()) < 1 || PyTuple_GET_SIZE(t.ptr()) > 3)
+  if (!PyTuple_Check(t.ptr()) || PyTuple_Size(t.ptr()) < 1 || PyTuple_Size(t.ptr()) > 3)
     throw nb::type_error("grid and block dimensions must be tuples of 1 to 3 ints");
-  for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(t.ptr()); ++k)
-    d[k] = nb::cast<uint32_t>(nb::handle(PyTuple_GET_ITEM(t.ptr(), k)));
+  for (Py_ssize_t k = 0; k < PyTuple_Size(t.ptr()); ++k)
+    d[k] = nb::cast<uint32_t>(nb::handle(PyTuple_GetItem(t.ptr(), k)));
   return Dim3(d[0], d[1], d[2]);
 }
 
@@ -128,7 +132,7 @@ HostValue hostValue(nb::handle h) {
     v.i = nb::cast<int64_t>(h);
   } else if (PyFloat_Check(o)) {
     v.kind = HostValue::Kind::Float;
-    v.f = PyFloat_AS_DOUBLE(o);
+    v.f = PyFloat_AsDouble(o);
   } else if (PyUnicode_Check(o)) {
     v.kind = HostValue::Kind::Str;
     v.s = nb::cast<std::string>(h);

@@ -75,6 +75,33 @@ PY
         { echo "example $f as a numba-cuda program failed"; exit 1; }
     done
     echo "clean system: the examples ran as numba-cuda programs with CUTWIN_NUMBA=1 (numba-cuda not installed)"
+    # The test helpers of numba-cuda without numba-cuda: the copy numba ships, asking cutwin.
+    cat >/tmp/testing_helpers.py <<PY
+import unittest
+from numba import cuda
+from numba.cuda.testing import CUDATestCase, skip_on_cudasim, skip_unless_cudasim
+import cutwin
+assert cuda.jit is cutwin.cuda.jit
+
+class T(CUDATestCase):
+    @skip_on_cudasim("cutwin is not the simulator of numba: this runs")
+    def test_runs(self):
+        out = cuda.to_device([0])
+        @cuda.jit
+        def k(o):
+            o[0] = 7
+        k[1, 1](out)
+        self.assertEqual(out.copy_to_host()[0], 7)
+
+    @skip_unless_cudasim("only on the simulator of numba")
+    def test_skipped(self):
+        raise AssertionError("ran")
+
+r = unittest.TextTestRunner(verbosity=0).run(unittest.defaultTestLoader.loadTestsFromTestCase(T))
+assert r.wasSuccessful() and r.testsRun == 2 and len(r.skipped) == 1, r
+PY
+    CUTWIN_NUMBA=1 /opt/cutwin-only/bin/python /tmp/testing_helpers.py
+    echo "clean system: numba.cuda.testing (the copy numba ships) works with CUTWIN_NUMBA=1 without numba-cuda"
     python3 -m venv /opt/venv
     /opt/venv/bin/pip install -q "$wheel[cu13]" -r requirements.txt
     /opt/venv/bin/python -m pytest -q -rs -p no:cacheprovider tests/python

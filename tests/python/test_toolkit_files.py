@@ -36,3 +36,15 @@ def test_a_toolkit_comes_before_pip_packages_and_set_variables_stay(tmp_path):
     assert "CUTWIN_LIBNVVM" not in found  # the user's choice is kept
     env2 = dict(env)
     assert _toolkit.configure(env2, search_path=[str(site)]) == found and env2["CUTWIN_LIBDEVICE"] == libdevice
+
+
+def test_the_toolkits_libnvvm_in_either_layout_comes_before_the_pip_package(tmp_path):
+    # A toolkit's ptxas assembles what its own libNVVM emits; a newer pip libNVVM emits a
+    # PTX version that ptxas rejects. CUDA 12 keeps libNVVM in nvvm/lib64, CUDA 13 in lib.
+    site = tmp_path / "site-packages"
+    touch(site / "nvidia/cu13/lib/libnvvm.so.4")
+    for layout in ("nvvm/lib64/libnvvm.so", "lib/libnvvm.so", "lib64/libnvvm.so"):
+        home = tmp_path / layout.replace("/", "_")
+        libnvvm = touch(home / layout)
+        found = _toolkit.locate({"CUDA_HOME": str(home), "PATH": ""}, search_path=[str(site)])
+        assert found["CUTWIN_LIBNVVM"] == libnvvm, layout
