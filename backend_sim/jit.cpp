@@ -13,8 +13,11 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/Orc/TargetProcess/JITLoaderGDB.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/TargetParser/Host.h>
 
+#include <cstdlib>
 #include <dlfcn.h>
 
 namespace cutwin::sim {
@@ -34,6 +37,33 @@ JITDylib &unwrapDylib(Expected<JITDylib &> v) {
     throw cutwin::Error("simulator JIT: cannot create a JITDylib: " + llvm::toString(v.takeError()));
   return *v;
 }
+
+/// The processor kernels are compiled for: the host's, or CUTWIN_SIM_CPU (an LLVM CPU name
+/// such as x86-64, x86-64-v3 or skylake-avx512, whose features this host must have). Results
+/// do not depend on it (docs/simulator.md); the tests check that with the baseline x86-64.
+JITTargetMachineBuilder targetFor(const char *cpu) {
+  auto host = unwrap(JITTargetMachineBuilder::detectHost(), "host detection");
+  if (!cpu || !*cpu || std::string(cpu) == "native")
+    return host;
+  JITTargetMachineBuilder chosen(host.getTargetTriple());
+  chosen.setCPU(cpu);
+  auto chosenTm = unwrap(chosen.createTargetMachine(), "target machine");
+  const MCSubtargetInfo &want = *chosenTm->getMCSubtargetInfo();
+  if (!want.isCPUStringValid(cpu))
+    throw cutwin::Error(std::string("CUTWIN_SIM_CPU=") + cpu +
+                        ": not a processor LLVM knows (try x86-64 or x86-64-v3)");
+  // Every feature the host reports absent must be absent from the chosen processor too.
+  StringMap<bool> hostFeatures;
+  sys::getHostCPUFeatures(hostFeatures);
+  std::string missing;
+  for (const auto &f : hostFeatures)
+    if (!f.getValue() && want.checkFeatures("+" + f.getKey().str()))
+      missing += std::string(missing.empty() ? "" : ", ") + f.getKey().str();
+  if (!missing.empty())
+    throw cutwin::Error(std::string("CUTWIN_SIM_CPU=") + cpu +
+                        " needs what this processor lacks: " + missing);
+  return chosen;
+}
 } // namespace
 
 Jit &Jit::get() {
@@ -44,7 +74,7 @@ Jit &Jit::get() {
 Jit::Jit() {
   InitializeNativeTarget();
   InitializeNativeTargetAsmPrinter();
-  auto jtmb = unwrap(JITTargetMachineBuilder::detectHost(), "host detection");
+  auto jtmb = targetFor(std::getenv("CUTWIN_SIM_CPU"));
   // No contraction beyond what the kernel IR spells out (numerics policy).
   jtmb.getOptions().AllowFPOpFusion = FPOpFusion::Strict;
   jtmb.setCodeGenOptLevel(CodeGenOpt::Default);

@@ -2,6 +2,7 @@
 
 #include "backend_sim/breakpoints.h"
 #include "backend_sim/fiber.h"
+#include "backend_sim/fiber_stacks.h"
 #include "backend_sim/gdb_view.h"
 #include "backend_sim/host_callbacks.h"
 #include "backend_sim/warp_ops.h"
@@ -24,7 +25,6 @@
 #include <numeric>
 #include <optional>
 #include <random>
-#include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 #include <vector>
@@ -136,42 +136,8 @@ void prepareFaultHandling() {
   }
 }
 
-/// Stacks for one worker thread's fibers, reused from block to block. Each stack has a
-/// guard page below it.
-class StackPool {
-public:
-  ~StackPool() { release(); }
-
-  char *top(size_t i, size_t bytes) {
-    if (bytes != bytes_) {
-      release();
-      bytes_ = bytes;
-    }
-    while (stacks_.size() <= i) {
-      size_t page = size_t(sysconf(_SC_PAGESIZE));
-      void *p = mmap(nullptr, bytes_ + page, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-      if (p == MAP_FAILED)
-        throw DeviceError("simulator: cannot allocate a fiber stack");
-      mprotect(p, page, PROT_NONE);
-      stacks_.push_back(static_cast<char *>(p));
-    }
-    return stacks_[i] + size_t(sysconf(_SC_PAGESIZE)) + bytes_;
-  }
-
-private:
-  void release() {
-    size_t page = size_t(sysconf(_SC_PAGESIZE));
-    for (char *s : stacks_)
-      munmap(s, bytes_ + page);
-    stacks_.clear();
-  }
-  size_t bytes_ = 0;
-  std::vector<char *> stacks_;
-};
-
 struct WorkerScratch {
-  StackPool stacks;
+  FiberStacks stacks; // reused from block to block
   std::vector<Fiber> fibers;
   std::vector<uint32_t> order;
   std::vector<uint8_t> shared;
@@ -220,13 +186,14 @@ struct BlockFibers {
 };
 
 void startFibers(const SimKernel &k, const ThreadContext &base, Dim3 block, const void *args,
-                 StackPool &stacks, BlockFibers &bf) {
+                 FiberStacks &stacks, BlockFibers &bf) {
   uint32_t n = uint32_t(block.count());
   bf.n = n;
   if (bf.fibers->size() < n)
     bf.fibers->resize(n);
   bf.order->resize(n);
   std::iota(bf.order->begin(), bf.order->end(), 0u);
+  stacks.reserve(n, k.stackBytes);
   for (uint32_t i = 0; i < n; ++i) {
     Fiber &f = (*bf.fibers)[i];
     f.tc = base;
@@ -235,9 +202,9 @@ void startFibers(const SimKernel &k, const ThreadContext &base, Dim3 block, cons
     f.state = Fiber::State::Ready;
     f.entry = k.threadEntry;
     f.args = args;
-    char *top = stacks.top(i, k.stackBytes);
-    f.stackLow = top - k.stackBytes;
-    f.ctx = bctx::make_fcontext(top, k.stackBytes, fiberMain);
+    char *top = stacks.top(i);
+    f.stackLow = top - stacks.bytes(); // the guard page lies just below
+    f.ctx = bctx::make_fcontext(top, stacks.bytes(), fiberMain);
   }
 }
 
@@ -480,8 +447,8 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
     if (opts.seed)
       std::shuffle(bf.order->begin(), bf.order->end(), bf.rng);
     bool atWarp = false;
-    uint32_t waiting = 0, done = 0, grid = 0;
-    const Fiber *firstWaiting = nullptr, *firstDone = nullptr, *otherSite = nullptr;
+    uint32_t waiting = 0, grid = 0;
+    const Fiber *firstWaiting = nullptr, *otherSite = nullptr;
     for (uint32_t j = 0; j < n; ++j) {
       Fiber &f = fibers[opts.seed ? (*bf.order)[j] : j];
       if (f.state == Fiber::State::Ready || (open && f.state == Fiber::State::AtBarrier)) {
@@ -502,11 +469,8 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
           return BlockEnd::Stopped; // the other fibers are abandoned; their stacks are reused
       }
       // Count where the threads wait as we go (valid when no warp operation intervenes).
-      if (f.state == Fiber::State::Done) {
-        ++done;
-        firstDone = firstDone ? firstDone : &f;
+      if (f.state == Fiber::State::Done)
         continue;
-      }
       atWarp = atWarp || f.state == Fiber::State::AtWarp;
       ++waiting;
       grid += f.state == Fiber::State::AtGridBarrier;
@@ -532,30 +496,21 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
     }
     if (waiting == 0)
       return BlockEnd::Done;
-    // Threads that returned take no part in a grid barrier (on a GPU exited threads do not
-    // hold up the block's barrier either): the block parks when every other thread is
-    // waiting at one, at whichever grid.sync() call.
+    // Threads that returned take no part in a barrier, block or grid: since Volta (sm_70) a
+    // GPU's barrier waits for the threads that have not exited, so `if i >= n: return`
+    // before a syncthreads() is correct. The block parks when every other thread waits at
+    // one grid.sync(), whichever call.
     if (grid == waiting)
       return BlockEnd::AtGridBarrier;
-    if (done > 0 || otherSite) {
-      const Fiber *culprit = otherSite ? otherSite : firstDone;
+    if (otherSite) { // live threads wait at two different barriers: none can ever open
       uint32_t atFirst = 0;
       for (uint32_t i = 0; i < n; ++i)
         atFirst += fibers[i].state == firstWaiting->state && fibers[i].site == firstWaiting->site;
-      recordError(bs.err, culprit->tc.tid, base.ctaid, uint32_t(KernelErrorKind::BarrierDivergence),
-                  firstWaiting->site, atFirst, n, otherSite ? int64_t(otherSite->site) : -1);
+      recordError(bs.err, otherSite->tc.tid, base.ctaid, uint32_t(KernelErrorKind::BarrierDivergence),
+                  firstWaiting->site, atFirst, waiting, int64_t(otherSite->site));
       bs.abort->store(true, std::memory_order_relaxed);
-      if (k.debug) { // an exited culprit has no frames left: the debugger shows a thread waiting
-        std::string reason = ir::describeError(*bs.err, k.sites);
-        if (!otherSite) {
-          const uint32_t *t = culprit->tc.tid;
-          std::string who = "thread (" + std::to_string(t[0]) + ", " + std::to_string(t[1]) + ", " +
-                            std::to_string(t[2]) + ")";
-          if (auto at = reason.find("this thread"); at != std::string::npos)
-            reason.replace(at, 11, who);
-        }
-        postMortem(k, bs, otherSite ? *otherSite : *firstWaiting, fibers, n, reason);
-      }
+      if (k.debug)
+        postMortem(k, bs, *otherSite, fibers, n, ir::describeError(*bs.err, k.sites));
       return BlockEnd::Stopped;
     }
     open = true; // every unfinished thread waits at this barrier
@@ -596,7 +551,7 @@ ThreadContext blockContext(uint64_t b, Dim3 grid, Dim3 block, uint64_t dynamicSh
 void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, const void *args,
                     ir::ErrorRecord *err, const SchedulerOptions &opts) {
   struct Resident {
-    StackPool stacks;
+    FiberStacks stacks;
     std::vector<Fiber> fibers;
     std::vector<uint32_t> order;
     std::vector<uint8_t> shared;

@@ -3,6 +3,7 @@
 
 #include "backend_sim/canonical_nan.h"
 #include "backend_sim/half_ops.h"
+#include "backend_sim/half_to_int.h"
 #include "backend_sim/jit.h"
 #include "backend_sim/libdevice_cpu.h"
 #include "backend_sim/thread_context.h"
@@ -48,6 +49,7 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
   steps.run(ir::Step::SimLibdevice, only, m,
             [&](llvm::Module &m) { linkLibdeviceForCpu(m, ir::ReflectValues::forKernel(info.fastmath)); });
   steps.run(ir::Step::SimHalf, only, m, [](llvm::Module &m) { roundHalfFmaOnce(m); });
+  steps.run(ir::Step::SimHalfToInt, only, m, [](llvm::Module &m) { convertHalfToIntThroughFloat(m); });
   steps.run(ir::Step::SimNan, only, m, [](llvm::Module &m) { applyGpuNanRules(m); });
   steps.run(ir::Step::SimStackProbes, only, m, [](llvm::Module &m) {
     for (llvm::Function &f : m)

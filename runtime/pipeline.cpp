@@ -200,6 +200,7 @@ void runStepAlone(llvm::Module &m, const std::string &name, PipelineOptions opts
   case Step::SimWatch:
   case Step::SimLibdevice:
   case Step::SimHalf:
+  case Step::SimHalfToInt:
   case Step::SimNan:
   case Step::SimStackProbes:
   case Step::SimVectorVariants:

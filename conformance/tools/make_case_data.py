@@ -695,10 +695,27 @@ def out_of_bounds():
 def barrier_divergence():
     return dict(kernel="barrier_divergence", grid=[2], block=[64],
                 args=[("x", np.ones(64, np.float32)), ("out", np.zeros(64, np.float32))],
-                expect_error={"kind": "BarrierDivergence", "contains": "32 of 64 threads of the block wait"},
+                expect_error={"kind": "BarrierDivergence",
+                              "contains": "32 of the block's 64 running threads wait at this barrier"},
                 backends=["sim"],
                 backends_reason="GPUs do not report barrier divergence; the simulator's detection is the point",
-                description="a barrier reached by half of the block is reported, never merged or hung")
+                description="two halves of a block at two different barriers are reported, never merged or hung")
+
+
+@case
+def early_exit_barrier():
+    r = rng(12)
+    n, t = 7 * 128 + 40, 128
+    x = r.uniform(-1, 1, n).astype(np.float32)
+    i = np.arange(n)
+    base = i - i % t
+    last = np.minimum(t - 1, n - 1 - base)
+    out = x + x[base + last - i % t]
+    return dict(kernel="early_exit_barrier", grid=[blocks(n, t)], block=[t],
+                args=[("x", x), ("out", np.zeros(n, np.float32))],
+                expect={"out": (out, {})},
+                description="threads past the end return before syncthreads(); the rest of the block "
+                            "meets there (exited threads leave the barrier's count, as since sm_70)")
 
 
 @case

@@ -38,10 +38,10 @@ std::string describeError(const ErrorRecord &rec, const std::vector<Site> &sites
     break;
   case KernelErrorKind::Exception: detail = site ? site->detail : "exception"; break;
   case KernelErrorKind::BarrierDivergence:
-    detail = "barrier divergence: " + std::to_string(rec.payload[0]) + " of " +
-             std::to_string(rec.payload[1]) + " threads of the block wait at this barrier, but this thread " +
-             (rec.payload[2] < 0 ? std::string("exited without reaching it")
-                                 : "waits at the barrier at " + siteText(sites, rec.payload[2]));
+    detail = "barrier divergence: " + std::to_string(rec.payload[0]) + " of the block's " +
+             std::to_string(rec.payload[1]) +
+             " running threads wait at this barrier, but this thread waits at " + "the barrier at " +
+             siteText(sites, rec.payload[2]);
     break;
   case KernelErrorKind::IllegalAddress: {
     // x86-64 reports no address for one outside the address space (a general protection fault)

@@ -57,7 +57,7 @@ enum class KernelErrorKind : uint32_t {
   IndexOutOfBounds = 1,  ///< payload: index, axis, extent
   Assertion = 2,         ///< raised by `assert` (debug builds)
   Exception = 3,         ///< raised by `raise`
-  BarrierDivergence = 4, ///< payload: threads waiting, threads in block, other site
+  BarrierDivergence = 4, ///< payload: threads waiting, threads not exited, the other barrier's site
   Deadlock = 5,          ///< a grid sync that cannot complete; payload: blocks waiting, blocks
   Trap = 6,
   IllegalAddress = 7, ///< payload: the address (an access the bounds checks did not cover)

@@ -196,3 +196,36 @@ def test_user_exception_classes_come_back_as_themselves(cutwin_backend):
     assert "(called from kernel 'raises_user_exception'), tid=[11, 0, 0] ctaid=[0, 0, 0]: value too large" in text
     assert e.value.thread == (11, 0, 0) and e.value.line > 0
     raises_user_exception[1, 16](np.arange(5))  # and the process keeps working
+
+
+def test_the_simulators_target_processor_can_be_chosen_and_must_fit_the_host():
+    # CUTWIN_SIM_CPU: the baseline compiles and runs; an unknown name, or a processor whose
+    # features this host lacks, is an error saying so at the first launch.
+    import os
+    import subprocess
+    import sys
+
+    program = ("import numpy as np\n"
+               "from cutwin import cuda\n"
+               "@cuda.jit\n"
+               "def k(a):\n"
+               "    a[0] = int(a[1] * 2.5)\n"
+               "a = np.array([0, 3], np.int64)\n"
+               "k[1, 1](a)\n"
+               "print(a[0])\n")
+
+    def run(cpu):
+        env = dict(os.environ, CUTWIN_SIM_CPU=cpu, CUTWIN_BACKEND="sim")
+        return subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=300)
+
+    r = run("x86-64")
+    assert r.returncode == 0 and r.stdout.split() == ["7"], r.stderr
+    r = run("no-such-cpu")
+    assert r.returncode != 0 and "CUTWIN_SIM_CPU=no-such-cpu: not a processor LLVM knows" in r.stderr
+    with open("/proc/cpuinfo") as f:
+        has_avx512 = " avx512f " in f.read().replace("\n", " ")
+    r = run("x86-64-v4")  # AVX-512
+    if has_avx512:
+        assert r.returncode == 0 and r.stdout.split() == ["7"], r.stderr
+    else:
+        assert r.returncode != 0 and "needs what this processor lacks" in r.stderr and "avx512f" in r.stderr, r.stderr

@@ -1,10 +1,15 @@
 """Grid synchronisation from Python: cooperative launches on every selected backend, the
 resident-block limit, and a grid barrier some block never reaches."""
+import os
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
 import cutwin
-from cutwin import cuda, int32
+from cutwin import cuda, int32, int64
 
 
 @cuda.jit
@@ -25,6 +30,14 @@ def half_the_blocks_leave(out):
         return
     cuda.cg.this_grid().sync()
     out[cuda.grid(1)] = 1
+
+
+@cuda.jit
+def rotate_across_the_grid(x, out):
+    i = cuda.grid(1)
+    x[i] = i
+    cuda.cg.this_grid().sync()
+    out[i] = x[(i + 1) % x.shape[0]]
 
 
 def test_sequential_rows_across_blocks(cutwin_backend):
@@ -61,3 +74,75 @@ def test_overloads_say_whether_they_are_cooperative(cutwin_backend):
 
     assert sequential_rows.compile("void(int32[:, ::1])").cooperative
     assert not plain.compile("void(float64[::1])").cooperative
+
+
+@pytest.mark.parametrize("block", [32, 256, 1024])
+def test_a_launch_at_the_resident_limit_runs_every_time(cutwin_backend, block):
+    # Every thread of the grid resident at once: up to 2,048 per multiprocessor, 270,336
+    # on an H100/H200-class device, each a simulated thread with its own guarded stack.
+    # Where the kernel predates guard regions (Linux 6.13) and the mapping limit is too low,
+    # the simulator refuses the launch, saying so (see the next test); nowhere else.
+    most = rotate_across_the_grid.compile((int64[::1], int64[::1])).max_cooperative_grid_blocks(block)
+    n = most * block
+    for _ in range(3):
+        x, out = cuda.to_device(np.zeros(n, np.int64)), cuda.device_array(n, np.int64)
+        try:
+            rotate_across_the_grid[most, block](x, out)
+        except cutwin.errors.LaunchError as e:
+            assert cuda.current_backend() == "sim" and linux_version() < (6, 13) and "vm.max_map_count" in str(e)
+            return
+        np.testing.assert_array_equal(out.copy_to_host(), (np.arange(n) + 1) % n)
+
+
+def linux_version():
+    return tuple(int(p) for p in os.uname().release.split("-")[0].split(".")[:2])
+
+
+def test_without_guard_regions_a_launch_past_the_mapping_limit_is_refused_clearly():
+    # Kernels before Linux 6.13 guard each stack with mprotect: two memory mappings a
+    # stack. Past the process's limit the launch is refused, saying why, and the process
+    # keeps working (guards and all: an overflow is still reported).
+    program = textwrap.dedent("""
+        import numpy as np
+        import cutwin
+        from cutwin import cuda, int64
+        from test_grid_sync import rotate_across_the_grid
+
+        most = rotate_across_the_grid.compile((int64[::1], int64[::1])).max_cooperative_grid_blocks(256)
+        n = most * 256
+        try:
+            rotate_across_the_grid[most, 256](cuda.to_device(np.zeros(n, np.int64)), cuda.device_array(n, np.int64))
+            print("launched")  # a host whose vm.max_map_count allows it
+        except cutwin.errors.LaunchError as e:
+            assert "vm.max_map_count" in str(e) and "guard" in str(e), e
+            print("refused")
+        x, out = cuda.to_device(np.zeros(64, np.int64)), cuda.device_array(64, np.int64)
+        rotate_across_the_grid[2, 32](x, out)
+        assert (out.copy_to_host() == (np.arange(64) + 1) % 64).all()
+
+        @cuda.jit
+        def deep(a, n):
+            big = cuda.local.array(4096, int64)
+            big[n] = 1
+            cuda.syncthreads()
+            a[0] = big[0]
+
+        try:
+            deep[1, 2](np.zeros(1, np.int64), 4095)
+        except cutwin.errors.KernelError as e:
+            assert "stack" in str(e), e
+            print("overflow reported")
+    """)
+    env = dict(os.environ, CUTWIN_SIM_GUARD_REGIONS="0", CUTWIN_BACKEND="sim", CUTWIN_SIM_STACK_KB="16",
+               PYTHONPATH=os.pathsep.join([os.path.dirname(__file__)] + sys.path))
+    r = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.split()
+    assert lines[0] in ("launched", "refused") and lines[-2:] == ["overflow", "reported"], r.stdout
+    with open("/proc/sys/vm/max_map_count") as f:
+        if int(f.read()) < 2 * most_threads():
+            assert lines[0] == "refused"
+
+
+def most_threads():
+    return rotate_across_the_grid.compile((int64[::1], int64[::1])).max_cooperative_grid_blocks(256) * 256

@@ -102,23 +102,36 @@ def k(a, out):
   EXPECT_THAT(std::string(e.what()), HasSubstr("dev.py:5 in get (called from kernel k)"));
 }
 
-TEST(KernelErrors, BarrierReachedByPartOfTheBlockIsDivergence) {
-  const char *src = R"PY(from numba import cuda
+// Since Volta a barrier waits only for the threads that have not exited: part of the block
+// returning early (whole warps or single lanes) is correct, and so is a partial last block.
+TEST(KernelErrors, ExitedThreadsLeaveTheBarrier) {
+  const char *src = R"PY(from numba import cuda, float32
 
 @cuda.jit
-def k(out):
+def k(x, out, n):
+    s = cuda.shared.array(64, float32)
     t = cuda.threadIdx.x
-    if t < 16:
-        cuda.syncthreads()
-    out[t] = t
+    i = cuda.grid(1)
+    if i >= n:
+        return
+    s[t] = x[i]
+    cuda.syncthreads()
+    out[i] = s[(t + 1) % 64] if (t + 1) % 64 < n - cuda.blockIdx.x * 64 else -1.0
 )PY";
-  auto out = sim()->zeros(DType::I32, {32});
-  KernelError e = expectKernelError([&] { moduleFrom(src, "div.py")->kernel("k").launch(1, 32, {out}); });
-  EXPECT_EQ(e.kind(), KernelErrorKind::BarrierDivergence);
-  EXPECT_EQ(e.loc().line, 7u);
-  EXPECT_THAT(std::string(e.what()), HasSubstr("16 of 32 threads"));
-  EXPECT_THAT(std::string(e.what()), HasSubstr("exited without reaching it"));
-  EXPECT_GE(e.thread()[0], 16u);
+  for (uint32_t n : {70u, 100u, 77u, 128u}) { // 6, 36, 13 and 0 threads of the last block left
+    std::vector<float> x(128);
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = float(i);
+    auto in = sim()->toDevice(x);
+    auto out = sim()->zeros(DType::F32, {128});
+    moduleFrom(src, "early.py")->kernel("k").launch(2, 64, {in, out, int64_t(n)});
+    std::vector<float> got = out.toVector<float>();
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t t = i % 64, next = (t + 1) % 64, base = i - t;
+      float want = next < n - base ? float(base + next) : -1.0f;
+      ASSERT_EQ(got[i], want) << "n " << n << " i " << i;
+    }
+  }
 }
 
 TEST(KernelErrors, ThreadsAtDifferentBarriersAreDivergence) {
@@ -136,7 +149,29 @@ def k(out):
   auto out = sim()->zeros(DType::I32, {8});
   KernelError e = expectKernelError([&] { moduleFrom(src, "two.py")->kernel("k").launch(1, 8, {out}); });
   EXPECT_EQ(e.kind(), KernelErrorKind::BarrierDivergence);
+  EXPECT_THAT(std::string(e.what()), HasSubstr("4 of the block's 8 running threads wait at this barrier"));
   EXPECT_THAT(std::string(e.what()), HasSubstr("waits at the barrier at two.py:9"));
+}
+
+// Exited threads do not count, the others still must meet at one barrier.
+TEST(KernelErrors, DifferentBarriersAfterSomeThreadsExitedAreDivergence) {
+  const char *src = R"PY(from numba import cuda
+
+@cuda.jit
+def k(out):
+    t = cuda.threadIdx.x
+    if t >= 6:
+        return
+    if t < 2:
+        cuda.syncthreads()
+    else:
+        cuda.syncthreads()
+    out[t] = t
+)PY";
+  auto out = sim()->zeros(DType::I32, {8});
+  KernelError e = expectKernelError([&] { moduleFrom(src, "three.py")->kernel("k").launch(1, 8, {out}); });
+  EXPECT_EQ(e.kind(), KernelErrorKind::BarrierDivergence);
+  EXPECT_THAT(std::string(e.what()), HasSubstr("of the block's 6 running threads wait at this barrier"));
 }
 
 TEST(KernelErrors, BoundsChecksCanBeTurnedOff) {
