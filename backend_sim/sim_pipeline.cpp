@@ -6,6 +6,7 @@
 #include "backend_sim/half_to_int.h"
 #include "backend_sim/jit.h"
 #include "backend_sim/libdevice_cpu.h"
+#include "backend_sim/shared_raise.h"
 #include "backend_sim/thread_context.h"
 #include "backend_sim/vector_variants.h"
 #include "backend_sim/watch_stores.h"
@@ -55,6 +56,10 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
     for (llvm::Function &f : m)
       if (!f.isDeclaration())
         f.addFnAttr("probe-stack", "inline-asm");
+  });
+  steps.run(ir::Step::SimSharedRaise, only, m, [&](llvm::Module &m) {
+    if (!info.debug || only == ir::Step::SimSharedRaise)
+      shareRaiseCalls(m);
   });
   // Without bounds checks (whose error exits keep a thread loop scalar) the loop may
   // vectorise through the host helpers' vector variants, its guard (`if i < n:`) split off

@@ -203,6 +203,7 @@ void runStepAlone(llvm::Module &m, const std::string &name, PipelineOptions opts
   case Step::SimHalfToInt:
   case Step::SimNan:
   case Step::SimStackProbes:
+  case Step::SimSharedRaise:
   case Step::SimVectorVariants:
   case Step::SimOptimize:
   case Step::SimVectorBodies: sim::runSimModuleSteps(m, info, opts, steps, simLowered, s); return;

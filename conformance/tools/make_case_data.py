@@ -602,13 +602,16 @@ def int_floordiv_mod():
     b = r.integers(-1000, 1000, n, dtype=np.int64)
     b[::50] = 0
     a[1] = np.iinfo(np.int64).max
-    with np.errstate(divide="ignore"):
+    a[2], b[2] = np.iinfo(np.int64).min, -1  # overflows: numba-cuda defines MIN // -1 = MIN % -1 = 0
+    a[3], b[3] = np.iinfo(np.int64).min, 1
+    with np.errstate(divide="ignore", over="ignore"):
         q64 = np.floor_divide(a, b)
         r64 = np.mod(a, b)
         x = np.mod(a, 1000)
         y = np.mod(b, 37) - 18
         q32 = np.floor_divide(x, y)
         r32 = np.mod(x, y)
+    q64[2] = r64[2] = 0  # numba-cuda's int_divmod_signed: "we return 0, 0 instead"
     small = (a & 0xFF) * 3 - 500
     z = lambda: np.zeros(n, np.int64)
     return dict(kernel="int_floordiv_mod", grid=[blocks(n, 128)], block=[128],
@@ -616,7 +619,10 @@ def int_floordiv_mod():
                       ("small", z())],
                 expect={"q64": (q64, {}), "r64": (r64, {}), "q32": (q32, {}), "r32": (r32, {}),
                         "small": (small, {})},
-                description="integer // and % with negative operands and zero divisors (NumPy semantics)")
+                description="integer // and % with negative operands and zero divisors (NumPy semantics), "
+                            "and MIN // -1 (0, as numba-cuda defines it)",
+                numba_sim_difference="numba's simulator runs the kernel on NumPy integers, where MIN // -1 "
+                                     "wraps to MIN; compiled numba-cuda returns 0 (its int_divmod_signed)")
 
 
 @case

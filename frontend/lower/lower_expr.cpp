@@ -208,7 +208,10 @@ Value *Lowerer::intFloorDivMod(bool wantMod, Value *a, Value *b, Scalar t) {
   Value *bs = b_.CreateSelect(b_.CreateOr(isZero, isNegOne), one, b);
   Value *q = b_.CreateSDiv(a, bs);
   Value *r = b_.CreateSRem(a, bs);
-  q = b_.CreateSelect(isNegOne, b_.CreateSub(zero, a), q);
+  // x // -1 is -x, but MIN // -1 (which overflows) is 0, as numba-cuda defines it (its
+  // int_divmod_signed: "we return 0, 0 instead").
+  Value *isMin = b_.CreateICmpEQ(a, ConstantInt::get(lt, APInt::getSignedMinValue(lt->getIntegerBitWidth())));
+  q = b_.CreateSelect(isNegOne, b_.CreateSelect(isMin, zero, b_.CreateSub(zero, a)), q);
   r = b_.CreateSelect(isNegOne, zero, r);
   // Floor: adjust when the remainder is non-zero and its sign differs from the divisor's.
   Value *adjust = b_.CreateAnd(b_.CreateICmpNE(r, zero), b_.CreateICmpSLT(b_.CreateXor(r, b), zero));
@@ -361,12 +364,28 @@ Value *Lowerer::binary(fe::BinOp op, Value *a, Value *b, Scalar t) {
               fe::scalarName(t));
 }
 
+void Lowerer::raiseOnZeroDivisor(fe::BinOp op, Value *divisor, Scalar t, SourceLoc loc) {
+  // numba's error model: "python" with debug=True (ZeroDivisionError, its messages),
+  // "numpy" otherwise (a result without an exception, lowered in intFloorDivMod & co.).
+  if (!out_.info.debug || fe::isComplex(t) ||
+      (op != fe::BinOp::Div && op != fe::BinOp::FloorDiv && op != fe::BinOp::Mod))
+    return;
+  bool integer = fe::isInteger(t);
+  const char *what = op == fe::BinOp::Div        ? "division by zero"
+                     : op == fe::BinOp::FloorDiv ? (integer ? "integer division by zero" : "division by zero")
+                                                 : (integer ? "integer modulo by zero" : "modulo by zero");
+  Value *zero = integer ? ConstantInt::get(divisor->getType(), 0) : ConstantFP::get(divisor->getType(), 0.0);
+  Value *isZero = integer ? b_.CreateICmpEQ(divisor, zero) : b_.CreateFCmpOEQ(divisor, zero);
+  raiseExceptionIf(isZero, loc, std::string("ZeroDivisionError: ") + what);
+}
+
 Value *Lowerer::lowerBinOp(const fe::BinOpExpr &be) {
   const fe::ExprInfo &ei = info(be);
   Scalar la = ei.operandTypes[0], rb = ei.operandTypes[1], res = ei.type.scalar;
   Value *l = lowerAs(*be.lhs, Type::scalarOf(la));
   Value *r = lowerAs(*be.rhs, Type::scalarOf(rb));
   setLoc(be.loc);
+  raiseOnZeroDivisor(be.op, r, rb, be.loc);
   return binaryOperation(be.op, l, r, la, rb, res);
 }
 

@@ -518,6 +518,7 @@ void Lowerer::lowerAugAssign(const fe::AugAssignStmt &a) {
   // Same operand handling as a BinOpExpr (see lowerBinOp).
   Value *l = convertScalar(curVal, cur.scalar, op.operandTypes[0]);
   Value *r = convertScalar(rhs, rt.scalar, op.operandTypes[1]);
+  raiseOnZeroDivisor(a.op, r, op.operandTypes[1], a.loc);
   Value *res;
   if (a.op == fe::BinOp::Div && fe::isInteger(op.operandTypes[0])) {
     res = binary(a.op, convertScalar(l, op.operandTypes[0], Scalar::F64),

@@ -229,3 +229,66 @@ def test_the_simulators_target_processor_can_be_chosen_and_must_fit_the_host():
         assert r.returncode == 0 and r.stdout.split() == ["7"], r.stderr
     else:
         assert r.returncode != 0 and "needs what this processor lacks" in r.stderr and "avx512f" in r.stderr, r.stderr
+
+
+# Division by zero follows numba-cuda's error models (numba's cpython/numbers.py): with
+# debug=True ("python") a ZeroDivisionError with numba's words; otherwise ("numpy") no
+# exception: integers give 0, floats IEEE's inf or NaN. MIN // -1 overflows: numba-cuda
+# defines it as 0 (and MIN % -1 as 0) in both.
+@cuda.jit(debug=True)
+def divide_checked(a, b, which, out):
+    x, y = a[0], b[0]
+    if which == 0:
+        out[0] = x // y
+    elif which == 1:
+        out[0] = x % y
+    elif which == 2:
+        out[0] = x / y
+    else:
+        z = x
+        z //= y
+        out[0] = z
+
+
+@cuda.jit
+def divide_unchecked(a, b, out):
+    out[0] = a[0] // b[0]
+    out[1] = a[0] % b[0]
+    out[2] = a[0] / b[0]
+
+
+ZERO_DIVISION_WORDS = {
+    "int64": ["integer division by zero", "integer modulo by zero", "division by zero", "integer division by zero"],
+    "float64": ["division by zero", "modulo by zero", "division by zero", "division by zero"],
+}
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64"])
+def test_zero_divisors_raise_zero_division_error_with_debug(cutwin_backend, dtype):
+    a, zero = np.array([7], dtype), np.array([0], dtype)
+    for which, words in enumerate(ZERO_DIVISION_WORDS[dtype]):
+        with pytest.raises(ZeroDivisionError, match=words) as e:
+            divide_checked[1, 1](a, zero, which, np.zeros(1, np.float64))
+        assert isinstance(e.value, KernelError) and e.value.line > 0
+    out = np.zeros(1, np.float64)
+    divide_checked[1, 1](a, np.array([2], dtype), 0, out)  # a nonzero divisor: no exception
+    assert out[0] == 3
+
+
+def test_zero_divisors_without_debug_and_the_overflowing_quotient():
+    out = np.zeros(3, np.float64)
+    divide_unchecked[1, 1](np.array([7], np.int64), np.array([0], np.int64), out)
+    assert out[0] == 0 and out[1] == 0 and np.isinf(out[2])
+    lo = np.iinfo(np.int64).min
+    out = np.zeros(3, np.float64)
+    divide_unchecked[1, 1](np.array([lo], np.int64), np.array([-1], np.int64), out)
+    assert out[0] == 0 and out[1] == 0 and out[2] == -float(lo)
+    # int32 operands are computed in int64, as numba types them: no overflow there
+    lo32 = np.iinfo(np.int32).min
+    divide_unchecked[1, 1](np.array([lo32], np.int32), np.array([-1], np.int32), out)
+    assert out[0] == -lo32 and out[1] == 0
+    for dtype in (np.int64, np.int32):
+        lo = np.iinfo(dtype).min
+        out = np.zeros(3, np.float64)
+        divide_unchecked[1, 1](np.array([lo], dtype), np.array([1], dtype), out)
+        assert out[0] == lo and out[1] == 0

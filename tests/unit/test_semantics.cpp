@@ -29,7 +29,8 @@ def k(out, a, b):
   EXPECT_EQ(v, (std::vector<int64_t>{3, 1, -4, 1, -4, -1, 0, 0}));
 }
 
-TEST(Semantics, MinInt64DividedByMinusOneWraps) {
+// The quotient overflows; numba-cuda defines it (and the remainder) as 0 (int_divmod_signed).
+TEST(Semantics, MinInt64DividedByMinusOneIsZeroAsInNumbaCuda) {
   const char *src = R"PY(
 from numba import cuda
 
@@ -39,7 +40,10 @@ def k(out, a, b):
     out[1] = a % b
 )PY";
   auto v = runOut<int64_t>(src, "k", 2, {std::numeric_limits<int64_t>::min(), int64_t(-1)});
-  EXPECT_EQ(v[0], std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(v[0], 0);
+  EXPECT_EQ(v[1], 0);
+  v = runOut<int64_t>(src, "k", 2, {std::numeric_limits<int64_t>::min() + 1, int64_t(-1)});
+  EXPECT_EQ(v[0], std::numeric_limits<int64_t>::max());
   EXPECT_EQ(v[1], 0);
 }
 
