@@ -3,6 +3,8 @@
 #include "frontend/sema/const_array.h"
 #include "frontend/syntax/parser.h"
 
+#include <algorithm>
+
 namespace cutwin::fe {
 
 ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr<const Module> module,
@@ -48,9 +50,18 @@ ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr
     if (stmt->kind == StmtKind::FunctionDef &&
         static_cast<const FunctionDefStmt &>(*stmt).name == unit.function)
       def = static_cast<const FunctionDefStmt *>(stmt.get());
-  if (!def)
+  if (!def) {
+    // The host's source of a jitted function has no decorator, so the parser read it as a
+    // host statement and, unable to parse it, kept why: that is this function's error.
+    for (auto &stmt : module_->body)
+      if (stmt->kind == StmtKind::Unsupported) {
+        auto &u = static_cast<const UnsupportedStmt &>(*stmt);
+        if (std::find(u.boundNames.begin(), u.boundNames.end(), unit.function) != u.boundNames.end())
+          file_->error(u.errorLoc, u.reason);
+      }
     throw Error("internal error: the source given for '" + unit.function + "' (" + file_->path() +
                 ") does not define it");
+  }
   Symbol self;
   self.kind = Symbol::Kind::JitFunction;
   self.loc = def->nameLoc;

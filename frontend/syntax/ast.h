@@ -321,7 +321,9 @@ struct ImportFromStmt : Stmt {
 /// defines gets a precise error instead of an unknown name.
 struct UnsupportedStmt : Stmt {
   static constexpr StmtKind Kind = StmtKind::Unsupported;
-  UnsupportedStmt(SourceLoc l, std::string why) : Stmt(Kind, l), reason(std::move(why)) {}
+  UnsupportedStmt(SourceLoc l, SourceLoc at, std::string why)
+      : Stmt(Kind, l), errorLoc(at), reason(std::move(why)) {}
+  SourceLoc errorLoc; ///< where in the statement parsing failed
   std::string reason;
   std::vector<std::string> boundNames; ///< names it appears to assign, if any
 };

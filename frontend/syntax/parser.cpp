@@ -39,7 +39,7 @@ public:
         parseStatementInto(m.body);
       } catch (const CompileError &e) {
         pos_ = start;
-        auto u = std::make_unique<UnsupportedStmt>(cur().loc, e.message());
+        auto u = std::make_unique<UnsupportedStmt>(cur().loc, e.loc(), e.message());
         collectBoundNames(*u);
         skipTopLevelStatement();
         m.body.push_back(std::move(u));

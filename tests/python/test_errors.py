@@ -292,3 +292,34 @@ def test_zero_divisors_without_debug_and_the_overflowing_quotient():
         out = np.zeros(3, np.float64)
         divide_unchecked[1, 1](np.array([lo], dtype), np.array([1], dtype), out)
         assert out[0] == lo and out[1] == 0
+
+
+UNSUPPORTED_IN_KERNELS = [
+    ('with open("x") as f:\n        a[0] = 2', 5, "'with' statements are not supported in kernels"),
+    ("try:\n        a[0] = 2\n    except Exception:\n        pass", 5, "'try' statements are not supported"),
+    ("a[0] = (lambda x: x)(2)", 13, "lambda expressions are not supported"),
+    ("a[0] = len({1: 2})", 16, "dict and set displays are not supported"),
+    ("if (n := 2):\n        a[0] = n", 11, "assignment expressions (':=') are not supported"),
+    ("a[0] = [x for x in range(3)][0]", 15, "list comprehensions are not supported"),
+]
+
+
+@pytest.mark.parametrize("body, column, words", UNSUPPORTED_IN_KERNELS)
+def test_an_unsupported_construct_is_named_at_its_place_and_fails_only_its_kernel(tmp_path, body, column, words):
+    # The kernel's own source (its decorator applied by the host) is what cutwin parses:
+    # a construct it cannot compile is reported at file:line:col, and the file's other
+    # kernels compile and run.
+    import importlib.util
+
+    path = tmp_path / "kernels_with_one_bad.py"
+    path.write_text("from cutwin import cuda\n\n\n@cuda.jit\ndef good(a):\n    a[0] = 1\n\n\n"
+                    "@cuda.jit\ndef bad(a):\n    %s\n" % body)
+    spec = importlib.util.spec_from_file_location("kernels_with_one_bad", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    a = np.zeros(1)
+    with pytest.raises(CompileError) as e:
+        module.bad[1, 1](a)
+    assert str(e.value).startswith("%s:11:%d: error: " % (path, column)) and words in str(e.value), str(e.value)
+    module.good[1, 1](a)
+    assert a[0] == 1
