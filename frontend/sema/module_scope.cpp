@@ -27,7 +27,12 @@ ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr
       for (auto &n : u.boundNames) {
         Symbol s;
         s.loc = u.loc;
-        s.reason = "'" + n + "' is defined by host code that kernels cannot use (" + u.reason + ")";
+        s.reason = u.jitFunction
+                       ? "'" + n + "' cannot be compiled: " + u.reason + " (" + file_->path() + ":" +
+                             std::to_string(u.errorLoc.line) + ")"
+                       : "'" + n + "' is defined by host code that kernels cannot use (" + u.reason + ")";
+        if (u.jitFunction)
+          s.unparsed = &u;
         bind(n, s);
       }
       break;
@@ -36,7 +41,7 @@ ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr
     }
   }
   for (auto &[name, opts] : host_.functions)
-    if (!jitFunction(name))
+    if (!jitFunction(name) && !(lookup(name) && lookup(name)->unparsed)) // (reported when asked for)
       throw Error("'" + name + "' is not a function defined at the top level of " + file_->path());
 }
 
@@ -216,6 +221,8 @@ std::vector<std::string> ModuleScope::kernelNames() const {
 }
 
 const Symbol *ModuleScope::definedFunction(const std::string &name) const {
+  if (const Symbol *s = lookup(name); s && s->unparsed)
+    file_->error(s->unparsed->errorLoc, s->unparsed->reason);
   if (!ownKey_.empty()) { // a host unit defines one function, under its key
     const Symbol *s = lookup("\x01" + ownKey_);
     return s && s->def->name == name ? s : nullptr;

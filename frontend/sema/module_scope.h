@@ -126,6 +126,8 @@ struct Symbol {
   /// evaluates the default expressions instead).
   std::map<std::string, ConstValue> defaults;
   std::string reason;
+  /// HostOnly: a jitted function whose source cannot be parsed; asking for it reports why.
+  const UnsupportedStmt *unparsed = nullptr;
   /// Foreign: `cuda.declare_device(name, signature)` - the function's name in the linked
   /// code and its numba signature.
   std::string foreignName;

@@ -325,6 +325,7 @@ struct UnsupportedStmt : Stmt {
       : Stmt(Kind, l), errorLoc(at), reason(std::move(why)) {}
   SourceLoc errorLoc; ///< where in the statement parsing failed
   std::string reason;
+  bool jitFunction = false;            ///< a function decorated with cuda.jit (or cuda.reduce)
   std::vector<std::string> boundNames; ///< names it appears to assign, if any
 };
 

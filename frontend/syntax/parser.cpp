@@ -30,16 +30,16 @@ public:
       if (at(Tok::Indent))
         error(cur().loc, "unexpected indent");
       size_t start = pos_;
-      bool strict = startsJitFunction();
-      if (strict) {
-        parseStatementInto(m.body);
-        continue;
-      }
       try {
         parseStatementInto(m.body);
       } catch (const CompileError &e) {
         pos_ = start;
         auto u = std::make_unique<UnsupportedStmt>(cur().loc, e.loc(), e.message());
+        // A jitted function that cannot be parsed fails only where it is asked for (its
+        // kernel, or a call of it): the file's other functions still compile.
+        u->jitFunction = startsJitFunction();
+        while (atOp("@")) // its decorators, a line each
+          skipTopLevelStatement();
         collectBoundNames(*u);
         skipTopLevelStatement();
         m.body.push_back(std::move(u));

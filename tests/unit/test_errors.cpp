@@ -333,6 +333,46 @@ TEST(CompileErrors, EveryUnsupportedConstructIsADiagnosticNotACrash) {
   }
 }
 
+// A kernel the parser cannot read fails only itself: the file's other kernels compile and
+// run; asking for it, or calling it from another kernel, names the construct's place.
+TEST(CompileErrors, AnUnparsableKernelFailsOnlyItself) {
+  const char *src = R"PY(from numba import cuda
+
+@cuda.jit(device=True)
+def helper(x):
+    with x:
+        return x
+
+@cuda.jit
+def bad(a):
+    a[0] = [i for i in range(3)][0]
+
+@cuda.jit
+def uses(a):
+    a[0] = helper(a[0])
+
+@cuda.jit
+def good(a):
+    a[0] = 7
+)PY";
+  auto mod = moduleFrom(src, "mixed.py");
+  auto a = sim()->zeros(DType::F32, {1});
+  mod->kernel("good").launch(1, 1, {a});
+  EXPECT_EQ(a.toVector<float>()[0], 7.0f);
+  auto errorOf = [&](const char *kernel) {
+    try {
+      mod->kernel(kernel).ir({sim()->zeros(DType::F32, {1})});
+    } catch (const CompileError &e) {
+      return std::string(e.what());
+    }
+    return std::string("no CompileError");
+  };
+  EXPECT_THAT(errorOf("bad"), HasSubstr("mixed.py:10:15: error: list comprehensions are not supported"));
+  EXPECT_THAT(errorOf("uses"),
+              HasSubstr("mixed.py:14:12: error: 'helper' cannot be compiled: 'with' statements"));
+  EXPECT_THAT(errorOf("uses"), HasSubstr("(mixed.py:5)"));
+}
+
 TEST(KernelErrors, WildAccessWithBoundsChecksOffIsReportedNotACrash) {
   // With bounds checks off an index far outside the array reaches unmapped memory; the
   // simulator turns the fault into a KernelError (as the GPU reports an illegal address)
