@@ -7,17 +7,8 @@
 // function being defined.
 namespace {
 
-_Float16 fromBits(uint16_t bits) {
-  _Float16 h;
-  std::memcpy(&h, &bits, sizeof h);
-  return h;
-}
-
-uint16_t bitsOf(_Float16 h) {
-  uint16_t bits;
-  std::memcpy(&bits, &h, sizeof bits);
-  return bits;
-}
+using cutwin::sim::bitsOfHalf;
+using cutwin::sim::halfFromBits;
 
 /// A NaN keeps its sign and the top of its payload, quietened (what the GPU's cvt and
 /// libgcc do; the simulator's canonical-NaN step rewrites it where the GPU's differs).
@@ -104,13 +95,13 @@ extern "C" {
 __attribute__((visibility("hidden"))) _Float16 __truncsfhf2(float value) {
   uint32_t bits;
   std::memcpy(&bits, &value, sizeof bits);
-  return fromBits(narrow(bits >> 31, (bits >> 23) & 0xff, bits & 0x7fffff, 23, 8));
+  return halfFromBits(narrow(bits >> 31, (bits >> 23) & 0xff, bits & 0x7fffff, 23, 8));
 }
 
 __attribute__((visibility("hidden"))) _Float16 __truncdfhf2(double value) {
   uint64_t bits;
   std::memcpy(&bits, &value, sizeof bits);
-  return fromBits(narrow(bits >> 63, (bits >> 52) & 0x7ff, bits & ((uint64_t(1) << 52) - 1), 52, 11));
+  return halfFromBits(narrow(bits >> 63, (bits >> 52) & 0x7ff, bits & ((uint64_t(1) << 52) - 1), 52, 11));
 }
 
 // x87's 80-bit format stores its leading bit: a normal number has it set. One with it clear
@@ -125,18 +116,18 @@ __attribute__((visibility("hidden"))) _Float16 __truncxfhf2(long double value) {
   bool leadingOne = significand >> 63;
   uint64_t fraction = significand & ~(uint64_t(1) << 63);
   if (field == 0x7fff)
-    return fromBits(fraction == 0 ? uint16_t(sign | 0x7c00) : halfNaN(sign, fraction >> 53));
+    return halfFromBits(fraction == 0 ? uint16_t(sign | 0x7c00) : halfNaN(sign, fraction >> 53));
   if (field != 0 && !leadingOne)
-    return fromBits(halfNaN(sign, 0x200));
+    return halfFromBits(halfNaN(sign, 0x200));
   if (significand == 0)
-    return fromBits(sign);
+    return halfFromBits(sign);
   if (field == 0) // subnormal (or pseudo-denormal): far below float16's range
-    return fromBits(sign);
-  return fromBits(roundToHalf(sign, field - 16383, significand));
+    return halfFromBits(sign);
+  return halfFromBits(roundToHalf(sign, field - 16383, significand));
 }
 
 __attribute__((visibility("hidden"))) float __extendhfsf2(_Float16 value) {
-  Widened w = widen(bitsOf(value), 23, 127, 0xff);
+  Widened w = widen(bitsOfHalf(value), 23, 127, 0xff);
   uint32_t bits = uint32_t((w.sign << 31) | (w.biasedExponent << 23) | w.fraction);
   float f;
   std::memcpy(&f, &bits, sizeof f);
@@ -144,7 +135,7 @@ __attribute__((visibility("hidden"))) float __extendhfsf2(_Float16 value) {
 }
 
 __attribute__((visibility("hidden"))) double __extendhfdf2(_Float16 value) {
-  Widened w = widen(bitsOf(value), 52, 1023, 0x7ff);
+  Widened w = widen(bitsOfHalf(value), 52, 1023, 0x7ff);
   uint64_t bits = (w.sign << 63) | (w.biasedExponent << 52) | w.fraction;
   double d;
   std::memcpy(&d, &bits, sizeof d);

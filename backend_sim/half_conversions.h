@@ -8,6 +8,8 @@
 /// the rest of the process to its own runtime's.
 #pragma once
 
+#include <bit>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +23,10 @@ double __extendhfdf2(_Float16 value);
 }
 
 namespace cutwin::sim {
+
+/// A float16 and its bit pattern, without converting (a conversion would call the above).
+inline _Float16 halfFromBits(uint16_t bits) { return std::bit_cast<_Float16>(bits); }
+inline uint16_t bitsOfHalf(_Float16 h) { return std::bit_cast<uint16_t>(h); }
 
 /// Each conversion's symbol and address, for the simulator's JIT.
 std::vector<std::pair<std::string, void *>> halfConversionSymbols();

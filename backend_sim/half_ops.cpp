@@ -1,11 +1,12 @@
 #include "backend_sim/half_ops.h"
 
+#include "backend_sim/half_conversions.h"
+
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 namespace cutwin::sim {
@@ -46,39 +47,30 @@ void roundHalfFmaOnce(Module &m) {
 
 namespace {
 
-_Float16 half(uint16_t bits) {
-  _Float16 h;
-  std::memcpy(&h, &bits, 2);
-  return h;
-}
-
-uint16_t bitsOf(_Float16 h) {
-  uint16_t bits;
-  std::memcpy(&bits, &h, 2);
-  return bits;
-}
+using cutwin::sim::bitsOfHalf;
+using cutwin::sim::halfFromBits;
 
 /// The value of `bits` as a double, with infinity standing for 2^16 (where rounding
 /// overflows): the midpoint between 65504 and it is the overflow threshold.
 double extended(uint16_t bits) {
-  double d = double(half(bits));
+  double d = double(halfFromBits(bits));
   return std::isinf(d) ? std::copysign(65536.0, d) : d;
 }
 
 } // namespace
 
 extern "C" uint16_t cutwin_sim_fma_f16(uint16_t a, uint16_t b, uint16_t c) {
-  double p = double(half(a)) * double(half(b)); // exact: 22 significant bits
-  double z = double(half(c));
+  double p = double(halfFromBits(a)) * double(halfFromBits(b)); // exact: 22 significant bits
+  double z = double(halfFromBits(c));
   double s = p + z;
   if (std::isnan(s))
     return 0x7fff;
   if (std::isinf(s)) // an infinite operand
-    return bitsOf(_Float16(s));
+    return bitsOfHalf(_Float16(s));
   // s + e is the exact result (Knuth's TwoSum).
   double bb = s - p;
   double e = (p - (s - bb)) + (z - bb);
-  uint16_t h = bitsOf(_Float16(s)); // s rounded to half: right unless s is a midpoint
+  uint16_t h = bitsOfHalf(_Float16(s)); // s rounded to half: right unless s is a midpoint
   if (e == 0 || extended(h) == s)
     return h;
   // The half on s's other side: one step from h towards s (h may be the infinity).
