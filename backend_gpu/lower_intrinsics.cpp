@@ -55,6 +55,7 @@ Intrinsic::ID specialRegister(ir::Intrinsic id) {
   case ir::Intrinsic::DynamicSharedSize:
   case ir::Intrinsic::GridSync:
   case ir::Intrinsic::Nanosleep:
+  case ir::Intrinsic::Spin:
   case ir::Intrinsic::Warp:
   case ir::Intrinsic::Print:
   case ir::Intrinsic::Breakpoint:
@@ -277,6 +278,7 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
           ->setDebugLoc(ci->getDebugLoc());
       break;
     }
+    case ir::Intrinsic::Spin: break; // a GPU thread makes progress of its own
     case ir::Intrinsic::Warp: lowerWarpCall(ci); break;
     case ir::Intrinsic::CacheLoad: lowerCacheAccess(ci, false); break;
     case ir::Intrinsic::CacheStore: lowerCacheAccess(ci, true); break;

@@ -80,9 +80,9 @@ void lowerTanhApprox(llvm::Module &m) {
 } // namespace
 
 llvm::TargetMachine &nvptxTargetMachine(const GpuTarget &t) {
-  static std::mutex mu;
-  static std::map<std::string, std::unique_ptr<llvm::TargetMachine>> machines;
-  std::lock_guard<std::mutex> lock(mu);
+  // One per host thread: concurrent compiles cannot share a TargetMachine (it caches
+  // state without a lock).
+  thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> machines;
   static std::once_flag init;
   std::call_once(init, [] {
     LLVMInitializeNVPTXTargetInfo();

@@ -19,6 +19,7 @@ struct DeviceLimits {
   unsigned maxBlocksPerMultiprocessor = 32;
   uint64_t sharedPerMultiprocessor = 228 * 1024;
   uint64_t sharedReservedPerBlock = 1024; ///< the driver's share of each block's shared memory
+  uint64_t localPerThread = 512 * 1024;   ///< local memory (local arrays, stack) per thread
 };
 
 } // namespace cutwin::sim

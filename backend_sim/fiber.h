@@ -33,12 +33,24 @@ struct PendingStop {
 
 /// One simulated thread running on its own stack.
 struct Fiber {
-  enum class State : uint8_t { Ready, AtBarrier, AtGridBarrier, AtWarp, AtBreakpoint, Done, Faulted };
+  /// Spinning: yielded in a loop that may wait for another thread (`cutwin.spin`); it runs
+  /// again in the next round.
+  enum class State : uint8_t {
+    Ready,
+    Spinning,
+    AtBarrier,
+    AtGridBarrier,
+    AtWarp,
+    AtBreakpoint,
+    Done,
+    Faulted
+  };
   bctx::fcontext_t ctx = nullptr;   ///< where to resume the fiber
   bctx::fcontext_t sched = nullptr; ///< where to return to the scheduler
   ThreadContext tc{};
   State state = State::Ready;
   uint32_t site = 0;
+  uint32_t spinLine = 0;   ///< Spinning: the line of the loop
   WarpRequest warp;        ///< AtWarp: the operation asked for
   uint64_t warpResult = 0; ///< its result, set when the warp completes it
   EntryFn entry = nullptr;

@@ -75,6 +75,7 @@ void appendThread(std::string &out, const SimKernel &k, const ThreadContext &tc,
 const char *stateName(Fiber::State s) {
   switch (s) {
   case Fiber::State::Ready: return "ready";
+  case Fiber::State::Spinning: return "spinning";
   case Fiber::State::AtBarrier: return "barrier";
   case Fiber::State::AtGridBarrier: return "grid barrier";
   case Fiber::State::AtWarp: return "warp";

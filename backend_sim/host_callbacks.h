@@ -28,6 +28,7 @@ class Function;
     (cutwin::sim::ThreadContext *, uint32_t site, void *const *frame))                                       \
   X(WatchStore, cutwin_sim_watch_store, false, void,                                                         \
     (cutwin::sim::ThreadContext *, const void *address, uint64_t size))                                      \
+  X(Spin, cutwin_sim_spin, false, void, (cutwin::sim::ThreadContext *, uint32_t line))                       \
   X(Raise, cutwin_sim_raise, true, void,                                                                     \
     (cutwin::sim::ThreadContext *, cutwin::ir::ErrorRecord * record, uint32_t kind, uint32_t site,           \
      int64_t a, int64_t b, int64_t c))

@@ -81,7 +81,8 @@ Jit::Jit() {
   // Position-independent: kernels reach host data (the approximation models) through
   // the GOT, wherever the library holding it was loaded.
   jtmb.setRelocationModel(Reloc::PIC_);
-  tm_ = unwrap(jtmb.createTargetMachine(), "target machine");
+  machine_ = jtmb;
+  (void)targetMachine(); // fails here, once, if the target cannot be made
 
   LLJITBuilder builder;
   builder.setJITTargetMachineBuilder(jtmb);
@@ -123,6 +124,13 @@ Jit::Jit() {
     throw cutwin::Error("simulator JIT: " + llvm::toString(std::move(err)));
   host_->addGenerator(unwrap(DynamicLibrarySearchGenerator::GetForCurrentProcess(layout_.getGlobalPrefix()),
                              "process symbols"));
+}
+
+llvm::TargetMachine &Jit::targetMachine() {
+  thread_local std::unique_ptr<TargetMachine> tm;
+  if (!tm)
+    tm = unwrap(machine_->createTargetMachine(), "target machine");
+  return *tm;
 }
 
 std::vector<uint64_t> Jit::load(ThreadSafeModule m, const std::vector<std::string> &symbols,

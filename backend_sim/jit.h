@@ -2,6 +2,7 @@
 /// JITDylib, registered with GDB's JIT interface so that `break kernel.py:N` works.
 #pragma once
 
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/Target/TargetMachine.h>
@@ -10,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace llvm::orc {
@@ -25,8 +27,9 @@ public:
 
   const llvm::DataLayout &dataLayout() const { return layout_; }
   const std::string &triple() const { return triple_; }
-  /// For optimisation passes (TTI); not used to generate code.
-  llvm::TargetMachine &targetMachine() { return *tm_; }
+  /// For optimisation passes (TTI); not used to generate code. One per host thread: a
+  /// TargetMachine caches subtargets without a lock, so concurrent compiles cannot share one.
+  llvm::TargetMachine &targetMachine();
 
   /// Compiles and links `m` (its undefined functions found in `externals` first, then in
   /// the process); returns the addresses of the requested symbols (0 if absent).
@@ -37,7 +40,7 @@ private:
   Jit();
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   llvm::orc::JITDylib *host_ = nullptr;
-  std::unique_ptr<llvm::TargetMachine> tm_;
+  std::optional<llvm::orc::JITTargetMachineBuilder> machine_; ///< what targetMachine() makes
   llvm::DataLayout layout_{""};
   std::string triple_;
   std::mutex mu_;

@@ -27,7 +27,8 @@ StructType *contextType(LLVMContext &c) {
     return t;
   auto *a3 = ArrayType::get(Type::getInt32Ty(c), 3);
   auto *p = PointerType::get(c, 0);
-  return StructType::create(c, {a3, a3, a3, a3, p, p, p, Type::getInt64Ty(c), p}, "cutwin.ctx");
+  return StructType::create(c, {a3, a3, a3, a3, p, p, p, Type::getInt64Ty(c), p, Type::getInt32Ty(c)},
+                            "cutwin.ctx");
 }
 
 /// Gives every defined function a leading `ptr %ctx` parameter and passes it along at
@@ -258,6 +259,7 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
   Function *print = declareHostCallback(m, HostCallback::Print);
   Function *breakpoint = declareHostCallback(m, HostCallback::Breakpoint);
   Function *raise = declareHostCallback(m, HostCallback::Raise);
+  Function *spin = declareHostCallback(m, HostCallback::Spin);
 
   std::vector<CallInst *> calls;
   for (Function &f : m)
@@ -292,6 +294,16 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
     }
     case ir::Intrinsic::Nanosleep: // a scheduling hint; simulated threads need none
       break;
+    case ir::Intrinsic::Spin: {  // count down; at the end, start again and yield
+      result.usesBarrier = true; // (a thread loop could not let another thread run)
+      Value *slot = b.CreateStructGEP(ctxTy, ctx, 9);
+      Value *left = b.CreateSub(b.CreateLoad(i32, slot), b.getInt32(1));
+      Value *end = b.CreateICmpEQ(left, b.getInt32(0));
+      b.CreateStore(b.CreateSelect(end, b.getInt32(kSpinPolls), left), slot);
+      IRBuilder<> yield(SplitBlockAndInsertIfThen(end, ci, false));
+      yield.CreateCall(spin, {ctx, ci->getArgOperand(0)})->setDebugLoc(ci->getDebugLoc());
+      break;
+    }
     case ir::Intrinsic::CacheLoad: { // no caches here: the access itself
       unsigned bits = unsigned(cast<ConstantInt>(ci->getArgOperand(2))->getZExtValue());
       Value *v = b.CreateLoad(IntegerType::get(m.getContext(), bits), ci->getArgOperand(0));

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csetjmp>
 #include <csignal>
 #include <cstring>
@@ -334,6 +335,7 @@ void describeThreads(const SimKernel &k, const std::vector<Fiber> &fibers, uint3
     const ir::BreakpointSite *stopSite = nullptr;
     switch (o.state) {
     case Fiber::State::Ready: break;
+    case Fiber::State::Spinning: t.state = "spinning", t.line = o.spinLine; break;
     case Fiber::State::AtBarrier: t.state = "barrier", t.line = waitLine(); break;
     case Fiber::State::AtGridBarrier: t.state = "grid barrier", t.line = waitLine(); break;
     case Fiber::State::AtWarp: t.state = "warp", t.line = waitLine(); break;
@@ -443,15 +445,20 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
     if (fibers[i].state == Fiber::State::AtGridBarrier)
       fibers[i].state = Fiber::State::Ready;
   bool open = false; // the block barrier every waiting thread reached opens in the next pass
+  // Since when every thread still running has spun in the same loop, round after round.
+  std::optional<std::chrono::steady_clock::time_point> stalledSince;
   while (true) {
     if (opts.seed)
       std::shuffle(bf.order->begin(), bf.order->end(), bf.rng);
-    bool atWarp = false;
-    uint32_t waiting = 0, grid = 0;
-    const Fiber *firstWaiting = nullptr, *otherSite = nullptr;
+    bool atWarp = false, progress = false;
+    uint32_t waiting = 0, grid = 0, spinning = 0;
+    const Fiber *firstWaiting = nullptr, *otherSite = nullptr, *firstSpinning = nullptr;
     for (uint32_t j = 0; j < n; ++j) {
       Fiber &f = fibers[opts.seed ? (*bf.order)[j] : j];
-      if (f.state == Fiber::State::Ready || (open && f.state == Fiber::State::AtBarrier)) {
+      if (f.state == Fiber::State::Ready || f.state == Fiber::State::Spinning ||
+          (open && f.state == Fiber::State::AtBarrier)) {
+        bool wasSpinning = f.state == Fiber::State::Spinning;
+        uint32_t spunAt = f.spinLine;
         active = ActiveKernel{&f.tc, &bs, &escape, f.stackLow, k.stackBytes};
         bctx::transfer_t t = bctx::jump_fcontext(f.ctx, &f);
         active = ActiveKernel{};
@@ -467,10 +474,16 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
         }
         if (f.state == Fiber::State::Faulted)
           return BlockEnd::Stopped; // the other fibers are abandoned; their stacks are reused
+        progress = progress || !wasSpinning || f.state != Fiber::State::Spinning || f.spinLine != spunAt;
       }
       // Count where the threads wait as we go (valid when no warp operation intervenes).
       if (f.state == Fiber::State::Done)
         continue;
+      if (f.state == Fiber::State::Spinning) { // runs again next round; waits nowhere yet
+        ++spinning;
+        firstSpinning = firstSpinning ? firstSpinning : &f;
+        continue;
+      }
       atWarp = atWarp || f.state == Fiber::State::AtWarp;
       ++waiting;
       grid += f.state == Fiber::State::AtGridBarrier;
@@ -480,10 +493,27 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
         otherSite = &f;
     }
     open = false;
+    WarpStall stall;
+    if (atWarp && resolveWarps(fibers, n, stall) > 0)
+      continue;
+    if (spinning) {
+      // Spinning threads run again (a barrier opens once they reach it), unless none of the
+      // block's threads has done anything else for opts.spinTimeout: a livelock, where a
+      // GPU would hang.
+      auto now = std::chrono::steady_clock::now();
+      if (progress || !stalledSince)
+        stalledSince = now;
+      else if (now - *stalledSince > opts.spinTimeout) {
+        recordError(bs.err, firstSpinning->tc.tid, base.ctaid, uint32_t(KernelErrorKind::Livelock),
+                    UINT32_MAX, int64_t(firstSpinning->spinLine), int64_t(spinning),
+                    int64_t(std::chrono::duration_cast<std::chrono::milliseconds>(opts.spinTimeout).count()));
+        bs.abort->store(true, std::memory_order_relaxed);
+        postMortem(k, bs, *firstSpinning, fibers, n, ir::describeError(*bs.err, k.sites));
+        return BlockEnd::Stopped;
+      }
+      continue;
+    }
     if (atWarp) {
-      WarpStall stall;
-      if (resolveWarps(fibers, n, stall) > 0)
-        continue;
       // Nothing can run and a warp operation waits for a lane that never comes.
       const Fiber &w = *stall.waiter;
       int64_t lane = stall.blocker ? int64_t(stall.blocker - &fibers[0]) % 32 : -1;
@@ -540,6 +570,7 @@ ThreadContext blockContext(uint64_t b, Dim3 grid, Dim3 block, uint64_t dynamicSh
   base.nctaid[1] = grid.y;
   base.nctaid[2] = grid.z;
   base.dynamicShared = dynamicShared;
+  base.spinPollsLeft = kSpinPolls;
   return base;
 }
 
@@ -657,6 +688,14 @@ extern "C" void cutwin_sim_barrier(ThreadContext *tc, uint32_t site) {
   f->sched = t.fctx;
 }
 
+extern "C" void cutwin_sim_spin(ThreadContext *tc, uint32_t line) {
+  Fiber *f = tc->fiber; // kernels with a waiting loop run as fibers
+  f->state = Fiber::State::Spinning;
+  f->spinLine = line;
+  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
+  f->sched = t.fctx;
+}
+
 extern "C" void cutwin_sim_grid_sync(ThreadContext *tc, uint32_t site) {
   Fiber *f = tc->fiber; // kernels that sync the grid always run as fibers
   f->state = Fiber::State::AtGridBarrier;
@@ -765,6 +804,10 @@ void checkLaunch(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShar
     throw LaunchError("kernel '" + k.name + "' uses " + std::to_string(k.staticSharedBytes) +
                       " bytes of static shared memory; the device allows " +
                       std::to_string(limits.sharedPerBlock) + " (ptxas would reject it)");
+  if (k.localBytes > limits.localPerThread)
+    throw LaunchError("kernel '" + k.name + "' uses " + std::to_string(k.localBytes) +
+                      " bytes of local memory per thread (its local arrays); the device allows " +
+                      std::to_string(limits.localPerThread));
   if (k.staticSharedBytes + dynamicShared > limits.sharedPerBlockOptin)
     fail(std::to_string(k.staticSharedBytes + dynamicShared) +
          " bytes of shared memory per block exceed the device limit of " +

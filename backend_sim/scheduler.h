@@ -9,6 +9,7 @@
 #include "frontend/ir/kernel_ir.h"
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -23,6 +24,7 @@ struct SimKernel {
   EntryFn blockEntry = nullptr;  ///< a whole block as a loop (no barriers)
   uint64_t staticSharedBytes = 0;
   size_t stackBytes = 64 * 1024;               ///< per fiber
+  uint64_t localBytes = 0;                     ///< local arrays per thread
   bool cooperative = false;                    ///< syncs the grid: every block must be resident at once
   unsigned maxThreadsPerBlock = 0;             ///< launch_bounds' first value (0: the device's limit)
   bool debug = false;                          ///< compiled for debugging: errors stop first (post-mortem)
@@ -39,6 +41,9 @@ struct SchedulerOptions {
   unsigned seed = 0;     ///< non-zero: shuffle the order fibers run in each round
   bool parallel = true;  ///< spread blocks over TBB workers
   size_t stackBytes = 0; ///< fiber stack size; 0: what the kernel needs (CUTWIN_SIM_STACK_KB)
+  /// How long a block's threads may all spin without progress before the launch fails as a
+  /// livelock (CUTWIN_SIM_SPIN_TIMEOUT, seconds).
+  std::chrono::steady_clock::duration spinTimeout = std::chrono::seconds(10);
 };
 
 /// Checks the configuration against `limits`; throws LaunchError as the GPU would refuse it.

@@ -25,6 +25,7 @@ public:
     k_.blockEntry = reinterpret_cast<sim::EntryFn>(c.blockEntry);
     k_.staticSharedBytes = c.staticSharedBytes;
     k_.stackBytes = opts.stackBytes ? opts.stackBytes : c.stackBytes;
+    k_.localBytes = c.localBytes;
     k_.cooperative = c.cooperative;
     k_.maxThreadsPerBlock = c.maxThreadsPerBlock;
     k_.breakpoints = c.breakpoints;
@@ -49,7 +50,7 @@ public:
   KernelAttributes attributes() const override {
     KernelAttributes a;
     a.sharedBytesPerBlock = k_.staticSharedBytes;
-    a.localBytesPerThread = k_.stackBytes;
+    a.localBytesPerThread = k_.localBytes;
     a.constBytes = constBytes_;
     a.maxThreadsPerBlock = int(limits_.maxThreadsPerBlock);
     a.cooperative = k_.cooperative;
@@ -146,6 +147,9 @@ public:
       opts_.parallel = false;
     if (const char *kb = std::getenv("CUTWIN_SIM_STACK_KB"))
       opts_.stackBytes = std::max<size_t>(8, std::strtoul(kb, nullptr, 0)) * 1024;
+    if (const char *s = std::getenv("CUTWIN_SIM_SPIN_TIMEOUT"))
+      opts_.spinTimeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(std::max(0.0, std::strtod(s, nullptr))));
   }
   std::string name() const override { return limits_.name; }
   BackendCapabilities capabilities() const override {

@@ -7,6 +7,7 @@
 #include "backend_sim/jit.h"
 #include "backend_sim/libdevice_cpu.h"
 #include "backend_sim/shared_raise.h"
+#include "backend_sim/spin_poll.h"
 #include "backend_sim/thread_context.h"
 #include "backend_sim/vector_variants.h"
 #include "backend_sim/watch_stores.h"
@@ -21,9 +22,7 @@
 
 namespace cutwin::sim {
 
-/// Stack bytes a simulated thread needs: a base for call frames plus every fixed-size
-/// local the code allocates.
-size_t fiberStackBytes(const llvm::Module &m) {
+uint64_t localBytes(const llvm::Module &m) {
   uint64_t locals = 0;
   for (const llvm::Function &f : m)
     for (const llvm::BasicBlock &bb : f)
@@ -31,13 +30,20 @@ size_t fiberStackBytes(const llvm::Module &m) {
         if (auto *a = llvm::dyn_cast<llvm::AllocaInst>(&i))
           if (auto size = a->getAllocationSize(m.getDataLayout()))
             locals += size->getFixedValue();
-  uint64_t bytes = 32 * 1024 + locals;
+  return locals;
+}
+
+/// Stack bytes a simulated thread needs: a base for call frames plus every fixed-size
+/// local the code allocates.
+size_t fiberStackBytes(const llvm::Module &m) {
+  uint64_t bytes = 32 * 1024 + localBytes(m);
   return size_t((bytes + 4095) / 4096 * 4096);
 }
 
 void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::PipelineOptions &opts,
                        ir::StepRunner &steps, SimLoweringResult &lowered, std::optional<ir::Step> only) {
   Jit &jit = Jit::get();
+  steps.run(ir::Step::SimSpin, only, m, [](llvm::Module &m) { insertSpinPolls(m); });
   steps.run(ir::Step::SimLower, only, m, [&](llvm::Module &m) {
     lowered = lowerIntrinsicsForSim(m, info);
     m.setDataLayout(jit.dataLayout());
@@ -104,9 +110,11 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
     if (g.isConstant() && g.getName().contains(".const."))
       out.constBytes += m.getDataLayout().getTypeAllocSize(g.getValueType());
 
+  out.localBytes = localBytes(m);
   out.stackBytes = fiberStackBytes(m);
   if (steps.dumps(Step::SimStack))
-    steps.out() << "# *** sim-stack: " << out.stackBytes << " bytes per fiber ***\n";
+    steps.out() << "# *** sim-stack: " << out.stackBytes << " bytes per fiber, " << out.localBytes
+                << " bytes of local arrays ***\n";
   steps.finished(Step::SimStack);
 
   std::map<std::string, uint64_t> externals;
@@ -150,6 +158,7 @@ SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts) {
   out.staticSharedBytes = p.staticSharedBytes;
   out.constBytes = p.constBytes;
   out.stackBytes = p.stackBytes;
+  out.localBytes = p.localBytes;
   out.cooperative = p.cooperative;
   return out;
 }

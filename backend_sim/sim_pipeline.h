@@ -20,6 +20,7 @@ struct SimProgram {
   uint64_t staticSharedBytes = 0;
   uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)
   size_t stackBytes = 0;   ///< a fiber's stack
+  uint64_t localBytes = 0; ///< a thread's local arrays (the GPU's local memory per thread)
 };
 
 /// The module steps sim-lower to sim-vector-bodies, or only the step `only`.
@@ -28,6 +29,8 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
 
 /// Step sim-stack: the stack bytes a simulated thread needs.
 size_t fiberStackBytes(const llvm::Module &m);
+/// The bytes of a thread's fixed-size locals (local arrays): its local memory on a GPU.
+uint64_t localBytes(const llvm::Module &m);
 
 /// Every simulator step; `foreign` names the linked files and the foreign functions the
 /// kernel calls (none: nothing to compile).
@@ -41,6 +44,7 @@ struct SimCompiled {
   uint64_t staticSharedBytes = 0;
   uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)
   size_t stackBytes = 0;
+  uint64_t localBytes = 0;  ///< local arrays per thread
   bool debug = false;       ///< compiled for debugging: its blocks run in order on one thread, and it stops
   bool cooperative = false; ///< syncs the grid
   unsigned maxThreadsPerBlock = 0;             ///< launch_bounds (0: none)

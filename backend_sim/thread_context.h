@@ -31,9 +31,15 @@ struct ThreadContext {
   uint64_t dynamicShared; ///< field 7: the launch's dynamic shared bytes (after the static ones)
   /// field 8: debug kernels: the innermost function's frame record (null outside any)
   const DebugFrameRecord *debugTop;
+  /// field 9: polls left before a loop that may wait for another thread yields
+  /// (`cutwin.spin`; the JIT code counts down and resets it to kSpinPolls)
+  uint32_t spinPollsLeft;
 };
 
-// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr, i64, ptr}.
+/// Iterations of a waiting loop (`cutwin.spin`) between two yields of its fiber.
+inline constexpr uint32_t kSpinPolls = 256;
+
+// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr, i64, ptr, i32}.
 static_assert(offsetof(ThreadContext, tid) == 0);
 static_assert(offsetof(ThreadContext, ctaid) == 12);
 static_assert(offsetof(ThreadContext, ntid) == 24);
@@ -43,6 +49,7 @@ static_assert(offsetof(ThreadContext, block) == 56);
 static_assert(offsetof(ThreadContext, fiber) == 64);
 static_assert(offsetof(ThreadContext, dynamicShared) == 72);
 static_assert(offsetof(ThreadContext, debugTop) == 80);
+static_assert(offsetof(ThreadContext, spinPollsLeft) == 88);
 // ... and the frame record's is {ptr, ptr, i32}.
 static_assert(offsetof(DebugFrameRecord, variables) == 8 && offsetof(DebugFrameRecord, site) == 16);
 

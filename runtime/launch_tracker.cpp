@@ -2,6 +2,8 @@
 
 #include "runtime/kernel_error.h"
 
+#include "cutwin/errors.h"
+
 #include <algorithm>
 #include <string>
 
@@ -19,6 +21,17 @@ bool mayWriteRecordOnGpu(const ir::KernelInfo &info) {
   return false;
 }
 
+/// Calls fn(index, count) for each run of consecutive slots in `bySlot` (sorted by slot).
+template <typename Launches, typename Fn> void forEachRun(const Launches &bySlot, Fn fn) {
+  for (size_t i = 0; i < bySlot.size();) {
+    size_t j = i + 1;
+    while (j < bySlot.size() && bySlot[j].slot == bySlot[j - 1].slot + 1)
+      ++j;
+    fn(i, j - i);
+    i = j;
+  }
+}
+
 } // namespace
 
 LaunchTracker::LaunchTracker(Backend &b) : b_(b) {}
@@ -29,50 +42,111 @@ LaunchTracker::~LaunchTracker() {
 }
 
 ir::ErrorRecord *LaunchTracker::acquire(std::shared_ptr<const ir::KernelInfo> info) {
-  if (pending_.size() == kSlots)
-    check();
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   if (!records_) {
     records_ = static_cast<ir::ErrorRecord *>(b_.memory().allocate(kSlots * sizeof(ir::ErrorRecord)));
     b_.memory().fill(records_, 0, kSlots * sizeof(ir::ErrorRecord));
+    for (uint32_t s = kSlots; s-- > 0;)
+      free_.push_back(s);
   }
-  pending_.push_back(std::move(info));
-  return records_ + (pending_.size() - 1);
+  if (free_.empty()) {
+    lock.unlock();
+    check(); // every submitted launch's slot comes free
+    lock.lock();
+    if (free_.empty())
+      throw LaunchError("more than " + std::to_string(kSlots) +
+                        " launches are being submitted at once from this process's threads");
+  }
+  uint32_t slot = free_.back();
+  free_.pop_back();
+  launches_.push_back({slot, std::move(info), std::this_thread::get_id(), false});
+  return records_ + slot;
 }
 
-void LaunchTracker::forget(ir::ErrorRecord *record) { b_.memory().fill(record, 0, sizeof(ir::ErrorRecord)); }
+void LaunchTracker::submitted(ir::ErrorRecord *record) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (Launch &l : launches_)
+    if (records_ + l.slot == record)
+      l.submitted = true;
+}
+
+void LaunchTracker::forget(ir::ErrorRecord *record) {
+  b_.memory().fill(record, 0, sizeof(ir::ErrorRecord));
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = std::find_if(launches_.begin(), launches_.end(),
+                         [&](const Launch &l) { return records_ + l.slot == record; });
+  if (it != launches_.end()) {
+    free_.push_back(it->slot);
+    launches_.erase(it);
+  }
+}
 
 void LaunchTracker::check() {
-  std::vector<std::shared_ptr<const ir::KernelInfo>> launched;
+  // One check at a time: a check that took another thread's launch must have filed its
+  // fault before that thread's own check looks for it.
+  std::lock_guard<std::mutex> checking(checking_);
+  std::vector<Launch> done;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    launched.swap(pending_);
+    auto firstPending = std::stable_partition(launches_.begin(), launches_.end(),
+                                              [](const Launch &l) { return l.submitted; });
+    done.assign(std::make_move_iterator(launches_.begin()), std::make_move_iterator(firstPending));
+    launches_.erase(launches_.begin(), firstPending);
   }
   try {
     b_.streams().synchronize();
   } catch (const DeviceError &e) {
     // An asynchronous fault: name the kernels that were in flight.
     std::string names;
-    for (auto &info : launched)
-      if (names.find("'" + info->name + "'") == std::string::npos)
-        names += (names.empty() ? "'" : ", '") + info->name + "'";
+    for (auto &l : done)
+      if (names.find("'" + l.info->name + "'") == std::string::npos)
+        names += (names.empty() ? "'" : ", '") + l.info->name + "'";
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (auto &l : done)
+        free_.push_back(l.slot);
+    }
     throw DeviceError(std::string(e.what()) + (names.empty() ? ""
                                                              : "; kernels launched since the last "
                                                                "synchronisation: " +
                                                                    names));
   }
+  collect(done);
+  std::unique_lock<std::mutex> lock(mu_);
+  auto mine = faults_.find(std::this_thread::get_id());
+  if (mine == faults_.end())
+    return;
+  Fault f = std::move(mine->second);
+  faults_.erase(mine);
+  lock.unlock();
+  throwKernelError(f.record, *f.info);
+}
+
+void LaunchTracker::collect(std::vector<Launch> &done) {
   // On a GPU reading the records back costs a copy and a clear (two transfers): skipped
   // when no kernel since the last check could have written one.
-  if (!b_.capabilities().hostAddressableMemory &&
-      std::none_of(launched.begin(), launched.end(),
-                   [](const auto &info) { return mayWriteRecordOnGpu(*info); }))
-    return;
-  std::vector<ir::ErrorRecord> host(launched.size());
-  b_.memory().copyToHost(host.data(), records_, host.size() * sizeof(ir::ErrorRecord));
-  b_.memory().fill(records_, 0, host.size() * sizeof(ir::ErrorRecord));
-  for (size_t i = 0; i < host.size(); ++i)
-    if (host[i].flag != 0)
-      throwKernelError(host[i], *launched[i]);
+  bool read =
+      b_.capabilities().hostAddressableMemory ||
+      std::any_of(done.begin(), done.end(), [](const Launch &l) { return mayWriteRecordOnGpu(*l.info); });
+  std::vector<Launch> bySlot = done;
+  std::sort(bySlot.begin(), bySlot.end(), [](const Launch &a, const Launch &b) { return a.slot < b.slot; });
+  std::vector<ir::ErrorRecord> host(read ? bySlot.size() : 0);
+  if (read)
+    forEachRun(bySlot, [&](size_t i, size_t count) {
+      b_.memory().copyToHost(&host[i], records_ + bySlot[i].slot, count * sizeof(ir::ErrorRecord));
+      b_.memory().fill(records_ + bySlot[i].slot, 0, count * sizeof(ir::ErrorRecord));
+    });
+  auto recordOf = [&](uint32_t slot) -> const ir::ErrorRecord & {
+    auto it = std::lower_bound(bySlot.begin(), bySlot.end(), slot,
+                               [](const Launch &l, uint32_t s) { return l.slot < s; });
+    return host[size_t(it - bySlot.begin())];
+  };
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const Launch &l : done) { // in launch order: a thread's first fault wins
+    free_.push_back(l.slot);
+    if (read && recordOf(l.slot).flag != 0 && !faults_.count(l.owner))
+      faults_.emplace(l.owner, Fault{recordOf(l.slot), l.info});
+  }
 }
 
 } // namespace cutwin::rt

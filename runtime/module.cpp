@@ -357,6 +357,7 @@ void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const 
     device_->launches().forget(rec);
     throw;
   }
+  device_->launches().submitted(rec);
   // The simulator has finished: report faults at the launch. Debug kernels on a GPU are
   // waited for, as numba-cuda does, so that their exceptions are the launch's.
   if (device_->backend().capabilities().synchronousLaunches || c.info->debug)

@@ -196,6 +196,7 @@ void runStepAlone(llvm::Module &m, const std::string &name, PipelineOptions opts
   case Step::Lower: throw Error("step '" + name + "' starts from Python source: use cutwin compile");
   case Step::Cleanup:
   case Step::Contract: runFrontendModuleSteps(m, info, steps, s); return;
+  case Step::SimSpin:
   case Step::SimLower:
   case Step::SimWatch:
   case Step::SimLibdevice:
@@ -208,7 +209,8 @@ void runStepAlone(llvm::Module &m, const std::string &name, PipelineOptions opts
   case Step::SimOptimize:
   case Step::SimVectorBodies: sim::runSimModuleSteps(m, info, opts, steps, simLowered, s); return;
   case Step::SimStack:
-    steps.out() << "# *** sim-stack: " << sim::fiberStackBytes(m) << " bytes per fiber ***\n";
+    steps.out() << "# *** sim-stack: " << sim::fiberStackBytes(m) << " bytes per fiber, "
+                << sim::localBytes(m) << " bytes of local arrays ***\n";
     return;
   case Step::SimForeign:
   case Step::SimJit: throw Error("step '" + name + "' loads code into this process: use cutwin compile");

@@ -725,6 +725,24 @@ def early_exit_barrier():
 
 
 @case
+def spin_chain():
+    r = rng(13)
+    n, t = 2 * 48, 48  # small: numba's simulator switches its Python threads every 5 ms
+    x = r.uniform(-1, 1, n).astype(np.float32)
+    out = np.zeros(n, np.float32)
+    for b in range(n // t):  # thread k adds its value to thread k + 1's result, from the top
+        acc = np.float32(0)
+        for k in range(t - 1, -1, -1):
+            acc = x[b * t + k] if k == t - 1 else np.float32(x[b * t + k] + acc)
+            out[b * t + k] = acc
+    return dict(kernel="spin_chain", grid=[n // t], block=[t],
+                args=[("x", x), ("out", np.zeros(n, np.float32))],
+                expect={"out": (out, {})},
+                description="each thread spins on a flag the next thread of its block sets, then adds that "
+                            "thread's result to its own: threads make progress independently (sm_70)")
+
+
+@case
 def math_f64():
     r = rng(11)
     n = 2048

@@ -64,6 +64,16 @@ std::string describeError(const ErrorRecord &rec, const std::vector<Site> &sites
              " blocks wait at this grid sync, but this thread's block exited without reaching it "
              "(on a GPU the launch would hang)";
     break;
+  case KernelErrorKind::Livelock: {
+    std::ostringstream m;
+    m << "livelock: " << rec.payload[1]
+      << (rec.payload[1] == 1 ? " thread of the block spins" : " threads of the block spin")
+      << " in the loop at line " << rec.payload[0] << " and no thread of the block made progress for "
+      << double(rec.payload[2]) / 1000.0
+      << " s (on a GPU the launch would hang; CUTWIN_SIM_SPIN_TIMEOUT sets the seconds waited)";
+    detail = m.str();
+    break;
+  }
   case KernelErrorKind::WarpDivergence: {
     std::ostringstream m;
     m << "warp operation with mask 0x" << std::hex << (uint64_t(rec.payload[0]) & 0xffffffffu) << std::dec;

@@ -64,6 +64,8 @@ enum class KernelErrorKind : uint32_t {
   StackOverflow = 8,  ///< simulator: a thread overflowed its fiber stack; payload: stack bytes
   WarpDivergence = 9, ///< simulator: a warp operation that cannot complete; payload: mask, the lane
                       ///< it waits for (-1: the caller is not in its mask), that lane's site
+  Livelock = 10,      ///< simulator: a block's threads spin without progress; payload: the loop's
+                      ///< line, threads spinning, milliseconds waited
 };
 
 /// A fault inside a kernel, reported by the host after the launch:

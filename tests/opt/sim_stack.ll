@@ -1,4 +1,5 @@
-; sim-stack: a fiber's stack is 32 KiB plus every fixed-size local, in whole pages.
+; sim-stack: a fiber's stack is 32 KiB plus every fixed-size local, in whole pages; the locals
+; alone are the thread's local memory (limited as on the GPU).
 ; RUN: --step sim-stack
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -12,4 +13,4 @@ entry:
 !0 = !{ptr @k__a1Ci32}
 
 ; 32768 + 8000 bytes, rounded up to 4096
-; CHECK: # *** sim-stack: 40960 bytes per fiber ***
+; CHECK: # *** sim-stack: 40960 bytes per fiber, 8000 bytes of local arrays ***

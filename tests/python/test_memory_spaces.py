@@ -267,3 +267,50 @@ def test_locals_assigned_once_from_constants_shape_arrays(cutwin_backend):
 
     with pytest.raises(cutwin.errors.CompileError, match="shape must be a constant"):
         reassigned[1, 1](out)
+
+
+# Local memory per thread: a GPU allows 512 KiB (sm_90); a kernel whose local arrays need
+# more is refused at its launch, as is one with a few MiB (on a GPU ptxas accepts such a
+# frame; the launch fails). The simulator refuses the same launches before running them.
+LOCAL_LIMIT_WORDS = 512 * 1024 // 4
+
+
+@cuda.jit
+def local_at_limit(out, n):
+    a = cuda.local.array(LOCAL_LIMIT_WORDS, cutwin.float32)
+    for k in range(n):  # filled to a length the compiler cannot know: the array stays
+        a[k] = k
+    i = cuda.grid(1)
+    out[i] = a[i * 4099 % n]
+
+
+@cuda.jit
+def local_past_limit(out, n):
+    a = cuda.local.array(LOCAL_LIMIT_WORDS + 4, cutwin.float32)
+    for k in range(n):
+        a[k] = k
+    i = cuda.grid(1)
+    out[i] = a[i * 4099 % n]
+
+
+@cuda.jit
+def local_of_megabytes(out, n):
+    a = cuda.local.array(4 * LOCAL_LIMIT_WORDS, cutwin.float32)
+    for k in range(n):
+        a[k] = k
+    i = cuda.grid(1)
+    out[i] = a[i * 4099 % n]
+
+
+def test_local_memory_per_thread_is_limited_as_on_the_gpu(cutwin_backend):
+    out = np.zeros(64, np.float32)
+    local_at_limit[2, 32](out, 1000)
+    np.testing.assert_array_equal(out, np.arange(64) * 4099 % 1000)
+    assert list(local_at_limit.get_local_mem_per_thread().values()) == [512 * 1024]
+    for kernel in (local_past_limit, local_of_megabytes):
+        with pytest.raises(cutwin.errors.LaunchError) as e:
+            kernel[2, 32](out, 1000)
+        if cutwin_backend == "sim":
+            assert "bytes of local memory per thread (its local arrays); the device allows 524288" in str(e.value)
+    local_at_limit[1, 32](out, 10)  # and the device still works
+    np.testing.assert_array_equal(out[:32], np.arange(32) * 4099 % 10)
