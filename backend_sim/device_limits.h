@@ -19,7 +19,10 @@ struct DeviceLimits {
   unsigned maxBlocksPerMultiprocessor = 32;
   uint64_t sharedPerMultiprocessor = 228 * 1024;
   uint64_t sharedReservedPerBlock = 1024; ///< the driver's share of each block's shared memory
-  uint64_t localPerThread = 512 * 1024;   ///< local memory (local arrays, stack) per thread
+  /// Local memory per thread (local arrays, stack): a frame of this size or more is refused
+  /// at launch (an H100 refuses 512 KiB exactly; where below it the limit lies is not yet
+  /// measured)
+  uint64_t localPerThread = 512 * 1024;
 };
 
 } // namespace cutwin::sim

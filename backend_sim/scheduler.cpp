@@ -804,10 +804,10 @@ void checkLaunch(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShar
     throw LaunchError("kernel '" + k.name + "' uses " + std::to_string(k.staticSharedBytes) +
                       " bytes of static shared memory; the device allows " +
                       std::to_string(limits.sharedPerBlock) + " (ptxas would reject it)");
-  if (k.localBytes > limits.localPerThread)
+  if (k.localBytes >= limits.localPerThread)
     throw LaunchError("kernel '" + k.name + "' uses " + std::to_string(k.localBytes) +
-                      " bytes of local memory per thread (its local arrays); the device allows " +
-                      std::to_string(limits.localPerThread));
+                      " bytes of local memory per thread (its local arrays); the device allows less than " +
+                      std::to_string(limits.localPerThread) + " (CUDA_ERROR_INVALID_VALUE)");
   if (k.staticSharedBytes + dynamicShared > limits.sharedPerBlockOptin)
     fail(std::to_string(k.staticSharedBytes + dynamicShared) +
          " bytes of shared memory per block exceed the device limit of " +

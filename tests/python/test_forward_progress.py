@@ -71,7 +71,8 @@ def test_a_plain_load_in_a_waiting_loop_is_read_again():
     # The simulator reads the flag again in every iteration (the poll is a call the
     # optimiser cannot move the load across).
     out = np.zeros(64, np.int32)
-    wait_by_plain_load[1, 64](np.zeros(1, np.int32), out)
+    with cuda.use_backend("sim"):
+        wait_by_plain_load[1, 64](np.zeros(1, np.int32), out)
     np.testing.assert_array_equal(out, np.ones(64))
 
 
@@ -135,7 +136,7 @@ LIVELOCKS = textwrap.dedent("""
 def test_a_block_that_can_only_spin_is_a_livelock_not_a_hang(tmp_path):
     script = tmp_path / "livelock.py"
     script.write_text(LIVELOCKS)
-    env = dict(os.environ, CUTWIN_SIM_SPIN_TIMEOUT="0.3")
+    env = dict(os.environ, CUTWIN_SIM_SPIN_TIMEOUT="0.3", CUTWIN_BACKEND="sim")  # (a GPU would hang)
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()

@@ -269,15 +269,15 @@ def test_locals_assigned_once_from_constants_shape_arrays(cutwin_backend):
         reassigned[1, 1](out)
 
 
-# Local memory per thread: a GPU allows 512 KiB (sm_90); a kernel whose local arrays need
-# more is refused at its launch, as is one with a few MiB (on a GPU ptxas accepts such a
-# frame; the launch fails). The simulator refuses the same launches before running them.
-LOCAL_LIMIT_WORDS = 512 * 1024 // 4
+# Local memory per thread: an H100 refuses a launch whose threads need 512 KiB or more of
+# local arrays with CUDA_ERROR_INVALID_VALUE (ptxas accepts such frames), and so does the
+# simulator, before running it. 64 KiB runs on both.
+LOCAL_WORDS_512K = 512 * 1024 // 4
 
 
 @cuda.jit
-def local_at_limit(out, n):
-    a = cuda.local.array(LOCAL_LIMIT_WORDS, cutwin.float32)
+def local_of_64k(out, n):
+    a = cuda.local.array(LOCAL_WORDS_512K // 8, cutwin.float32)
     for k in range(n):  # filled to a length the compiler cannot know: the array stays
         a[k] = k
     i = cuda.grid(1)
@@ -285,8 +285,8 @@ def local_at_limit(out, n):
 
 
 @cuda.jit
-def local_past_limit(out, n):
-    a = cuda.local.array(LOCAL_LIMIT_WORDS + 4, cutwin.float32)
+def local_of_512k(out, n):
+    a = cuda.local.array(LOCAL_WORDS_512K, cutwin.float32)
     for k in range(n):
         a[k] = k
     i = cuda.grid(1)
@@ -295,7 +295,7 @@ def local_past_limit(out, n):
 
 @cuda.jit
 def local_of_megabytes(out, n):
-    a = cuda.local.array(4 * LOCAL_LIMIT_WORDS, cutwin.float32)
+    a = cuda.local.array(4 * LOCAL_WORDS_512K, cutwin.float32)
     for k in range(n):
         a[k] = k
     i = cuda.grid(1)
@@ -304,13 +304,14 @@ def local_of_megabytes(out, n):
 
 def test_local_memory_per_thread_is_limited_as_on_the_gpu(cutwin_backend):
     out = np.zeros(64, np.float32)
-    local_at_limit[2, 32](out, 1000)
+    local_of_64k[2, 32](out, 1000)
     np.testing.assert_array_equal(out, np.arange(64) * 4099 % 1000)
-    assert list(local_at_limit.get_local_mem_per_thread().values()) == [512 * 1024]
-    for kernel in (local_past_limit, local_of_megabytes):
-        with pytest.raises(cutwin.errors.LaunchError) as e:
+    assert list(local_of_64k.get_local_mem_per_thread().values()) == [64 * 1024]
+    for kernel in (local_of_512k, local_of_megabytes):
+        with pytest.raises(cutwin.errors.LaunchError, match="CUDA_ERROR_INVALID_VALUE") as e:
             kernel[2, 32](out, 1000)
         if cutwin_backend == "sim":
-            assert "bytes of local memory per thread (its local arrays); the device allows 524288" in str(e.value)
-    local_at_limit[1, 32](out, 10)  # and the device still works
+            assert "bytes of local memory per thread (its local arrays); the device allows less than 524288" \
+                in str(e.value)
+    local_of_64k[1, 32](out, 10)  # and the device still works
     np.testing.assert_array_equal(out[:32], np.arange(32) * 4099 % 10)
