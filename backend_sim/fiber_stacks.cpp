@@ -1,51 +1,16 @@
 #include "backend_sim/fiber_stacks.h"
 
+#include "backend_sim/guard_pages.h"
+
 #include "cutwin/errors.h"
 
 #include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#ifndef MADV_GUARD_INSTALL
-#define MADV_GUARD_INSTALL 102 // Linux 6.13; older headers lack the name
-#endif
-
 namespace cutwin::sim {
-
-namespace {
-
-/// Whether this kernel has guard regions (asked once, on a page of its own).
-/// CUTWIN_SIM_GUARD_REGIONS=0 takes the older kernels' path.
-bool guardRegions() {
-  static const bool supported = [] {
-    if (const char *e = std::getenv("CUTWIN_SIM_GUARD_REGIONS"); e && std::string(e) == "0")
-      return false;
-    size_t page = size_t(sysconf(_SC_PAGESIZE));
-    void *p = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-      return false;
-    bool ok = madvise(p, page, MADV_GUARD_INSTALL) == 0;
-    munmap(p, page);
-    return ok;
-  }();
-  return supported;
-}
-
-long mappingLimit() {
-  long limit = 65530;
-  if (FILE *f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
-    if (std::fscanf(f, "%ld", &limit) != 1)
-      limit = 65530;
-    std::fclose(f);
-  }
-  return limit;
-}
-
-} // namespace
 
 void FiberStacks::reserve(size_t count, size_t bytes) {
   if (page_ == 0)
@@ -66,12 +31,8 @@ void FiberStacks::reserve(size_t count, size_t bytes) {
                       " MiB of address space)");
   char *base = static_cast<char *>(p);
   slabs_.push_back({base, missing * slot});
-  bool regions = guardRegions();
   for (size_t s = 0; s < missing; ++s) {
-    char *guard = base + s * slot;
-    bool ok =
-        regions ? madvise(guard, page_, MADV_GUARD_INSTALL) == 0 : mprotect(guard, page_, PROT_NONE) == 0;
-    if (!ok) {
+    if (!installGuard(base + s * slot, page_)) {
       int error = errno;
       slabs_.pop_back();
       munmap(base, missing * slot);

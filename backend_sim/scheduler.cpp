@@ -14,10 +14,12 @@
 #include <boost/context/detail/fcontext.hpp>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <csetjmp>
 #include <csignal>
 #include <cstring>
@@ -558,6 +560,18 @@ void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockS
   resumeFibers(k, base, bs, opts, bf);
 }
 
+/// The thread stacks (local arrays included) a launch may keep at once: a quarter of the
+/// machine's memory, however many cores it has.
+uint64_t stackBudget() {
+  static const uint64_t budget = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 4;
+  return budget;
+}
+
+/// How many blocks whose threads' stacks take `stackBytes` may run at once.
+int blocksThatFit(uint64_t stackBytes) {
+  return int(std::clamp<uint64_t>(stackBudget() / std::max<uint64_t>(stackBytes, 1), 1, INT_MAX));
+}
+
 ThreadContext blockContext(uint64_t b, Dim3 grid, Dim3 block, uint64_t dynamicShared) {
   ThreadContext base{};
   base.ctaid[0] = uint32_t(b % grid.x);
@@ -813,6 +827,14 @@ void checkLaunch(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShar
          " bytes of shared memory per block exceed the device limit of " +
          std::to_string(limits.sharedPerBlockOptin));
   if (k.cooperative) {
+    // Every thread of a cooperative launch stays resident, its stack with it.
+    uint64_t threads = grid.count() * block.count(), locals = threads * k.localBytes;
+    if (locals > stackBudget())
+      throw LaunchError("cooperative launch of '" + k.name + "' (it syncs the grid): its " +
+                        std::to_string(threads) + " threads stay resident with " +
+                        std::to_string(k.localBytes) + " bytes of local arrays each, " +
+                        std::to_string(locals >> 20) +
+                        " MiB, more than the simulator gives a launch (a quarter of this machine's memory)");
     uint64_t most = maxCooperativeBlocks(k, block, dynamicShared, limits);
     if (grid.count() > most)
       throw LaunchError("cooperative launch of '" + k.name + "' (it syncs the grid) with " +
@@ -872,14 +894,22 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
       runBlockAsLoop(k, base, bs, args);
   };
 
-  if (opts.parallel && nblocks > 1)
+  auto runAll = [&] {
     tbb::parallel_for(tbb::blocked_range<uint64_t>(0, nblocks), [&](const tbb::blocked_range<uint64_t> &r) {
       for (uint64_t b = r.begin(); b != r.end(); ++b)
         runOne(b);
     });
-  else
+  };
+  if (!opts.parallel || nblocks == 1) {
     for (uint64_t b = 0; b < nblocks; ++b)
       runOne(b);
+  } else if (int most = fibers ? blocksThatFit(k.stackBytes * block.count()) : INT_MAX;
+             most < tbb::this_task_arena::max_concurrency()) {
+    tbb::task_arena limited(most); // each block's stacks are resident while it runs
+    limited.execute(runAll);
+  } else {
+    runAll();
+  }
   if (!ended.empty())
     throw LaunchError(ended);
 }

@@ -2,6 +2,7 @@
 // stands in for device memory; kernels are compiled by the simulator pipeline and run by
 // the scheduler (CUTWIN_SIM_SEED, CUTWIN_SIM_SERIAL, CUTWIN_SIM_STACK_KB); the device
 // attributes it reports (an H200's limits).
+#include "backend_sim/device_arena.h"
 #include "backend_sim/scheduler.h"
 #include "backend_sim/sim_pipeline.h"
 #include "runtime/backend.h"
@@ -18,8 +19,8 @@ namespace {
 class SimCompiledKernel : public CompiledKernel {
 public:
   SimCompiledKernel(const sim::SimCompiled &c, const sim::DeviceLimits &limits,
-                    const sim::SchedulerOptions &opts)
-      : limits_(limits), opts_(opts) {
+                    const sim::SchedulerOptions &opts, sim::DeviceArena &arena)
+      : limits_(limits), opts_(opts), arena_(arena) {
     k_.name = c.name;
     k_.threadEntry = reinterpret_cast<sim::EntryFn>(c.threadEntry);
     k_.blockEntry = reinterpret_cast<sim::EntryFn>(c.blockEntry);
@@ -40,6 +41,7 @@ public:
               void *) override {
     sim::Dim3 g{grid.x, grid.y, grid.z}, b{block.x, block.y, block.z};
     sim::checkLaunch(k_, g, b, sharedBytes, limits_);
+    arena_.guardReleased(); // a kernel writing to memory released before it faults
     sim::runGrid(k_, g, b, sharedBytes, args, err, opts_);
   }
 
@@ -62,19 +64,16 @@ private:
   sim::SimKernel k_;
   const sim::DeviceLimits &limits_;
   sim::SchedulerOptions opts_;
+  sim::DeviceArena &arena_;
 };
 
-/// Simulated device memory is host memory: "page-locked" and "mapped" memory is ordinary
-/// memory that kernels address directly.
+/// Simulated device memory is host memory, in an arena of its own (device_arena.h):
+/// "page-locked" and "mapped" memory is ordinary memory that kernels address directly.
 class SimMemory final : public DeviceMemory {
 public:
-  void *allocate(size_t bytes) override {
-    void *p = std::aligned_alloc(256, (std::max<size_t>(bytes, 1) + 255) / 256 * 256);
-    if (!p)
-      throw DeviceError("simulator: out of memory allocating " + std::to_string(bytes) + " bytes");
-    return p;
-  }
-  void release(void *p) override { std::free(p); }
+  explicit SimMemory(sim::DeviceArena &arena) : arena_(arena) {}
+  void *allocate(size_t bytes) override { return arena_.allocate(bytes); }
+  void release(void *p) override { arena_.release(p); }
   void copyToDevice(void *dst, const void *src, size_t n) override { std::memcpy(dst, src, n); }
   void copyToHost(void *dst, const void *src, size_t n) override { std::memcpy(dst, src, n); }
   void fill(void *dst, int byte, size_t n) override { std::memset(dst, byte, n); }
@@ -100,6 +99,9 @@ public:
   void ipcClose(void *) override {
     throw DeviceError("IPC handles need a GPU: the simulator cannot map another process's memory");
   }
+
+private:
+  sim::DeviceArena &arena_;
 };
 
 /// Launches run to completion: streams need no ordering, events read the host clock.
@@ -127,15 +129,17 @@ public:
 /// The simulator's pipeline and JIT; its programs run on the scheduler with `opts`.
 class SimCompiler final : public KernelCompiler {
 public:
-  SimCompiler(const sim::DeviceLimits &limits, const sim::SchedulerOptions &opts)
-      : limits_(limits), opts_(opts) {}
+  SimCompiler(const sim::DeviceLimits &limits, const sim::SchedulerOptions &opts, sim::DeviceArena &arena)
+      : limits_(limits), opts_(opts), arena_(arena) {}
   std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
-    return std::make_unique<SimCompiledKernel>(sim::compileForSim(std::move(ir), opts), limits_, opts_);
+    return std::make_unique<SimCompiledKernel>(sim::compileForSim(std::move(ir), opts), limits_, opts_,
+                                               arena_);
   }
 
 private:
   const sim::DeviceLimits &limits_;
   const sim::SchedulerOptions &opts_;
+  sim::DeviceArena &arena_;
 };
 
 class SimBackend : public Backend {
@@ -203,9 +207,10 @@ public:
 private:
   sim::DeviceLimits limits_;
   sim::SchedulerOptions opts_;
-  SimMemory memory_;
+  sim::DeviceArena arena_; // device memory apart from the host heap, guarded
+  SimMemory memory_{arena_};
   SimStreams streams_;
-  SimCompiler compiler_{limits_, opts_};
+  SimCompiler compiler_{limits_, opts_, arena_};
 };
 
 } // namespace

@@ -323,3 +323,41 @@ def test_an_unsupported_construct_is_named_at_its_place_and_fails_only_its_kerne
     assert str(e.value).startswith("%s:11:%d: error: " % (path, column)) and words in str(e.value), str(e.value)
     module.good[1, 1](a)
     assert a[0] == 1
+
+
+# The simulator's device memory is apart from the host heap, with guard pages: with bounds
+# checks off, a write past an array's end or into released memory is an illegal address
+# naming kernel and thread, never a corrupted host heap. (A GPU lets small overruns and
+# writes to freed memory pass silently; compute-sanitizer reports them.)
+@cuda.jit(boundscheck=False)
+def store_unchecked(a, k, v):
+    if cuda.grid(1) == 0:
+        a[k] = v
+
+
+class _ForeignView:
+    """Another library's view of device memory (the CUDA Array Interface)."""
+
+    def __init__(self, interface):
+        self.__cuda_array_interface__ = interface
+
+
+def test_an_unchecked_overrun_or_a_write_to_released_memory_is_an_illegal_address():
+    with cuda.use_backend("sim"):
+        host_before = [bytes(range(256)) * 4 for _ in range(100)]
+        a = cuda.device_array(100, np.float32)
+        b = cuda.to_device(np.zeros(100, np.float32))
+        with pytest.raises(KernelError, match=r"in store_unchecked, thread \(0,0,0\) block \(0,0,0\): illegal "
+                                              r"memory access") as e:
+            store_unchecked[1, 1](a, 100 + 64, 1.0)  # 64 elements past the end
+        np.testing.assert_array_equal(b.copy_to_host(), np.zeros(100, np.float32))
+        assert host_before == [bytes(range(256)) * 4 for _ in range(100)]
+
+        d = cuda.device_array(512, np.float64)
+        view = cuda.as_cuda_array(_ForeignView(d.__cuda_array_interface__))
+        del d  # the memory is released; the foreign view still points there
+        with pytest.raises(KernelError, match="illegal memory access"):
+            store_unchecked[1, 1](view, 3, 1.0)
+        out = cuda.device_array(8, np.float64)  # and the device keeps working
+        store_unchecked[1, 1](out, 3, 2.0)
+        assert out.copy_to_host()[3] == 2.0

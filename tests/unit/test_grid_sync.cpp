@@ -2,6 +2,8 @@
 // limit, and a grid barrier that can never complete reported instead of hanging.
 #include "kernel_test_util.h"
 
+#include <unistd.h>
+
 using namespace cutwin;
 using namespace cutwin::test;
 
@@ -87,4 +89,38 @@ TEST(GridSync, BlockExitingBeforeTheGridBarrierIsReportedNotHung) {
   // The device keeps working.
   auto a = sim()->zeros(DType::F64, {8});
   mod->kernel("relax").launch(1, 8, {a, a, int64_t(2)});
+}
+
+TEST(GridSync, ACooperativeLaunchWhoseResidentLocalArraysExceedTheBudgetIsRefused) {
+  // Every thread of a cooperative launch keeps its stack until the end: 270,336 threads
+  // with 256 KiB of local arrays each would be 66 GiB. The simulator gives a launch's
+  // stacks a quarter of the machine's memory and refuses more before running anything.
+  const char *src = R"PY(
+from numba import cuda, float32
+
+@cuda.jit
+def wide(out, n):
+    a = cuda.local.array(65536, float32)
+    for k in range(n):
+        a[k] = k
+    cuda.cg.this_grid().sync()
+    out[cuda.grid(1) % out.size] = a[n - 1]
+)PY";
+  auto mod = moduleFrom(src, "wide.py");
+  auto out = sim()->zeros(DType::F32, {64});
+  std::vector<Arg> args{out, int64_t(10)};
+  uint64_t blocks = mod->kernel("wide").maxCooperativeGridBlocks(args, 1024);
+  uint64_t locals = blocks * 1024 * 65536 * 4;
+  uint64_t quarter = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE)) / 4;
+  if (locals > quarter) {
+    try {
+      mod->kernel("wide").launch(blocks, 1024, args);
+      FAIL() << "a launch whose stacks exceed a quarter of the machine's memory must be refused";
+    } catch (const LaunchError &e) {
+      EXPECT_THAT(e.what(),
+                  testing::HasSubstr("threads stay resident with 262144 bytes of local arrays each"));
+    }
+  }
+  mod->kernel("wide").launch(2, 32, args); // a small grid runs
+  EXPECT_EQ(out.toVector<float>()[0], 9.0f);
 }
