@@ -1,5 +1,7 @@
 #include "kernel_test_util.h"
 
+#include <stdexcept>
+
 namespace cutwin::test {
 
 std::shared_ptr<Device> sim() {
@@ -9,6 +11,16 @@ std::shared_ptr<Device> sim() {
 
 std::shared_ptr<Module> moduleFrom(const std::string &source, const std::string &name) {
   return Module::fromString(sim(), source, name);
+}
+
+KernelError expectKernelError(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const KernelError &e) {
+    return e;
+  }
+  ADD_FAILURE() << "no KernelError raised";
+  throw std::runtime_error("no KernelError");
 }
 
 } // namespace cutwin::test

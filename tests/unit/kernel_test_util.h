@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,9 @@ namespace cutwin::test {
 
 /// The shared simulator device of the test process.
 std::shared_ptr<Device> sim();
+
+/// The KernelError `f` throws (a test failure if it throws none).
+KernelError expectKernelError(const std::function<void()> &f);
 
 /// A module from source text; `name` shows up in diagnostics.
 std::shared_ptr<Module> moduleFrom(const std::string &source, const std::string &name = "kernel.py");

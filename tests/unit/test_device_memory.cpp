@@ -28,16 +28,6 @@ std::shared_ptr<Module> unchecked() {
   return Module::fromString(sim(), kStore, "store.py", o);
 }
 
-KernelError kernelErrorOf(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const KernelError &e) {
-    return e;
-  }
-  ADD_FAILURE() << "no KernelError raised";
-  throw std::runtime_error("no KernelError");
-}
-
 } // namespace
 
 TEST(DeviceMemory, AnUncheckedOverrunFaultsAtTheArraysEndInsteadOfCorruptingTheHost) {
@@ -50,7 +40,7 @@ TEST(DeviceMemory, AnUncheckedOverrunFaultsAtTheArraysEndInsteadOfCorruptingTheH
     int64_t slack = ((n * 4 + 255) / 256 * 256) / 4;
     if (slack > n)
       mod->kernel("store").launch(1, 1, {a, slack - 1, 1.0f});
-    KernelError e = kernelErrorOf([&] { mod->kernel("store").launch(1, 1, {a, n + 64, 2.0f}); });
+    KernelError e = expectKernelError([&] { mod->kernel("store").launch(1, 1, {a, n + 64, 2.0f}); });
     EXPECT_EQ(e.kind(), KernelErrorKind::IllegalAddress);
     EXPECT_THAT(std::string(e.what()),
                 HasSubstr("store.py in store, thread (0,0,0) block (0,0,0): illegal memory "));
@@ -70,7 +60,7 @@ TEST(DeviceMemory, AKernelWritingToReleasedMemoryFaults) {
     stale = a.data();
   } // released: before the next launch its pages become guard pages
   DeviceArray view = sim()->wrap(stale, DType::F64, {512}, {8}, nullptr);
-  KernelError e = kernelErrorOf([&] { mod->kernel("store").launch(1, 1, {view, int64_t(3), 1.0}); });
+  KernelError e = expectKernelError([&] { mod->kernel("store").launch(1, 1, {view, int64_t(3), 1.0}); });
   EXPECT_EQ(e.kind(), KernelErrorKind::IllegalAddress);
   DeviceArray fresh = sim()->zeros(DType::F64, {512}); // and the device keeps working
   mod->kernel("store").launch(1, 1, {fresh, int64_t(3), 1.0});

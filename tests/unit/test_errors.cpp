@@ -18,16 +18,6 @@ def fill(out):
     out[i] = i
 )PY";
 
-KernelError expectKernelError(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const KernelError &e) {
-    return e;
-  }
-  ADD_FAILURE() << "no KernelError raised";
-  throw std::runtime_error("no KernelError");
-}
-
 } // namespace
 
 TEST(KernelErrors, OutOfBoundsNamesKernelLineThreadBlockIndexAndExtent) {
