@@ -40,6 +40,11 @@ size_t fiberStackBytes(const llvm::Module &m) {
   return size_t((bytes + 4095) / 4096 * 4096);
 }
 
+/// A function this large (instructions) compiles without the passes whose time grows faster
+/// than its size (passes.h): a kernel of thousands of statements compiles in time linear in
+/// them, its code a little less optimised.
+constexpr unsigned kLargeFunction = 4000;
+
 void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::PipelineOptions &opts,
                        ir::StepRunner &steps, SimLoweringResult &lowered, std::optional<ir::Step> only) {
   Jit &jit = Jit::get();
@@ -79,7 +84,7 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
   });
   steps.run(ir::Step::SimOptimize, only, m, [&](llvm::Module &m) {
     ir::runOptimization(m, &jit.targetMachine(), std::min(opts.optLevel, info.opt),
-                        /*splitRangeChecks=*/vectorVariants);
+                        /*splitRangeChecks=*/vectorVariants, kLargeFunction);
     // Under gdb the code generator keeps each line's instructions together, in order (at
     // -O0 code speed; the prompt's stepping needs no such thing: it steps by line events).
     if (info.debuggerView)

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Compile time and memory against kernel size: a kernel of N statements, each reading and
-updating array elements (two bounds checks a statement), compiled and launched once on the
-simulator in a fresh interpreter, with bounds checks on and off; N doubles from 250. Prints
-seconds (compile and first launch) and the process's peak resident memory, and each size's
-time over the previous size's (2.0 means linear).
+"""Compile time and memory against kernel size: a kernel of N statements compiled and
+launched once on the simulator in a fresh interpreter, with bounds checks on and off; N
+doubles. Two shapes of statement: "elementwise", `out[i] += a[i] * c` (the thread's own
+elements), and "indexed", `out[(i + k) % 64] += a[(i * k) % 64] * c` (indices computed with
+Python's modulo: several blocks a statement). Prints seconds (compile and first launch),
+the process's peak resident memory, and each size's time over the previous size's (2.0
+means linear).
 
-    PYTHONPATH=build/python python bench/compile_size.py [--sizes 250,500,1000,2000,4000]
+    PYTHONPATH=build/python python bench/compile_size.py [--sizes 500,1000,2000,4000] [--shape elementwise|indexed]
 """
 import argparse
 import os
@@ -26,16 +28,22 @@ print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrs
 """
 
 
-def kernel_source(n):
+STATEMENTS = {
+    "elementwise": lambda k: "    out[i] += a[i] * %d.0" % (k % 7 + 1),
+    "indexed": lambda k: "    out[(i + %d) %% 64] += a[(i * %d) %% 64] * %d.0" % (k, k + 1, k % 7),
+}
+
+
+def kernel_source(n, shape="indexed"):
     lines = ["from cutwin import cuda", "", "", "@cuda.jit", "def big(a, out):", "    i = cuda.grid(1)"]
-    for k in range(n):
-        lines.append("    out[(i + %d) %% 64] += a[(i * %d) %% 64] * %d.0" % (k, k + 1, k % 7))
+    lines += [STATEMENTS[shape](k) for k in range(n)]
     return "\n".join(lines) + "\n"
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sizes", default="250,500,1000,2000,4000")
+    ap.add_argument("--sizes", default="500,1000,2000,4000")
+    ap.add_argument("--shape", choices=sorted(STATEMENTS), default="elementwise")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     env = dict(os.environ, CUTWIN_BACKEND="sim")
@@ -46,7 +54,7 @@ def main():
             previous = None
             for n in sizes:
                 with open(os.path.join(folder, "kernel_%d.py" % n), "w") as f:
-                    f.write(kernel_source(n))
+                    f.write(kernel_source(n, args.shape))
                 program = PROGRAM.format(folder=folder, n=n, checks=checks)
                 r = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True)
                 if r.returncode != 0:

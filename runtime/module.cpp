@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <sstream>
 #include <tuple>
 
 namespace cutwin {
@@ -336,15 +337,66 @@ ModuleImpl::~ModuleImpl() {
   }
 }
 
+namespace {
+/// The alignment a GPU's loads and stores of `t` need (a complex number is two parts).
+size_t elementAlignment(DType t) {
+  switch (t) {
+  case DType::C64:
+  case DType::C128: return dtypeSize(t) / 2;
+  case DType::Xoroshiro128p: return 8;
+  case DType::Bool:
+  case DType::I8:
+  case DType::I16:
+  case DType::I32:
+  case DType::I64:
+  case DType::U8:
+  case DType::U16:
+  case DType::U32:
+  case DType::U64:
+  case DType::F32:
+  case DType::F64:
+  case DType::F16: return dtypeSize(t);
+  }
+  return 1;
+}
+
+/// An array whose elements lie at misaligned addresses (another library's pointer with an
+/// odd offset, odd strides): every access to it faults on a GPU, with an error that ends
+/// the context. Refused before the launch, on every backend, naming the argument.
+void checkAligned(const std::string &kernel, size_t i, const DeviceArray &a) {
+  if (a.size() == 0)
+    return;
+  size_t align = elementAlignment(a.dtype());
+  auto address = reinterpret_cast<uintptr_t>(a.data());
+  bool misaligned = address % align != 0;
+  for (size_t d = 0; d < a.ndim(); ++d)
+    misaligned = misaligned || (a.shape()[d] > 1 && a.strides()[d] % int64_t(align) != 0);
+  if (!misaligned)
+    return;
+  std::ostringstream os;
+  os << "argument " << i + 1 << " of kernel '" << kernel << "': a " << dtypeName(a.dtype())
+     << " array at address 0x" << std::hex << address << std::dec << " with strides (";
+  for (size_t d = 0; d < a.ndim(); ++d)
+    os << (d ? ", " : "") << a.strides()[d];
+  os << ") has elements not aligned to " << align
+     << " bytes: every access to them would be a misaligned address (CUDA_ERROR_MISALIGNED_ADDRESS)";
+  throw LaunchError(os.str());
+}
+} // namespace
+
 void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
                         uint64_t sharedBytes, void *stream) {
   std::function<void(const Arg &, size_t)> onThisDevice = [&](const Arg &a, size_t i) {
-    if (a.isTuple())
+    if (a.isTuple()) {
       for (const Arg &e : a.elements())
         onThisDevice(e, i);
-    else if (a.isArray() && &a.array().device() != device_.get())
-      throw LaunchError("argument " + std::to_string(i + 1) + " of kernel '" + kernel + "' is an array on " +
-                        a.array().device().name() + ", but the kernel runs on " + device_->name());
+    } else if (a.isArray()) {
+      if (&a.array().device() != device_.get())
+        throw LaunchError("argument " + std::to_string(i + 1) + " of kernel '" + kernel +
+                          "' is an array on " + a.array().device().name() + ", but the kernel runs on " +
+                          device_->name());
+      checkAligned(kernel, i, a.array());
+    }
   };
   for (size_t i = 0; i < args.size(); ++i)
     onThisDevice(args[i], i);

@@ -1,7 +1,9 @@
 #include "frontend/ir/passes.h"
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/PassInstrumentation.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/CommandLine.h>
@@ -130,8 +132,32 @@ void simplifyFunction(llvm::Function &f) {
   fpm.run(f, a.fam);
 }
 
-void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level, bool splitRangeChecks) {
-  llvm::PassBuilder pb(tm);
+namespace {
+/// The function a pass is about to run on (a loop's), if it runs on one.
+const llvm::Function *functionOf(const llvm::Any &ir) {
+  if (const auto *f = llvm::any_cast<const llvm::Function *>(&ir))
+    return *f;
+  if (const auto *l = llvm::any_cast<const llvm::Loop *>(&ir))
+    return (*l)->getHeader()->getParent();
+  return nullptr;
+}
+} // namespace
+
+void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level, bool splitRangeChecks,
+                     unsigned largeFunction) {
+  llvm::PassInstrumentationCallbacks instrumentation;
+  if (largeFunction)
+    // IndVarSimplify proves each exit of a loop against every exit that dominates it
+    // (SCEV's isBasicBlockEntryGuardedByCond): quadratic in a loop of thousands of
+    // blocks. Such loops keep their induction variables as they are.
+    instrumentation.registerShouldRunOptionalPassCallback(
+        [largeFunction](llvm::StringRef pass, llvm::Any ir) {
+          if (pass != "IndVarSimplifyPass")
+            return true;
+          const llvm::Function *f = functionOf(ir);
+          return !f || f->getInstructionCount() < largeFunction;
+        });
+  llvm::PassBuilder pb(tm, llvm::PipelineTuningOptions(), std::nullopt, &instrumentation);
   if (tm)
     tm->registerPassBuilderCallbacks(pb); // the target's own IR passes (NVPTX: NVVM reflection)
   if (splitRangeChecks && level >= 2) {

@@ -32,7 +32,9 @@ void simplifyFunction(llvm::Function &f);
 /// induction variable against a bound (the simulator's thread loop under `if i < n:`,
 /// bounds checks of an index) is split into a main loop where the checks are known to
 /// pass, which may then be vectorised, and loops before and after it that keep them
-/// (inductive range check elimination).
-void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level, bool splitRangeChecks = false);
+/// (inductive range check elimination). Passes whose time grows faster than a function's
+/// size are skipped in functions of `largeFunction` instructions or more (0: never).
+void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level, bool splitRangeChecks = false,
+                     unsigned largeFunction = 0);
 
 } // namespace cutwin::ir

@@ -5,6 +5,7 @@ import inspect
 import numpy as np
 import pytest
 
+import cutwin
 from cutwin import cuda
 from cutwin.errors import CompileError, KernelError, KernelIndexError
 
@@ -361,3 +362,32 @@ def test_an_unchecked_overrun_or_a_write_to_released_memory_is_an_illegal_addres
         out = cuda.device_array(8, np.float64)  # and the device keeps working
         store_unchecked[1, 1](out, 3, 2.0)
         assert out.copy_to_host()[3] == 2.0
+
+
+class _PointerView:
+    """Another library's array at a raw address (the CUDA Array Interface)."""
+
+    def __init__(self, address, typestr, shape, strides=None):
+        self.__cuda_array_interface__ = {"data": (address, False), "shape": shape, "strides": strides,
+                                         "typestr": typestr, "version": 3}
+
+
+def test_misaligned_arrays_are_refused_as_the_gpu_faults(cutwin_backend):
+    # A float64 array starting one byte into an allocation, or with a 12-byte stride: every
+    # access is a misaligned address, which a GPU reports as CUDA_ERROR_MISALIGNED_ADDRESS
+    # and which ends its context. cutwin refuses the launch, naming the argument.
+    raw = cuda.to_device(np.zeros(64, np.uint8))
+    base = raw.__cuda_array_interface__["data"][0]
+    odd_start = cuda.as_cuda_array(_PointerView(base + 1, "<f8", (4,)))
+    odd_stride = cuda.as_cuda_array(_PointerView(base, "<f8", (3,), (12,)))
+    for view in (odd_start, odd_stride):
+        with pytest.raises(cutwin.errors.LaunchError, match=r"argument 1 of kernel 'store_unchecked': a float64 "
+                                                             r"array at address 0x[0-9a-f]+ with strides \(\d+\) "
+                                                             r"has elements not aligned to 8 bytes"):
+            store_unchecked[1, 1](view, 0, 1.0)
+    aligned = cuda.as_cuda_array(_PointerView(base + 8, "<f8", (4,)))  # an aligned view runs
+    store_unchecked[1, 1](aligned, 1, 2.5)
+    assert raw.copy_to_host()[16:24].view(np.float64)[0] == 2.5
+    bytes_at_odd = cuda.as_cuda_array(_PointerView(base + 1, "|u1", (8,)))  # bytes need no alignment
+    store_unchecked[1, 1](bytes_at_odd, 0, 7)
+    assert raw.copy_to_host()[1] == 7
