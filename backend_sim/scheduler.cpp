@@ -186,6 +186,9 @@ struct BlockFibers {
   std::vector<uint32_t> *order = nullptr;
   uint32_t n = 0;
   std::mt19937 rng;
+  /// Since when every thread still running has spun in the same loop, round after round
+  /// (kept while a cooperative launch runs other blocks).
+  std::optional<std::chrono::steady_clock::time_point> stalledSince;
 };
 
 void startFibers(const SimKernel &k, const ThreadContext &base, Dim3 block, const void *args,
@@ -211,7 +214,9 @@ void startFibers(const SimKernel &k, const ThreadContext &base, Dim3 block, cons
   }
 }
 
-enum class BlockEnd { Done, AtGridBarrier, Stopped };
+/// Spinning: its running threads only spin (a cooperative launch then runs its other
+/// blocks, one of which may set what they wait for).
+enum class BlockEnd { Done, AtGridBarrier, Spinning, Stopped };
 
 /// A warp operation that cannot complete: `waiter` waits in it, `blocker` is a lane of
 /// its mask that waits elsewhere (null: the waiter's own lane is not in its mask).
@@ -432,7 +437,8 @@ void stopAfterFault() {
 /// recorded (Stopped). Each round runs every ready thread until it blocks, then completes
 /// the warp operations that can complete; when nothing can run, the block barrier opens.
 BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState &bs,
-                      const SchedulerOptions &opts, BlockFibers &bf) {
+                      const SchedulerOptions &opts, BlockFibers &bf, bool yieldWhenSpinning = false,
+                      bool releaseGrid = true) {
   std::vector<Fiber> &fibers = *bf.fibers;
   uint32_t n = bf.n;
   sigjmp_buf escape;
@@ -443,12 +449,11 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
     }
     return BlockEnd::Stopped;
   }
-  for (uint32_t i = 0; i < n; ++i) // released from the grid barrier
+  for (uint32_t i = 0; releaseGrid && i < n; ++i) // released from the grid barrier
     if (fibers[i].state == Fiber::State::AtGridBarrier)
       fibers[i].state = Fiber::State::Ready;
   bool open = false; // the block barrier every waiting thread reached opens in the next pass
-  // Since when every thread still running has spun in the same loop, round after round.
-  std::optional<std::chrono::steady_clock::time_point> stalledSince;
+  std::optional<std::chrono::steady_clock::time_point> &stalledSince = bf.stalledSince;
   while (true) {
     if (opts.seed)
       std::shuffle(bf.order->begin(), bf.order->end(), bf.rng);
@@ -513,8 +518,11 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
         postMortem(k, bs, *firstSpinning, fibers, n, ir::describeError(*bs.err, k.sites));
         return BlockEnd::Stopped;
       }
+      if (!progress && yieldWhenSpinning)
+        return BlockEnd::Spinning;
       continue;
     }
+    stalledSince.reset();
     if (atWarp) {
       // Nothing can run and a warp operation waits for a lane that never comes.
       const Fiber &w = *stall.waiter;
@@ -612,9 +620,13 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
   for (uint64_t b = 0; b < nblocks; ++b)
     blocks[b] = std::make_unique<Resident>();
 
+  // A phase first resumes the blocks at the grid barrier (releasing it), then, while some
+  // block's threads only spin, those blocks again (the others' threads stay at the barrier).
+  bool spinPass = false;
   auto resume = [&](uint64_t b) {
     Resident &r = *blocks[b];
-    if (abort.load(std::memory_order_relaxed) || (r.started && r.end != BlockEnd::AtGridBarrier))
+    BlockEnd waitingFor = spinPass ? BlockEnd::Spinning : BlockEnd::AtGridBarrier;
+    if (abort.load(std::memory_order_relaxed) || (r.started && r.end != waitingFor))
       return;
     prepareFaultHandling();
     if (!r.started) {
@@ -642,10 +654,9 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
           resident.push_back({&k, &o->fibers, o->bf.n, nullptr});
       gdb.emplace(std::move(resident));
     }
-    r.end = resumeFibers(k, r.base, r.bs, opts, r.bf);
+    r.end = resumeFibers(k, r.base, r.bs, opts, r.bf, /*yieldWhenSpinning=*/true, /*releaseGrid=*/!spinPass);
   };
-
-  while (true) {
+  auto resumeAll = [&] {
     if (opts.parallel && nblocks > 1)
       tbb::parallel_for(tbb::blocked_range<uint64_t>(0, nblocks),
                         [&](const tbb::blocked_range<uint64_t> &rg) {
@@ -655,6 +666,16 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
     else
       for (uint64_t b = 0; b < nblocks; ++b)
         resume(b);
+  };
+
+  while (true) {
+    spinPass = false;
+    resumeAll();
+    auto spinning = [&] {
+      return std::any_of(blocks.begin(), blocks.end(), [](auto &r) { return r->end == BlockEnd::Spinning; });
+    };
+    for (spinPass = true; !abort.load() && spinning();)
+      resumeAll();
     if (abort.load())
       return;
     uint64_t waiting = 0;

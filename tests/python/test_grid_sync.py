@@ -146,3 +146,24 @@ def test_without_guard_regions_a_launch_past_the_mapping_limit_is_refused_clearl
 
 def most_threads():
     return rotate_across_the_grid.compile((int64[::1], int64[::1])).max_cooperative_grid_blocks(256) * 256
+
+
+@cuda.jit
+def wait_for_the_last_block(flag, out):
+    # Before the first grid sync, every block's first thread waits for the last block's:
+    # a cooperative launch keeps all blocks resident, so the last one runs meanwhile.
+    if cuda.threadIdx.x == 0:
+        if cuda.blockIdx.x == cuda.gridDim.x - 1:
+            cuda.atomic.exch(flag, 0, 1)
+        else:
+            while cuda.atomic.add(flag, 0, 0) == 0:
+                pass
+    cuda.cg.this_grid().sync()
+    out[cuda.grid(1)] = cuda.atomic.add(flag, 0, 0) + cuda.blockIdx.x
+
+
+def test_a_block_waiting_for_another_block_of_a_cooperative_launch(cutwin_backend):
+    flag = np.zeros(1, np.int32)
+    out = np.zeros(64 * 32, np.int32)
+    wait_for_the_last_block[64, 32](flag, out)
+    np.testing.assert_array_equal(out, 1 + np.repeat(np.arange(64), 32))
