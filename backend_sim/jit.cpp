@@ -14,6 +14,7 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/Orc/TargetProcess/JITLoaderGDB.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/TargetParser/Host.h>
@@ -67,14 +68,14 @@ JITTargetMachineBuilder targetFor(const char *cpu) {
 }
 /// Compiles each module to machine code optimised, except a module with a function of tens
 /// of thousands of instructions or a basic block of thousands (a kernel of thousands of
-/// statements), which is compiled without the code generator's optimisations: its
-/// instruction schedulers take time quadratic in a block's length (a 4,000-statement
-/// kernel: 7.2 s against 0.3 s on a Zen 2 host), its register allocator more than linear
-/// in a function's. The instructions chosen differ, not what they compute (the IR fixes
-/// that).
+/// statements), which is compiled without the code generator's optimisations, its blocks
+/// cut into pieces: the instruction schedulers take time quadratic in a block's length (a
+/// 4,000-statement kernel: 7.2 s against 0.3 s on a Zen 2 host), and so does the fast
+/// register allocator that replaces them (a block of 22,000 instructions: 6.9 s, in pieces
+/// 0.2 s). The instructions chosen differ, not what they compute (the IR fixes that).
 class SizeAwareCompiler : public IRCompileLayer::IRCompiler {
 public:
-  static constexpr size_t kLongBlock = 2000, kLongFunction = 20000;
+  static constexpr size_t kLongBlock = 2000, kLongFunction = 20000, kPiece = 500;
 
   explicit SizeAwareCompiler(JITTargetMachineBuilder jtmb)
       : IRCompiler(irManglingOptionsFromTargetOptions(jtmb.getOptions())) {
@@ -90,7 +91,24 @@ public:
       for (BasicBlock &bb : f)
         large = large || bb.size() >= kLongBlock;
     }
-    return SimpleCompiler(large ? *fast_ : *optimised_)(m);
+    if (!large)
+      return SimpleCompiler(*optimised_)(m);
+    // The fast register allocator's time grows with the square of a block's length (its
+    // live values): blocks are cut into pieces of kPiece instructions joined by branches.
+    for (Function &f : m) {
+      std::vector<BasicBlock *> blocks;
+      for (BasicBlock &bb : f)
+        blocks.push_back(&bb);
+      for (BasicBlock *bb : blocks)
+        while (bb->size() > 2 * kPiece) {
+          auto at = bb->begin();
+          std::advance(at, kPiece);
+          while (isa<PHINode>(*at))
+            ++at;
+          bb = bb->splitBasicBlock(at);
+        }
+    }
+    return SimpleCompiler(*fast_)(m);
   }
 
 private:

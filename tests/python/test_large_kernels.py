@@ -5,22 +5,25 @@ of the same arithmetic in NumPy."""
 import importlib.util
 
 import numpy as np
+import pytest
 
 from cutwin import cuda
 
 STATEMENTS = 2000
 
 
-def test_a_kernel_of_thousands_of_statements_computes_what_numpy_does(tmp_path, cutwin_backend):
-    # Each statement updates the thread's element from another array's (bounds-checked,
-    # indices computed with Python's modulo); a division, which no multiply-add contracts,
+@pytest.mark.parametrize("boundscheck", [True, False])
+def test_a_kernel_of_thousands_of_statements_computes_what_numpy_does(tmp_path, cutwin_backend, boundscheck):
+    # Each statement updates the thread's element from another array's (with and without
+    # bounds checks, indices with Python's modulo); a division, which no multiply-add contracts,
     # so that NumPy's operations are the kernel's, in the same order.
-    lines = ["from cutwin import cuda", "", "", "@cuda.jit", "def big(a, out):", "    i = cuda.grid(1)",
+    lines = ["from cutwin import cuda", "", "", "@cuda.jit(boundscheck=%s)" % boundscheck, "def big(a, out):",
+             "    i = cuda.grid(1)",
              "    if i < out.size:"]
     lines += ["        out[i] += a[(i * %d + %d) %% 64] / %d.5" % (k + 1, k, k % 7 + 1) for k in range(STATEMENTS)]
-    path = tmp_path / "generated_kernel.py"
+    path = tmp_path / ("generated_kernel_%s.py" % boundscheck)
     path.write_text("\n".join(lines) + "\n")
-    spec = importlib.util.spec_from_file_location("generated_kernel", path)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
 
