@@ -149,15 +149,20 @@ void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level, bool s
   if (largeFunction)
     // IndVarSimplify proves each exit of a loop against every exit that dominates it
     // (SCEV's isBasicBlockEntryGuardedByCond): quadratic in a loop of thousands of
-    // blocks. Such loops keep their induction variables as they are.
+    // blocks. Such loops keep their induction variables as they are, and are not
+    // vectorised (the vectoriser's analysis of a loop of 100,000 instructions grows
+    // faster than it: 4.6x per doubling).
     instrumentation.registerShouldRunOptionalPassCallback(
         [largeFunction](llvm::StringRef pass, llvm::Any ir) {
-          if (pass != "IndVarSimplifyPass")
+          if (pass != "IndVarSimplifyPass" && pass != "LoopVectorizePass")
             return true;
           const llvm::Function *f = functionOf(ir);
           return !f || f->getInstructionCount() < largeFunction;
         });
-  llvm::PassBuilder pb(tm, llvm::PipelineTuningOptions(), std::nullopt, &instrumentation);
+  llvm::PipelineTuningOptions tuning;
+  tuning.CallGraphProfile = false; // call counts for a linker's section order: none here (and
+                                   // superlinear in a function's calls)
+  llvm::PassBuilder pb(tm, tuning, std::nullopt, &instrumentation);
   if (tm)
     tm->registerPassBuilderCallbacks(pb); // the target's own IR passes (NVPTX: NVVM reflection)
   if (splitRangeChecks && level >= 2) {
