@@ -22,22 +22,21 @@
 
 namespace cutwin::sim {
 
-uint64_t localBytes(const llvm::Module &m) {
-  uint64_t locals = 0;
+ThreadStack threadStack(const llvm::Module &m) {
+  ThreadStack s;
   for (const llvm::Function &f : m)
     for (const llvm::BasicBlock &bb : f)
       for (const llvm::Instruction &i : bb)
         if (auto *a = llvm::dyn_cast<llvm::AllocaInst>(&i))
           if (auto size = a->getAllocationSize(m.getDataLayout()))
-            locals += size->getFixedValue();
-  return locals;
+            s.localBytes += size->getFixedValue();
+  s.fiberBytes = size_t((32 * 1024 + s.localBytes + 4095) / 4096 * 4096);
+  return s;
 }
 
-/// Stack bytes a simulated thread needs: a base for call frames plus every fixed-size
-/// local the code allocates.
-size_t fiberStackBytes(const llvm::Module &m) {
-  uint64_t bytes = 32 * 1024 + localBytes(m);
-  return size_t((bytes + 4095) / 4096 * 4096);
+std::string describe(const ThreadStack &s) {
+  return "# *** sim-stack: " + std::to_string(s.fiberBytes) + " bytes per fiber, " +
+         std::to_string(s.localBytes) + " bytes of local arrays ***\n";
 }
 
 /// A function this large (instructions) compiles without the passes whose time grows faster
@@ -115,11 +114,11 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
     if (g.isConstant() && g.getName().contains(".const."))
       out.constBytes += m.getDataLayout().getTypeAllocSize(g.getValueType());
 
-  out.localBytes = localBytes(m);
-  out.stackBytes = fiberStackBytes(m);
+  ThreadStack stack = threadStack(m);
+  out.localBytes = stack.localBytes;
+  out.stackBytes = stack.fiberBytes;
   if (steps.dumps(Step::SimStack))
-    steps.out() << "# *** sim-stack: " << out.stackBytes << " bytes per fiber, " << out.localBytes
-                << " bytes of local arrays ***\n";
+    steps.out() << describe(stack);
   steps.finished(Step::SimStack);
 
   std::map<std::string, uint64_t> externals;

@@ -9,6 +9,7 @@
 #include "frontend/ir/step_runner.h"
 
 #include <optional>
+#include <string>
 
 namespace cutwin::sim {
 
@@ -27,10 +28,14 @@ struct SimProgram {
 void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::PipelineOptions &opts,
                        ir::StepRunner &steps, SimLoweringResult &lowered, std::optional<ir::Step> only = {});
 
-/// Step sim-stack: the stack bytes a simulated thread needs.
-size_t fiberStackBytes(const llvm::Module &m);
-/// The bytes of a thread's fixed-size locals (local arrays): its local memory on a GPU.
-uint64_t localBytes(const llvm::Module &m);
+/// Step sim-stack: what a simulated thread's stack holds.
+struct ThreadStack {
+  uint64_t localBytes = 0; ///< fixed-size locals (local arrays): the thread's local memory on a GPU
+  size_t fiberBytes = 0;   ///< a fiber's stack: 32 KiB for call frames plus the locals, in whole pages
+};
+ThreadStack threadStack(const llvm::Module &m);
+/// The line step sim-stack prints.
+std::string describe(const ThreadStack &s);
 
 /// Every simulator step; `foreign` names the linked files and the foreign functions the
 /// kernel calls (none: nothing to compile).

@@ -208,10 +208,7 @@ void runStepAlone(llvm::Module &m, const std::string &name, PipelineOptions opts
   case Step::SimVectorVariants:
   case Step::SimOptimize:
   case Step::SimVectorBodies: sim::runSimModuleSteps(m, info, opts, steps, simLowered, s); return;
-  case Step::SimStack:
-    steps.out() << "# *** sim-stack: " << sim::fiberStackBytes(m) << " bytes per fiber, "
-                << sim::localBytes(m) << " bytes of local arrays ***\n";
-    return;
+  case Step::SimStack: steps.out() << sim::describe(sim::threadStack(m)); return;
   case Step::SimForeign:
   case Step::SimJit: throw Error("step '" + name + "' loads code into this process: use cutwin compile");
   case Step::GpuLower:
