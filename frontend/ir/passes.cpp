@@ -146,19 +146,24 @@ const llvm::Function *functionOf(const llvm::Any &ir) {
 void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level, bool splitRangeChecks,
                      unsigned largeFunction) {
   llvm::PassInstrumentationCallbacks instrumentation;
-  if (largeFunction)
+  instrumentation.registerShouldRunOptionalPassCallback([largeFunction](llvm::StringRef pass, llvm::Any ir) {
+    const llvm::Function *f = functionOf(ir);
+    if (!f)
+      return true;
+    // LoopSink sinks only by profile data, which kernels have none of, yet computes
+    // block frequencies and MemorySSA for every function with a loop first: 4.5x per
+    // doubling of a 100,000-instruction thread loop, for nothing.
+    if (pass == "LoopSinkPass")
+      return f->hasProfileData();
     // IndVarSimplify proves each exit of a loop against every exit that dominates it
     // (SCEV's isBasicBlockEntryGuardedByCond): quadratic in a loop of thousands of
     // blocks. Such loops keep their induction variables as they are, and are not
     // vectorised (the vectoriser's analysis of a loop of 100,000 instructions grows
     // faster than it: 4.6x per doubling).
-    instrumentation.registerShouldRunOptionalPassCallback(
-        [largeFunction](llvm::StringRef pass, llvm::Any ir) {
-          if (pass != "IndVarSimplifyPass" && pass != "LoopVectorizePass")
-            return true;
-          const llvm::Function *f = functionOf(ir);
-          return !f || f->getInstructionCount() < largeFunction;
-        });
+    if (largeFunction && (pass == "IndVarSimplifyPass" || pass == "LoopVectorizePass"))
+      return f->getInstructionCount() < largeFunction;
+    return true;
+  });
   llvm::PipelineTuningOptions tuning;
   tuning.CallGraphProfile = false; // call counts for a linker's section order: none here (and
                                    // superlinear in a function's calls)
