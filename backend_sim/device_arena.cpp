@@ -12,7 +12,15 @@
 
 namespace cutwin::sim {
 
-DeviceArena::DeviceArena() : page_(size_t(sysconf(_SC_PAGESIZE))) {}
+DeviceArena::DeviceArena(size_t maxRegions)
+    : page_(size_t(sysconf(_SC_PAGESIZE))), maxRegions_(std::max<size_t>(maxRegions, 1)) {}
+
+size_t DeviceArena::defaultMaxRegions() { return size_t(std::max(mappingLimit(), 12L)) / 4 / 3; }
+
+size_t DeviceArena::mappedRegions() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return mapped_;
+}
 
 DeviceArena::~DeviceArena() {
   for (auto &[p, r] : live_)
@@ -26,7 +34,10 @@ DeviceArena::~DeviceArena() {
       unmap({base, span});
 }
 
-void DeviceArena::unmap(const Region &r) { munmap(r.base, r.span + 2 * page_); }
+void DeviceArena::unmap(const Region &r) {
+  munmap(r.base, r.span + 2 * page_);
+  --mapped_;
+}
 
 void *DeviceArena::allocate(size_t bytes) {
   bytes = std::max<size_t>(bytes, 1);
@@ -64,20 +75,39 @@ void *DeviceArena::allocate(size_t bytes) {
       releasedBytes_ -= span;
     }
   }
-  if (guarded && !removeGuard(r.base + page_, span)) {
-    unmap(r);
+  auto unmapAndUseHeap = [&] {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      unmap(r);
+    }
     return fromHeap();
-  }
+  };
+  if (guarded && !removeGuard(r.base + page_, span))
+    return unmapAndUseHeap();
   if (!r.base) {
+    bool full = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      while (mapped_ >= maxRegions_ && evictReleased()) {
+      }
+      full = mapped_ >= maxRegions_; // every region is in use
+      if (!full)
+        ++mapped_; // counted before the call, so that concurrent allocations stay within bounds
+    }
+    if (full)
+      return fromHeap();
     void *p = mmap(nullptr, span + 2 * page_, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED)
-      return fromHeap();
-    r.base = static_cast<char *>(p);
-    if (!installGuard(r.base, page_) || !installGuard(r.base + page_ + span, page_)) {
-      unmap(r);
+    if (p == MAP_FAILED) {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        --mapped_;
+      }
       return fromHeap();
     }
+    r.base = static_cast<char *>(p);
+    if (!installGuard(r.base, page_) || !installGuard(r.base + page_ + span, page_))
+      return unmapAndUseHeap();
   }
   char *user = r.base + page_ + span - used;
   std::lock_guard<std::mutex> lock(mu_);
@@ -117,15 +147,21 @@ void DeviceArena::quarantine(const Region &r) {
   released_[r.span].push_back(r.base);
   ++releasedRegions_;
   releasedBytes_ += r.span;
-  while (releasedBytes_ > kKeepBytes || releasedRegions_ > kKeepRegions) {
-    auto largest = std::prev(released_.end()); // the largest span goes first
-    unmap({largest->second.front(), largest->first});
-    releasedBytes_ -= largest->first;
-    --releasedRegions_;
-    largest->second.pop_front();
-    if (largest->second.empty())
-      released_.erase(largest);
-  }
+  while (releasedBytes_ > kKeepBytes || releasedRegions_ > kKeepRegions)
+    evictReleased();
+}
+
+bool DeviceArena::evictReleased() {
+  if (released_.empty())
+    return false;
+  auto largest = std::prev(released_.end()); // the largest span goes first
+  unmap({largest->second.front(), largest->first});
+  releasedBytes_ -= largest->first;
+  --releasedRegions_;
+  largest->second.pop_front();
+  if (largest->second.empty())
+    released_.erase(largest);
+  return true;
 }
 
 } // namespace cutwin::sim
