@@ -20,8 +20,10 @@ struct DeviceLimits {
   uint64_t sharedPerMultiprocessor = 228 * 1024;
   uint64_t sharedReservedPerBlock = 1024; ///< the driver's share of each block's shared memory
   /// Local memory per thread (local arrays, stack): a frame of this size or more is refused
-  /// at launch (an H100 refuses 512 KiB exactly; where below it the limit lies is not yet
-  /// measured)
+  /// at launch, as an H100 refuses it (CUDA_ERROR_INVALID_VALUE). Below it a GPU refuses what
+  /// its free memory cannot hold for every resident thread (OUT_OF_MEMORY: 313,456 bytes on
+  /// an H100 80 GB), which depends on the card; the simulator bounds its stacks by its own
+  /// budget instead.
   uint64_t localPerThread = 512 * 1024;
 };
 

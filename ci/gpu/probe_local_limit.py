@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Finds, on the GPU, the largest local array per thread (float32 words) a launch accepts:
 an H100 refuses 512 KiB with CUDA_ERROR_INVALID_VALUE and runs 64 KiB; this bisects the
-boundary between (the simulator refuses 512 KiB and more: backend_sim/device_limits.h).
+boundary between. On an H100 80 GB it is the card's memory (CUDA_ERROR_OUT_OF_MEMORY from
+313,460 bytes: the frame reserved for every resident thread), not a per-thread rule; the
+simulator refuses 512 KiB and more (backend_sim/device_limits.h). Results:
+docs/results/local_limit_h100_2026-12-06.txt.
 Run on the GPU machine with PYTHONPATH naming cutwin's package:
 
     python3 ci/gpu/probe_local_limit.py
@@ -49,3 +52,8 @@ with cuda.use_backend("gpu"):
         print("%7d words (%d bytes): %s" % (mid, 4 * mid, "runs, local %s bytes" % what if ok else what))
         lo, hi = (mid, hi) if ok else (lo, mid)
     print("largest accepted: %d words, %d bytes of local array per thread" % (lo, 4 * lo))
+    try:  # the driver reserves local memory for every resident thread: free memory may bound it
+        free, total = cuda.current_context().get_memory_info()
+        print("device memory: %d MiB free of %d MiB" % (free >> 20, total >> 20))
+    except Exception as e:  # noqa: BLE001 - informative only
+        print("device memory: unknown (%s)" % e)
