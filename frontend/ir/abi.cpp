@@ -46,8 +46,20 @@ void flatten(ArgLayout &l, const fe::Type &t, unsigned arg, std::vector<unsigned
       flatten(l, t.elems[i], arg, p);
     }
     return;
-  default: throw Error("kernel arguments of type " + t.str() + " are not supported");
+  case TypeKind::Unknown:
+  case TypeKind::None:
+  case TypeKind::Range:
+  case TypeKind::Module:
+  case TypeKind::Function:
+  case TypeKind::TypeObject:
+  case TypeKind::DeviceFunction:
+  case TypeKind::ForeignFunction:
+  case TypeKind::String:
+  case TypeKind::Slice:
+  case TypeKind::Iterator:
+  case TypeKind::Optional: break;
   }
+  throw Error("kernel arguments of type " + t.str() + " are not supported");
 }
 
 } // namespace

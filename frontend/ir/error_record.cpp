@@ -90,8 +90,11 @@ std::string describeError(const ErrorRecord &rec, const std::vector<Site> &sites
     detail = m.str();
     break;
   }
-  default: detail = "kernel fault (kind " + std::to_string(rec.kind) + ")"; break;
+  case KernelErrorKind::None:
+  case KernelErrorKind::Trap: break;
   }
+  if (detail.empty()) // (also a kind no enumerator has: the record is device memory)
+    detail = "kernel fault (kind " + std::to_string(rec.kind) + ")";
   return detail;
 }
 

@@ -74,8 +74,11 @@ Value *Lowerer::lowerValue(const fe::Expr &e) {
                          ConstantFP::get(llvm::Type::getDoubleTy(ctx_), c.floatValue), Scalar::C128);
     return nullptr; // None
   }
-  default: throw Error("internal error: expression kind not lowered");
+  case fe::ExprKind::Slice: // (parts of subscripts, assignment targets and calls: lowered there)
+  case fe::ExprKind::List:
+  case fe::ExprKind::Starred: break;
   }
+  throw Error("internal error: expression kind not lowered");
 }
 
 Value *Lowerer::constant(const fe::ConstValue &v, const Type &t) {
@@ -555,14 +558,26 @@ Value *Lowerer::laneId() {
 }
 
 Value *Lowerer::specialRegister(fe::Access reg, unsigned dim) {
-  Intrinsic id;
+  auto read = [&](Intrinsic id) { return b_.CreateCall(getIntrinsic(mod_, id)); };
   switch (reg) {
-  case fe::Access::ThreadIdx: id = threadIdxIntrinsic(dim); break;
-  case fe::Access::BlockIdx: id = blockIdxIntrinsic(dim); break;
-  case fe::Access::BlockDim: id = blockDimIntrinsic(dim); break;
-  default: id = gridDimIntrinsic(dim); break;
+  case fe::Access::ThreadIdx: return read(threadIdxIntrinsic(dim));
+  case fe::Access::BlockIdx: return read(blockIdxIntrinsic(dim));
+  case fe::Access::BlockDim: return read(blockDimIntrinsic(dim));
+  case fe::Access::GridDim: return read(gridDimIntrinsic(dim));
+  case fe::Access::None:
+  case fe::Access::LaneId:
+  case fe::Access::TupleField:
+  case fe::Access::ArrayShape:
+  case fe::Access::ArrayStrides:
+  case fe::Access::ArraySize:
+  case fe::Access::RealPart:
+  case fe::Access::ImagPart:
+  case fe::Access::TupleIndices:
+  case fe::Access::Slices:
+  case fe::Access::TupleStatic:
+  case fe::Access::TupleDynamic: break;
   }
-  return b_.CreateCall(getIntrinsic(mod_, id));
+  throw Error("internal error: not a special register");
 }
 
 Value *Lowerer::lowerAttribute(const fe::AttributeExpr &a) {

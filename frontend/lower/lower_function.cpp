@@ -128,9 +128,18 @@ llvm::Type *Lowerer::llvmType(const Type &t) {
   case TypeKind::Module:
     if (t.path == "cuda.cg.grid_group")
       return StructType::get(ctx_); // an object with methods only
-    [[fallthrough]];
-  default: throw Error("internal error: no IR type for " + t.str());
+    break;
+  case TypeKind::Unknown: // (static values: no run-time value to hold)
+  case TypeKind::Range:
+  case TypeKind::Function:
+  case TypeKind::TypeObject:
+  case TypeKind::DeviceFunction:
+  case TypeKind::ForeignFunction:
+  case TypeKind::String:
+  case TypeKind::Slice:
+  case TypeKind::Iterator: break;
   }
+  throw Error("internal error: no IR type for " + t.str());
 }
 
 DIType *Lowerer::diType(const Type &t) {
@@ -476,8 +485,12 @@ void Lowerer::lowerStmt(const fe::Stmt &s) {
   case fe::StmtKind::Raise: return lowerRaise(static_cast<const fe::RaiseStmt &>(s));
   case fe::StmtKind::Pass:
   case fe::StmtKind::Global: return;
-  default: throw Error("internal error: statement kind not lowered");
+  case fe::StmtKind::FunctionDef: // (module level only: the typer refuses them in kernels)
+  case fe::StmtKind::Import:
+  case fe::StmtKind::ImportFrom:
+  case fe::StmtKind::Unsupported: break;
   }
+  throw Error("internal error: statement kind not lowered");
 }
 
 void Lowerer::lowerAssign(const fe::Expr &target, Value *v, const Type &vt) {

@@ -240,7 +240,8 @@ Value *Lowerer::toHalfRounded(Value *x, HalfRounding mode) {
   switch (mode) {
   case HalfRounding::Down: return b_.CreateSelect(b_.CreateFCmpOGT(back, x), halfStep(b_, rn, true), rn);
   case HalfRounding::Up: return b_.CreateSelect(b_.CreateFCmpOLT(back, x), halfStep(b_, rn, false), rn);
-  default: {
+  case HalfRounding::Nearest: return rn;
+  case HalfRounding::Zero: {
     Value *ax = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
     Value *aback = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, back);
     llvm::Type *i16 = b_.getInt16Ty();
@@ -249,6 +250,7 @@ Value *Lowerer::toHalfRounded(Value *x, HalfRounding mode) {
     return b_.CreateSelect(b_.CreateFCmpOGT(aback, ax), towardZero, rn);
   }
   }
+  return rn;
 }
 
 Value *Lowerer::convertRounded(Value *v, Scalar from, Scalar to, HalfRounding mode) {

@@ -299,8 +299,11 @@ std::optional<ConstValue> evalConst(const Expr &e, const SourceFile &file, const
       return std::nullopt;
     return rec(truthy(*t) ? *i.body : *i.orelse);
   }
-  default: return std::nullopt;
+  case ExprKind::Call: // (a call is no constant, even of a builtin)
+  case ExprKind::Slice:
+  case ExprKind::Starred: return std::nullopt;
   }
+  return std::nullopt;
 }
 
 } // namespace cutwin::fe

@@ -37,7 +37,20 @@ ModuleScope::ModuleScope(std::shared_ptr<const SourceFile> file, std::shared_ptr
       }
       break;
     }
-    default: break; // host statements (if __name__ == ..., prints, loops) are not evaluated
+    // Host statements (if __name__ == ..., prints, loops) are not evaluated.
+    case StmtKind::Expr:
+    case StmtKind::AugAssign:
+    case StmtKind::AnnAssign:
+    case StmtKind::If:
+    case StmtKind::For:
+    case StmtKind::While:
+    case StmtKind::Break:
+    case StmtKind::Continue:
+    case StmtKind::Return:
+    case StmtKind::Pass:
+    case StmtKind::Assert:
+    case StmtKind::Raise:
+    case StmtKind::Global: break;
     }
   }
   for (auto &[name, opts] : host_.functions)

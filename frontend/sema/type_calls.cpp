@@ -54,8 +54,20 @@ ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
     if (path == "cuda.jit")
       error(c.loc, "cuda.jit cannot be used inside a kernel");
     error(c.loc, "'" + path.substr(path.find('.') + 1) + "' is not supported in kernels");
-  default: error(c.func->loc, "'" + exprToString(*c.func) + "' (" + fn.type.str() + ") is not callable");
+  case TypeKind::Unknown:
+  case TypeKind::None:
+  case TypeKind::Scalar:
+  case TypeKind::Array:
+  case TypeKind::Tuple:
+  case TypeKind::Range:
+  case TypeKind::Module:
+  case TypeKind::TypeObject:
+  case TypeKind::String:
+  case TypeKind::Slice:
+  case TypeKind::Iterator:
+  case TypeKind::Optional: break;
   }
+  error(c.func->loc, "'" + exprToString(*c.func) + "' (" + fn.type.str() + ") is not callable");
 }
 
 ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::vector<ExprInfo> &args,

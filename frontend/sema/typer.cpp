@@ -93,8 +93,17 @@ bool isStaticType(const Type &t) {
   case TypeKind::DeviceFunction:
   case TypeKind::ForeignFunction: return true;
   case TypeKind::Module: return t.path != "cuda.cg.grid_group";
-  default: return false;
+  case TypeKind::Unknown:
+  case TypeKind::Scalar:
+  case TypeKind::Array:
+  case TypeKind::Tuple:
+  case TypeKind::Range:
+  case TypeKind::String:
+  case TypeKind::Slice:
+  case TypeKind::Iterator:
+  case TypeKind::Optional: return false;
   }
+  return false;
 }
 
 const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const SourceFile &file,
@@ -369,7 +378,17 @@ void FunctionTyper::collectLocals(const Block &b) {
       for (auto &n : static_cast<const GlobalStmt &>(*s).names)
         globalNames_.insert(n);
       break;
-    default: break;
+    case StmtKind::Expr: // (no names bound)
+    case StmtKind::Break:
+    case StmtKind::Continue:
+    case StmtKind::Return:
+    case StmtKind::Pass:
+    case StmtKind::FunctionDef:
+    case StmtKind::Import:
+    case StmtKind::ImportFrom:
+    case StmtKind::Assert:
+    case StmtKind::Raise:
+    case StmtKind::Unsupported: break;
     }
   }
 }
@@ -403,7 +422,16 @@ Type FunctionTyper::iterElement(const Type &t, SourceLoc loc) {
     }
     return Type::tuple(std::move(parts));
   }
-  default: break;
+  case TypeKind::None:
+  case TypeKind::Scalar:
+  case TypeKind::Module:
+  case TypeKind::Function:
+  case TypeKind::TypeObject:
+  case TypeKind::DeviceFunction:
+  case TypeKind::ForeignFunction:
+  case TypeKind::String:
+  case TypeKind::Slice:
+  case TypeKind::Optional: break;
   }
   error(loc, "cannot iterate over " + t.str() +
                  " in a kernel (range, arrays, uniform tuples, enumerate and "

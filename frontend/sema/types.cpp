@@ -241,8 +241,12 @@ bool Type::operator==(const Type &o) const {
   case TypeKind::TypeObject:
     return scalar == o.scalar && typeObjectIsVoid == o.typeObjectIsVoid && elems == o.elems &&
            ndim == o.ndim && layout == o.layout;
-  default: return true;
+  case TypeKind::Unknown: // (nothing besides the kind)
+  case TypeKind::None:
+  case TypeKind::String:
+  case TypeKind::Slice: return true;
   }
+  return true;
 }
 
 std::string Type::str() const {
@@ -328,8 +332,18 @@ std::string Type::signatureText() const {
   }
   case TypeKind::None: return "void";
   case TypeKind::Optional: return "optional(" + elems[0].signatureText() + ")";
-  default: return str();
+  case TypeKind::Unknown: // (as str() writes them)
+  case TypeKind::Range:
+  case TypeKind::Module:
+  case TypeKind::Function:
+  case TypeKind::TypeObject:
+  case TypeKind::DeviceFunction:
+  case TypeKind::ForeignFunction:
+  case TypeKind::String:
+  case TypeKind::Slice:
+  case TypeKind::Iterator: break;
   }
+  return str();
 }
 
 std::string Type::mangle() const {
@@ -383,8 +397,13 @@ std::string Type::mangle() const {
       s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     return s + "E";
   }
-  default: return "x";
+  case TypeKind::Unknown: // (never in a specialisation's key)
+  case TypeKind::Range:
+  case TypeKind::String:
+  case TypeKind::Slice:
+  case TypeKind::Iterator: break;
   }
+  return "x";
 }
 
 std::string displayName(const std::string &key) { return key.substr(0, key.find('@')); }

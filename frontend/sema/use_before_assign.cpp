@@ -165,7 +165,15 @@ private:
       use(*a.test, assigned);
       return;
     }
-    default: return;
+    case StmtKind::Break: // (no reads the check follows)
+    case StmtKind::Continue:
+    case StmtKind::Pass:
+    case StmtKind::FunctionDef:
+    case StmtKind::Import:
+    case StmtKind::ImportFrom:
+    case StmtKind::Raise:
+    case StmtKind::Global:
+    case StmtKind::Unsupported: return;
     }
   }
 

@@ -427,8 +427,16 @@ private:
         checkTarget(*x);
       return;
     case ExprKind::Starred: return checkTarget(*static_cast<const StarredExpr &>(e).value);
-    default: error(e.loc, "cannot assign to this expression");
+    case ExprKind::Constant:
+    case ExprKind::BinOp:
+    case ExprKind::UnaryOp:
+    case ExprKind::BoolOp:
+    case ExprKind::Compare:
+    case ExprKind::IfExp:
+    case ExprKind::Call:
+    case ExprKind::Slice: break;
     }
+    error(e.loc, "cannot assign to this expression");
   }
 
   std::string parseDottedName() {

@@ -17,8 +17,17 @@ const char *kernelErrorClass(KernelErrorKind k) {
   switch (k) {
   case KernelErrorKind::IndexOutOfBounds: return "KernelIndexError";
   case KernelErrorKind::Assertion: return "KernelAssertionError";
-  default: return "KernelError";
+  case KernelErrorKind::None:
+  case KernelErrorKind::Exception:
+  case KernelErrorKind::BarrierDivergence:
+  case KernelErrorKind::Deadlock:
+  case KernelErrorKind::Trap:
+  case KernelErrorKind::IllegalAddress:
+  case KernelErrorKind::StackOverflow:
+  case KernelErrorKind::WarpDivergence:
+  case KernelErrorKind::Livelock: break;
   }
+  return "KernelError";
 }
 
 /// Raises `type`(message) with `attrs` set on the instance.
