@@ -4,6 +4,7 @@
 // its rounding mode.
 #include "backend_sim/approx_ops.h"
 #include "backend_sim/approx_tables.h"
+#include "backend_sim/host_callbacks.h"
 
 #include <bit>
 

@@ -1,6 +1,7 @@
 #include "backend_sim/half_ops.h"
 
 #include "backend_sim/half_conversions.h"
+#include "backend_sim/host_callbacks.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -26,12 +27,7 @@ void roundHalfFmaOnce(Module &m) {
     return;
   IRBuilder<> b(m.getContext());
   Type *i16 = b.getInt16Ty();
-  FunctionCallee helper =
-      m.getOrInsertFunction("cutwin_sim_fma_f16", FunctionType::get(i16, {i16, i16, i16}, false));
-  if (auto *fn = dyn_cast<Function>(helper.getCallee())) {
-    fn->setDoesNotThrow();
-    fn->setDoesNotAccessMemory();
-  }
+  Function *helper = declareHostCallback(m, HostCallback::FmaF16);
   for (IntrinsicInst *ii : fmas) {
     b.SetInsertPoint(ii);
     Value *args[3];

@@ -4,19 +4,15 @@
 /// rounds once. This step rounds fma once too.
 #pragma once
 
-#include <cstdint>
-
 namespace llvm {
 class Module;
 }
 
 namespace cutwin::sim {
 
-/// Replaces every llvm.fma.f16 / llvm.fmuladd.f16 by a call of `cutwin_sim_fma_f16`.
+/// Replaces every llvm.fma.f16 / llvm.fmuladd.f16 by a call of `cutwin_sim_fma_f16` (a host
+/// callback: fma of three float16 bit patterns, rounded once to nearest, ties to even; a NaN
+/// result is the GPU's canonical 0x7fff).
 void roundHalfFmaOnce(llvm::Module &m);
 
 } // namespace cutwin::sim
-
-/// fma(a, b, c) of three float16 bit patterns, rounded once to nearest (ties to even); a
-/// NaN result is the GPU's canonical 0x7fff.
-extern "C" uint16_t cutwin_sim_fma_f16(uint16_t a, uint16_t b, uint16_t c);

@@ -24,6 +24,10 @@ template <class T> Type *llvmType(LLVMContext &c) {
     return PointerType::get(c, 1);
   else if constexpr (std::is_pointer_v<T>)
     return PointerType::get(c, 0);
+  else if constexpr (std::is_same_v<T, float>)
+    return Type::getFloatTy(c);
+  else if constexpr (std::is_same_v<T, double>)
+    return Type::getDoubleTy(c);
   else if constexpr (std::is_integral_v<T>)
     return Type::getIntNTy(c, 8 * sizeof(T));
   else
@@ -41,15 +45,22 @@ template <class R, class... A> constexpr bool takesContext(R (*)(A...)) {
     return std::is_same_v<std::tuple_element_t<0, std::tuple<A...>>, ThreadContext *>;
 }
 
-Function *declare(Module &m, const char *symbol, FunctionType *type, bool noreturn, bool context) {
+Function *declare(Module &m, const char *symbol, FunctionType *type, CallbackEffect effect, bool context) {
   auto *fn = cast<Function>(m.getOrInsertFunction(symbol, type).getCallee());
   if (context) {
     fn->setDoesNotThrow();
     fn->addParamAttr(0, Attribute::ReadOnly);
     fn->addParamAttr(0, Attribute::NoCapture);
   }
-  if (noreturn)
-    fn->setDoesNotReturn();
+  switch (effect) {
+  case CallbackEffect::Plain: break;
+  case CallbackEffect::NoReturn: fn->setDoesNotReturn(); break;
+  case CallbackEffect::NoThrow: fn->setDoesNotThrow(); break;
+  case CallbackEffect::Pure:
+    fn->setDoesNotThrow();
+    fn->setDoesNotAccessMemory();
+    break;
+  }
   return fn;
 }
 
@@ -57,9 +68,9 @@ Function *declare(Module &m, const char *symbol, FunctionType *type, bool noretu
 
 Function *declareHostCallback(Module &m, HostCallback id) {
   switch (id) {
-#define CUTWIN_DECLARE_IN_MODULE(id, symbol, noreturn, result, params)                                       \
+#define CUTWIN_DECLARE_IN_MODULE(id, symbol, effect, result, params)                                         \
   case HostCallback::id:                                                                                     \
-    return declare(m, #symbol, llvmFunctionType(m.getContext(), &::symbol), noreturn,                        \
+    return declare(m, #symbol, llvmFunctionType(m.getContext(), &::symbol), CallbackEffect::effect,          \
                    takesContext(&::symbol));
     CUTWIN_SIM_HOST_CALLBACKS(CUTWIN_DECLARE_IN_MODULE)
 #undef CUTWIN_DECLARE_IN_MODULE
@@ -69,7 +80,7 @@ Function *declareHostCallback(Module &m, HostCallback id) {
 
 std::vector<std::pair<const char *, void *>> hostCallbackSymbols() {
   return {
-#define CUTWIN_SYMBOL(id, symbol, noreturn, result, params) {#symbol, reinterpret_cast<void *>(&::symbol)},
+#define CUTWIN_SYMBOL(id, symbol, effect, result, params) {#symbol, reinterpret_cast<void *>(&::symbol)},
       CUTWIN_SIM_HOST_CALLBACKS(CUTWIN_SYMBOL)
 #undef CUTWIN_SYMBOL
           {kDebugArmedSymbol, debugArmedAddress()}, // data: read by line events and watched stores

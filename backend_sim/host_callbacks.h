@@ -16,25 +16,40 @@ class Module;
 class Function;
 } // namespace llvm
 
-/// X(Id, symbol, noreturn, result, (parameters)). A leading ThreadContext* is the calling
+/// X(Id, symbol, effect, result, (parameters)). A leading ThreadContext* is the calling
 /// thread's context, which the callee only reads (so loads of blockIdx stay hoistable).
+/// effect (cutwin::sim::CallbackEffect): Plain, NoReturn, NoThrow (a math helper) or Pure
+/// (touches no memory: the optimiser may merge, hoist or drop calls).
 #define CUTWIN_SIM_HOST_CALLBACKS(X)                                                                         \
-  X(Barrier, cutwin_sim_barrier, false, void, (cutwin::sim::ThreadContext *, uint32_t site))                 \
-  X(GridSync, cutwin_sim_grid_sync, false, void, (cutwin::sim::ThreadContext *, uint32_t site))              \
-  X(Warp, cutwin_sim_warp, false, uint64_t,                                                                  \
+  X(Barrier, cutwin_sim_barrier, Plain, void, (cutwin::sim::ThreadContext *, uint32_t site))                 \
+  X(GridSync, cutwin_sim_grid_sync, Plain, void, (cutwin::sim::ThreadContext *, uint32_t site))              \
+  X(Warp, cutwin_sim_warp, Plain, uint64_t,                                                                  \
     (cutwin::sim::ThreadContext *, uint32_t op, uint32_t mask, uint64_t value, uint32_t b, uint32_t site))   \
-  X(Print, cutwin_sim_print, false, void, (const char *format, const void *args))                            \
-  X(Breakpoint, cutwin_sim_breakpoint, false, void,                                                          \
+  X(Print, cutwin_sim_print, Plain, void, (const char *format, const void *args))                            \
+  X(Breakpoint, cutwin_sim_breakpoint, Plain, void,                                                          \
     (cutwin::sim::ThreadContext *, uint32_t site, void *const *frame))                                       \
-  X(WatchStore, cutwin_sim_watch_store, false, void,                                                         \
+  X(WatchStore, cutwin_sim_watch_store, Plain, void,                                                         \
     (cutwin::sim::ThreadContext *, const void *address, uint64_t size))                                      \
-  X(Spin, cutwin_sim_spin, false, void, (cutwin::sim::ThreadContext *, uint32_t line))                       \
-  X(Raise, cutwin_sim_raise, true, void,                                                                     \
+  X(Spin, cutwin_sim_spin, Plain, void, (cutwin::sim::ThreadContext *, uint32_t line))                       \
+  X(Raise, cutwin_sim_raise, NoReturn, void,                                                                 \
     (cutwin::sim::ThreadContext *, cutwin::ir::ErrorRecord * record, uint32_t kind, uint32_t site,           \
-     int64_t a, int64_t b, int64_t c))
+     int64_t a, int64_t b, int64_t c))                                                                       \
+  /* libdevice on the CPU (fp_helpers.cpp): operations in a directed rounding mode, the */                   \
+  /* approximation units' sequences; float16 fma rounded once (half_ops.cpp) */                              \
+  X(F32Op, cutwin_sim_f32op, NoThrow, float, (int op, int mode, float a, float b, float c))                  \
+  X(F64Op, cutwin_sim_f64op, NoThrow, double, (int op, int mode, double a, double b, double c))              \
+  X(ToF32, cutwin_sim_tof32, NoThrow, float, (int kind, int mode, int64_t bits))                             \
+  X(ToF64, cutwin_sim_tof64, NoThrow, double, (int kind, int mode, int64_t bits))                            \
+  X(ApproxSequenceF32, cutwin_sim_approx_f32, NoThrow, float, (int op, float x, float y))                    \
+  X(ApproxSequenceF64, cutwin_sim_approx_f64, NoThrow, double, (int op, double x))                           \
+  X(FmaF16, cutwin_sim_fma_f16, Pure, uint16_t, (uint16_t a, uint16_t b, uint16_t c))
+
+namespace cutwin::sim {
+enum class CallbackEffect { Plain, NoReturn, NoThrow, Pure };
+}
 
 extern "C" {
-#define CUTWIN_DECLARE_CALLBACK(id, symbol, noreturn, result, params) result symbol params;
+#define CUTWIN_DECLARE_CALLBACK(id, symbol, effect, result, params) result symbol params;
 CUTWIN_SIM_HOST_CALLBACKS(CUTWIN_DECLARE_CALLBACK)
 #undef CUTWIN_DECLARE_CALLBACK
 }

@@ -4,6 +4,7 @@
 #include "backend_sim/approx_ops.h"
 #include "backend_sim/approx_tables.h"
 #include "backend_sim/directed_rounding.h"
+#include "backend_sim/host_callbacks.h"
 
 #include "cutwin/errors.h"
 #include "frontend/ir/libdevice_link.h"
@@ -16,17 +17,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
-#include "backend_sim/half_ops.h"
-
 #include <cfloat>
 #include <set>
-
-extern "C" float cutwin_sim_f32op(int, int, float, float, float);
-extern "C" double cutwin_sim_f64op(int, int, double, double, double);
-extern "C" float cutwin_sim_tof32(int, int, int64_t);
-extern "C" double cutwin_sim_tof64(int, int, int64_t);
-extern "C" float cutwin_sim_approx_f32(int, float, float);
-extern "C" double cutwin_sim_approx_f64(int, double);
 
 namespace cutwin::sim {
 
@@ -35,15 +27,7 @@ using cutwin::sim::ApproxF32;
 using cutwin::sim::ApproxF64;
 
 std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
-  std::vector<std::pair<std::string, void *>> symbols = {
-      {"cutwin_sim_f32op", reinterpret_cast<void *>(&cutwin_sim_f32op)},
-      {"cutwin_sim_f64op", reinterpret_cast<void *>(&cutwin_sim_f64op)},
-      {"cutwin_sim_tof32", reinterpret_cast<void *>(&cutwin_sim_tof32)},
-      {"cutwin_sim_tof64", reinterpret_cast<void *>(&cutwin_sim_tof64)},
-      {"cutwin_sim_approx_f32", reinterpret_cast<void *>(&cutwin_sim_approx_f32)},
-      {"cutwin_sim_approx_f64", reinterpret_cast<void *>(&cutwin_sim_approx_f64)},
-      {"cutwin_sim_fma_f16", reinterpret_cast<void *>(&cutwin_sim_fma_f16)},
-  };
+  std::vector<std::pair<std::string, void *>> symbols; // (the helpers: host_callbacks.h)
   // the bare units; those without a model with their form over lanes (vector_variants.h)
   auto unit = [&](const char *name, void *one, void *lanes) {
     symbols.emplace_back(name, one);
@@ -112,8 +96,11 @@ private:
     return b.CreateSelect(sub, zero, x);
   }
 
-  FunctionCallee helper(const char *name, Type *ret, std::vector<Type *> params) {
-    FunctionCallee fc = m_.getOrInsertFunction(name, FunctionType::get(ret, params, false));
+  Function *helper(HostCallback id) { return declareHostCallback(m_, id); }
+
+  /// An approximation unit's own function (approxUnitSymbol): `t` of `t`.
+  FunctionCallee unitFunction(const char *symbol, Type *t) {
+    FunctionCallee fc = m_.getOrInsertFunction(symbol, FunctionType::get(t, {t}, false));
     if (auto *fn = dyn_cast<Function>(fc.getCallee()))
       fn->setDoesNotThrow();
     return fc;
@@ -139,8 +126,7 @@ private:
       r = emitDirectedF32(b, op, mode, a[0], a[1], a.size() > 2 ? a[2] : nullptr);
     } else {
       bool f32 = t->isFloatTy();
-      auto *i32 = b.getInt32Ty();
-      FunctionCallee h = helper(f32 ? "cutwin_sim_f32op" : "cutwin_sim_f64op", t, {i32, i32, t, t, t});
+      Function *h = helper(f32 ? HostCallback::F32Op : HostCallback::F64Op);
       Value *zero = ConstantFP::get(t, 0.0);
       r = b.CreateCall(h, {b.getInt32(op), b.getInt32(mode), a[0], a.size() > 1 ? a[1] : zero,
                            a.size() > 2 ? a[2] : zero});
@@ -153,15 +139,15 @@ private:
   Value *approxF32(IRBuilder<> &b, ApproxF32 op, Value *x, Value *y = nullptr) {
     Type *f32 = b.getFloatTy();
     if (const char *unit = approxUnitSymbol(op))
-      return b.CreateCall(helper(unit, f32, {f32}), {x});
-    FunctionCallee h = helper("cutwin_sim_approx_f32", f32, {b.getInt32Ty(), f32, f32});
+      return b.CreateCall(unitFunction(unit, f32), {x});
+    Function *h = helper(HostCallback::ApproxSequenceF32);
     return b.CreateCall(h, {b.getInt32(int(op)), x, y ? y : ConstantFP::get(f32, 0.0)});
   }
 
   Value *approxF64(IRBuilder<> &b, ApproxF64 op, Value *x) {
     if (const char *unit = approxUnitSymbol(op))
-      return b.CreateCall(helper(unit, b.getDoubleTy(), {b.getDoubleTy()}), {x});
-    FunctionCallee h = helper("cutwin_sim_approx_f64", b.getDoubleTy(), {b.getInt32Ty(), b.getDoubleTy()});
+      return b.CreateCall(unitFunction(unit, b.getDoubleTy()), {x});
+    Function *h = helper(HostCallback::ApproxSequenceF64);
     return b.CreateCall(h, {b.getInt32(int(op)), x});
   }
 
@@ -259,8 +245,7 @@ private:
     if (op == "d2f") {
       if (mode == 0)
         return flush(b, b.CreateFPTrunc(a[0], b.getFloatTy()), ftz);
-      FunctionCallee h =
-          helper("cutwin_sim_tof32", b.getFloatTy(), {b.getInt32Ty(), b.getInt32Ty(), b.getInt64Ty()});
+      Function *h = helper(HostCallback::ToF32);
       return flush(
           b, b.CreateCall(h, {b.getInt32(0), b.getInt32(mode), b.CreateBitCast(a[0], b.getInt64Ty())}), ftz);
     }
@@ -278,8 +263,7 @@ private:
       int kind = op.startswith("ll") || op.startswith("ull") ? (sgn ? 3 : 4) : (sgn ? 1 : 2);
       Value *bits = sgn ? b.CreateSExt(a[0], b.getInt64Ty()) : b.CreateZExt(a[0], b.getInt64Ty());
       bool toF32 = rt->isFloatTy();
-      FunctionCallee h = helper(toF32 ? "cutwin_sim_tof32" : "cutwin_sim_tof64", rt,
-                                {b.getInt32Ty(), b.getInt32Ty(), b.getInt64Ty()});
+      Function *h = helper(toF32 ? HostCallback::ToF32 : HostCallback::ToF64);
       return b.CreateCall(h, {b.getInt32(kind), b.getInt32(mode), bits});
     }
     if (op == "mulhi") {

@@ -560,7 +560,7 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
 void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockState &bs, const void *args,
                       const SchedulerOptions &opts, uint64_t blockLinear) {
   WorkerScratch &ws = scratch();
-  BlockFibers bf{&ws.fibers, &ws.order, 0, std::mt19937(opts.seed ^ uint32_t(blockLinear * 2654435761u))};
+  BlockFibers bf{&ws.fibers, &ws.order, 0, std::mt19937(opts.seed ^ uint32_t(blockLinear * 2654435761u)), {}};
   startFibers(k, base, block, args, ws.stacks, bf);
   std::optional<GdbBlocksScope> gdb;
   if (k.debug)
@@ -643,7 +643,7 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
       r.base = blockContext(b, grid, block, dynamicShared);
       r.base.shared = r.shared.data();
       r.base.block = &r.bs;
-      r.bf = BlockFibers{&r.fibers, &r.order, 0, std::mt19937(opts.seed ^ uint32_t(b * 2654435761u))};
+      r.bf = BlockFibers{&r.fibers, &r.order, 0, std::mt19937(opts.seed ^ uint32_t(b * 2654435761u)), {}};
       startFibers(k, r.base, block, args, r.stacks, r.bf);
     }
     std::optional<GdbBlocksScope> gdb;

@@ -1,6 +1,7 @@
 #include "backend_sim/vector_variants.h"
 
 #include "backend_sim/approx_inline.h"
+#include "backend_sim/host_callbacks.h"
 #include "backend_sim/libdevice_cpu.h"
 
 #include <llvm/IR/Constants.h>
@@ -24,8 +25,10 @@ constexpr const char *kVariantTag = "__v"; ///< `<helper>__v<lanes>`
 
 const std::set<std::string> &hostSymbols() {
   static const std::set<std::string> names = [] {
-    std::set<std::string> s;
+    std::set<std::string> s; // (isPureHelper keeps those of numbers: the math helpers)
     for (auto &[name, addr] : libdeviceHostSymbols())
+      s.insert(name);
+    for (auto &[name, addr] : hostCallbackSymbols())
       s.insert(name);
     return s;
   }();

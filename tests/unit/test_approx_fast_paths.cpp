@@ -5,6 +5,7 @@
 // test_approx_tables.cpp and the conformance cases.
 #include "backend_sim/approx_ops.h"
 #include "backend_sim/approx_tables.h"
+#include "backend_sim/host_callbacks.h" // cutwin_sim_approx_f32/f64
 
 #include <gtest/gtest.h>
 
@@ -14,9 +15,6 @@
 #include <cstdint>
 #include <random>
 #include <vector>
-
-extern "C" float cutwin_sim_approx_f32(int op, float x, float y);
-extern "C" double cutwin_sim_approx_f64(int op, double x);
 
 namespace {
 

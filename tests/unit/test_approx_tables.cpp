@@ -4,6 +4,7 @@
 // give.
 #include "backend_sim/approx_ops.h"
 #include "backend_sim/approx_tables.h"
+#include "backend_sim/host_callbacks.h" // cutwin_sim_approx_f32/f64
 
 #include <gtest/gtest.h>
 #include <llvm/ADT/SmallVector.h>
@@ -17,9 +18,6 @@
 #include <vector>
 
 using namespace cutwin::sim;
-
-extern "C" float cutwin_sim_approx_f32(int op, float x, float y);
-extern "C" double cutwin_sim_approx_f64(int op, double x);
 
 namespace {
 
