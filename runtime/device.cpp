@@ -7,65 +7,39 @@
 
 namespace cutwin {
 
-size_t dtypeSize(DType t) {
-  switch (t) {
-  case DType::Bool:
-  case DType::I8:
-  case DType::U8: return 1;
-  case DType::I16:
-  case DType::U16:
-  case DType::F16: return 2;
-  case DType::I32:
-  case DType::U32:
-  case DType::F32: return 4;
-  case DType::Xoroshiro128p:
-  case DType::C128: return 16;
-  default: return 8;
-  }
+namespace {
+
+struct DTypeRow {
+  DType id;
+  const char *name, *code; ///< NumPy's name and type code (none for a record)
+  size_t bytes;
+};
+
+constexpr DTypeRow kDTypes[] = {
+#define CUTWIN_SCALAR(id, value, name, code, bytes) {DType::id, name, code, bytes},
+#define CUTWIN_RECORD(id, value, name, bytes) {DType::id, name, nullptr, bytes},
+#include "cutwin/dtypes.def"
+#undef CUTWIN_SCALAR
+#undef CUTWIN_RECORD
+};
+
+const DTypeRow &rowOf(DType t) {
+  for (const DTypeRow &r : kDTypes)
+    if (r.id == t)
+      return r;
+  throw Error("not a dtype: " + std::to_string(int(t)));
 }
 
-const char *dtypeName(DType t) {
-  static const char *names[] = {"bool",    "int8",          "int16",     "int32",      "int64",
-                                "uint8",   "uint16",        "uint32",    "uint64",     "float32",
-                                "float64", "xoroshiro128p", "complex64", "complex128", "float16"};
-  return names[int(t)];
-}
+} // namespace
+
+size_t dtypeSize(DType t) { return rowOf(t).bytes; }
+
+const char *dtypeName(DType t) { return rowOf(t).name; }
 
 std::optional<DType> dtypeFromName(const std::string &n) {
-  static const std::pair<const char *, DType> names[] = {
-      {"bool", DType::Bool},
-      {"b1", DType::Bool},
-      {"int8", DType::I8},
-      {"i1", DType::I8},
-      {"int16", DType::I16},
-      {"i2", DType::I16},
-      {"int32", DType::I32},
-      {"i4", DType::I32},
-      {"int64", DType::I64},
-      {"i8", DType::I64},
-      {"uint8", DType::U8},
-      {"u1", DType::U8},
-      {"uint16", DType::U16},
-      {"u2", DType::U16},
-      {"uint32", DType::U32},
-      {"u4", DType::U32},
-      {"uint64", DType::U64},
-      {"u8", DType::U64},
-      {"float32", DType::F32},
-      {"f4", DType::F32},
-      {"float64", DType::F64},
-      {"f8", DType::F64},
-      {"float16", DType::F16},
-      {"f2", DType::F16},
-      {"xoroshiro128p", DType::Xoroshiro128p},
-      {"complex64", DType::C64},
-      {"c8", DType::C64},
-      {"complex128", DType::C128},
-      {"c16", DType::C128},
-  };
-  for (auto &[s, t] : names)
-    if (n == s)
-      return t;
+  for (const DTypeRow &r : kDTypes)
+    if (n == r.name || (r.code && n == r.code))
+      return r.id;
   return std::nullopt;
 }
 

@@ -4,11 +4,6 @@
 
 namespace cutwin::rt {
 
-static_assert(int(DType::F64) == int(fe::Scalar::F64) && int(DType::Bool) == int(fe::Scalar::Bool) &&
-                  int(DType::C64) == int(fe::Scalar::C64) && int(DType::C128) == int(fe::Scalar::C128) &&
-                  int(DType::F16) == int(fe::Scalar::F16),
-              "DType mirrors fe::Scalar");
-
 namespace {
 /// Fortran order with more than one dimension (numba's 'F' layout; 1-D arrays are 'C').
 bool isFContiguousOnly(const DeviceArray &arr) {

@@ -103,6 +103,20 @@ std::shared_ptr<ParsedModule> parseHostUnits(const std::vector<HostSource> &sour
   return pm;
 }
 
+namespace {
+
+/// How `spec` is lowered: @cuda.jit(boundscheck=...) overrides the device's default.
+ir::LowerOptions lowerOptions(const fe::FunctionSpec &spec, const PipelineOptions &opts) {
+  ir::LowerOptions lo;
+  lo.boundscheck = spec.options().boundscheck.value_or(opts.boundscheck);
+  lo.debugInfo = opts.debugInfo;
+  lo.lineDirectivesOnly = opts.lineDirectivesOnly;
+  lo.debuggerView = opts.debuggerView;
+  return lo;
+}
+
+} // namespace
+
 ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
                            const std::vector<fe::Type> &argTypes, const PipelineOptions &opts) {
   StepRunner steps(opts);
@@ -111,13 +125,7 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
   if (steps.dumps(Step::Type))
     dumpTypes(typer, steps.out());
   steps.finished(Step::Type);
-  ir::LowerOptions lo;
-  // @cuda.jit(boundscheck=...) overrides the device's default for this kernel.
-  lo.boundscheck = spec.options().boundscheck.value_or(opts.boundscheck);
-  lo.debugInfo = opts.debugInfo;
-  lo.lineDirectivesOnly = opts.lineDirectivesOnly;
-  lo.debuggerView = opts.debuggerView;
-  ir::KernelIR ir = ir::lowerKernel(typer, spec, lo);
+  ir::KernelIR ir = ir::lowerKernel(typer, spec, lowerOptions(spec, opts));
   steps.finished(Step::Lower, ir.module.get());
   runFrontendModuleSteps(*ir.module, ir.info, steps);
   return ir;
@@ -139,12 +147,8 @@ ir::KernelIR buildDeviceExportIR(const ParsedModule &pm, const std::string &func
   if (steps.dumps(Step::Type))
     dumpTypes(typer, steps.out());
   steps.finished(Step::Type);
-  ir::LowerOptions lo;
-  lo.boundscheck = spec.options().boundscheck.value_or(opts.boundscheck);
-  lo.debugInfo = opts.debugInfo;
-  lo.lineDirectivesOnly = opts.lineDirectivesOnly;
-  lo.debuggerView = opts.debuggerView;
-  ir::KernelIR ir = ir::lowerDeviceExport(typer, spec, lo, abi, name, returnType.value_or(spec.returnType));
+  ir::KernelIR ir = ir::lowerDeviceExport(typer, spec, lowerOptions(spec, opts), abi, name,
+                                          returnType.value_or(spec.returnType));
   steps.finished(Step::Lower, ir.module.get());
   runFrontendModuleSteps(*ir.module, ir.info, steps);
   return ir;
@@ -182,49 +186,46 @@ ir::KernelInfo kernelInfoFromModule(const llvm::Module &m, const PipelineOptions
 } // namespace
 
 void runStepAlone(llvm::Module &m, const std::string &name, PipelineOptions opts, const std::string &arch) {
-  Step s = stepNamed(name);
+  const StepInfo &step = stepInfo(stepNamed(name));
   opts.dumpAfter = {name};
   ir::KernelInfo info = kernelInfoFromModule(m, opts);
   StepRunner steps(opts);
-  sim::SimLoweringResult simLowered;
-  gpu::GpuLoweringResult gpuLowered;
-  gpu::GpuTarget target = gpu::gpuTarget(info, arch);
-  switch (s) {
-  case Step::Parse:
-  case Step::Resolve:
-  case Step::Type:
-  case Step::Lower: throw Error("step '" + name + "' starts from Python source: use cutwin compile");
-  case Step::Cleanup:
-  case Step::Contract: runFrontendModuleSteps(m, info, steps, s); return;
-  case Step::SimSpin:
-  case Step::SimLower:
-  case Step::SimWatch:
-  case Step::SimLibdevice:
-  case Step::SimHalf:
-  case Step::SimHalfToInt:
-  case Step::SimNan:
-  case Step::SimStackProbes:
-  case Step::SimSharedRaise:
-  case Step::SimVectorVariants:
-  case Step::SimOptimize:
-  case Step::SimVectorBodies: sim::runSimModuleSteps(m, info, opts, steps, simLowered, s); return;
-  case Step::SimStack: steps.out() << sim::describe(sim::threadStack(m)); return;
-  case Step::SimForeign:
-  case Step::SimJit: throw Error("step '" + name + "' loads code into this process: use cutwin compile");
-  case Step::GpuLower:
-  case Step::GpuLibdevice:
-  case Step::GpuOptimize: gpu::runGpuModuleSteps(m, info, opts, target, steps, gpuLowered, s); return;
-  case Step::GpuHoist:
-    opts.codegen = "nvvm";
-    gpu::runGpuModuleSteps(m, info, opts, target, steps, gpuLowered, s);
+  // By what the step prints, then by its stage: an IR step of a stage needs no case here.
+  switch (step.output) {
+  case StepOutput::Tree:
+  case StepOutput::Scopes:
+  case StepOutput::Types: throw Error("step '" + name + "' starts from Python source: use cutwin compile");
+  case StepOutput::Note:
+    if (step.id != Step::SimStack)
+      throw Error("step '" + name + "' loads code into this process: use cutwin compile");
+    steps.out() << sim::describe(sim::threadStack(m));
     return;
-  case Step::GpuNvvmIR: gpu::printForNvvm(m, steps); return;
-  case Step::GpuPtx:
+  case StepOutput::NvvmIR: gpu::printForNvvm(m, steps); return;
+  case StepOutput::Ptx:
     if (opts.codegen == "nvvm")
-      gpu::printPtx(gpu::ptxFromNvvm(m, gpu::printForNvvm(m, steps), info, opts, target), steps);
+      gpu::printPtx(gpu::ptxFromNvvm(m, gpu::printForNvvm(m, steps), info, opts, gpu::gpuTarget(info, arch)),
+                    steps);
     else
-      gpu::printPtx(gpu::emitPtx(m, target), steps);
+      gpu::printPtx(gpu::emitPtx(m, gpu::gpuTarget(info, arch)), steps);
     return;
+  case StepOutput::IR: break;
+  }
+  if (step.id == Step::Lower)
+    throw Error("step '" + name + "' starts from Python source: use cutwin compile");
+  switch (step.stage) {
+  case StepStage::Frontend: runFrontendModuleSteps(m, info, steps, step.id); return;
+  case StepStage::Sim: {
+    sim::SimLoweringResult lowered;
+    sim::runSimModuleSteps(m, info, opts, steps, lowered, step.id);
+    return;
+  }
+  case StepStage::Nvvm: opts.codegen = "nvvm"; [[fallthrough]];
+  case StepStage::Gpu:
+  case StepStage::Nvptx: {
+    gpu::GpuLoweringResult lowered;
+    gpu::runGpuModuleSteps(m, info, opts, gpu::gpuTarget(info, arch), steps, lowered, step.id);
+    return;
+  }
   }
 }
 

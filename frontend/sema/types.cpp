@@ -39,22 +39,16 @@ unsigned bitWidth(Scalar s) {
 unsigned byteSize(Scalar s) { return s == Scalar::Bool ? 1 : bitWidth(s) / 8; }
 
 const char *scalarName(Scalar s) {
-  switch (s) {
-  case Scalar::Bool: return "bool";
-  case Scalar::I8: return "int8";
-  case Scalar::I16: return "int16";
-  case Scalar::I32: return "int32";
-  case Scalar::I64: return "int64";
-  case Scalar::U8: return "uint8";
-  case Scalar::U16: return "uint16";
-  case Scalar::U32: return "uint32";
-  case Scalar::U64: return "uint64";
-  case Scalar::F16: return "float16";
-  case Scalar::F32: return "float32";
-  case Scalar::F64: return "float64";
-  case Scalar::C64: return "complex64";
-  case Scalar::C128: return "complex128";
-  }
+  static constexpr std::pair<Scalar, const char *> names[] = {
+#define CUTWIN_SCALAR(id, value, name, ...) {Scalar::id, name},
+#define CUTWIN_RECORD(...)
+#include "cutwin/dtypes.def"
+#undef CUTWIN_SCALAR
+#undef CUTWIN_RECORD
+  };
+  for (auto &[scalar, name] : names)
+    if (scalar == s)
+      return name;
   return "?";
 }
 

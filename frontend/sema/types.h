@@ -10,24 +10,25 @@
 
 namespace cutwin::fe {
 
-/// Values match cutwin::DType (12 is its RNG-state record, not a scalar).
+/// The scalar rows of cutwin/dtypes.def, with cutwin::DType's values (its RNG-state record is
+/// no scalar).
 enum class Scalar : uint8_t {
-  Bool,
-  I8,
-  I16,
-  I32,
-  I64,
-  U8,
-  U16,
-  U32,
-  U64,
-  F32,
-  F64,
-  C64 = 12,
-  C128 = 13,
-  F16 = 14
+#define CUTWIN_SCALAR(id, value, ...) id = value,
+#define CUTWIN_RECORD(...)
+#include "cutwin/dtypes.def"
+#undef CUTWIN_SCALAR
+#undef CUTWIN_RECORD
 };
-constexpr int kNumScalars = 15;
+/// One more than the largest Scalar value (tables indexed by it).
+constexpr int kNumScalars = [] {
+  int n = 0;
+#define CUTWIN_SCALAR(id, value, ...) n = value + 1 > n ? value + 1 : n;
+#define CUTWIN_RECORD(...)
+#include "cutwin/dtypes.def"
+#undef CUTWIN_SCALAR
+#undef CUTWIN_RECORD
+  return n;
+}();
 
 bool isInteger(Scalar s);
 bool isSigned(Scalar s); ///< signed integers (floats are not "signed" here)

@@ -31,26 +31,16 @@ class LaunchTracker;
 class ModuleImpl;
 } // namespace rt
 
-/// Element types, in numba's naming.
-/// Element types of device arrays. Xoroshiro128p is numba's RNG state record (two uint64
-/// words s0, s1; 16 bytes), made by cutwin/random.h and used by the xoroshiro128p_* kernel
-/// functions. C64/C128 are complex numbers {real, imag} of float32/float64.
+/// Element types of device arrays, in numba's naming (cutwin/dtypes.def). Xoroshiro128p is
+/// numba's RNG state record (two uint64 words s0, s1; 16 bytes), made by cutwin/random.h and
+/// used by the xoroshiro128p_* kernel functions. C64/C128 are complex numbers {real, imag} of
+/// float32/float64.
 enum class DType : uint8_t {
-  Bool,
-  I8,
-  I16,
-  I32,
-  I64,
-  U8,
-  U16,
-  U32,
-  U64,
-  F32,
-  F64,
-  Xoroshiro128p,
-  C64,
-  C128,
-  F16
+#define CUTWIN_SCALAR(id, value, ...) id = value,
+#define CUTWIN_RECORD(id, value, ...) id = value,
+#include "cutwin/dtypes.def"
+#undef CUTWIN_SCALAR
+#undef CUTWIN_RECORD
 };
 size_t dtypeSize(DType t);
 const char *dtypeName(DType t);
