@@ -1,5 +1,6 @@
 #include "backend_gpu/cuda_driver.h"
 
+#include "backend_gpu/toolkit_library.h"
 #include "cutwin/errors.h"
 
 #include <dlfcn.h>
@@ -49,15 +50,15 @@ CudaDriver *load() {
     return nullptr;
   }
   auto *d = new CudaDriver();
-#define CUTWIN_LOAD(name, type)                                                                              \
-  d->name = reinterpret_cast<type>(dlsym(lib, symbolName(#name)));                                           \
-  if (!d->name) {                                                                                            \
-    error() = std::string("the CUDA driver lacks ") + symbolName(#name);                                     \
-    delete d;                                                                                                \
-    return nullptr;                                                                                          \
-  }
+  SymbolBinder bind(lib, "the CUDA driver");
+#define CUTWIN_LOAD(name, type) bind(d->name, symbolName(#name));
   CUTWIN_CUDA_FUNCTIONS(CUTWIN_LOAD)
 #undef CUTWIN_LOAD
+  if (!bind.error().empty()) {
+    error() = bind.error();
+    delete d;
+    return nullptr;
+  }
   if (CUresult r = d->cuInit(0); r != CUDA_SUCCESS) {
     error() = "cuInit failed: " + d->describe(r);
     delete d;

@@ -6,7 +6,6 @@
 
 #include <nvvm.h>
 
-#include <dlfcn.h>
 
 #include <fstream>
 #include <mutex>
@@ -42,23 +41,21 @@ const Libnvvm &lib() {
       l.error = "libNVVM not found (set CUTWIN_LIBNVVM to the toolkit's libnvvm.so)";
       return;
     }
-#define CUTWIN_SYM(field, name)                                                                              \
-  l.field = reinterpret_cast<decltype(l.field)>(dlsym(h, #name));                                            \
-  if (!l.field) {                                                                                            \
-    l.error = "libNVVM lacks " #name;                                                                        \
-    return;                                                                                                  \
-  }
-    CUTWIN_SYM(create, nvvmCreateProgram)
-    CUTWIN_SYM(destroy, nvvmDestroyProgram)
-    CUTWIN_SYM(add, nvvmAddModuleToProgram)
-    CUTWIN_SYM(addLazy, nvvmLazyAddModuleToProgram)
-    CUTWIN_SYM(compile, nvvmCompileProgram)
-    CUTWIN_SYM(resultSize, nvvmGetCompiledResultSize)
-    CUTWIN_SYM(result, nvvmGetCompiledResult)
-    CUTWIN_SYM(logSize, nvvmGetProgramLogSize)
-    CUTWIN_SYM(log, nvvmGetProgramLog)
-    CUTWIN_SYM(errorString, nvvmGetErrorString)
-#undef CUTWIN_SYM
+    SymbolBinder bind(h, "libNVVM");
+    bind(l.create, "nvvmCreateProgram");
+    bind(l.destroy, "nvvmDestroyProgram");
+    bind(l.add, "nvvmAddModuleToProgram");
+    bind(l.addLazy, "nvvmLazyAddModuleToProgram");
+    bind(l.compile, "nvvmCompileProgram");
+    bind(l.resultSize, "nvvmGetCompiledResultSize");
+    bind(l.result, "nvvmGetCompiledResult");
+    bind(l.logSize, "nvvmGetProgramLogSize");
+    bind(l.log, "nvvmGetProgramLog");
+    bind(l.errorString, "nvvmGetErrorString");
+    if (!bind.error().empty()) {
+      l.error = bind.error();
+      return;
+    }
     std::ifstream in(ir::libdevicePath(), std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();

@@ -5,7 +5,6 @@
 
 #include <nvrtc.h>
 
-#include <dlfcn.h>
 
 #include <filesystem>
 #include <mutex>
@@ -41,21 +40,19 @@ const Libnvrtc &lib() {
       l.error = "NVRTC not found (set CUTWIN_LIBNVRTC to the toolkit's libnvrtc.so)";
       return;
     }
-#define CUTWIN_SYM(field, name)                                                                              \
-  l.field = reinterpret_cast<decltype(l.field)>(dlsym(h, #name));                                            \
-  if (!l.field) {                                                                                            \
-    l.error = "NVRTC lacks " #name;                                                                          \
-    return;                                                                                                  \
-  }
-    CUTWIN_SYM(create, nvrtcCreateProgram)
-    CUTWIN_SYM(destroy, nvrtcDestroyProgram)
-    CUTWIN_SYM(compile, nvrtcCompileProgram)
-    CUTWIN_SYM(ptxSize, nvrtcGetPTXSize)
-    CUTWIN_SYM(ptx, nvrtcGetPTX)
-    CUTWIN_SYM(logSize, nvrtcGetProgramLogSize)
-    CUTWIN_SYM(log, nvrtcGetProgramLog)
-    CUTWIN_SYM(errorString, nvrtcGetErrorString)
-#undef CUTWIN_SYM
+    SymbolBinder bind(h, "NVRTC");
+    bind(l.create, "nvrtcCreateProgram");
+    bind(l.destroy, "nvrtcDestroyProgram");
+    bind(l.compile, "nvrtcCompileProgram");
+    bind(l.ptxSize, "nvrtcGetPTXSize");
+    bind(l.ptx, "nvrtcGetPTX");
+    bind(l.logSize, "nvrtcGetProgramLogSize");
+    bind(l.log, "nvrtcGetProgramLog");
+    bind(l.errorString, "nvrtcGetErrorString");
+    if (!bind.error().empty()) {
+      l.error = bind.error();
+      return;
+    }
     l.include = std::string(toolkitHome()) + "/include";
     if (std::filesystem::is_directory(l.include + "/cccl")) // curand_kernel.h includes <cuda/std/...>
       l.cccl = l.include + "/cccl";

@@ -35,4 +35,11 @@ void *openToolkitLibrary(const char *envVar, std::initializer_list<const char *>
   return nullptr;
 }
 
+void *SymbolBinder::lookup(const char *symbol) {
+  void *p = dlsym(library_, symbol);
+  if (!p && error_.empty())
+    error_ = name_ + " lacks " + symbol;
+  return p;
+}
+
 } // namespace cutwin::gpu
