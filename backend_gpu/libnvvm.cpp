@@ -6,7 +6,6 @@
 
 #include <nvvm.h>
 
-
 #include <fstream>
 #include <mutex>
 #include <sstream>

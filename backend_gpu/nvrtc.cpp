@@ -5,7 +5,6 @@
 
 #include <nvrtc.h>
 
-
 #include <filesystem>
 #include <mutex>
 #include <vector>

@@ -4,6 +4,7 @@
 #include "backend_sim/sim_pipeline.h"
 #include "conformance/runner.h"
 #include "cutwin/cutwin.h"
+#include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
 #include "frontend/sema/typer.h"
 #include "runtime/pipeline.h"
@@ -30,6 +31,7 @@ const char *kUsage = R"USAGE(usage:
                      [--filter TEXT] [--verbose] [--no-boundscheck]
   cutwin steps                       the pipeline's steps (docs/ir.md's table)
   cutwin intrinsics                  the kernel IR's cutwin.* intrinsics (docs/ir.md's table)
+  cutwin builtins                    the functions kernels call, by family (docs/language.md's table)
   cutwin --version
 
 SIGNATURE is numba's, e.g. "void(float32[:], float32[:], int64)"; a kernel with a declared
@@ -253,6 +255,10 @@ int main(int argc, char **argv) {
     }
     if (cmd == "intrinsics") {
       std::cout << cutwin::ir::intrinsicTableMarkdown();
+      return 0;
+    }
+    if (cmd == "builtins") {
+      std::cout << cutwin::fe::builtinTableMarkdown();
       return 0;
     }
   } catch (const cutwin::Error &e) {

@@ -18,7 +18,7 @@
 /// (breakpoint(), pdb.set_trace(), cuda.breakpoint(cond)), half (numba.cuda.fp16's functions),
 /// cache_hints (cuda.ldca and the other loads and stores with a cache policy).
 /// Adding a builtin to a family touches its file; a new family adds its table to
-/// registry.cpp and its two rules to function_typer.h and lowerer.h.
+/// builtinFamilies() (registry.cpp) and its two rules to function_typer.h and lowerer.h.
 #pragma once
 
 #include <deque>
@@ -100,6 +100,17 @@ std::span<const Builtin> printBuiltins();
 std::span<const Builtin> debugBuiltins();
 std::span<const Builtin> halfBuiltins();
 std::span<const Builtin> cacheHintBuiltins();
+/// A family: its name, its file in frontend/builtins/ and its table.
+struct BuiltinFamily {
+  const char *name, *file;
+  std::span<const Builtin> (*rows)();
+};
+/// Every family with a table (libdevice's rows are made on first use), in docs order: a new
+/// family is one line here (registry.cpp).
+std::span<const BuiltinFamily> builtinFamilies();
+/// docs/language.md's table of the builtins (`cutwin builtins`): each family's names.
+std::string builtinTableMarkdown();
+
 /// `cuda.libdevice.<name>`'s row, made on first use (libdevice's names are read from its
 /// bitcode only when a kernel calls one).
 const Builtin *libdeviceBuiltin(std::string_view name);

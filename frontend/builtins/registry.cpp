@@ -1,19 +1,40 @@
 #include "frontend/builtins/builtin.h"
 
 #include <map>
+#include <sstream>
 #include <string>
 
 namespace cutwin::fe {
 
+std::span<const BuiltinFamily> builtinFamilies() {
+  static const BuiltinFamily families[] = {
+      {"thread index", "thread_index.cpp", threadIndexBuiltins},
+      {"sync", "sync.cpp", syncBuiltins},
+      {"warp", "warp.cpp", warpBuiltins},
+      {"atomics", "atomics.cpp", atomicBuiltins},
+      {"bits", "bits.cpp", bitBuiltins},
+      {"arithmetic", "arithmetic.cpp", arithmeticBuiltins},
+      {"conversions", "conversions.cpp", conversionBuiltins},
+      {"iteration", "iteration.cpp", iterationBuiltins},
+      {"memory", "memory.cpp", memoryBuiltins},
+      {"math", "math.cpp", mathBuiltins},
+      {"cmath", "cmath.cpp", cmathBuiltins},
+      {"ufuncs", "ufuncs.cpp", ufuncBuiltins},
+      {"operators", "operators.cpp", operatorBuiltins},
+      {"random", "random.cpp", randomBuiltins},
+      {"print", "print.cpp", printBuiltins},
+      {"debug", "debug.cpp", debugBuiltins},
+      {"half", "half.cpp", halfBuiltins},
+      {"cache hints", "cache_hints.cpp", cacheHintBuiltins},
+  };
+  return families;
+}
+
 const Builtin *findBuiltin(std::string_view name) {
   static const std::map<std::string, const Builtin *, std::less<>> byName = [] {
     std::map<std::string, const Builtin *, std::less<>> m;
-    for (std::span<const Builtin> family :
-         {threadIndexBuiltins(), syncBuiltins(), warpBuiltins(), atomicBuiltins(), bitBuiltins(),
-          arithmeticBuiltins(), conversionBuiltins(), iterationBuiltins(), memoryBuiltins(), mathBuiltins(),
-          cmathBuiltins(), ufuncBuiltins(), operatorBuiltins(), randomBuiltins(), printBuiltins(),
-          debugBuiltins(), halfBuiltins(), cacheHintBuiltins()})
-      for (const Builtin &b : family)
+    for (const BuiltinFamily &family : builtinFamilies())
+      for (const Builtin &b : family.rows())
         m.emplace(b.name, &b);
     return m;
   }();
@@ -22,6 +43,23 @@ const Builtin *findBuiltin(std::string_view name) {
     return libdeviceBuiltin(name.substr(libdevice.size()));
   auto it = byName.find(name);
   return it == byName.end() ? nullptr : it->second;
+}
+
+std::string builtinTableMarkdown() {
+  std::ostringstream out;
+  out << "| family | file | functions |\n|---|---|---|\n";
+  for (const BuiltinFamily &family : builtinFamilies()) {
+    out << "| " << family.name << " | `frontend/builtins/" << family.file << "` | ";
+    const char *sep = "";
+    for (const Builtin &b : family.rows()) {
+      out << sep << "`" << b.name << "`";
+      sep = ", ";
+    }
+    out << " |\n";
+  }
+  out << "| libdevice | `frontend/builtins/libdevice.cpp` | `cuda.libdevice.<name>`: every function of "
+         "libdevice (its rows are made from the bitcode on first use) |\n";
+  return out.str();
 }
 
 } // namespace cutwin::fe

@@ -49,6 +49,36 @@ Scalar libdeviceScalar(ir::LibdeviceType t) {
   }
 }
 
+std::span<const CudaNamespace> cudaNamespaces() {
+  static const CudaNamespace namespaces[] = {
+      {"threadIdx", false}, {"blockIdx", false}, {"blockDim", false}, {"gridDim", false},
+      {"shared", false},    {"local", false},    {"const", false},    {"cg", false},
+      {"atomic", false},    {"random", true},    {"libdevice", true}, {"fp16", true},
+  };
+  return namespaces;
+}
+
+std::vector<std::string> cudaKernelOnlyNames() {
+  std::set<std::string> names = {"laneid", "warpsize"}; // read as values (moduleMember below)
+  for (const CudaNamespace &n : cudaNamespaces())
+    if (!n.hostModule)
+      names.insert(n.name);
+  for (const BuiltinFamily &family : builtinFamilies())
+    for (const Builtin &b : family.rows()) {
+      std::string_view path = b.name;
+      if (!path.starts_with("cuda."))
+        continue;
+      path.remove_prefix(5);
+      std::string first(path.substr(0, path.find('.')));
+      bool hostModule = false;
+      for (const CudaNamespace &n : cudaNamespaces())
+        hostModule |= n.hostModule && first == n.name;
+      if (!hostModule)
+        names.insert(first);
+    }
+  return {names.begin(), names.end()};
+}
+
 std::optional<Type> knownModule(const std::string &p) {
   static const std::map<std::string, std::string> modules = {
       {"numba", "numba"},
@@ -131,11 +161,9 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
     return std::nullopt;
   }
   if (m == "cuda") {
-    static const std::set<std::string> submodules = {"threadIdx", "blockIdx", "blockDim",  "gridDim",
-                                                     "shared",    "local",    "const",     "random",
-                                                     "cg",        "atomic",   "libdevice", "fp16"};
-    if (submodules.count(attr))
-      return moduleEntity("cuda." + attr);
+    for (const CudaNamespace &n : cudaNamespaces())
+      if (attr == n.name)
+        return moduleEntity("cuda." + attr);
     // the registry's cuda.* functions (frontend/builtins/), and the decorators kernels may name
     if (findBuiltin("cuda." + attr) || attr == "jit" || attr == "declare_device")
       return functionEntity("cuda." + attr);

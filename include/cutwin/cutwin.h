@@ -409,6 +409,12 @@ struct LibdeviceFunction {
 };
 /// Every libdevice function kernels can call (read from the toolkit's libdevice).
 std::vector<LibdeviceFunction> libdeviceFunctions();
+/// Every builtin function kernels can call, by its path in the compiler's registry
+/// ("cuda.popc", "math.sin", "cuda.fp16.hadd", "builtins.abs"; docs/language.md's table).
+std::vector<std::string> builtinFunctionNames();
+/// The names of the `cuda` module that mean something in kernels only ("grid",
+/// "threadIdx", "shared", "atomic", "laneid", ...), sorted: on the host they are stubs.
+std::vector<std::string> cudaKernelOnlyNames();
 
 /// What numba's Dispatcher.get_regs_per_thread & co. report for one compiled kernel: the
 /// GPU's function attributes; on the simulator the shared and constant bytes the kernel

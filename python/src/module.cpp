@@ -5,6 +5,7 @@
 #include "cutwin/cutwin.h"
 
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 namespace nb = nanobind;
 
@@ -25,4 +26,6 @@ NB_MODULE(_cutwin, m) {
     }
     return out;
   });
+  m.def("builtin_function_names", &cutwin::builtinFunctionNames);
+  m.def("cuda_kernel_only_names", &cutwin::cudaKernelOnlyNames);
 }
