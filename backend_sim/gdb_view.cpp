@@ -1,13 +1,12 @@
 #include "backend_sim/gdb_view.h"
 
 #include "backend_sim/breakpoints.h"
+#include "backend_sim/kernel_faults.h"
 
 #include <cstdio>
 #include <string>
 
 namespace cutwin::sim {
-
-const ThreadContext *runningThread(); // scheduler.cpp: the thread whose code runs now
 
 namespace {
 

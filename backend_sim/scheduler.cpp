@@ -1,10 +1,11 @@
 #include "backend_sim/scheduler.h"
 
 #include "backend_sim/breakpoints.h"
+#include "backend_sim/debug_stops.h"
 #include "backend_sim/fiber.h"
 #include "backend_sim/fiber_stacks.h"
 #include "backend_sim/gdb_view.h"
-#include "backend_sim/host_callbacks.h"
+#include "backend_sim/kernel_faults.h"
 #include "backend_sim/warp_ops.h"
 #include "backend_sim/watchpoints.h"
 #include "frontend/ir/intrinsics.h"
@@ -21,123 +22,18 @@
 #include <chrono>
 #include <climits>
 #include <csetjmp>
-#include <csignal>
 #include <cstring>
 #include <functional>
 #include <mutex>
 #include <numeric>
 #include <optional>
 #include <random>
-#include <ucontext.h>
 #include <unistd.h>
 #include <vector>
 
 namespace cutwin::sim {
 
 namespace {
-
-void recordError(ir::ErrorRecord *rec, const uint32_t tid[3], const uint32_t ctaid[3], uint32_t kind,
-                 uint32_t site, int64_t a, int64_t b, int64_t c) {
-  std::atomic_ref<uint32_t> flag(rec->flag);
-  uint32_t expected = 0;
-  if (!flag.compare_exchange_strong(expected, 1, std::memory_order_acq_rel))
-    return; // the first error wins
-  rec->kind = kind;
-  rec->site = site;
-  std::memcpy(rec->thread, tid, sizeof rec->thread);
-  std::memcpy(rec->block, ctaid, sizeof rec->block);
-  rec->payload[0] = a;
-  rec->payload[1] = b;
-  rec->payload[2] = c;
-  flag.store(2, std::memory_order_release);
-}
-
-/// What this OS thread is running, for the fault handler: set while JIT code runs.
-struct ActiveKernel {
-  const ThreadContext *tc = nullptr;
-  BlockState *block = nullptr;
-  sigjmp_buf *escape = nullptr;   ///< where a fault unwinds to (the block runner's frame)
-  const char *stackLow = nullptr; ///< fiber mode: lowest usable byte of the fiber's stack
-  size_t stackBytes = 0;
-};
-thread_local ActiveKernel active;
-
-} // namespace
-
-const ThreadContext *runningThread() { return active.tc; }
-
-namespace {
-
-struct sigaction previousSegv, previousBus;
-
-/// A memory fault in a thread loop of a debug kernel: the thread whose frames the debugger
-/// shows before the block runner unwinds.
-struct FaultInLoop {
-  const ThreadContext *tc = nullptr;
-  sigjmp_buf *escape = nullptr;
-};
-thread_local FaultInLoop faultInLoop;
-[[noreturn]] void stopAfterFault();
-
-/// Turns a memory fault inside a kernel into a recorded error and unwinds to the block
-/// runner; faults anywhere else go to the previous handler. In a debug kernel the debugger
-/// sees the faulting thread first: a fiber's frames stay on its stack while the scheduler
-/// shows them; a thread loop's frames are on the runner's stack, so the handler returns
-/// into stopAfterFault below them, which unwinds after the debugger.
-void onFault(int sig, siginfo_t *info, void *context) {
-  ActiveKernel a = active;
-  if (!a.tc) {
-    sigaction(sig, sig == SIGBUS ? &previousBus : &previousSegv, nullptr);
-    return; // re-executes the faulting instruction under the previous handler
-  }
-  active = ActiveKernel{};
-  auto addr = reinterpret_cast<const char *>(info->si_addr);
-  size_t page = size_t(sysconf(_SC_PAGESIZE));
-  bool overflow = a.stackLow && addr < a.stackLow && addr >= a.stackLow - page;
-  if (overflow)
-    recordError(a.block->err, a.tc->tid, a.tc->ctaid, uint32_t(KernelErrorKind::StackOverflow), UINT32_MAX,
-                int64_t(a.stackBytes), 0, 0);
-  else
-    recordError(a.block->err, a.tc->tid, a.tc->ctaid, uint32_t(KernelErrorKind::IllegalAddress), UINT32_MAX,
-                int64_t(reinterpret_cast<uintptr_t>(addr)), sig, 0);
-  a.block->abort->store(true, std::memory_order_relaxed);
-  a.block->faulted = a.tc;
-#if defined(__x86_64__)
-  if (a.block->kernel->debug && !a.tc->fiber && a.tc->debugTop) {
-    faultInLoop = {a.tc, a.escape};
-    auto &regs = static_cast<ucontext_t *>(context)->uc_mcontext.gregs;
-    greg_t sp = ((regs[REG_RSP] - 256) & ~greg_t(15)) - 8; // past the red zone, as after a call
-    regs[REG_RSP] = sp;
-    regs[REG_RIP] = greg_t(reinterpret_cast<uintptr_t>(&stopAfterFault));
-    return;
-  }
-#else
-  (void)context;
-#endif
-  siglongjmp(*a.escape, 1);
-}
-
-/// Installs the fault handler once per process, and an alternate signal stack once per
-/// thread (a fiber that overflowed its stack cannot run the handler on it).
-void prepareFaultHandling() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    struct sigaction sa {};
-    sa.sa_sigaction = onFault;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, &previousSegv);
-    sigaction(SIGBUS, &sa, &previousBus);
-  });
-  thread_local std::vector<char> altStack;
-  if (altStack.empty()) {
-    altStack.resize(64 * 1024);
-    stack_t ss{};
-    ss.ss_sp = altStack.data();
-    ss.ss_size = altStack.size();
-    sigaltstack(&ss, nullptr);
-  }
-}
 
 struct WorkerScratch {
   FiberStacks stacks; // reused from block to block
@@ -174,10 +70,10 @@ void runBlockAsLoop(const SimKernel &k, ThreadContext base, BlockState &bs, cons
   if (k.debug)
     gdb.emplace(std::vector<GdbBlock>{{&k, nullptr, base.ntid[0] * base.ntid[1] * base.ntid[2], &tc}});
   if (sigsetjmp(jb, 1) == 0) {
-    active = ActiveKernel{&tc, &bs, &jb, nullptr, 0};
+    activeKernel() = ActiveKernel{&tc, &bs, &jb, nullptr, 0};
     k.blockEntry(&tc, args);
   }
-  active = ActiveKernel{};
+  activeKernel() = ActiveKernel{};
 }
 
 /// The fibers of one block and what resuming them needs.
@@ -298,140 +194,6 @@ uint32_t resolveWarps(std::vector<Fiber> &fibers, uint32_t n, WarpStall &stall) 
   return released;
 }
 
-/// The stop `s` of thread `tc` (its block's threads not yet filled in).
-BreakpointEvent stopEvent(const SimKernel &k, const ThreadContext &tc, const PendingStop &s) {
-  BreakpointEvent e;
-  e.kernel = &k.name;
-  const ir::BreakpointSite &site = k.breakpoints.at(s.site);
-  e.cause = !site.reason.empty() ? StopCause::Error : s.cause;
-  e.reason = site.reason;
-  e.lineBreaks = s.lineBreaks;
-  e.watch = s.watch;
-  // At a return event the function is at the line it ran last (its record's).
-  e.atReturn = site.kind == ir::StopKind::Return;
-  bool ranLine = tc.debugTop && tc.debugTop->site < k.breakpoints.size();
-  e.stack = callStack(k.breakpoints, tc.debugTop, e.atReturn && ranLine ? nullptr : &site);
-  if (e.stack.empty()) // a stop outside any frame record (not made by the frontend)
-    e.stack.push_back({&site, nullptr});
-  std::copy(tc.tid, tc.tid + 3, e.tid.begin());
-  std::copy(tc.ctaid, tc.ctaid + 3, e.ctaid.begin());
-  std::copy(tc.ntid, tc.ntid + 3, e.ntid.begin());
-  std::copy(tc.nctaid, tc.nctaid + 3, e.nctaid.begin());
-  return e;
-}
-
-/// What LaunchError says when the debugger ended the launch at `e`.
-std::string endedInDebugger(const BreakpointEvent &e) {
-  auto dim = [](const Dim &d) {
-    return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")";
-  };
-  const ir::BreakpointSite &site = *e.stack.at(0).site;
-  return "kernel '" + *e.kernel + "': the launch was ended in the debugger at " + site.file + ":" +
-         std::to_string(site.loc.line) + ", thread " + dim(e.tid) + ", block " + dim(e.ctaid);
-}
-
-/// Where each of a block's `n` fibers is, for the debugger's thread table.
-void describeThreads(const SimKernel &k, const std::vector<Fiber> &fibers, uint32_t n,
-                     std::vector<ThreadAtStop> &out) {
-  for (uint32_t i = 0; i < n; ++i) {
-    const Fiber &o = fibers[i];
-    ThreadAtStop t;
-    std::copy(o.tc.tid, o.tc.tid + 3, t.tid.begin());
-    std::copy(o.tc.ctaid, o.tc.ctaid + 3, t.ctaid.begin());
-    auto waitLine = [&] { return o.site < k.sites.size() ? k.sites[o.site].loc.line : 0; };
-    const ir::BreakpointSite *stopSite = nullptr;
-    switch (o.state) {
-    case Fiber::State::Ready: break;
-    case Fiber::State::Spinning: t.state = "spinning", t.line = o.spinLine; break;
-    case Fiber::State::AtBarrier: t.state = "barrier", t.line = waitLine(); break;
-    case Fiber::State::AtGridBarrier: t.state = "grid barrier", t.line = waitLine(); break;
-    case Fiber::State::AtWarp: t.state = "warp", t.line = waitLine(); break;
-    case Fiber::State::AtBreakpoint:
-      stopSite = &k.breakpoints.at(o.stop.site);
-      t.state = "breakpoint", t.line = stopSite->loc.line;
-      break;
-    case Fiber::State::Done: t.state = "exited"; break;
-    case Fiber::State::Faulted: t.state = "faulted"; break;
-    }
-    if (o.state != Fiber::State::Done)
-      t.stack = callStack(k.breakpoints, o.tc.debugTop, stopSite);
-    out.push_back(std::move(t));
-  }
-}
-
-/// Hands `e` (a stop of one of the block's fibers) to the process's breakpoint handler with
-/// the state of the block's `n` threads (and of the other resident blocks); throws
-/// LaunchError if the handler ends the launch.
-void stopFiber(const SimKernel &k, BreakpointEvent &e, const BlockState &bs, const std::vector<Fiber> &fibers,
-               uint32_t n) {
-  describeThreads(k, fibers, n, e.threads);
-  if (bs.otherBlocks)
-    bs.otherBlocks(e.threads);
-  if (!handleBreakpoint(e))
-    throw LaunchError(endedInDebugger(e));
-}
-
-/// Debug kernels: the debugger sees fiber `f` before an error the scheduler found (or a
-/// memory fault) ends the launch, as at a post-mortem stop of the kernel's own checks.
-void postMortem(const SimKernel &k, const BlockState &bs, const Fiber &f, const std::vector<Fiber> &fibers,
-                uint32_t n, std::string reason) {
-  const DebugFrameRecord *top = f.tc.debugTop;
-  if (!k.debug || !top || top->site >= k.breakpoints.size())
-    return;
-  PendingStop stop;
-  stop.site = top->site;
-  BreakpointEvent e = stopEvent(k, f.tc, stop);
-  e.cause = StopCause::Error;
-  e.reason = std::move(reason);
-  stopFiber(k, e, bs, fibers, n);
-}
-
-/// A stop in a kernel whose threads run as a loop (no barriers): the threads before this
-/// one have exited and those after it have not started. Returns false if the handler ended
-/// the launch (the message is in the block's state).
-bool stopInLoop(const ThreadContext &tc, BreakpointEvent &e) {
-  BlockState &bs = *tc.block;
-  uint64_t self = tc.tid[0] + uint64_t(tc.ntid[0]) * (tc.tid[1] + uint64_t(tc.ntid[1]) * tc.tid[2]);
-  uint64_t linear = 0;
-  for (uint32_t z = 0; z < tc.ntid[2]; ++z)
-    for (uint32_t y = 0; y < tc.ntid[1]; ++y)
-      for (uint32_t x = 0; x < tc.ntid[0]; ++x, ++linear) {
-        ThreadAtStop t;
-        t.tid = {x, y, z};
-        t.ctaid = e.ctaid;
-        t.state = linear < self ? "exited" : linear == self ? "breakpoint" : "running";
-        if (linear == self) {
-          t.line = e.stack.at(0).site->loc.line;
-          t.stack = e.stack;
-        }
-        e.threads.push_back(std::move(t));
-      }
-  if (handleBreakpoint(e))
-    return true;
-  if (bs.endedInDebugger->empty())
-    *bs.endedInDebugger = endedInDebugger(e);
-  bs.abort->store(true, std::memory_order_relaxed);
-  return false;
-}
-
-void stopAfterFault() {
-  FaultInLoop f = faultInLoop;
-  const ThreadContext &tc = *f.tc;
-  const SimKernel &k = *tc.block->kernel;
-  if (tc.debugTop->site < k.breakpoints.size()) {
-    try {
-      PendingStop stop;
-      stop.site = tc.debugTop->site;
-      BreakpointEvent e = stopEvent(k, tc, stop);
-      e.cause = StopCause::Error;
-      e.reason = ir::describeError(*tc.block->err, k.sites);
-      stopInLoop(tc, e);
-    } catch (...) { // the launch ends with the fault's error whatever the debugger did
-    }
-  }
-  siglongjmp(*f.escape, 1);
-}
-
 /// Resumes the block's threads until all have finished (Done), all wait at one grid
 /// barrier (AtGridBarrier), or a fault, barrier divergence or stuck warp operation was
 /// recorded (Stopped). Each round runs every ready thread until it blocks, then completes
@@ -466,17 +228,17 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
           (open && f.state == Fiber::State::AtBarrier)) {
         bool wasSpinning = f.state == Fiber::State::Spinning;
         uint32_t spunAt = f.spinLine;
-        active = ActiveKernel{&f.tc, &bs, &escape, f.stackLow, k.stackBytes};
+        activeKernel() = ActiveKernel{&f.tc, &bs, &escape, f.stackLow, k.stackBytes};
         bctx::transfer_t t = bctx::jump_fcontext(f.ctx, &f);
-        active = ActiveKernel{};
+        activeKernel() = ActiveKernel{};
         f.ctx = t.fctx;
         while (f.state == Fiber::State::AtBreakpoint) { // the debugger runs here, off the fiber's stack
           BreakpointEvent e = stopEvent(k, f.tc, f.stop);
           stopFiber(k, e, bs, fibers, n);
           f.state = Fiber::State::Ready;
-          active = ActiveKernel{&f.tc, &bs, &escape, f.stackLow, k.stackBytes};
+          activeKernel() = ActiveKernel{&f.tc, &bs, &escape, f.stackLow, k.stackBytes};
           t = bctx::jump_fcontext(f.ctx, &f);
-          active = ActiveKernel{};
+          activeKernel() = ActiveKernel{};
           f.ctx = t.fctx;
         }
         if (f.state == Fiber::State::Faulted)
@@ -707,103 +469,6 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
 } // namespace
 
 } // namespace cutwin::sim
-
-// ---- called from JIT code ----------------------------------------------------------------------
-
-using cutwin::sim::Fiber;
-using cutwin::sim::ThreadContext;
-
-extern "C" void cutwin_sim_barrier(ThreadContext *tc, uint32_t site) {
-  Fiber *f = tc->fiber;
-  if (!f)
-    return; // a kernel compiled as a loop has no barriers
-  f->state = Fiber::State::AtBarrier;
-  f->site = site;
-  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
-  f->sched = t.fctx;
-}
-
-extern "C" void cutwin_sim_spin(ThreadContext *tc, uint32_t line) {
-  Fiber *f = tc->fiber; // kernels with a waiting loop run as fibers
-  f->state = Fiber::State::Spinning;
-  f->spinLine = line;
-  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
-  f->sched = t.fctx;
-}
-
-extern "C" void cutwin_sim_grid_sync(ThreadContext *tc, uint32_t site) {
-  Fiber *f = tc->fiber; // kernels that sync the grid always run as fibers
-  f->state = Fiber::State::AtGridBarrier;
-  f->site = site;
-  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
-  f->sched = t.fctx;
-}
-
-namespace {
-/// Thread `tc` stops for the debugger: its fiber switches to the scheduler, which calls the
-/// handler; a thread loop calls it here, on the block runner's stack.
-void stopThread(ThreadContext *tc, cutwin::sim::PendingStop stop) {
-  Fiber *f = tc->fiber;
-  if (!f) {
-    const cutwin::sim::SimKernel &k = *tc->block->kernel;
-    cutwin::sim::BreakpointEvent e = cutwin::sim::stopEvent(k, *tc, stop);
-    if (!cutwin::sim::stopInLoop(*tc, e))
-      siglongjmp(*tc->block->jmp, 1); // the launch ends (the block runner returns)
-    return;
-  }
-  f->state = Fiber::State::AtBreakpoint;
-  f->stop = std::move(stop);
-  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
-  f->sched = t.fctx;
-}
-} // namespace
-
-extern "C" void cutwin_sim_breakpoint(ThreadContext *tc, uint32_t site, void *const *) {
-  const cutwin::ir::BreakpointSite &s = tc->block->kernel->breakpoints[site];
-  cutwin::sim::PendingStop stop;
-  stop.site = site;
-  if (s.kind != cutwin::ir::StopKind::Breakpoint) { // a line or return event
-    auto cause = cutwin::sim::lineStop(s, *tc, stop.lineBreaks);
-    if (!cause)
-      return;
-    stop.cause = *cause;
-  }
-  stopThread(tc, std::move(stop));
-}
-
-extern "C" void cutwin_sim_watch_store(ThreadContext *tc, const void *address, uint64_t size) {
-  auto hit = cutwin::sim::watchedStore(*tc, address, size);
-  if (!hit || !tc->debugTop || tc->debugTop->site >= tc->block->kernel->breakpoints.size())
-    return;
-  cutwin::sim::PendingStop stop;
-  stop.site = tc->debugTop->site;
-  stop.cause = cutwin::sim::StopCause::Watch;
-  stop.watch = std::move(*hit);
-  stopThread(tc, std::move(stop));
-}
-
-extern "C" uint64_t cutwin_sim_warp(ThreadContext *tc, uint32_t op, uint32_t mask, uint64_t value, uint32_t b,
-                                    uint32_t site) {
-  Fiber *f = tc->fiber; // kernels with warp operations always run as fibers
-  f->state = Fiber::State::AtWarp;
-  f->site = site;
-  f->warp = cutwin::sim::WarpRequest{op, mask, value, b};
-  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
-  f->sched = t.fctx;
-  return f->warpResult;
-}
-
-extern "C" void cutwin_sim_raise(ThreadContext *tc, cutwin::ir::ErrorRecord *rec, uint32_t kind,
-                                 uint32_t site, int64_t a, int64_t b, int64_t c) {
-  cutwin::sim::recordError(rec, tc->tid, tc->ctaid, kind, site, a, b, c);
-  tc->block->abort->store(true, std::memory_order_relaxed);
-  if (Fiber *f = tc->fiber) {
-    f->state = Fiber::State::Faulted;
-    boost::context::detail::jump_fcontext(f->sched, nullptr);
-    __builtin_unreachable();
-  }
-  siglongjmp(*tc->block->jmp, 1);
-}
 
 namespace cutwin::sim {
 

@@ -14,7 +14,8 @@ from .memory import (AutoFreePointer, BaseCUDAMemoryManager, CutwinMemoryManager
                      HostOnlyCUDAMemoryManager, IpcHandle, MappedMemory, MemoryInfo, MemoryPointer,
                      PinnedMemory, current_context, set_memory_manager)
 from .compiler import compile, compile_for_current_device, compile_ptx, compile_ptx_for_current_device  # noqa: F401
-from .dispatcher import DeviceFunction, Dispatcher, declare_device, jit  # noqa: F401
+from .dispatcher import DeviceFunction, Dispatcher, jit  # noqa: F401
+from .foreign import declare_device  # noqa: F401
 from .linkable_code import Archive, CUSource, Cubin, Fatbin, LinkableCode, LTOIR, Object, PTXSource  # noqa: F401
 from .intrinsics import *  # noqa: F401,F403
 from . import random  # noqa: F401,E402  cuda.random.xoroshiro128p_* as numba spells it

@@ -4,6 +4,8 @@ is). `to_device(retr, stream)` gives the device array the kernel gets and append
 `retr` what runs after the launch (the copy back)."""
 import numpy as np
 
+from .devicearray import as_cuda_array, device_array_like, to_device
+
 
 class ArgHint:
     def __init__(self, value):
@@ -21,8 +23,6 @@ class In(ArgHint):
     """Copied to the device before the launch, not back."""
 
     def to_device(self, retr, stream=0):
-        from .devicearray import as_cuda_array, to_device
-
         if _on_device(self.value):
             return as_cuda_array(self.value)
         dev = to_device(self.value, stream)
@@ -36,8 +36,6 @@ class Out(ArgHint):
     copy_input = False
 
     def to_device(self, retr, stream=0):
-        from .devicearray import as_cuda_array, device_array_like, to_device
-
         value = self.value
         if _on_device(value):
             return as_cuda_array(value)

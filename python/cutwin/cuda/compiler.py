@@ -4,19 +4,8 @@ made on a machine without a GPU. Device functions take numba's ABI (`int f(T *re
 args...)`, the result stored through `ret`, status 0) or the C ABI (`T f(args...)`)."""
 from .. import types as ct
 from . import runtime
-from . import resolve
 from .dispatcher import _JitFunction, _codegen
-
-
-def _signature_text(sig):
-    """numba signature text of `sig` in any of numba's spellings (text, Signature objects
-    of cutwin or numba, a tuple of argument types, one argument type)."""
-    if resolve.type_text(sig) is not None and not isinstance(sig, (str, tuple)):
-        sig = (sig,)  # one argument type, as numba also takes
-    sig = resolve.as_signature(sig)
-    if sig.return_type is None:
-        return "(%s)" % "".join("%s, " % a for a in sig.args)
-    return str(sig)
+from .signatures import compile_signature_text
 
 
 def _type_named(name):
@@ -47,7 +36,7 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     jf = _JitFunction(fn, None, options)
     module = jf._module(runtime._selected_spec(), codegen="nvvm" if output == "ltoir" else _codegen())
     abi_name = (abi_info or {}).get("abi_name", "")
-    code, resty, _ = module.compile_function(jf._code_name, _signature_text(sig), bool(device), abi, abi_name,
+    code, resty, _ = module.compile_function(jf._code_name, compile_signature_text(sig), bool(device), abi, abi_name,
                                              _arch(cc), output)
     return code, _type_named(resty)
 

@@ -11,12 +11,13 @@ import numpy as np
 
 from .. import _cutwin
 from .. import types as ct
-from ..errors import CompileError, KernelError, as_user_exception
+from ..errors import KernelError, as_user_exception
 from . import runtime
 from .args import ArgHint
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
-from .linkable_code import LinkableCode
 from . import resolve
+from .foreign import link_paths, with_callbacks
+from .signatures import as_signature, compile_signature_text, is_signature, signature_text, type_text
 
 def _codegen():
     return os.environ.get("CUTWIN_CODEGEN", "nvptx")
@@ -32,40 +33,6 @@ def _dim3(d, what):
     if not 1 <= len(items) <= 3:
         raise ValueError("%s must be a sequence of 1, 2 or 3 integers, got %r" % (what, items))
     return tuple(int(x) for x in items)
-
-
-_CONST_ARRAY_DTYPES = frozenset(
-    "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 complex64 complex128".split())
-
-
-_captured = {}  # id -> device array kernels captured by address (kept alive with the process)
-
-
-def _host_constant(v):
-    """A global's value as the compiler takes it, or None if it is not a constant."""
-    if isinstance(v, (bool, int, float, str)):
-        return v
-    if isinstance(v, (np.bool_, np.integer, np.floating)):
-        # numba types a NumPy scalar by its dtype: np.float32(0.5) stays float32.
-        return {"scalar": v.item(), "dtype": v.dtype.name}
-    if isinstance(v, tuple):
-        items = [x.item() if isinstance(x, np.generic) else _host_constant(x) for x in v]
-        return None if any(x is None or isinstance(x, dict) for x in items) else tuple(items)
-    if (isinstance(v, DeviceNDArray) or (hasattr(v, "__cuda_array_interface__") and not isinstance(v, np.ndarray))) \
-            and v.dtype.name in _CONST_ARRAY_DTYPES:
-        # A device array in a kernel's globals is captured by address, as numba captures
-        # it: the kernel reads and writes that memory (kept alive by the dispatcher).
-        d = v if isinstance(v, DeviceNDArray) else as_cuda_array(v)
-        if 1 <= d.ndim <= 3:
-            _captured[id(v)] = v
-            return {"device_pointer": d._arr.device_pointer, "dtype": d.dtype.name, "shape": list(d.shape),
-                    "strides": list(d.strides)}
-    if isinstance(v, np.ndarray) and 1 <= v.ndim <= 3 and v.dtype.name in _CONST_ARRAY_DTYPES:
-        # Global arrays are frozen into the kernel's constant memory when it compiles,
-        # as numba does: later changes to the host array do not reach compiled kernels.
-        a = np.ascontiguousarray(v)
-        return {"dtype": a.dtype.name, "shape": a.shape, "data": a.tobytes()}
-    return None
 
 
 def _native_tuple(tup, kernel, copy_back=None):
@@ -143,7 +110,7 @@ class _JitFunction:
 
     def _declaration(self):
         o = self.targetoptions
-        return {"device": o["device"], "signatures": [resolve.signature_text(s) for s in self.signatures],
+        return {"device": o["device"], "signatures": [signature_text(s) for s in self.signatures],
                 "debug": o["debug"], "fastmath": o["fastmath"], "lineinfo": o["lineinfo"],
                 "boundscheck": o["boundscheck"], "opt": o["opt"], "link": o.get("link", []),
                 "launch_bounds": o.get("launch_bounds", [])}
@@ -310,7 +277,7 @@ class Dispatcher(_JitFunction):
     def compile(self, sig):
         """Compiles for a signature ahead of the first launch; returns the compiled
         overload (numba's kernel object: max_cooperative_grid_blocks, inspect_*)."""
-        sig = resolve.as_signature(sig)
+        sig = as_signature(sig)
         self._native_args(sig, "ir")
         return _Overload(self, sig)
 
@@ -329,7 +296,7 @@ class Dispatcher(_JitFunction):
         """A dispatcher compiled for these arguments' types (values, or types) alone."""
         if self.specialized or self.signatures:
             raise RuntimeError("Dispatcher already specialized")
-        argtypes = tuple(resolve.as_signature((a,)).args[0] if resolve.type_text(a) is not None else ct.typeof(a)
+        argtypes = tuple(as_signature((a,)).args[0] if type_text(a) is not None else ct.typeof(a)
                          for a in args)
         key = (runtime._selected_spec(), argtypes)
         d = self.specializations.get(key)
@@ -342,7 +309,7 @@ class Dispatcher(_JitFunction):
 
     def _attribute(self, name, signature):
         if signature is not None:
-            sig = resolve.as_signature(signature)
+            sig = as_signature(signature)
             return self._kernel(runtime._selected_spec()).attributes(_dummy_args(sig))[name]
         return {sig: self._kernel(runtime._selected_spec()).attributes(_dummy_args(sig))[name]
                 for sig in self._all_signatures()}
@@ -385,7 +352,7 @@ class Dispatcher(_JitFunction):
 
     def _inspect(self, signature, what):
         if signature is not None:
-            return self._native_args(resolve.as_signature(signature), what)
+            return self._native_args(as_signature(signature), what)
         return {sig: self._native_args(sig, what) for sig in self._all_signatures()}
 
     def inspect_llvm(self, signature=None):
@@ -418,7 +385,7 @@ class _Overloads(dict):
     def _key(self, key):
         if isinstance(key, tuple) and key not in self.keys():
             try:
-                return resolve.as_signature(key).args
+                return as_signature(key).args
             except TypeError:
                 pass
         return key
@@ -470,23 +437,21 @@ class DeviceFunction(_JitFunction):
         raise TypeError("'%s' is a device function: it cannot be launched as a kernel" % self.__name__)
 
     def _code(self, signature, output):
-        from .compiler import _signature_text
-
         module = self._module(runtime._selected_spec())
-        return module.compile_function(self._code_name, _signature_text(signature), True, "numba", "", "sm_90",
+        return module.compile_function(self._code_name, compile_signature_text(signature), True, "numba", "", "sm_90",
                                        output)[0]
 
     def _each(self, signature, output):
         if signature is not None:
             return self._code(signature, output)
-        return {resolve.as_signature(s).args: self._code(s, output) for s in self.signatures}
+        return {as_signature(s).args: self._code(s, output) for s in self.signatures}
 
     def compile_device(self, args, return_type=None):
         """Compiles the function for argument types `args` (numba's device dispatcher)."""
         sig = ct.Signature(return_type, tuple(args)) if return_type is not None else tuple(args)
         self._code(sig, "ir")
         if sig not in self.signatures:
-            self.signatures.append(resolve.as_signature(sig))
+            self.signatures.append(as_signature(sig))
 
     def inspect_llvm(self, signature=None):
         """The kernel IR of the function compiled on its own, with numba's ABI."""
@@ -503,30 +468,6 @@ class DeviceFunction(_JitFunction):
         return "<cutwin device function %s>" % self.__qualname__
 
 
-def _link_paths(link):
-    """`link=` as a list of paths: code objects (CUSource, ...) by their cached file;
-    relative paths that exist from the working directory become absolute (numba reads them
-    from there), others are looked up beside the kernel file when it compiles."""
-    if not link:
-        return []
-    if isinstance(link, (str, os.PathLike, LinkableCode)):
-        link = [link]
-    out = []
-    for f in link:
-        if isinstance(f, LinkableCode):
-            out.append(f.path)
-            continue
-        f = os.fspath(f)
-        out.append(os.path.abspath(f) if os.path.exists(f) else f)
-    return out
-
-
-def _with_callbacks(link):
-    if isinstance(link, LinkableCode):
-        link = [link]
-    return [c for c in (link or ()) if isinstance(c, LinkableCode) and c.has_callbacks]
-
-
 def _load_hook(codes):
     """numba's setup and teardown callbacks of linked code objects, per loaded kernel."""
     def hook(kernel, handle, loaded):
@@ -535,40 +476,6 @@ def _load_hook(codes):
             if callback is not None:
                 callback(ctypes.c_void_p(handle or None))
     return hook
-
-
-class ForeignFunction:
-    """`cuda.declare_device(name, sig)`: a device function defined in a linked file
-    (`@cuda.jit(link=[...])`, or `link=` here), called with numba's ABI `int name(T *ret,
-    args...)`, or with abi="c" as `T name(args...)`. Kernels call it like any device
-    function."""
-
-    def __init__(self, name, sig, link=None, abi="numba"):
-        if abi not in ("numba", "c"):
-            raise NotImplementedError("unsupported ABI: %r (expected 'numba' or 'c')" % (abi,))
-        try:
-            sig = resolve.as_signature(sig)
-        except TypeError as e:
-            raise TypeError("Return type must be given: declare_device needs a signature such as "
-                            "float32(float32, float32) (%s)" % e) from None
-        if sig.return_type is None:
-            raise TypeError("Return type must be given: declare_device needs a signature with a return type, "
-                            "e.g. float32(float32, float32)")
-        self.name, self.sig, self.link, self.abi = name, sig, _link_paths(link), abi
-        self.callbacks = _with_callbacks(link)
-        self.__name__ = name
-
-    def __call__(self, *args):
-        raise TypeError("'%s' is a foreign device function: call it from a kernel" % self.name)
-
-    def __repr__(self):
-        return "<cutwin foreign device function %s%s>" % (self.name, str(self.sig)[len(str(self.sig.return_type)):])
-
-
-def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
-    """numba's `cuda.declare_device`: a foreign device function's name and signature
-    (`use_cooperative` is accepted: cutwin sees grid syncs in the linked code itself)."""
-    return ForeignFunction(name, sig, link, abi)
 
 
 def _dummy_args(sig):
@@ -641,7 +548,7 @@ def _debug_default():
 def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt=True, lineinfo=False,
         cache=False, fastmath=False, boundscheck=None, max_registers=None, launch_bounds=None, **kws):
     """numba's `cuda.jit`: as a decorator with or without options and signatures."""
-    options = {"link": _link_paths(link), "link_callbacks": _with_callbacks(link), "device": bool(device),
+    options = {"link": link_paths(link), "link_callbacks": with_callbacks(link), "device": bool(device),
                "debug": _debug_default() if debug is None else bool(debug), "opt": 3 if opt is True else 0 if opt is False else int(opt),
                "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": boundscheck,
                "cache": bool(cache), "inline": inline, "launch_bounds": _launch_bounds(launch_bounds),
@@ -663,10 +570,10 @@ def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt
 
     if func_or_sig is None:
         return lambda fn: wrap(fn, None)
-    if resolve.is_signature(func_or_sig):
-        return lambda fn: wrap(fn, [resolve.as_signature(func_or_sig)])
+    if is_signature(func_or_sig):
+        return lambda fn: wrap(fn, [as_signature(func_or_sig)])
     if isinstance(func_or_sig, list):
-        return lambda fn: wrap(fn, [resolve.as_signature(s) for s in func_or_sig])
+        return lambda fn: wrap(fn, [as_signature(s) for s in func_or_sig])
     return wrap(func_or_sig, None)
 
 

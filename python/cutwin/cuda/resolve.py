@@ -19,10 +19,10 @@ import sys
 import textwrap
 import types as pytypes
 
-import numpy as np
-
-from .. import types as ct
 from ..errors import CompileError
+from .foreign import ForeignFunction
+from .host_values import host_constant
+from .signatures import is_numba_type, type_text
 
 # Modules whose members kernels may use, indexed by object identity (first wins).
 _MEMBER_MODULES = ("cutwin.cuda", "cutwin.cuda.random", "cutwin.cuda.libdevice", "cutwin.cuda.fp16", "math",
@@ -105,98 +105,6 @@ class _Unassigned:
         self.name = name
 
 
-# ---- types ---------------------------------------------------------------------------------------
-
-def type_text(v):
-    """numba signature text of a type object - cutwin's, numba's (numba.core.types or
-    numba.cuda.types), a NumPy dtype or scalar class - or None if `v` is not a type kernels
-    can use."""
-    if isinstance(v, ct.Type):
-        return str(v)
-    try:
-        if isinstance(v, np.dtype) or (isinstance(v, type) and issubclass(v, np.generic)):
-            return str(ct.from_dtype(v))
-    except (KeyError, TypeError):
-        return None
-    return _numba_type_text(v)
-
-
-def _is_numba_type(v):
-    return type(v).__module__.startswith(("numba.core.types", "numba.cuda.types", "numba.types")) or any(
-        c.__module__.startswith(("numba.core.types", "numba.cuda.types")) and c.__name__ == "Type"
-        for c in type(v).__mro__)
-
-
-def _numba_type_text(v):
-    if not _is_numba_type(v):
-        return None
-    cls = type(v).__name__
-    name = getattr(v, "name", None)
-    if cls in ("Integer", "Float", "Complex", "Boolean", "BooleanLiteral", "IntegerLiteral"):
-        base = name if cls in ("Integer", "Float", "Complex", "Boolean") else str(getattr(v, "literal_type", name))
-        if base == "bool":
-            base = "boolean"
-        if base == "bfloat16":
-            return None
-        return base if hasattr(ct, base) else None
-    if cls == "NoneType" or name in ("none", "void"):
-        return "void"
-    if cls == "CPointer":
-        inner = _numba_type_text(v.dtype)
-        return "CPointer(%s)" % inner if inner else None
-    if cls == "Array" and hasattr(v, "ndim"):
-        inner = _numba_type_text(v.dtype)
-        if inner is None:
-            return None
-        dims = [":"] * v.ndim
-        if v.layout == "C":
-            dims[-1] = "::1"
-        elif v.layout == "F":
-            dims[0] = "::1"
-        return "%s[%s]" % (inner, ", ".join(dims))
-    return None
-
-
-def signature_text(sig):
-    """numba signature text of a signature: a string, cutwin's or numba's Signature object,
-    or a tuple of argument types."""
-    if isinstance(sig, str):
-        return sig
-    if isinstance(sig, ct.Signature):
-        return str(sig)
-    if isinstance(sig, (tuple, list)):
-        args = [_required_type_text(a) for a in sig]
-        return "(%s,)" % args[0] if len(args) == 1 else "(%s)" % ", ".join(args)
-    if hasattr(sig, "args") and hasattr(sig, "return_type"):
-        args = ", ".join(_required_type_text(a) for a in sig.args)
-        return "%s(%s)" % (_required_type_text(sig.return_type), args)
-    raise TypeError("not a signature: %r" % (sig,))
-
-
-def is_signature(sig):
-    """A signature in any of numba's spellings: text, a Signature object (cutwin's or
-    numba's), or a tuple of argument types (not a list of signatures)."""
-    if isinstance(sig, (str, ct.Signature)):
-        return True
-    if isinstance(sig, tuple):
-        return all(type_text(t) is not None for t in sig)
-    return hasattr(sig, "args") and hasattr(sig, "return_type") and not callable(sig)
-
-
-def as_signature(sig):
-    """cutwin's Signature object of a signature in any of numba's spellings."""
-    if isinstance(sig, ct.Signature):
-        return sig
-    return ct.parse_signature(signature_text(sig))
-
-
-def _required_type_text(t):
-    text = type_text(t)
-    if text is None:
-        raise TypeError("cutwin does not support the type %s in signatures" % (t,))
-    return text
-
-
 # ---- values --------------------------------------------------------------------------------------
 
 def _is_exception_class(v):
@@ -208,8 +116,6 @@ def binding(name, v, unit_of, attrs=frozenset(), depth=0):
     the function unit of a jit function, or None if it is not one. `attrs` are the
     attribute names the function uses: a module's members among them go along (the
     compiler takes them for modules it does not know itself)."""
-    from . import dispatcher  # noqa: the dispatcher imports this module
-
     if isinstance(v, _Unassigned):
         return {"kind": "host", "text": "free variable '%s' is used before it is assigned" % name}
     if isinstance(v, pytypes.ModuleType):
@@ -218,19 +124,19 @@ def binding(name, v, unit_of, attrs=frozenset(), depth=0):
             b["members"] = {a: binding("%s.%s" % (name, a), getattr(v, a), unit_of, attrs, depth + 1)
                             for a in sorted(attrs) if not a.startswith("__") and hasattr(v, a)}
         return b
-    if isinstance(v, dispatcher.ForeignFunction):
+    if isinstance(v, ForeignFunction):
         return {"kind": "foreign", "foreign_name": v.name, "text": str(v.sig), "link": list(v.link), "abi": v.abi}
     uid = unit_of(v)
     if uid is not None:
         return {"kind": "function", "text": uid}
     if isinstance(v, enum.Enum):  # a member: its value (IntEnum members are ints already)
-        c = dispatcher._host_constant(v.value)
+        c = host_constant(v.value)
         if c is not None:
             return {"kind": "constant", "value": c}
     if isinstance(v, type) and issubclass(v, enum.Enum):  # the class: its members by name
         return {"kind": "module", "path": "enum %s" % v.__qualname__,
                 "members": {m: binding("%s.%s" % (name, m), getattr(v, m), unit_of) for m in v.__members__}}
-    c = dispatcher._host_constant(v)
+    c = host_constant(v)
     if c is not None:
         return {"kind": "constant", "value": c}
     t = type_text(v)
@@ -244,7 +150,7 @@ def binding(name, v, unit_of, attrs=frozenset(), depth=0):
     hit = _members().get(id(v))
     if hit is not None and hit[0] is v:
         return {"kind": "member", "path": hit[1], "attrs": list(hit[2])}
-    if _is_numba_type(v):
+    if is_numba_type(v):
         return {"kind": "host", "text": "'%s' is the numba type %s, which cutwin does not support in kernels yet"
                 % (name, v)}
     if isinstance(v, pytypes.FunctionType):
@@ -402,13 +308,11 @@ def _lambda_source(fn, lines):
 def _defaults(fn):
     """Parameter name -> default value, for the defaults kernels can use (constants and
     None); the compiler evaluates no default expression itself."""
-    from . import dispatcher
-
     code = fn.__code__
     names = code.co_varnames[:code.co_argcount]
     out = {}
     for name, v in zip(names[len(names) - len(fn.__defaults__ or ()):], fn.__defaults__ or ()):
-        c = None if v is None else dispatcher._host_constant(v)
+        c = None if v is None else host_constant(v)
         if c is not None or v is None:
             out[name] = c
     return out
@@ -426,8 +330,6 @@ def function_units(root, declaration_of):
     """The World of `root` (a jit function object): its unit and those of every jit function
     it reaches through its names. `declaration_of(obj)` returns (py_func, declaration dict)
     for jit function objects, or None for anything else."""
-    from . import dispatcher
-
     world, ids, queue = World(), {}, []
 
     def unit_of(v):

@@ -12,8 +12,11 @@ import numpy as np
 
 from .. import types as ct
 from . import resolve
+from .signatures import as_signature, is_signature
 from .devicearray import DeviceNDArray, as_cuda_array, device_array, is_cuda_array, to_device
+from .compiler import compile as compile_device
 from .dispatcher import DeviceFunction, jit
+from .reduction import Reduce
 
 _OPTIONS = {"target", "identity", "nopython", "fastmath", "cache", "debug", "lineinfo", "opt"}
 THREADS = 256
@@ -78,7 +81,7 @@ class CUDAUFunc:
         self.nout = 1
         self.identity = options.get("identity")
         self._device = py_func if isinstance(py_func, DeviceFunction) else jit(device=True)(self.py_func)
-        self._signatures = [resolve.as_signature(s) for s in signatures]
+        self._signatures = [as_signature(s) for s in signatures]
         for s in self._signatures:
             if len(s.args) != self.nin:
                 raise TypeError("signature %s has %d arguments, '%s' takes %d" % (s, len(s.args), self.__name__,
@@ -113,8 +116,6 @@ class CUDAUFunc:
                 self.__name__, ", ".join(str(d) for d in dtypes), ", ".join(self.types)))
         key = tuple(dtypes)
         if key not in self._result_types:  # lazy: the function's result type for these inputs
-            from .compiler import compile as compile_device
-
             _, resty = compile_device(self._device, tuple(ct.from_dtype(d) for d in dtypes), device=True,
                                       abi="numba")
             if not isinstance(resty, ct.Scalar):
@@ -178,8 +179,6 @@ class CUDAUFunc:
         """Folds a 1-D array with the (binary) function: a NumPy scalar of its dtype."""
         if self.nin != 2:
             raise ValueError("reduce only applies to binary functions")
-        from .reduction import Reduce
-
         if self._reducer is None:
             self._reducer = Reduce(self._device)
         a = arr if isinstance(arr, DeviceNDArray) else np.asarray(arr)
@@ -207,10 +206,10 @@ def vectorize(ftylist_or_function=(), **kws):
         raise ValueError("cutwin's vectorize compiles for the CUDA target, not %r" % kws["target"])
     if "nopython" in kws:
         warnings.warn("nopython kwarg for cuda target is redundant", RuntimeWarning)
-    if callable(ftylist_or_function) and not resolve.is_signature(ftylist_or_function):
+    if callable(ftylist_or_function) and not is_signature(ftylist_or_function):
         return CUDAUFunc(ftylist_or_function, [], kws)
     sigs = ftylist_or_function
-    if resolve.is_signature(sigs):
+    if is_signature(sigs):
         sigs = [sigs]
     return lambda fn: CUDAUFunc(fn, list(sigs), kws)
 
@@ -266,7 +265,7 @@ class CUDAGUFunc:
         self._device = py_func if isinstance(py_func, DeviceFunction) else jit(device=True)(self.py_func)
         self._signatures = []
         for s in signatures:
-            sig = resolve.as_signature(s)
+            sig = as_signature(s)
             if sig.return_type is not None and sig.return_type != ct.void:
                 raise TypeError("guvectorized functions cannot return values: signature %s specifies %s return "
                                 "type" % (sig, sig.return_type))
@@ -391,6 +390,6 @@ def guvectorize(ftylist, signature, **kws):
             "'%s'" % u for u in unknown))
     if kws.get("nopython", True) is False:
         raise TypeError("nopython flag must be True")
-    if resolve.is_signature(ftylist):
+    if is_signature(ftylist):
         ftylist = [ftylist]
     return lambda fn: CUDAGUFunc(fn, list(ftylist), signature, kws)

@@ -1,0 +1,39 @@
+"""Host values kernels take as constants: numbers, strings, tuples of them, NumPy arrays
+(frozen into the kernel's constant memory when it compiles) and device arrays (captured by
+address), as numba takes a kernel's globals and default arguments."""
+import numpy as np
+
+from .devicearray import DeviceNDArray, as_cuda_array
+
+_CONST_ARRAY_DTYPES = frozenset(
+    "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64 complex64 complex128".split())
+
+
+_captured = {}  # id -> device array kernels captured by address (kept alive with the process)
+
+
+def host_constant(v):
+    """A global's value as the compiler takes it, or None if it is not a constant."""
+    if isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, (np.bool_, np.integer, np.floating)):
+        # numba types a NumPy scalar by its dtype: np.float32(0.5) stays float32.
+        return {"scalar": v.item(), "dtype": v.dtype.name}
+    if isinstance(v, tuple):
+        items = [x.item() if isinstance(x, np.generic) else host_constant(x) for x in v]
+        return None if any(x is None or isinstance(x, dict) for x in items) else tuple(items)
+    if (isinstance(v, DeviceNDArray) or (hasattr(v, "__cuda_array_interface__") and not isinstance(v, np.ndarray))) \
+            and v.dtype.name in _CONST_ARRAY_DTYPES:
+        # A device array in a kernel's globals is captured by address, as numba captures
+        # it: the kernel reads and writes that memory (kept alive by the dispatcher).
+        d = v if isinstance(v, DeviceNDArray) else as_cuda_array(v)
+        if 1 <= d.ndim <= 3:
+            _captured[id(v)] = v
+            return {"device_pointer": d._arr.device_pointer, "dtype": d.dtype.name, "shape": list(d.shape),
+                    "strides": list(d.strides)}
+    if isinstance(v, np.ndarray) and 1 <= v.ndim <= 3 and v.dtype.name in _CONST_ARRAY_DTYPES:
+        # Global arrays are frozen into the kernel's constant memory when it compiles,
+        # as numba does: later changes to the host array do not reach compiled kernels.
+        a = np.ascontiguousarray(v)
+        return {"dtype": a.dtype.name, "shape": a.shape, "data": a.tobytes()}
+    return None
