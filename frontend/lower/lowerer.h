@@ -1,6 +1,6 @@
-/// Internal to lowering: the state of lowering one module. Functions and statements are in
-/// lower_function.cpp, expressions in lower_expr.cpp, arrays in lower_array.cpp, calls in
-/// lower_call.cpp.
+/// Internal to lowering: the state of lowering one module. Functions are in
+/// lower_function.cpp, types in lower_types.cpp, statements in lower_stmt.cpp, expressions
+/// in lower_expr.cpp, arrays in lower_array.cpp, calls in lower_call.cpp.
 #pragma once
 
 #include "frontend/builtins/builtin.h"
@@ -68,14 +68,14 @@ public:
   void lineEvent(SourceLoc loc);
 
 private:
-  // ---- types (lower_function.cpp)
+  // ---- types (lower_types.cpp)
   llvm::Type *llvmType(const Type &t);
   llvm::Type *scalarType(Scalar s);
   llvm::Type *memType(Scalar s); ///< in memory: bool is i8
   llvm::StructType *arrayType(const Type &t);
   unsigned addrSpace(fe::MemSpace s) const;
 
-  // ---- functions and statements (lower_function.cpp)
+  // ---- functions (lower_function.cpp) and statements (lower_stmt.cpp)
   llvm::Function *declareFunction(const fe::FunctionSpec &spec);
   void lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn);
   /// Lowers the bodies of the device functions declared so far (and those they call).

@@ -8,6 +8,10 @@
 /// globals, closure cells and builtins - and hands the meaning over (HostUnit): the source
 /// is then only the function's body and its locations. A Program holds every scope a kernel
 /// reaches; jit functions are known across them by key.
+///
+/// ModuleScope's code: module_scope.cpp (a file's imports, assignments and functions),
+/// host_bindings.cpp (the host's values), signature_syntax.cpp (types and signatures as
+/// kernels write them).
 #pragma once
 
 #include "frontend/diagnostics.h"
