@@ -1,6 +1,6 @@
-/// Internal to the typer: infers the types of one function specialisation. Statements are
-/// in typer.cpp, expressions in type_expr.cpp, calls in type_calls.cpp; builtins by the
-/// registry's families (frontend/builtins/).
+/// Internal to the typer: infers the types of one function specialisation. The driver is in
+/// typer.cpp, statements in type_stmt.cpp, expressions in type_expr.cpp, calls in type_calls.cpp; builtins by
+/// the registry's families (frontend/builtins/).
 #pragma once
 
 #include "frontend/builtins/builtin.h"
@@ -42,7 +42,7 @@ public:
 
 private:
   friend class Typer;
-  // statements (typer.cpp)
+  // the driver (typer.cpp) and statements (type_stmt.cpp)
   void collectLocals(const Block &b);
   void collectTargetNames(const Expr &target);
   void typeBlock(const Block &b);
