@@ -2,8 +2,8 @@
 // max, len, complex and complex.conjugate().
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
 #include "frontend/sema/operator_rules.h"
+#include "frontend/sema/typing_context.h"
 
 namespace cutwin {
 
@@ -13,10 +13,12 @@ enum class ArithmeticOp : unsigned { Fma, Cbrt, Selp, Abs, Round, Pow, Min, Max,
 
 namespace fe {
 
+ExprInfo typeArithmeticBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                               const Builtin &b);
+
 std::span<const Builtin> arithmeticBuiltins() {
   auto row = [](const char *name, ArithmeticOp op) {
-    return Builtin{name, unsigned(op), &FunctionTyper::typeArithmeticBuiltin,
-                   &ir::Lowerer::lowerArithmeticBuiltin};
+    return Builtin{name, unsigned(op), &typeArithmeticBuiltin, &ir::Lowerer::lowerArithmeticBuiltin};
   };
   static const Builtin table[] = {
       row("cuda.fma", ArithmeticOp::Fma),
@@ -34,8 +36,8 @@ std::span<const Builtin> arithmeticBuiltins() {
   return table;
 }
 
-ExprInfo FunctionTyper::typeArithmeticBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                              const Builtin &b) {
+ExprInfo typeArithmeticBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                               const Builtin &b) {
   ExprInfo info;
   using S = Scalar;
   std::string name = std::string(b.name).substr(std::string(b.name).find('.') + 1); // as Python spells it
@@ -43,30 +45,30 @@ ExprInfo FunctionTyper::typeArithmeticBuiltin(const CallExpr &c, const std::vect
   case ArithmeticOp::Fma:
   case ArithmeticOp::Cbrt: {
     size_t n = ArithmeticOp(b.op) == ArithmeticOp::Fma ? 3 : 1;
-    checkArity(c, b.name, args.size(), n, n);
-    auto actual = scalarArgs(c, args, b.name);
+    cx.checkArity(c, b.name, args.size(), n, n);
+    auto actual = cx.scalarArgs(c, args, b.name);
     auto cs =
         resolveOverload({{std::vector<S>(n, S::F32), S::F32}, {std::vector<S>(n, S::F64), S::F64}}, actual);
     if (!cs)
-      error(c.loc, std::string(b.name) + "() takes float32 or float64 arguments");
+      cx.error(c.loc, std::string(b.name) + "() takes float32 or float64 arguments");
     info.type = Type::scalarOf(cs->result);
     info.operandTypes = cs->args;
     return info;
   }
   case ArithmeticOp::Selp: { // selp(test, a, b): a and b of one type
-    checkArity(c, b.name, args.size(), 3, 3);
-    auto actual = scalarArgs(c, args, b.name);
+    cx.checkArity(c, b.name, args.size(), 3, 3);
+    auto actual = cx.scalarArgs(c, args, b.name);
     if (actual[1] != actual[2] || actual[1] == S::Bool || actual[1] == S::I8 || actual[1] == S::U8 ||
         isComplex(actual[1]))
-      error(c.loc, "cuda.selp() takes two values of one type (16- to 64-bit integers or floats), not " +
-                       std::string(scalarName(actual[1])) + " and " + scalarName(actual[2]));
+      cx.error(c.loc, "cuda.selp() takes two values of one type (16- to 64-bit integers or floats), not " +
+                          std::string(scalarName(actual[1])) + " and " + scalarName(actual[2]));
     info.type = Type::scalarOf(actual[1]);
     info.operandTypes = {S::Bool, actual[1], actual[1]};
     return info;
   }
   case ArithmeticOp::Abs: {
-    checkArity(c, b.name, args.size(), 1, 1);
-    auto actual = scalarArgs(c, args, "abs");
+    cx.checkArity(c, b.name, args.size(), 1, 1);
+    auto actual = cx.scalarArgs(c, args, "abs");
     std::vector<ScalarCase> cases;
     for (S t : {S::I8, S::I16, S::I32, S::I64, S::U8, S::U16, S::U32, S::U64, S::F32, S::F64})
       cases.push_back({{t}, t});
@@ -80,26 +82,26 @@ ExprInfo FunctionTyper::typeArithmeticBuiltin(const CallExpr &c, const std::vect
   case ArithmeticOp::Round: {
     // round(x) is an int64 (half to even); round(x, ndigits) keeps x's float type, as
     // numba-cuda's lowerings of float32 and float64 say.
-    checkArity(c, b.name, args.size(), 1, 2);
-    auto sc = scalarArgs(c, args, "round");
+    cx.checkArity(c, b.name, args.size(), 1, 2);
+    auto sc = cx.scalarArgs(c, args, "round");
     if (sc.size() == 2) {
       if (!isFloat(sc[0]) || !isInteger(sc[1]))
-        error(c.loc, std::string("round(x, ndigits) takes a float and an integer, not ") + scalarName(sc[0]) +
-                         " and " + scalarName(sc[1]));
+        cx.error(c.loc, std::string("round(x, ndigits) takes a float and an integer, not ") +
+                            scalarName(sc[0]) + " and " + scalarName(sc[1]));
       info.type = Type::scalarOf(sc[0]);
       info.operandTypes = {sc[0], S::I64};
       return info;
     }
     auto cs = resolveOverload({{{S::F32}, S::I64}, {{S::F64}, S::I64}}, {sc[0]});
     if (!cs)
-      error(c.loc, std::string("round() takes a real number, not ") + scalarName(sc[0]));
+      cx.error(c.loc, std::string("round() takes a real number, not ") + scalarName(sc[0]));
     info.type = Type::scalarOf(cs->result);
     info.operandTypes = cs->args;
     return info;
   }
   case ArithmeticOp::Pow: // the ** operator's rules
-    checkArity(c, b.name, args.size(), 2, 2);
-    return typeBinary(BinOp::Pow, args[0].type, args[1].type, c.loc);
+    cx.checkArity(c, b.name, args.size(), 2, 2);
+    return cx.typeBinary(BinOp::Pow, args[0].type, args[1].type, c.loc);
   case ArithmeticOp::Min:
   case ArithmeticOp::Max: {
     std::vector<Type> operands;
@@ -107,14 +109,14 @@ ExprInfo FunctionTyper::typeArithmeticBuiltin(const CallExpr &c, const std::vect
       operands = args[0].type.elems;
     } else {
       if (args.size() < 2)
-        error(c.loc, name + "() needs at least two arguments or one tuple");
+        cx.error(c.loc, name + "() needs at least two arguments or one tuple");
       for (auto &a : args)
         operands.push_back(a.type);
     }
     Type acc = Type::unknown();
     for (size_t i = 0; i < operands.size(); ++i) {
       if (!operands[i].isScalar())
-        error(c.loc, name + "() arguments must be numbers, not " + operands[i].str());
+        cx.error(c.loc, name + "() arguments must be numbers, not " + operands[i].str());
       acc = *unify(acc, operands[i]);
     }
     info.type = acc;
@@ -122,7 +124,7 @@ ExprInfo FunctionTyper::typeArithmeticBuiltin(const CallExpr &c, const std::vect
     return info;
   }
   case ArithmeticOp::Len: {
-    checkArity(c, b.name, args.size(), 1, 1);
+    cx.checkArity(c, b.name, args.size(), 1, 1);
     const Type &t = args[0].type;
     if (t.isArray()) {
       info.type = Type::scalarOf(S::I64);
@@ -133,19 +135,19 @@ ExprInfo FunctionTyper::typeArithmeticBuiltin(const CallExpr &c, const std::vect
       info.constant = ConstValue::ofInt(int64_t(t.elems.size()));
       return info;
     }
-    error(c.args[0]->loc, "object of type " + t.str() + " has no len()");
+    cx.error(c.args[0]->loc, "object of type " + t.str() + " has no len()");
   }
   case ArithmeticOp::Complex:
     // numba: complex(real=0, imag=0) makes a complex128 from numbers (real or complex).
-    checkArity(c, b.name, args.size(), 0, 2);
-    scalarArgs(c, args, "complex");
+    cx.checkArity(c, b.name, args.size(), 0, 2);
+    cx.scalarArgs(c, args, "complex");
     info.type = Type::scalarOf(S::C128);
     for (auto &a : args)
       info.operandTypes.push_back(isComplex(a.type.scalar) ? S::C128 : S::F64);
     return info;
   case ArithmeticOp::Conjugate: {
-    checkArity(c, b.name, args.size(), 0, 0);
-    ExprInfo recv = typeExpr(methodReceiver(c));
+    cx.checkArity(c, b.name, args.size(), 0, 0);
+    ExprInfo recv = cx.typeExpr(methodReceiver(c));
     info.type = recv.type;
     info.operandTypes = {recv.type.scalar};
     return info;

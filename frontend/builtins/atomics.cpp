@@ -4,7 +4,7 @@
 // blocks run in parallel, so these are real atomic instructions there too.
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
+#include "frontend/sema/typing_context.h"
 
 namespace cutwin {
 
@@ -29,11 +29,14 @@ enum class AtomicOp : unsigned {
 
 namespace fe {
 
+ExprInfo typeAtomicBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                           const Builtin &b);
+
 using S = Scalar;
 
 std::span<const Builtin> atomicBuiltins() {
   auto row = [](const char *name, AtomicOp op) {
-    return Builtin{name, unsigned(op), &FunctionTyper::typeAtomicBuiltin, &ir::Lowerer::lowerAtomicBuiltin};
+    return Builtin{name, unsigned(op), &typeAtomicBuiltin, &ir::Lowerer::lowerAtomicBuiltin};
   };
   static const Builtin table[] = {
       row("cuda.atomic.add", AtomicOp::Add),       row("cuda.atomic.sub", AtomicOp::Sub),
@@ -47,8 +50,8 @@ std::span<const Builtin> atomicBuiltins() {
   return table;
 }
 
-ExprInfo FunctionTyper::typeAtomicBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                          const Builtin &b) {
+ExprInfo typeAtomicBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                           const Builtin &b) {
   // The index is an integer or a tuple of one per dimension; values convert to the array's
   // type, and the element's old value is returned.
   AtomicOp op = AtomicOp(b.op);
@@ -56,13 +59,13 @@ ExprInfo FunctionTyper::typeAtomicBuiltin(const CallExpr &c, const std::vector<E
   bool cas = op == AtomicOp::Cas, cas0 = op == AtomicOp::Cas0;
   size_t arity = cas ? 4 : 3;
   if (args.size() != arity)
-    error(c.loc,
-          what + " takes " + std::to_string(arity) + " arguments, " + std::to_string(args.size()) + " given");
+    cx.error(c.loc, what + " takes " + std::to_string(arity) + " arguments, " + std::to_string(args.size()) +
+                        " given");
   const Type &at = args[0].type;
   if (!at.isArray() || at.isRecordArray() || at.pointer)
-    error(c.args[0]->loc, what + " needs an array as its first argument, not " + at.str());
+    cx.error(c.args[0]->loc, what + " needs an array as its first argument, not " + at.str());
   if (at.space == MemSpace::Const)
-    error(c.args[0]->loc, what + ": the array is read-only (constant memory)");
+    cx.error(c.args[0]->loc, what + ": the array is read-only (constant memory)");
   S t = at.scalar;
   bool isInt = t == S::I32 || t == S::I64 || t == S::U32 || t == S::U64;
   bool isFloat = t == S::F32 || t == S::F64;
@@ -84,12 +87,12 @@ ExprInfo FunctionTyper::typeAtomicBuiltin(const CallExpr &c, const std::vector<E
   case AtomicOp::Cas0: break;
   }
   if (!ok)
-    error(c.args[0]->loc, what + " does not support arrays of " + scalarName(t));
+    cx.error(c.args[0]->loc, what + " does not support arrays of " + scalarName(t));
   ExprInfo info;
   info.type = Type::scalarOf(t);
   if (cas0) {
     if (at.ndim != 1)
-      error(c.args[0]->loc, what + " works on element 0 of a 1-D array");
+      cx.error(c.args[0]->loc, what + " works on element 0 of a 1-D array");
   } else {
     const Type &it = args[1].type;
     if (it.isScalar() && isInteger(it.scalar) && at.ndim == 1) {
@@ -97,17 +100,17 @@ ExprInfo FunctionTyper::typeAtomicBuiltin(const CallExpr &c, const std::vector<E
     } else if (it.isTuple() && it.elems.size() == at.ndim) {
       for (auto &e : it.elems) {
         if (!e.isScalar() || !isInteger(e.scalar))
-          error(c.args[1]->loc, what + ": indices must be integers, not " + e.str());
+          cx.error(c.args[1]->loc, what + ": indices must be integers, not " + e.str());
         info.operandTypes.push_back(e.scalar);
       }
     } else {
-      error(c.args[1]->loc, what + ": the index of a " + std::to_string(at.ndim) +
-                                "-D array is an integer per dimension, not " + it.str());
+      cx.error(c.args[1]->loc, what + ": the index of a " + std::to_string(at.ndim) +
+                                   "-D array is an integer per dimension, not " + it.str());
     }
   }
   for (size_t i = cas0 ? 1 : 2; i < args.size(); ++i) {
     if (!args[i].type.isScalar() || isComplex(args[i].type.scalar))
-      error(c.args[i]->loc, what + ": values are numbers, not " + args[i].type.str());
+      cx.error(c.args[i]->loc, what + ": values are numbers, not " + args[i].type.str());
     info.operandTypes.push_back(t);
   }
   return info;

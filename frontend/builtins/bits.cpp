@@ -1,8 +1,8 @@
 // Bit operations: cuda.popc, cuda.clz, cuda.ffs, cuda.brev and int.bit_count().
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
 #include "frontend/sema/operator_rules.h"
+#include "frontend/sema/typing_context.h"
 
 namespace cutwin {
 
@@ -12,9 +12,12 @@ enum class BitOp : unsigned { Popc, Clz, Ffs, Brev, BitCount };
 
 namespace fe {
 
+ExprInfo typeBitBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                        const Builtin &b);
+
 std::span<const Builtin> bitBuiltins() {
   auto row = [](const char *name, BitOp op) {
-    return Builtin{name, unsigned(op), &FunctionTyper::typeBitBuiltin, &ir::Lowerer::lowerBitBuiltin};
+    return Builtin{name, unsigned(op), &typeBitBuiltin, &ir::Lowerer::lowerBitBuiltin};
   };
   static const Builtin table[] = {
       row("cuda.popc", BitOp::Popc),
@@ -26,8 +29,8 @@ std::span<const Builtin> bitBuiltins() {
   return table;
 }
 
-ExprInfo FunctionTyper::typeBitBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                       const Builtin &b) {
+ExprInfo typeBitBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                        const Builtin &b) {
   ExprInfo info;
   BitOp op = BitOp(b.op);
   switch (op) {
@@ -36,8 +39,8 @@ ExprInfo FunctionTyper::typeBitBuiltin(const CallExpr &c, const std::vector<Expr
   case BitOp::Ffs:
   case BitOp::Brev: {
     // numba: popc and clz keep the integer type, ffs gives uint32, brev takes uint32/uint64.
-    checkArity(c, b.name, args.size(), 1, 1);
-    auto actual = scalarArgs(c, args, b.name);
+    cx.checkArity(c, b.name, args.size(), 1, 1);
+    auto actual = cx.scalarArgs(c, args, b.name);
     std::vector<ScalarCase> cases;
     if (op == BitOp::Brev) {
       cases = {{{Scalar::U32}, Scalar::U32}, {{Scalar::U64}, Scalar::U64}};
@@ -48,16 +51,16 @@ ExprInfo FunctionTyper::typeBitBuiltin(const CallExpr &c, const std::vector<Expr
     }
     auto cs = resolveOverload(cases, actual, op != BitOp::Brev);
     if (!cs || isFloat(actual[0]) || isComplex(actual[0]))
-      error(c.loc, std::string(b.name) + "() takes an integer, not " + scalarName(actual[0]));
+      cx.error(c.loc, std::string(b.name) + "() takes an integer, not " + scalarName(actual[0]));
     info.type = Type::scalarOf(cs->result);
     info.operandTypes = cs->args;
     return info;
   }
   case BitOp::BitCount: { // the ones of x's bits at its width, as numba-cuda counts them
-    checkArity(c, b.name, args.size(), 0, 0);
-    ExprInfo recv = typeExpr(methodReceiver(c));
+    cx.checkArity(c, b.name, args.size(), 0, 0);
+    ExprInfo recv = cx.typeExpr(methodReceiver(c));
     if (!recv.type.isScalar() || !isInteger(recv.type.scalar))
-      error(c.loc, "bit_count() is a method of integers");
+      cx.error(c.loc, "bit_count() is a method of integers");
     info.type = Type::scalarOf(Scalar::I64);
     info.operandTypes = {recv.type.scalar};
     return info;

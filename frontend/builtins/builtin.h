@@ -18,7 +18,8 @@
 /// (breakpoint(), pdb.set_trace(), cuda.breakpoint(cond)), half (numba.cuda.fp16's functions),
 /// cache_hints (cuda.ldca and the other loads and stores with a cache policy).
 /// Adding a builtin to a family touches its file; a new family adds its table to
-/// builtinFamilies() (registry.cpp) and its two rules to function_typer.h and lowerer.h.
+/// builtinFamilies() (registry.cpp) and its lowering rule to lowerer.h (its typing rule is a
+/// free function of its own file, over TypingContext).
 #pragma once
 
 #include <deque>
@@ -37,14 +38,15 @@ class Lowerer;
 
 namespace cutwin::fe {
 
-class FunctionTyper;
+class TypingContext;
 struct CallExpr;
 struct ExprInfo;
 struct Builtin;
 
-/// Types a call: checks its arguments, gives the result type and the operand types.
-using BuiltinTypeRule = ExprInfo (FunctionTyper::*)(const CallExpr &, const std::vector<ExprInfo> &,
-                                                    const Builtin &);
+/// Types a call: checks its arguments, gives the result type and the operand types. A free
+/// function of the family's file over the typer's TypingContext (frontend/sema/typing_context.h).
+using BuiltinTypeRule = ExprInfo (*)(TypingContext &, const CallExpr &, const std::vector<ExprInfo> &,
+                                     const Builtin &);
 /// Lowers a typed call (its ExprInfo's `function` is the row); null for no value.
 using BuiltinLowerRule = llvm::Value *(ir::Lowerer::*)(const CallExpr &, const ExprInfo &);
 

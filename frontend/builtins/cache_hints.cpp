@@ -6,7 +6,7 @@
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
+#include "frontend/sema/typing_context.h"
 
 namespace cutwin {
 
@@ -24,50 +24,53 @@ const CacheHint kHints[] = {{"ldca", P::Ca, false}, {"ldcg", P::Cg, false}, {"ld
 
 namespace fe {
 
+ExprInfo typeCacheHintBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                              const Builtin &b);
+
 std::span<const Builtin> cacheHintBuiltins() {
   static const BuiltinRows rows([](BuiltinRows &r) {
     for (unsigned i = 0; i < std::size(kHints); ++i)
-      r.add(std::string("cuda.") + kHints[i].name, i, &FunctionTyper::typeCacheHintBuiltin,
+      r.add(std::string("cuda.") + kHints[i].name, i, &typeCacheHintBuiltin,
             &ir::Lowerer::lowerCacheHintBuiltin);
   });
   return rows.rows();
 }
 
-ExprInfo FunctionTyper::typeCacheHintBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                             const Builtin &b) {
+ExprInfo typeCacheHintBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                              const Builtin &b) {
   const CacheHint &h = kHints[b.op];
   std::string what = h.name;
-  checkArity(c, b.name, args.size(), h.store ? 3 : 2, h.store ? 3 : 2);
+  cx.checkArity(c, b.name, args.size(), h.store ? 3 : 2, h.store ? 3 : 2);
   const Type &at = args[0].type;
   if (!at.isArray() || at.isRecordArray())
-    error(c.args[0]->loc, what + " operates on arrays or pointers. Got type " + at.str());
+    cx.error(c.args[0]->loc, what + " operates on arrays or pointers. Got type " + at.str());
   if (!isInteger(at.scalar) && !isFloat(at.scalar))
-    error(c.args[0]->loc, what + " requires array of integer or float type, got " + scalarName(at.scalar));
+    cx.error(c.args[0]->loc, what + " requires array of integer or float type, got " + scalarName(at.scalar));
   ExprInfo info;
   const Type &it = args[1].type;
   // numba-cuda's messages, which its tests match
   if (it.isScalar() && isInteger(it.scalar)) {
     if (!at.pointer && at.ndim != 1)
-      error(c.args[1]->loc, "Expected " + std::to_string(at.ndim) + " indices, got a scalar");
+      cx.error(c.args[1]->loc, "Expected " + std::to_string(at.ndim) + " indices, got a scalar");
     info.operandTypes.push_back(it.scalar);
   } else if (it.isTuple()) {
     if (at.pointer)
-      error(c.args[1]->loc,
-            "Pointers only support scalar indexing, got tuple of " + std::to_string(it.elems.size()));
+      cx.error(c.args[1]->loc,
+               "Pointers only support scalar indexing, got tuple of " + std::to_string(it.elems.size()));
     if (it.elems.size() != at.ndim)
-      error(c.args[1]->loc,
-            "Expected " + std::to_string(at.ndim) + " indices, got " + std::to_string(it.elems.size()));
+      cx.error(c.args[1]->loc,
+               "Expected " + std::to_string(at.ndim) + " indices, got " + std::to_string(it.elems.size()));
     for (const Type &e : it.elems) {
       if (!e.isScalar() || !isInteger(e.scalar))
-        error(c.args[1]->loc, it.str() + " is not a valid index");
+        cx.error(c.args[1]->loc, it.str() + " is not a valid index");
       info.operandTypes.push_back(e.scalar);
     }
   } else {
-    error(c.args[1]->loc, it.str() + " is not a valid index");
+    cx.error(c.args[1]->loc, it.str() + " is not a valid index");
   }
   if (h.store) {
     if (!args[2].type.isScalar() || isComplex(args[2].type.scalar))
-      error(c.args[2]->loc, what + ": the value is a number, not " + args[2].type.str());
+      cx.error(c.args[2]->loc, what + ": the value is a number, not " + args[2].type.str());
     info.operandTypes.push_back(at.scalar);
     info.type = Type::none();
   } else {

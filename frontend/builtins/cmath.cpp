@@ -6,7 +6,7 @@
 // after the general formula, without branches.
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
+#include "frontend/sema/typing_context.h"
 
 #include <cfloat>
 #include <cmath>
@@ -14,6 +14,9 @@
 namespace cutwin {
 
 namespace fe {
+
+ExprInfo typeCmathBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                          const Builtin &b);
 
 using S = Scalar;
 
@@ -26,27 +29,26 @@ const char *const kCmath[] = {"isnan", "isinf", "isfinite", "phase", "polar", "r
 std::span<const Builtin> cmathBuiltins() {
   static const BuiltinRows rows([](BuiltinRows &r) {
     for (unsigned i = 0; i < std::size(kCmath); ++i)
-      r.add(std::string("cmath.") + kCmath[i], i, &FunctionTyper::typeCmathBuiltin,
-            &ir::Lowerer::lowerCmathBuiltin);
+      r.add(std::string("cmath.") + kCmath[i], i, &typeCmathBuiltin, &ir::Lowerer::lowerCmathBuiltin);
   });
   return rows.rows();
 }
 
-ExprInfo FunctionTyper::typeCmathBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                         const Builtin &b) {
+ExprInfo typeCmathBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                          const Builtin &b) {
   const std::string fn = kCmath[b.op];
   // Real and integer arguments become complex128 (complex64 stays), as in numba.
   size_t arity = fn == "rect" || (fn == "log" && args.size() == 2) ? 2 : 1; // log(z, base)
   if (args.size() != arity)
-    error(c.loc, "cmath." + fn + "() takes " + std::to_string(arity) + " argument" + (arity == 1 ? "" : "s") +
-                     ", " + std::to_string(args.size()) + " given");
-  auto actual = scalarArgs(c, args, ("cmath." + fn).c_str());
+    cx.error(c.loc, "cmath." + fn + "() takes " + std::to_string(arity) + " argument" +
+                        (arity == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
+  auto actual = cx.scalarArgs(c, args, ("cmath." + fn).c_str());
   ExprInfo info;
   if (fn == "rect") { // rect(r, phi): floats in, complex out
     S part = actual[0] == S::F32 && actual[1] == S::F32 ? S::F32 : S::F64;
     for (S a : actual)
       if (isComplex(a))
-        error(c.loc, "cmath.rect() takes real numbers");
+        cx.error(c.loc, "cmath.rect() takes real numbers");
     info.operandTypes = {part, part};
     info.type = Type::scalarOf(complexOf(part));
     return info;

@@ -2,7 +2,7 @@
 // (`np.float32(x)`, `numba.int64(x)`): the argument converted to the result's scalar type.
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
+#include "frontend/sema/typing_context.h"
 
 namespace cutwin {
 
@@ -12,12 +12,14 @@ enum class ConversionOp : unsigned { Int, Float, Bool, TypeObject };
 
 namespace fe {
 
+ExprInfo typeConversionBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                               const Builtin &b);
+
 using S = Scalar;
 
 std::span<const Builtin> conversionBuiltins() {
   auto row = [](const char *name, ConversionOp op) {
-    return Builtin{name, unsigned(op), &FunctionTyper::typeConversionBuiltin,
-                   &ir::Lowerer::lowerConversionBuiltin};
+    return Builtin{name, unsigned(op), &typeConversionBuiltin, &ir::Lowerer::lowerConversionBuiltin};
   };
   static const Builtin table[] = {
       row("builtins.int", ConversionOp::Int), row("builtins.float", ConversionOp::Float),
@@ -27,25 +29,25 @@ std::span<const Builtin> conversionBuiltins() {
   return table;
 }
 
-ExprInfo FunctionTyper::typeConversionBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                              const Builtin &b) {
+ExprInfo typeConversionBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                               const Builtin &b) {
   ExprInfo info;
   ConversionOp op = ConversionOp(b.op);
   S r = S::Bool;
   if (op == ConversionOp::TypeObject) {
-    const Type &to = typeExpr(*c.func).type;
+    const Type &to = cx.typeExpr(*c.func).type;
     if (to.typeObjectIsVoid)
-      error(c.loc, "cannot call 'void'");
+      cx.error(c.loc, "cannot call 'void'");
     if (args.size() != 1)
-      error(c.loc, std::string(scalarName(to.scalar)) + "() takes exactly one argument");
-    scalarArgs(c, args, scalarName(to.scalar));
+      cx.error(c.loc, std::string(scalarName(to.scalar)) + "() takes exactly one argument");
+    cx.scalarArgs(c, args, scalarName(to.scalar));
     r = to.scalar;
   } else {
     // numba: int() keeps integer types and makes floats int64; float() keeps float types
     // and makes integers float64.
-    checkArity(c, b.name, args.size(), 1, 1);
+    cx.checkArity(c, b.name, args.size(), 1, 1);
     std::string name = std::string(b.name).substr(9);
-    S a = scalarArgs(c, args, name.c_str())[0];
+    S a = cx.scalarArgs(c, args, name.c_str())[0];
     switch (op) {
     case ConversionOp::Int: r = isInteger(a) ? a : S::I64; break;
     case ConversionOp::Float: r = isFloat(a) ? a : S::F64; break;

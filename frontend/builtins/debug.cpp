@@ -10,7 +10,7 @@
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
+#include "frontend/sema/typing_context.h"
 
 namespace cutwin {
 
@@ -20,9 +20,12 @@ enum class DebugOp : unsigned { Breakpoint, SetTrace, CudaBreakpoint };
 
 namespace fe {
 
+ExprInfo typeDebugBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                          const Builtin &b);
+
 std::span<const Builtin> debugBuiltins() {
   auto row = [](const char *name, DebugOp op) {
-    return Builtin{name, unsigned(op), &FunctionTyper::typeDebugBuiltin, &ir::Lowerer::lowerDebugBuiltin};
+    return Builtin{name, unsigned(op), &typeDebugBuiltin, &ir::Lowerer::lowerDebugBuiltin};
   };
   static const Builtin table[] = {
       row("builtins.breakpoint", DebugOp::Breakpoint),
@@ -32,15 +35,15 @@ std::span<const Builtin> debugBuiltins() {
   return table;
 }
 
-ExprInfo FunctionTyper::typeDebugBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                         const Builtin &b) {
+ExprInfo typeDebugBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                          const Builtin &b) {
   switch (DebugOp(b.op)) {
   case DebugOp::Breakpoint:
-  case DebugOp::SetTrace: checkArity(c, b.name, args.size(), 0, 0); break;
+  case DebugOp::SetTrace: cx.checkArity(c, b.name, args.size(), 0, 0); break;
   case DebugOp::CudaBreakpoint: // cuda.breakpoint(cond): stops where cond is true
-    checkArity(c, b.name, args.size(), 0, 1);
+    cx.checkArity(c, b.name, args.size(), 0, 1);
     if (!args.empty())
-      checkTruthTestable(args[0].type, c.args[0]->loc);
+      cx.checkTruthTestable(args[0].type, c.args[0]->loc);
     break;
   }
   ExprInfo info;

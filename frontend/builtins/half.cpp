@@ -6,11 +6,14 @@
 
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
 #include "frontend/sema/operator_rules.h"
+#include "frontend/sema/typing_context.h"
 
 namespace cutwin {
 namespace fe {
+
+ExprInfo typeHalfBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                         const Builtin &b);
 
 namespace {
 using S = Scalar;
@@ -134,12 +137,11 @@ std::span<const Builtin> halfBuiltins() {
     const auto &fns = functions();
     for (unsigned i = 0; i < fns.size(); ++i) {
       std::string name = fns[i].name;
-      r.add("cuda.fp16." + name, i, &FunctionTyper::typeHalfBuiltin, &ir::Lowerer::lowerHalfBuiltin);
+      r.add("cuda.fp16." + name, i, &typeHalfBuiltin, &ir::Lowerer::lowerHalfBuiltin);
       // hadd is also __hadd; __hadd_rn has no short name in numba-cuda
       bool shortForm = name.rfind("__", 0) != 0;
       if (shortForm)
-        r.add("cuda.fp16." + aliasOf(name), i, &FunctionTyper::typeHalfBuiltin,
-              &ir::Lowerer::lowerHalfBuiltin);
+        r.add("cuda.fp16." + aliasOf(name), i, &typeHalfBuiltin, &ir::Lowerer::lowerHalfBuiltin);
     }
   });
   return rows.rows();
@@ -156,17 +158,17 @@ std::optional<HalfKind> halfMathKind(const std::string &name) {
   return std::nullopt;
 }
 
-ExprInfo FunctionTyper::typeHalfBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                        const Builtin &b) {
+ExprInfo typeHalfBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                         const Builtin &b) {
   const HalfFunction &f = functions()[b.op];
-  checkArity(c, b.name, args.size(), f.arity, f.arity);
-  auto actual = scalarArgs(c, args, b.name);
+  cx.checkArity(c, b.name, args.size(), f.arity, f.arity);
+  auto actual = cx.scalarArgs(c, args, b.name);
   ScalarCase only{std::vector<Scalar>(f.arity, f.in), f.out};
   auto cs = resolveOverload({only}, actual);
   if (!cs) {
     std::string got = scalarNames(actual);
-    error(c.loc, std::string(b.name) + "() takes " + scalarName(f.in) + (f.arity > 1 ? " arguments" : "") +
-                     ", not (" + got + ")");
+    cx.error(c.loc, std::string(b.name) + "() takes " + scalarName(f.in) + (f.arity > 1 ? " arguments" : "") +
+                        ", not (" + got + ")");
   }
   ExprInfo info;
   info.type = Type::scalarOf(cs->result);

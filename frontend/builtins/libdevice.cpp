@@ -7,7 +7,7 @@
 #include "frontend/ir/libdevice_signatures.h"
 #include "frontend/lower/lowerer.h"
 #include "frontend/sema/builtins.h"
-#include "frontend/sema/function_typer.h"
+#include "frontend/sema/typing_context.h"
 
 #include <map>
 #include <mutex>
@@ -15,6 +15,9 @@
 namespace cutwin {
 
 namespace fe {
+
+ExprInfo typeLibdeviceBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                              const Builtin &b);
 
 namespace {
 constexpr std::string_view kPrefix = "cuda.libdevice.";
@@ -29,22 +32,21 @@ const Builtin *libdeviceBuiltin(std::string_view name) {
   if (it != rows.end())
     return &it->second;
   names.push_back(std::string(kPrefix) + std::string(name));
-  Builtin row{names.back().c_str(), 0, &FunctionTyper::typeLibdeviceBuiltin,
-              &ir::Lowerer::lowerLibdeviceBuiltin};
+  Builtin row{names.back().c_str(), 0, &typeLibdeviceBuiltin, &ir::Lowerer::lowerLibdeviceBuiltin};
   return &rows.emplace(std::string(name), row).first->second;
 }
 
-ExprInfo FunctionTyper::typeLibdeviceBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                             const Builtin &b) {
+ExprInfo typeLibdeviceBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                              const Builtin &b) {
   const std::string fn = std::string(b.name).substr(kPrefix.size());
   const ir::LibdeviceSignature *sig;
   try {
     sig = ir::libdeviceSignature(fn);
   } catch (const Error &e) {
-    error(c.loc, std::string("libdevice.") + fn + "(): " + e.what());
+    cx.error(c.loc, std::string("libdevice.") + fn + "(): " + e.what());
   }
   if (!sig)
-    error(c.func->loc, "numba.cuda.libdevice has no function '" + fn + "'");
+    cx.error(c.func->loc, "numba.cuda.libdevice has no function '" + fn + "'");
   // The inputs convert to the declared types (numba's bindings have one signature each);
   // the value and the outputs come back, a tuple when there are several.
   ExprInfo info;
@@ -59,14 +61,14 @@ ExprInfo FunctionTyper::typeLibdeviceBuiltin(const CallExpr &c, const std::vecto
   }
   std::string what = "libdevice." + fn;
   if (args.size() != info.operandTypes.size())
-    error(c.loc, what + "() takes " + std::to_string(info.operandTypes.size()) + " argument" +
-                     (info.operandTypes.size() == 1 ? "" : "s") + ", " + std::to_string(args.size()) +
-                     " given");
-  auto actual = scalarArgs(c, args, what.c_str());
+    cx.error(c.loc, what + "() takes " + std::to_string(info.operandTypes.size()) + " argument" +
+                        (info.operandTypes.size() == 1 ? "" : "s") + ", " + std::to_string(args.size()) +
+                        " given");
+  auto actual = cx.scalarArgs(c, args, what.c_str());
   for (size_t i = 0; i < actual.size(); ++i)
     if (isComplex(actual[i]))
-      error(c.args[i]->loc, what + "() argument " + std::to_string(i + 1) + " must be " +
-                                scalarName(info.operandTypes[i]) + ", not " + scalarName(actual[i]));
+      cx.error(c.args[i]->loc, what + "() argument " + std::to_string(i + 1) + " must be " +
+                                   scalarName(info.operandTypes[i]) + ", not " + scalarName(actual[i]));
   info.type = results.size() == 1 ? results[0] : results.empty() ? Type::none() : Type::tuple(results);
   return info;
 }

@@ -5,11 +5,14 @@
 
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
 #include "frontend/sema/operator_rules.h"
+#include "frontend/sema/typing_context.h"
 
 namespace cutwin {
 namespace fe {
+
+ExprInfo typeMathBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                         const Builtin &b);
 
 namespace {
 const MathFunction kMath[] = {
@@ -72,35 +75,34 @@ const MathFunction *mathFunction(const std::string &name) {
 std::span<const Builtin> mathBuiltins() {
   static const BuiltinRows rows([](BuiltinRows &r) {
     for (unsigned i = 0; i < std::size(kMath); ++i)
-      r.add(std::string("math.") + kMath[i].name, i, &FunctionTyper::typeMathBuiltin,
-            &ir::Lowerer::lowerMathBuiltin);
+      r.add(std::string("math.") + kMath[i].name, i, &typeMathBuiltin, &ir::Lowerer::lowerMathBuiltin);
   });
   return rows.rows();
 }
 
-ExprInfo FunctionTyper::typeMathBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                        const Builtin &b) {
+ExprInfo typeMathBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                         const Builtin &b) {
   const MathFunction *m = &kMath[b.op];
   const std::string fn = m->name;
   if (args.size() != m->arity)
-    error(c.loc, "math." + fn + "() takes " + std::to_string(m->arity) + " argument" +
-                     (m->arity == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
-  auto actual = scalarArgs(c, args, ("math." + fn).c_str());
+    cx.error(c.loc, "math." + fn + "() takes " + std::to_string(m->arity) + " argument" +
+                        (m->arity == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
+  auto actual = cx.scalarArgs(c, args, ("math." + fn).c_str());
   if (fn == "frexp" || fn == "ldexp" || fn == "modf") {
     // numba's float32 and float64 cases (integers as float64): libdevice's function of
     // that precision, its pointer results a tuple ((mantissa, exponent), (fraction, whole))
     if (isComplex(actual[0]) || (fn == "ldexp" && !isInteger(actual[1]) && actual[1] != Scalar::Bool))
-      error(c.loc, "math." + fn + "() does not accept " + std::string(scalarName(actual[0])) +
-                       (fn == "ldexp" ? std::string(", ") + scalarName(actual[1]) : std::string()));
+      cx.error(c.loc, "math." + fn + "() does not accept " + std::string(scalarName(actual[0])) +
+                          (fn == "ldexp" ? std::string(", ") + scalarName(actual[1]) : std::string()));
     const Builtin &precise = *libdeviceBuiltin(actual[0] == Scalar::F32 ? fn + "f" : fn);
-    ExprInfo info = typeLibdeviceBuiltin(c, args, precise);
+    ExprInfo info = precise.type(cx, c, args, precise);
     info.function = &precise;
     return info;
   }
   auto cs = mathCase(fn, actual);
   if (!cs) {
     std::string got = scalarNames(actual);
-    error(c.loc, "math." + fn + "() does not accept (" + got + ")");
+    cx.error(c.loc, "math." + fn + "() does not accept (" + got + ")");
   }
   ExprInfo info;
   info.type = Type::scalarOf(cs->result);

@@ -4,7 +4,7 @@
 // memory, which every global host array already is here).
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
+#include "frontend/sema/typing_context.h"
 
 namespace cutwin {
 
@@ -14,9 +14,13 @@ enum class MemoryOp : unsigned { SharedArray, LocalArray, ConstArrayLike };
 
 namespace fe {
 
+ExprInfo typeMemoryBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                           const Builtin &b);
+ExprInfo typeArrayAlloc(TypingContext &cx, const CallExpr &c, MemSpace space);
+
 std::span<const Builtin> memoryBuiltins() {
   auto row = [](const char *name, MemoryOp op, BuiltinLowerRule lower) {
-    return Builtin{name, unsigned(op), &FunctionTyper::typeMemoryBuiltin, lower, /*rawArguments=*/true};
+    return Builtin{name, unsigned(op), &typeMemoryBuiltin, lower, /*rawArguments=*/true};
   };
   static const Builtin table[] = {
       row("cuda.shared.array", MemoryOp::SharedArray, &ir::Lowerer::lowerMemoryBuiltin),
@@ -26,32 +30,32 @@ std::span<const Builtin> memoryBuiltins() {
   return table;
 }
 
-ExprInfo FunctionTyper::typeMemoryBuiltin(const CallExpr &c, const std::vector<ExprInfo> &,
-                                          const Builtin &b) {
+ExprInfo typeMemoryBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &,
+                           const Builtin &b) {
   switch (MemoryOp(b.op)) {
-  case MemoryOp::SharedArray: return typeArrayAlloc(c, MemSpace::Shared);
-  case MemoryOp::LocalArray: return typeArrayAlloc(c, MemSpace::Local);
+  case MemoryOp::SharedArray: return typeArrayAlloc(cx, c, MemSpace::Shared);
+  case MemoryOp::LocalArray: return typeArrayAlloc(cx, c, MemSpace::Local);
   case MemoryOp::ConstArrayLike: {
     // numba copies a global host array into constant memory; here every global host
     // array already is one, so this names the same constant.
     if (c.args.size() != 1 || !c.keywords.empty())
-      error(c.loc, "cuda.const.array_like() takes one global array");
-    ExprInfo a = typeExpr(*c.args[0]);
+      cx.error(c.loc, "cuda.const.array_like() takes one global array");
+    ExprInfo a = cx.typeExpr(*c.args[0]);
     if (!a.constant || a.constant->kind != ConstValue::Kind::Array)
-      error(c.args[0]->loc, "cuda.const.array_like() needs a global NumPy array (known when the kernel is "
-                            "compiled), got " +
-                                a.type.str());
+      cx.error(c.args[0]->loc, "cuda.const.array_like() needs a global NumPy array (known when the kernel is "
+                               "compiled), got " +
+                                   a.type.str());
     return a;
   }
   }
   return {};
 }
 
-ExprInfo FunctionTyper::typeArrayAlloc(const CallExpr &c, MemSpace space) {
+ExprInfo typeArrayAlloc(TypingContext &cx, const CallExpr &c, MemSpace space) {
   const char *what = space == MemSpace::Shared ? "cuda.shared.array" : "cuda.local.array";
   const Expr *shape = nullptr, *dtype = nullptr, *alignment = nullptr;
   if (c.args.size() > 3)
-    error(c.loc, std::string(what) + "() takes a shape, a dtype and an alignment");
+    cx.error(c.loc, std::string(what) + "() takes a shape, a dtype and an alignment");
   if (c.args.size() > 2)
     alignment = c.args[2].get();
   if (c.args.size() > 0)
@@ -66,64 +70,64 @@ ExprInfo FunctionTyper::typeArrayAlloc(const CallExpr &c, MemSpace space) {
     else if (k.name == "alignment")
       alignment = k.value.get();
     else
-      error(k.loc, std::string(what) + "() got an unexpected keyword argument '" + k.name + "'");
+      cx.error(k.loc, std::string(what) + "() got an unexpected keyword argument '" + k.name + "'");
   }
   if (!shape || !dtype)
-    error(c.loc, std::string(what) + "() needs a shape and a dtype");
+    cx.error(c.loc, std::string(what) + "() needs a shape and a dtype");
 
   ConstValue dims;
   dims.kind = ConstValue::Kind::Tuple;
   auto shapeVal = [&]() -> std::optional<ConstValue> {
     // Locals are never compile-time constants: numba requires literals or globals.
-    if (auto n = constInt(*shape))
+    if (auto n = cx.constInt(*shape))
       return ConstValue::ofInt(*n);
     if (auto *t = asTupleLike(shape)) {
       ConstValue tv;
       tv.kind = ConstValue::Kind::Tuple;
       for (auto &e : t->elts) {
-        auto n = constInt(*e);
+        auto n = cx.constInt(*e);
         if (!n)
           return std::nullopt;
         tv.elems.push_back(ConstValue::ofInt(*n));
       }
       return tv;
     }
-    if (auto *nm = dyn<NameExpr>(shape); nm && (!localNames_.count(nm->id) || knownConstants_.count(nm->id)))
-      if (auto v = constantOf(*shape); v && v->kind == ConstValue::Kind::Tuple)
+    if (auto *nm = dyn<NameExpr>(shape); nm && (!cx.isRunTimeLocal(nm->id)))
+      if (auto v = cx.constantOf(*shape); v && v->kind == ConstValue::Kind::Tuple)
         return v;
     return std::nullopt;
   }();
   if (!shapeVal)
-    error(shape->loc, std::string(what) +
-                          "() shape must be a constant integer or tuple of integers (a literal or "
-                          "a module-level constant)");
+    cx.error(shape->loc, std::string(what) +
+                             "() shape must be a constant integer or tuple of integers (a literal or "
+                             "a module-level constant)");
   if (shapeVal->kind == ConstValue::Kind::Int)
     dims.elems.push_back(*shapeVal);
   else
     dims = *shapeVal;
   if (dims.elems.empty() || dims.elems.size() > 3)
-    error(shape->loc, std::string(what) + "() supports 1 to 3 dimensions");
+    cx.error(shape->loc, std::string(what) + "() supports 1 to 3 dimensions");
   for (auto &d : dims.elems) {
     if (d.kind != ConstValue::Kind::Int)
-      error(shape->loc, std::string(what) + "() shape entries must be integers");
+      cx.error(shape->loc, std::string(what) + "() shape entries must be integers");
     if (d.i < 0 || (d.i == 0 && (space != MemSpace::Shared || dims.elems.size() != 1)))
-      error(shape->loc, std::string(what) + "() dimensions must be positive, got " + std::to_string(d.i));
+      cx.error(shape->loc, std::string(what) + "() dimensions must be positive, got " + std::to_string(d.i));
   }
-  ExprInfo dt = typeExpr(*dtype);
+  ExprInfo dt = cx.typeExpr(*dtype);
   if (dt.type.kind != TypeKind::TypeObject || dt.type.typeObjectIsVoid)
-    error(dtype->loc, std::string(what) + "() dtype must be a numba or NumPy scalar type such as "
-                                          "float32 or np.int32");
+    cx.error(dtype->loc, std::string(what) + "() dtype must be a numba or NumPy scalar type such as "
+                                             "float32 or np.int32");
   ExprInfo info;
   info.type = Type::array(dt.type.scalar, unsigned(dims.elems.size()), Layout::C, space);
   info.constant = dims;
   if (alignment) { // numba: a power of two, and a multiple of the element size
-    auto a = constInt(*alignment);
+    auto a = cx.constInt(*alignment);
     uint64_t item = byteSize(dt.type.scalar);
     if (!a || *a <= 0 || (*a & (*a - 1)) != 0)
-      error(alignment->loc, std::string(what) + "() alignment must be a constant power of two");
+      cx.error(alignment->loc, std::string(what) + "() alignment must be a constant power of two");
     if (uint64_t(*a) % item != 0)
-      error(alignment->loc, std::string(what) + "() alignment " + std::to_string(*a) +
-                                " is not a multiple of the element size " + std::to_string(item));
+      cx.error(alignment->loc, std::string(what) + "() alignment " + std::to_string(*a) +
+                                   " is not a multiple of the element size " + std::to_string(item));
     info.alignment = uint32_t(*a);
   }
   return info;

@@ -3,12 +3,15 @@
 // operator.truth are the builtins abs and bool (module_scope's moduleMember).
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
 #include "frontend/sema/operator_rules.h"
+#include "frontend/sema/typing_context.h"
 
 namespace cutwin {
 
 namespace fe {
+
+ExprInfo typeOperatorBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                             const Builtin &b);
 
 struct OperatorFunction {
   enum class Kind { Binary, Compare, Unary, Not };
@@ -65,50 +68,50 @@ const std::vector<std::pair<std::string, OperatorFunction>> &operatorTable() {
 std::span<const Builtin> operatorBuiltins() {
   static const BuiltinRows rows([](BuiltinRows &r) {
     for (unsigned i = 0; i < operatorTable().size(); ++i)
-      r.add("operator." + operatorTable()[i].first, i, &FunctionTyper::typeOperatorBuiltin,
+      r.add("operator." + operatorTable()[i].first, i, &typeOperatorBuiltin,
             &ir::Lowerer::lowerOperatorBuiltin);
   });
   return rows.rows();
 }
 
-ExprInfo FunctionTyper::typeOperatorBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                            const Builtin &b) {
+ExprInfo typeOperatorBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                             const Builtin &b) {
   using K = OperatorFunction::Kind;
   const OperatorFunction &f = operatorTable()[b.op].second;
   const std::string fn = operatorTable()[b.op].first;
   size_t arity = f.kind == K::Binary || f.kind == K::Compare ? 2 : 1;
   if (args.size() != arity || !c.keywords.empty())
-    error(c.loc, "operator." + fn + "() takes " + std::to_string(arity) + " positional argument" +
-                     (arity == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
+    cx.error(c.loc, "operator." + fn + "() takes " + std::to_string(arity) + " positional argument" +
+                        (arity == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
   for (auto &a : args)
     if (a.type.isUnknown())
       return ExprInfo{};
   ExprInfo info;
   switch (f.kind) {
-  case K::Binary: info = typeBinary(f.bin, args[0].type, args[1].type, c.loc); break;
+  case K::Binary: info = cx.typeBinary(f.bin, args[0].type, args[1].type, c.loc); break;
   case K::Compare: {
     if (!args[0].type.isScalar() || !args[1].type.isScalar())
-      error(c.loc, "operator." + fn + "() compares numbers in kernels, not " + args[0].type.str() + " and " +
-                       args[1].type.str());
+      cx.error(c.loc, "operator." + fn + "() compares numbers in kernels, not " + args[0].type.str() +
+                          " and " + args[1].type.str());
     auto cs = fe::typeCompare(f.cmp, args[0].type.scalar, args[1].type.scalar);
     if (!cs)
-      error(c.loc, "cannot compare '" + args[0].type.str() + "' and '" + args[1].type.str() + "'");
+      cx.error(c.loc, "cannot compare '" + args[0].type.str() + "' and '" + args[1].type.str() + "'");
     info.operandTypes = cs->args;
     info.type = Type::scalarOf(Scalar::Bool);
     break;
   }
   case K::Unary: {
     if (!args[0].type.isScalar())
-      error(c.loc, "operator." + fn + "() takes a number in kernels, not " + args[0].type.str());
+      cx.error(c.loc, "operator." + fn + "() takes a number in kernels, not " + args[0].type.str());
     auto cs = fe::typeUnaryOp(f.unary, args[0].type.scalar);
     if (!cs)
-      error(c.loc, "bad operand type for operator." + fn + "(): '" + args[0].type.str() + "'");
+      cx.error(c.loc, "bad operand type for operator." + fn + "(): '" + args[0].type.str() + "'");
     info.operandTypes = cs->args;
     info.type = Type::scalarOf(cs->result);
     break;
   }
   case K::Not:
-    checkTruthTestable(args[0].type, c.args[0]->loc);
+    cx.checkTruthTestable(args[0].type, c.args[0]->loc);
     info.type = Type::scalarOf(Scalar::Bool);
     break;
   }

@@ -4,7 +4,7 @@
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
+#include "frontend/sema/typing_context.h"
 
 #include <functional>
 
@@ -12,15 +12,18 @@ namespace cutwin {
 
 namespace fe {
 
+ExprInfo typePrintBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                          const Builtin &b);
+
 std::span<const Builtin> printBuiltins() {
   static const Builtin table[] = {
-      {"builtins.print", 0, &FunctionTyper::typePrintBuiltin, &ir::Lowerer::lowerPrintBuiltin},
+      {"builtins.print", 0, &typePrintBuiltin, &ir::Lowerer::lowerPrintBuiltin},
   };
   return table;
 }
 
-ExprInfo FunctionTyper::typePrintBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                         const Builtin &b) {
+ExprInfo typePrintBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                          const Builtin &b) {
   // numba's vprintf formats: %lld/%llu for integers, %f for floats
   ExprInfo info;
   std::function<bool(const Type &)> printable = [&](const Type &t) {
@@ -38,9 +41,9 @@ ExprInfo FunctionTyper::typePrintBuiltin(const CallExpr &c, const std::vector<Ex
   };
   for (size_t i = 0; i < args.size(); ++i)
     if (!printable(args[i].type))
-      error(c.args[i]->loc, "print() in a kernel takes strings, integers, floats, booleans and tuples of "
-                            "them, not " +
-                                args[i].type.str());
+      cx.error(c.args[i]->loc, "print() in a kernel takes strings, integers, floats, booleans and tuples of "
+                               "them, not " +
+                                   args[i].type.str());
   info.type = Type::none();
   return info;
 }

@@ -2,7 +2,7 @@
 // words, with numba's seeding, jump, uniform and normal conversions, bit for bit.
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
+#include "frontend/sema/typing_context.h"
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -16,9 +16,12 @@ enum class RandomOp : unsigned { Next, Jump, Init, UniformF32, UniformF64, Norma
 
 namespace fe {
 
+ExprInfo typeRandomBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                           const Builtin &b);
+
 std::span<const Builtin> randomBuiltins() {
   auto row = [](const char *name, RandomOp op) {
-    return Builtin{name, unsigned(op), &FunctionTyper::typeRandomBuiltin, &ir::Lowerer::lowerRandomBuiltin};
+    return Builtin{name, unsigned(op), &typeRandomBuiltin, &ir::Lowerer::lowerRandomBuiltin};
   };
   static const Builtin table[] = {
       row("cuda.random.xoroshiro128p_next", RandomOp::Next),
@@ -32,22 +35,22 @@ std::span<const Builtin> randomBuiltins() {
   return table;
 }
 
-ExprInfo FunctionTyper::typeRandomBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                          const Builtin &b) {
+ExprInfo typeRandomBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                           const Builtin &b) {
   // (states, index[, seed]): states a 1-D RNG state array, index and seed integers.
   RandomOp op = RandomOp(b.op);
   std::string name = std::string(b.name).substr(12);
   bool init = op == RandomOp::Init;
-  checkArity(c, b.name, args.size(), init ? 3 : 2, init ? 3 : 2);
+  cx.checkArity(c, b.name, args.size(), init ? 3 : 2, init ? 3 : 2);
   ExprInfo info;
   const Type &st = args[0].type;
   if (!st.isRecordArray() || st.ndim != 1)
-    error(c.args[0]->loc,
-          name + "() needs a 1-D array of RNG states (create_xoroshiro128p_states), got " + st.str());
+    cx.error(c.args[0]->loc,
+             name + "() needs a 1-D array of RNG states (create_xoroshiro128p_states), got " + st.str());
   for (size_t i = 1; i < args.size(); ++i)
     if (!args[i].type.isInt())
-      error(c.args[i]->loc,
-            name + "() " + (i == 1 ? "index" : "seed") + " must be an integer, not " + args[i].type.str());
+      cx.error(c.args[i]->loc,
+               name + "() " + (i == 1 ? "index" : "seed") + " must be an integer, not " + args[i].type.str());
   for (size_t i = 1; i < args.size(); ++i)
     info.operandTypes.push_back(args[i].type.scalar);
   switch (op) {

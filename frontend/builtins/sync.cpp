@@ -2,7 +2,7 @@
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
+#include "frontend/sema/typing_context.h"
 
 namespace cutwin {
 
@@ -23,9 +23,12 @@ enum class SyncOp : unsigned {
 
 namespace fe {
 
+ExprInfo typeSyncBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                         const Builtin &b);
+
 std::span<const Builtin> syncBuiltins() {
   auto row = [](const char *name, SyncOp op) {
-    return Builtin{name, unsigned(op), &FunctionTyper::typeSyncBuiltin, &ir::Lowerer::lowerSyncBuiltin};
+    return Builtin{name, unsigned(op), &typeSyncBuiltin, &ir::Lowerer::lowerSyncBuiltin};
   };
   static const Builtin table[] = {
       row("cuda.syncthreads", SyncOp::Syncthreads),
@@ -42,8 +45,8 @@ std::span<const Builtin> syncBuiltins() {
   return table;
 }
 
-ExprInfo FunctionTyper::typeSyncBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                        const Builtin &b) {
+ExprInfo typeSyncBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                         const Builtin &b) {
   ExprInfo info;
   info.type = Type::none();
   switch (SyncOp(b.op)) {
@@ -51,9 +54,9 @@ ExprInfo FunctionTyper::typeSyncBuiltin(const CallExpr &c, const std::vector<Exp
   case SyncOp::GridSync:
   case SyncOp::FenceBlock:
   case SyncOp::FenceDevice:
-  case SyncOp::FenceSystem: checkArity(c, b.name, args.size(), 0, 0); return info;
+  case SyncOp::FenceSystem: cx.checkArity(c, b.name, args.size(), 0, 0); return info;
   case SyncOp::ThisGrid:
-    checkArity(c, b.name, args.size(), 0, 0);
+    cx.checkArity(c, b.name, args.size(), 0, 0);
     info.type = Type::named(TypeKind::Module, "cuda.cg.grid_group");
     return info;
   case SyncOp::SyncthreadsCount:
@@ -61,19 +64,19 @@ ExprInfo FunctionTyper::typeSyncBuiltin(const CallExpr &c, const std::vector<Exp
   case SyncOp::SyncthreadsOr: {
     // numba: the block's count of true predicates (int32), or whether all / any are true
     // (int32 0 or 1, as CUDA's __syncthreads_and/or).
-    checkArity(c, b.name, args.size(), 1, 1);
-    auto actual = scalarArgs(c, args, b.name);
+    cx.checkArity(c, b.name, args.size(), 1, 1);
+    auto actual = cx.scalarArgs(c, args, b.name);
     if (isComplex(actual[0]))
-      error(c.loc, std::string(b.name) + "() takes a number as its predicate");
+      cx.error(c.loc, std::string(b.name) + "() takes a number as its predicate");
     info.type = Type::scalarOf(Scalar::I32);
     info.operandTypes = {actual[0]};
     return info;
   }
   case SyncOp::Nanosleep: {
-    checkArity(c, b.name, args.size(), 1, 1);
-    auto actual = scalarArgs(c, args, b.name);
+    cx.checkArity(c, b.name, args.size(), 1, 1);
+    auto actual = cx.scalarArgs(c, args, b.name);
     if (!isInteger(actual[0]) && actual[0] != Scalar::Bool)
-      error(c.loc, "cuda.nanosleep() takes an integer number of nanoseconds");
+      cx.error(c.loc, "cuda.nanosleep() takes an integer number of nanoseconds");
     info.operandTypes = {Scalar::U32};
     return info;
   }

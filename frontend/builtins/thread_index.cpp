@@ -2,7 +2,7 @@
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
+#include "frontend/sema/typing_context.h"
 
 namespace cutwin {
 
@@ -12,35 +12,38 @@ enum class ThreadIndexOp : unsigned { Grid, Gridsize, LanemaskLt };
 
 namespace fe {
 
+ExprInfo typeThreadIndexBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                                const Builtin &b);
+
 std::span<const Builtin> threadIndexBuiltins() {
   static const Builtin table[] = {
-      {"cuda.grid", unsigned(ThreadIndexOp::Grid), &FunctionTyper::typeThreadIndexBuiltin,
+      {"cuda.grid", unsigned(ThreadIndexOp::Grid), &typeThreadIndexBuiltin,
        &ir::Lowerer::lowerThreadIndexBuiltin},
-      {"cuda.gridsize", unsigned(ThreadIndexOp::Gridsize), &FunctionTyper::typeThreadIndexBuiltin,
+      {"cuda.gridsize", unsigned(ThreadIndexOp::Gridsize), &typeThreadIndexBuiltin,
        &ir::Lowerer::lowerThreadIndexBuiltin},
-      {"cuda.lanemask_lt", unsigned(ThreadIndexOp::LanemaskLt), &FunctionTyper::typeThreadIndexBuiltin,
+      {"cuda.lanemask_lt", unsigned(ThreadIndexOp::LanemaskLt), &typeThreadIndexBuiltin,
        &ir::Lowerer::lowerThreadIndexBuiltin},
   };
   return table;
 }
 
-ExprInfo FunctionTyper::typeThreadIndexBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                               const Builtin &b) {
+ExprInfo typeThreadIndexBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                                const Builtin &b) {
   ExprInfo info;
   switch (ThreadIndexOp(b.op)) {
   case ThreadIndexOp::Grid:
   case ThreadIndexOp::Gridsize: {
-    checkArity(c, b.name, args.size(), 1, 1);
-    auto n = constInt(*c.args[0]);
+    cx.checkArity(c, b.name, args.size(), 1, 1);
+    auto n = cx.constInt(*c.args[0]);
     if (!n || *n < 1 || *n > 3)
-      error(c.args[0]->loc, std::string(b.name) + "() takes a constant 1, 2 or 3");
+      cx.error(c.args[0]->loc, std::string(b.name) + "() takes a constant 1, 2 or 3");
     info.type =
         *n == 1 ? Type::scalarOf(Scalar::I64) : Type::uniTuple(Type::scalarOf(Scalar::I64), unsigned(*n));
     info.constant = ConstValue::ofInt(*n);
     return info;
   }
   case ThreadIndexOp::LanemaskLt: // the lanes below this one: (1 << laneid) - 1
-    checkArity(c, b.name, args.size(), 0, 0);
+    cx.checkArity(c, b.name, args.size(), 0, 0);
     info.type = Type::scalarOf(Scalar::U32);
     return info;
   }

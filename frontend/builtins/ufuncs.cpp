@@ -5,8 +5,8 @@
 // numbers broadcast) when one is given.
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
 #include "frontend/sema/operator_rules.h"
+#include "frontend/sema/typing_context.h"
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -15,6 +15,9 @@
 namespace cutwin {
 
 namespace fe {
+
+ExprInfo typeUfuncBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                          const Builtin &b);
 
 struct Ufunc {
   enum class Kind {
@@ -182,47 +185,48 @@ std::optional<ScalarCase> ufuncCase(const Ufunc &u, const std::vector<Scalar> &i
 std::span<const Builtin> ufuncBuiltins() {
   static const BuiltinRows rows([](BuiltinRows &r) {
     for (unsigned i = 0; i < ufuncTable().size(); ++i)
-      r.add(std::string("numpy.") + ufuncTable()[i].name, i, &FunctionTyper::typeUfuncBuiltin,
+      r.add(std::string("numpy.") + ufuncTable()[i].name, i, &typeUfuncBuiltin,
             &ir::Lowerer::lowerUfuncBuiltin);
   });
   return rows.rows();
 }
 
-ExprInfo FunctionTyper::typeUfuncBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                         const Builtin &b) {
+ExprInfo typeUfuncBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                          const Builtin &b) {
   const Ufunc *u = &ufuncTable()[b.op];
   const std::string fn = u->name;
   std::string what = "np." + fn + "()";
   if (args.size() != u->nin && args.size() != u->nin + 1)
-    error(c.loc, what + " takes " + std::to_string(u->nin) + " input" + (u->nin == 1 ? "" : "s") +
-                     " and optionally an output array, " + std::to_string(args.size()) + " given");
+    cx.error(c.loc, what + " takes " + std::to_string(u->nin) + " input" + (u->nin == 1 ? "" : "s") +
+                        " and optionally an output array, " + std::to_string(args.size()) + " given");
   bool withOut = args.size() == u->nin + 1;
   std::vector<Scalar> in;
   for (unsigned i = 0; i < u->nin; ++i) {
     const Type &t = args[i].type;
     if (t.isArray() && !t.isRecordArray() && withOut) {
       if (t.ndim != args.back().type.ndim)
-        error(c.args[i]->loc, what + " input has " + std::to_string(t.ndim) + " dimensions, the output " +
-                                  std::to_string(args.back().type.ndim));
+        cx.error(c.args[i]->loc, what + " input has " + std::to_string(t.ndim) + " dimensions, the output " +
+                                     std::to_string(args.back().type.ndim));
       in.push_back(t.scalar);
     } else if (t.isScalar()) {
       in.push_back(t.scalar);
     } else {
-      error(c.args[i]->loc, what +
-                                (withOut ? " inputs must be arrays or numbers, not "
-                                         : " on arrays needs the output array as its last argument; got ") +
-                                t.str());
+      cx.error(c.args[i]->loc,
+               what +
+                   (withOut ? " inputs must be arrays or numbers, not "
+                            : " on arrays needs the output array as its last argument; got ") +
+                   t.str());
     }
   }
   if (withOut) {
     const Type &o = args.back().type;
     if (!o.isArray() || o.isRecordArray() || o.space == MemSpace::Const)
-      error(c.args.back()->loc, what + " output must be a writable array, not " + o.str());
+      cx.error(c.args.back()->loc, what + " output must be a writable array, not " + o.str());
   }
   auto cs = ufuncCase(*u, in);
   if (!cs) {
     std::string got = scalarNames(in);
-    error(c.loc, what + " does not support (" + got + ")");
+    cx.error(c.loc, what + " does not support (" + got + ")");
   }
   ExprInfo info;
   info.operandTypes = cs->args;

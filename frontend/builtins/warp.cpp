@@ -7,7 +7,7 @@
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
 #include "frontend/lower/lowerer.h"
-#include "frontend/sema/function_typer.h"
+#include "frontend/sema/typing_context.h"
 
 namespace cutwin {
 
@@ -15,11 +15,14 @@ using ir::WarpOp;
 
 namespace fe {
 
+ExprInfo typeWarpBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                         const Builtin &b);
+
 using S = Scalar;
 
 std::span<const Builtin> warpBuiltins() {
   auto row = [](const char *name, WarpOp op) {
-    return Builtin{name, unsigned(op), &FunctionTyper::typeWarpBuiltin, &ir::Lowerer::lowerWarpBuiltin};
+    return Builtin{name, unsigned(op), &typeWarpBuiltin, &ir::Lowerer::lowerWarpBuiltin};
   };
   static const Builtin table[] = {
       row("cuda.shfl_sync", WarpOp::ShflIdx),       row("cuda.shfl_up_sync", WarpOp::ShflUp),
@@ -52,21 +55,21 @@ std::optional<S> warpValueType(S t) {
 }
 } // namespace
 
-ExprInfo FunctionTyper::typeWarpBuiltin(const CallExpr &c, const std::vector<ExprInfo> &args,
-                                        const Builtin &b) {
+ExprInfo typeWarpBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
+                         const Builtin &b) {
   ExprInfo info;
   WarpOp op = WarpOp(b.op);
   std::string name = std::string(b.name).substr(5) + "()";
   auto arity = [&](size_t lo, size_t hi) {
     if (args.size() < lo || args.size() > hi)
-      error(c.loc, name + " takes " +
-                       (lo == hi ? std::to_string(lo) : std::to_string(lo) + " or " + std::to_string(hi)) +
-                       " argument" + (hi == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
+      cx.error(c.loc, name + " takes " +
+                          (lo == hi ? std::to_string(lo) : std::to_string(lo) + " or " + std::to_string(hi)) +
+                          " argument" + (hi == 1 ? "" : "s") + ", " + std::to_string(args.size()) + " given");
   };
   auto integer = [&](size_t i, const char *what) {
     const Type &t = args[i].type;
     if (!t.isScalar() || !(isInteger(t.scalar) || t.scalar == S::Bool))
-      error(c.args[i]->loc, name + ": the " + what + " must be an integer, not " + t.str());
+      cx.error(c.args[i]->loc, name + ": the " + what + " must be an integer, not " + t.str());
   };
   auto movesValue = [&](bool shuffle) {
     if (shuffle) {
@@ -81,7 +84,7 @@ ExprInfo FunctionTyper::typeWarpBuiltin(const CallExpr &c, const std::vector<Exp
     const Type &v = args[1].type;
     std::optional<S> vt = v.isScalar() ? warpValueType(v.scalar) : std::nullopt;
     if (!vt)
-      error(c.args[1]->loc, name + " moves int32, int64, float32 or float64 values, not " + v.str());
+      cx.error(c.args[1]->loc, name + " moves int32, int64, float32 or float64 values, not " + v.str());
     info.operandTypes = {S::I32, *vt, S::I32};
     return *vt;
   };
@@ -115,7 +118,7 @@ ExprInfo FunctionTyper::typeWarpBuiltin(const CallExpr &c, const std::vector<Exp
   case WarpOp::Ballot: // votes: a predicate of any number type
     arity(2, 2);
     integer(0, "mask");
-    checkTruthTestable(args[1].type, c.args[1]->loc);
+    cx.checkTruthTestable(args[1].type, c.args[1]->loc);
     info.operandTypes = {S::I32, S::Bool};
     info.type = Type::scalarOf(op == WarpOp::Ballot ? S::I32 : S::Bool);
     return info;

@@ -5,40 +5,18 @@
 
 #include "frontend/builtins/builtin.h"
 #include "frontend/sema/typer.h"
+#include "frontend/sema/typing_context.h"
 
 #include <map>
 #include <set>
 
 namespace cutwin::fe {
 
-class FunctionTyper {
+class FunctionTyper : public TypingContext {
 public:
   FunctionTyper(Typer &typer, FunctionSpec &spec);
   /// Iterates to a fixed point, then a final strict pass records every expression's info.
   void run();
-
-  // The typing rules of the builtin families (frontend/builtins/<family>.cpp, one per
-  // file), which the registry's rows point at (Builtin::type).
-  using Args = std::vector<ExprInfo>;
-  ExprInfo typeThreadIndexBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeSyncBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeWarpBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeAtomicBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeBitBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeArithmeticBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeConversionBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeIterationBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeMemoryBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeMathBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeHalfBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeCacheHintBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeCmathBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeUfuncBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeOperatorBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeLibdeviceBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeRandomBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typePrintBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
-  ExprInfo typeDebugBuiltin(const CallExpr &c, const Args &args, const Builtin &b);
 
 private:
   friend class Typer;
@@ -54,7 +32,7 @@ private:
 
   // expressions (type_expr.cpp)
   /// An expression's type and facts; an Optional is converted to its value (checked).
-  ExprInfo typeExpr(const Expr &e);
+  ExprInfo typeExpr(const Expr &e) override;
   /// The same, keeping an Optional (assignment to variables, return, `is None`).
   ExprInfo typeOptionalExpr(const Expr &e);
   /// A store of `value` into an array element of type `element` (plain or augmented).
@@ -65,7 +43,7 @@ private:
   ExprInfo symbolInfo(const Symbol &s, SourceLoc loc);
   ExprInfo typeConstant(const ConstantExpr &c);
   ExprInfo typeBinOp(const BinOpExpr &b);
-  ExprInfo typeBinary(BinOp op, const Type &l, const Type &r, SourceLoc loc);
+  ExprInfo typeBinary(BinOp op, const Type &l, const Type &r, SourceLoc loc) override;
   ExprInfo typeUnaryOp(const UnaryOpExpr &u);
   ExprInfo typeBoolOp(const BoolOpExpr &b);
   ExprInfo typeCompare(const CompareExpr &c);
@@ -75,28 +53,30 @@ private:
   ExprInfo typeTuple(const TupleExpr &t);
   /// The compile-time integer an expression stands for (literal, global or constant
   /// parameter), if any.
-  std::optional<int64_t> constInt(const Expr &e);
+  std::optional<int64_t> constInt(const Expr &e) override;
   /// The compile-time value of an expression over literals, globals and constant parameters.
-  std::optional<ConstValue> constantOf(const Expr &e);
-  void checkTruthTestable(const Type &t, SourceLoc loc);
+  std::optional<ConstValue> constantOf(const Expr &e) override;
+  void checkTruthTestable(const Type &t, SourceLoc loc) override;
   /// The type a for loop over a value of type `t` assigns its target: range elements,
   /// array elements (rows of a multi-dimensional array), a uniform tuple's elements,
   /// enumerate's (index, element) and zip's tuples. Errors for anything else.
-  Type iterElement(const Type &t, SourceLoc loc);
+  Type iterElement(const Type &t, SourceLoc loc) override;
 
   // calls (type_calls.cpp)
   ExprInfo typeCall(const CallExpr &c);
   /// A call of the registry's row `b` (its rule, which may hand the call to another row).
   ExprInfo typeBuiltinCall(const CallExpr &c, const std::vector<ExprInfo> &args, const Builtin &b);
-  /// cuda.shared.array / cuda.local.array (frontend/builtins/memory.cpp).
-  ExprInfo typeArrayAlloc(const CallExpr &c, MemSpace space);
   ExprInfo typeDeviceCall(const CallExpr &c, const ExprInfo &fn, const std::vector<ExprInfo> &args);
   ExprInfo typeForeignCall(const CallExpr &c, const ExprInfo &fn, const std::vector<ExprInfo> &args);
-  std::vector<Scalar> scalarArgs(const CallExpr &c, const std::vector<ExprInfo> &args, const char *what);
+  std::vector<Scalar> scalarArgs(const CallExpr &c, const std::vector<ExprInfo> &args,
+                                 const char *what) override;
   /// Errors unless a call of `fn` passes lo..hi arguments (`given`).
-  void checkArity(const CallExpr &c, const std::string &fn, size_t given, size_t lo, size_t hi);
+  void checkArity(const CallExpr &c, const std::string &fn, size_t given, size_t lo, size_t hi) override;
 
-  [[noreturn]] void error(SourceLoc loc, const std::string &msg) const { file_.error(loc, msg); }
+  [[noreturn]] void error(SourceLoc loc, const std::string &msg) const override { file_.error(loc, msg); }
+  bool isRunTimeLocal(const std::string &name) const override {
+    return localNames_.count(name) && !knownConstants_.count(name);
+  }
 
   Typer &typer_;
   const ModuleScope &scope_;

@@ -72,7 +72,7 @@ ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
 
 ExprInfo FunctionTyper::typeBuiltinCall(const CallExpr &c, const std::vector<ExprInfo> &args,
                                         const Builtin &b) {
-  ExprInfo info = (this->*b.type)(c, args, b);
+  ExprInfo info = b.type(*this, c, args, b);
   if (!info.function) // a rule may hand the call to another row (math.frexp: libdevice's frexpf)
     info.function = &b;
   return info;
