@@ -23,11 +23,19 @@ constexpr DTypeRow kDTypes[] = {
 #undef CUTWIN_RECORD
 };
 
+constexpr bool inValueOrder() {
+  for (size_t i = 0; i < std::size(kDTypes); ++i)
+    if (size_t(kDTypes[i].id) != i)
+      return false;
+  return true;
+}
+static_assert(inValueOrder(), "dtypes.def lists the types in the order of their values");
+
+/// A type's row: its value indexes the table (launches ask for sizes of every argument).
 const DTypeRow &rowOf(DType t) {
-  for (const DTypeRow &r : kDTypes)
-    if (r.id == t)
-      return r;
-  throw Error("not a dtype: " + std::to_string(int(t)));
+  if (size_t(t) >= std::size(kDTypes))
+    throw Error("not a dtype: " + std::to_string(int(t)));
+  return kDTypes[size_t(t)];
 }
 
 } // namespace
