@@ -1,11 +1,15 @@
 // Arithmetic builtins: cuda.fma, cuda.cbrt, cuda.selp, and Python's abs, round, pow, min,
 // max, len, complex and complex.conjugate().
 #include "frontend/builtins/builtin.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/operator_rules.h"
 #include "frontend/sema/typing_context.h"
 
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerArithmeticBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+}
 
 namespace {
 enum class ArithmeticOp : unsigned { Fma, Cbrt, Selp, Abs, Round, Pow, Min, Max, Len, Complex, Conjugate };
@@ -18,7 +22,7 @@ ExprInfo typeArithmeticBuiltin(TypingContext &cx, const CallExpr &c, const std::
 
 std::span<const Builtin> arithmeticBuiltins() {
   auto row = [](const char *name, ArithmeticOp op) {
-    return Builtin{name, unsigned(op), &typeArithmeticBuiltin, &ir::Lowerer::lowerArithmeticBuiltin};
+    return Builtin{name, unsigned(op), &typeArithmeticBuiltin, &ir::lowerArithmeticBuiltin};
   };
   static const Builtin table[] = {
       row("cuda.fma", ArithmeticOp::Fma),
@@ -162,109 +166,157 @@ namespace ir {
 
 using namespace llvm;
 
-Value *Lowerer::lowerArithmeticBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+static Value *minMax(LoweringContext &cx, bool isMax, ArrayRef<Value *> vals, Scalar t) {
+  IRBuilder<> &irb = cx.builder();
+  // Python's min/max: the first of equal candidates wins; a NaN operand is kept only
+  // when it comes first (comparisons with NaN are false).
+  Value *acc = vals[0];
+  for (size_t i = 1; i < vals.size(); ++i) {
+    Value *better = cx.compare(isMax ? fe::CmpOp::Gt : fe::CmpOp::Lt, vals[i], acc, t);
+    acc = irb.CreateSelect(better, vals[i], acc);
+  }
+  return acc;
+}
+
+static Value *roundToDigits(LoweringContext &cx, Value *x, Value *nd, Scalar out) {
+  IRBuilder<> &irb = cx.builder();
+  // CPython's fallback double_round, as numba-cuda compiles it (in float64): scale by a
+  // power of ten, round half to even, scale back; infinities, NaN and a scaling that
+  // overflows give x itself.
+  auto *f64 = llvm::Type::getDoubleTy(cx.context());
+  auto *i64 = llvm::Type::getInt64Ty(cx.context());
+  auto cst = [&](double v) { return ConstantFP::get(f64, v); };
+  auto pow10 = [&](Value *n) { return cx.power(cst(10.0), n, Scalar::F64, Scalar::I64, Scalar::F64); };
+  auto rnd = [&](Value *v) { // round(): an int64, back to float64
+    return irb.CreateSIToFP(cx.libdeviceCall("llrint", Scalar::F64, {v}, i64), f64);
+  };
+  Value *zero = ConstantInt::get(i64, 0);
+  Value *nonNeg = irb.CreateICmpSGE(nd, zero);
+  Value *big = irb.CreateICmpSGT(nd, ConstantInt::get(i64, 22));
+  Value *pow1 =
+      irb.CreateSelect(nonNeg, pow10(irb.CreateSelect(big, irb.CreateSub(nd, ConstantInt::get(i64, 22)), nd)),
+                       pow10(irb.CreateNeg(nd)));
+  Value *pow2 = irb.CreateSelect(irb.CreateAnd(nonNeg, big), cst(1e22), cst(1.0));
+  Value *y = irb.CreateSelect(nonNeg, irb.CreateFMul(irb.CreateFMul(x, pow1), pow2), cx.fdiv(x, pow1));
+  Value *z = rnd(y);
+  Value *half =
+      irb.CreateFCmpOEQ(irb.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, irb.CreateFSub(y, z)), cst(0.5));
+  z = irb.CreateSelect(half, irb.CreateFMul(cst(2.0), rnd(cx.fdiv(y, cst(2.0)))), z);
+  Value *back = irb.CreateSelect(nonNeg, cx.fdiv(cx.fdiv(z, pow2), pow1), irb.CreateFMul(z, pow1));
+  Value *ax = irb.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
+        *ay = irb.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, y);
+  Value *inf = cst(std::numeric_limits<double>::infinity());
+  Value *keep = irb.CreateOr(irb.CreateFCmpUEQ(ax, inf), irb.CreateAnd(nonNeg, irb.CreateFCmpOEQ(ay, inf)));
+  Value *r = irb.CreateSelect(keep, x, back); // UEQ: NaN keeps x too
+  return cx.convertScalar(r, Scalar::F64, out);
+}
+
+Value *lowerArithmeticBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  IRBuilder<> &irb = cx.builder();
   ArithmeticOp op = ArithmeticOp(ci.function->op);
   switch (op) {
   case ArithmeticOp::Fma: {
     Type ft = Type::scalarOf(ci.operandTypes[0]);
-    Value *x = lowerAs(*c.args[0], ft);
-    Value *y = lowerAs(*c.args[1], ft);
-    Value *z = lowerAs(*c.args[2], ft);
-    return b_.CreateIntrinsic(llvm::Intrinsic::fma, {scalarType(ft.scalar)}, {x, y, z});
+    Value *x = cx.lowerAs(*c.args[0], ft);
+    Value *y = cx.lowerAs(*c.args[1], ft);
+    Value *z = cx.lowerAs(*c.args[2], ft);
+    return irb.CreateIntrinsic(llvm::Intrinsic::fma, {cx.scalarType(ft.scalar)}, {x, y, z});
   }
   case ArithmeticOp::Cbrt: {
     Scalar t = ci.operandTypes[0];
-    return libdeviceCall("cbrt", t, {lowerAs(*c.args[0], Type::scalarOf(t))});
+    return cx.libdeviceCall("cbrt", t, {cx.lowerAs(*c.args[0], Type::scalarOf(t))});
   }
   case ArithmeticOp::Selp: {
     Type vt = Type::scalarOf(ci.operandTypes[1]);
-    Value *test = truth(lowerExpr(*c.args[0]), info(*c.args[0]).type);
-    Value *a = lowerAs(*c.args[1], vt);
-    Value *b = lowerAs(*c.args[2], vt);
-    return b_.CreateSelect(test, a, b);
+    Value *test = cx.truth(cx.lowerExpr(*c.args[0]), cx.info(*c.args[0]).type);
+    Value *a = cx.lowerAs(*c.args[1], vt);
+    Value *b = cx.lowerAs(*c.args[2], vt);
+    return irb.CreateSelect(test, a, b);
   }
   case ArithmeticOp::Abs: {
     Scalar t = ci.operandTypes[0];
-    Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
+    Value *v = cx.lowerAs(*c.args[0], Type::scalarOf(t));
     if (fe::isComplex(t))
-      return complexAbs(v, t);
+      return cx.complexAbs(v, t);
     if (fe::isFloat(t))
-      return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+      return irb.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
     if (!fe::isSigned(t))
       return v;
-    return b_.CreateSelect(b_.CreateICmpSLT(v, ConstantInt::get(v->getType(), 0)), b_.CreateNeg(v), v);
+    return irb.CreateSelect(irb.CreateICmpSLT(v, ConstantInt::get(v->getType(), 0)), irb.CreateNeg(v), v);
   }
   case ArithmeticOp::Round: {
     if (c.args.size() == 2) {
-      Value *x = lowerAs(*c.args[0], Type::scalarOf(Scalar::F64));
-      Value *nd = lowerAs(*c.args[1], Type::scalarOf(Scalar::I64));
-      return roundToDigits(x, nd, ci.type.scalar);
+      Value *x = cx.lowerAs(*c.args[0], Type::scalarOf(Scalar::F64));
+      Value *nd = cx.lowerAs(*c.args[1], Type::scalarOf(Scalar::I64));
+      return roundToDigits(cx, x, nd, ci.type.scalar);
     }
     Scalar t = ci.operandTypes[0];
-    Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
+    Value *v = cx.lowerAs(*c.args[0], Type::scalarOf(t));
     // Python rounds half to even, which is rint in the default rounding mode.
-    Value *r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, v);
-    return convertScalar(r, t, ci.type.scalar);
+    Value *r = irb.CreateUnaryIntrinsic(llvm::Intrinsic::rint, v);
+    return cx.convertScalar(r, t, ci.type.scalar);
   }
   case ArithmeticOp::Pow: {
     Scalar la = ci.operandTypes[0], rb = ci.operandTypes[1];
-    Value *l = lowerAs(*c.args[0], Type::scalarOf(la));
-    Value *r = lowerAs(*c.args[1], Type::scalarOf(rb));
-    return power(l, r, la, rb, ci.type.scalar);
+    Value *l = cx.lowerAs(*c.args[0], Type::scalarOf(la));
+    Value *r = cx.lowerAs(*c.args[1], Type::scalarOf(rb));
+    return cx.power(l, r, la, rb, ci.type.scalar);
   }
   case ArithmeticOp::Min:
   case ArithmeticOp::Max: {
     bool isMax = op == ArithmeticOp::Max;
     Scalar t = ci.type.scalar;
     std::vector<Value *> vals;
-    if (c.args.size() == 1 && info(*c.args[0]).type.isTuple()) { // min(tuple)
-      Value *tup = lowerExpr(*c.args[0]);
-      const Type &tt = info(*c.args[0]).type;
+    if (c.args.size() == 1 && cx.info(*c.args[0]).type.isTuple()) { // min(tuple)
+      Value *tup = cx.lowerExpr(*c.args[0]);
+      const Type &tt = cx.info(*c.args[0]).type;
       for (unsigned i = 0; i < tt.elems.size(); ++i)
-        vals.push_back(convert(b_.CreateExtractValue(tup, {i}), tt.elems[i], ci.type));
+        vals.push_back(cx.convert(irb.CreateExtractValue(tup, {i}), tt.elems[i], ci.type));
     } else {
       // numba-cuda lowers min/max of two floats to libdevice's fmin/fmax (min.f32 and
       // friends): a NaN operand loses. Other operands follow Python's rules.
-      if (c.args.size() == 2 && info(*c.args[0]).type.isFloat() && info(*c.args[1]).type.isFloat()) {
-        Value *a = lowerAs(*c.args[0], ci.type);
-        Value *b = lowerAs(*c.args[1], ci.type);
-        return libdeviceCall(isMax ? "fmax" : "fmin", t, {a, b});
+      if (c.args.size() == 2 && cx.info(*c.args[0]).type.isFloat() && cx.info(*c.args[1]).type.isFloat()) {
+        Value *a = cx.lowerAs(*c.args[0], ci.type);
+        Value *b = cx.lowerAs(*c.args[1], ci.type);
+        return cx.libdeviceCall(isMax ? "fmax" : "fmin", t, {a, b});
       }
       for (auto &a : c.args)
-        vals.push_back(lowerAs(*a, ci.type));
+        vals.push_back(cx.lowerAs(*a, ci.type));
     }
-    return minMax(isMax, vals, t);
+    return minMax(cx, isMax, vals, t);
   }
   case ArithmeticOp::Len: {
     if (ci.constant)
-      return ConstantInt::get(llvm::Type::getInt64Ty(ctx_), uint64_t(ci.constant->i));
-    return arrayField(lowerExpr(*c.args[0]), 1, 0);
+      return ConstantInt::get(llvm::Type::getInt64Ty(cx.context()), uint64_t(ci.constant->i));
+    return cx.arrayField(cx.lowerExpr(*c.args[0]), 1, 0);
   }
   case ArithmeticOp::Complex: { // complex(real=0, imag=0); complex arguments as in Python
-    Value *re = ConstantFP::get(llvm::Type::getDoubleTy(ctx_), 0.0), *im = re;
+    Value *re = ConstantFP::get(llvm::Type::getDoubleTy(cx.context()), 0.0), *im = re;
     Value *parts[2] = {nullptr, nullptr};
     for (size_t i = 0; i < c.args.size(); ++i)
-      parts[i] = lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i]));
-    auto realOf = [&](size_t i) { return fe::isComplex(ci.operandTypes[i]) ? realPart(parts[i]) : parts[i]; };
+      parts[i] = cx.lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i]));
+    auto realOf = [&](size_t i) {
+      return fe::isComplex(ci.operandTypes[i]) ? cx.realPart(parts[i]) : parts[i];
+    };
     auto imagOf = [&](size_t i) {
-      return fe::isComplex(ci.operandTypes[i]) ? imagPart(parts[i]) : ConstantFP::get(re->getType(), 0.0);
+      return fe::isComplex(ci.operandTypes[i]) ? cx.imagPart(parts[i]) : ConstantFP::get(re->getType(), 0.0);
     };
     if (parts[0]) {
       re = realOf(0);
       im = imagOf(0);
     }
     if (parts[1]) { // complex(a, b) = a + b*1j
-      re = b_.CreateFSub(re, imagOf(1));
-      im = b_.CreateFAdd(im, realOf(1));
+      re = irb.CreateFSub(re, imagOf(1));
+      im = irb.CreateFAdd(im, realOf(1));
     }
-    return makeComplex(re, im, Scalar::C128);
+    return cx.makeComplex(re, im, Scalar::C128);
   }
   case ArithmeticOp::Conjugate: {
     Scalar t = ci.operandTypes[0];
-    Value *v = lowerAs(fe::methodReceiver(c), Type::scalarOf(t));
+    Value *v = cx.lowerAs(fe::methodReceiver(c), Type::scalarOf(t));
     if (!fe::isComplex(t))
       return v;
-    return makeComplex(realPart(v), b_.CreateFNeg(imagPart(v)), t);
+    return cx.makeComplex(cx.realPart(v), irb.CreateFNeg(cx.imagPart(v)), t);
   }
   }
   return nullptr;

@@ -3,10 +3,14 @@
 // element 0. Relaxed (monotonic) atomics as CUDA's atom instructions are; the simulator's
 // blocks run in parallel, so these are real atomic instructions there too.
 #include "frontend/builtins/builtin.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerAtomicBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+}
 
 namespace {
 enum class AtomicOp : unsigned {
@@ -36,7 +40,7 @@ using S = Scalar;
 
 std::span<const Builtin> atomicBuiltins() {
   auto row = [](const char *name, AtomicOp op) {
-    return Builtin{name, unsigned(op), &typeAtomicBuiltin, &ir::Lowerer::lowerAtomicBuiltin};
+    return Builtin{name, unsigned(op), &typeAtomicBuiltin, &ir::lowerAtomicBuiltin};
   };
   static const Builtin table[] = {
       row("cuda.atomic.add", AtomicOp::Add),       row("cuda.atomic.sub", AtomicOp::Sub),
@@ -122,25 +126,29 @@ namespace ir {
 
 using namespace llvm;
 
-Value *Lowerer::lowerAtomicBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+static Value *floatAtomicExtreme(LoweringContext &cx, bool isMax, bool nanAware, Value *addr, Value *v,
+                                 Scalar t);
+
+Value *lowerAtomicBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  IRBuilder<> &irb = cx.builder();
   AtomicOp op = AtomicOp(ci.function->op);
-  const Type &at = info(*c.args[0]).type;
+  const Type &at = cx.info(*c.args[0]).type;
   Scalar t = at.scalar;
-  Value *arr = lowerExpr(*c.args[0]);
+  Value *arr = cx.lowerExpr(*c.args[0]);
   std::vector<Value *> idx;
   std::vector<Scalar> idxTypes;
   size_t next = 1; // first value argument
-  auto *i64 = llvm::Type::getInt64Ty(ctx_);
+  auto *i64 = llvm::Type::getInt64Ty(cx.context());
   if (op == AtomicOp::Cas0) { // element 0
     idx.push_back(ConstantInt::get(i64, 0));
     idxTypes.push_back(Scalar::I64);
   } else {
     const fe::Expr &ie = *c.args[1];
-    const Type &it = info(ie).type;
-    Value *iv = lowerExpr(ie);
+    const Type &it = cx.info(ie).type;
+    Value *iv = cx.lowerExpr(ie);
     if (it.isTuple())
       for (unsigned k = 0; k < it.elems.size(); ++k)
-        idx.push_back(b_.CreateExtractValue(iv, {k}));
+        idx.push_back(irb.CreateExtractValue(iv, {k}));
     else
       idx.push_back(iv);
     idxTypes.assign(ci.operandTypes.begin(), ci.operandTypes.begin() + idx.size());
@@ -148,14 +156,14 @@ Value *Lowerer::lowerAtomicBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci
   }
   std::vector<Value *> vals;
   for (size_t i = next; i < c.args.size(); ++i)
-    vals.push_back(lowerAs(*c.args[i], Type::scalarOf(t)));
-  Value *addr = elementAddress(arr, at, idx, idxTypes, c.loc);
-  setLoc(c.loc);
+    vals.push_back(cx.lowerAs(*c.args[i], Type::scalarOf(t)));
+  Value *addr = cx.elementAddress(arr, at, idx, idxTypes, c.loc);
+  cx.setLoc(c.loc);
   MaybeAlign align(fe::byteSize(t));
   const auto ord = AtomicOrdering::Monotonic;
   if (op == AtomicOp::Cas || op == AtomicOp::Cas0) {
-    Value *pair = b_.CreateAtomicCmpXchg(addr, vals[0], vals[1], align, ord, ord);
-    return b_.CreateExtractValue(pair, {0});
+    Value *pair = irb.CreateAtomicCmpXchg(addr, vals[0], vals[1], align, ord, ord);
+    return irb.CreateExtractValue(pair, {0});
   }
   bool isFloat = fe::isFloat(t), isSigned = fe::isSigned(t);
   Value *v = vals[0];
@@ -169,7 +177,7 @@ Value *Lowerer::lowerAtomicBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci
   case AtomicOp::NanMin: { // integers have no NaN: the nan-aware forms are max/min there
     bool isMax = op == AtomicOp::Max || op == AtomicOp::NanMax;
     if (isFloat)
-      return floatAtomicExtreme(isMax, op == AtomicOp::NanMax || op == AtomicOp::NanMin, addr, v, t);
+      return floatAtomicExtreme(cx, isMax, op == AtomicOp::NanMax || op == AtomicOp::NanMin, addr, v, t);
     rmw = isMax ? max : min;
     break;
   }
@@ -177,7 +185,7 @@ Value *Lowerer::lowerAtomicBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci
   case AtomicOp::Sub:
     rmw = isFloat ? AtomicRMWInst::FAdd : AtomicRMWInst::Sub;
     if (isFloat)
-      v = b_.CreateFNeg(v); // x - v is x + (-v), exactly
+      v = irb.CreateFNeg(v); // x - v is x + (-v), exactly
     break;
   case AtomicOp::And: rmw = AtomicRMWInst::And; break;
   case AtomicOp::Or: rmw = AtomicRMWInst::Or; break;
@@ -188,39 +196,41 @@ Value *Lowerer::lowerAtomicBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci
   case AtomicOp::Cas:
   case AtomicOp::Cas0: break; // above
   }
-  return b_.CreateAtomicRMW(rmw, addr, v, align, ord);
+  return irb.CreateAtomicRMW(rmw, addr, v, align, ord);
 }
 
-Value *Lowerer::floatAtomicExtreme(bool isMax, bool nanAware, Value *addr, Value *v, Scalar t) {
+static Value *floatAtomicExtreme(LoweringContext &cx, bool isMax, bool nanAware, Value *addr, Value *v,
+                                 Scalar t) {
+  IRBuilder<> &irb = cx.builder();
   // numba's semantics: max/min leave the element when it or the value is NaN; nanmax/
   // nanmin ignore a NaN value and replace a NaN element. A compare-and-swap loop on the
   // bits, retried while the element still loses to the value.
-  llvm::Type *ft = scalarType(t);
-  llvm::Type *it = llvm::Type::getIntNTy(ctx_, fe::bitWidth(t));
+  llvm::Type *ft = cx.scalarType(t);
+  llvm::Type *it = llvm::Type::getIntNTy(cx.context(), fe::bitWidth(t));
   MaybeAlign align(fe::byteSize(t));
   const auto ord = AtomicOrdering::Monotonic;
-  BasicBlock *entry = b_.GetInsertBlock();
-  auto *check = BasicBlock::Create(ctx_, "atomic.check", fn_);
-  auto *attempt = BasicBlock::Create(ctx_, "atomic.attempt", fn_);
-  auto *done = BasicBlock::Create(ctx_, "atomic.done", fn_);
-  LoadInst *first = b_.CreateAlignedLoad(ft, addr, align, true, "atomic.first");
-  Value *skip = nanAware ? b_.CreateFCmpUNO(v, v) : b_.CreateFCmpUNO(v, first);
-  b_.CreateCondBr(skip, done, check);
-  b_.SetInsertPoint(check);
-  PHINode *old = b_.CreatePHI(ft, 2, "atomic.old");
+  BasicBlock *entry = irb.GetInsertBlock();
+  auto *check = BasicBlock::Create(cx.context(), "atomic.check", &cx.function());
+  auto *attempt = BasicBlock::Create(cx.context(), "atomic.attempt", &cx.function());
+  auto *done = BasicBlock::Create(cx.context(), "atomic.done", &cx.function());
+  LoadInst *first = irb.CreateAlignedLoad(ft, addr, align, true, "atomic.first");
+  Value *skip = nanAware ? irb.CreateFCmpUNO(v, v) : irb.CreateFCmpUNO(v, first);
+  irb.CreateCondBr(skip, done, check);
+  irb.SetInsertPoint(check);
+  PHINode *old = irb.CreatePHI(ft, 2, "atomic.old");
   old->addIncoming(first, entry);
   // Loses: old < v (max) / old > v (min), or old is NaN for the nan-aware forms.
-  Value *loses = isMax ? (nanAware ? b_.CreateFCmpULT(old, v) : b_.CreateFCmpOLT(old, v))
-                       : (nanAware ? b_.CreateFCmpUGT(old, v) : b_.CreateFCmpOGT(old, v));
-  b_.CreateCondBr(loses, attempt, done);
-  b_.SetInsertPoint(attempt);
+  Value *loses = isMax ? (nanAware ? irb.CreateFCmpULT(old, v) : irb.CreateFCmpOLT(old, v))
+                       : (nanAware ? irb.CreateFCmpUGT(old, v) : irb.CreateFCmpOGT(old, v));
+  irb.CreateCondBr(loses, attempt, done);
+  irb.SetInsertPoint(attempt);
   Value *pair =
-      b_.CreateAtomicCmpXchg(addr, b_.CreateBitCast(old, it), b_.CreateBitCast(v, it), align, ord, ord);
-  Value *seen = b_.CreateBitCast(b_.CreateExtractValue(pair, {0}), ft);
+      irb.CreateAtomicCmpXchg(addr, irb.CreateBitCast(old, it), irb.CreateBitCast(v, it), align, ord, ord);
+  Value *seen = irb.CreateBitCast(irb.CreateExtractValue(pair, {0}), ft);
   old->addIncoming(seen, attempt);
-  b_.CreateCondBr(b_.CreateExtractValue(pair, {1}), done, check);
-  b_.SetInsertPoint(done);
-  PHINode *result = b_.CreatePHI(ft, 3, "atomic.result");
+  irb.CreateCondBr(irb.CreateExtractValue(pair, {1}), done, check);
+  irb.SetInsertPoint(done);
+  PHINode *result = irb.CreatePHI(ft, 3, "atomic.result");
   result->addIncoming(first, entry);
   result->addIncoming(old, check);
   result->addIncoming(old, attempt);

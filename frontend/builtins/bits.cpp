@@ -1,10 +1,14 @@
 // Bit operations: cuda.popc, cuda.clz, cuda.ffs, cuda.brev and int.bit_count().
 #include "frontend/builtins/builtin.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/operator_rules.h"
 #include "frontend/sema/typing_context.h"
 
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerBitBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+}
 
 namespace {
 enum class BitOp : unsigned { Popc, Clz, Ffs, Brev, BitCount };
@@ -17,7 +21,7 @@ ExprInfo typeBitBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<
 
 std::span<const Builtin> bitBuiltins() {
   auto row = [](const char *name, BitOp op) {
-    return Builtin{name, unsigned(op), &typeBitBuiltin, &ir::Lowerer::lowerBitBuiltin};
+    return Builtin{name, unsigned(op), &typeBitBuiltin, &ir::lowerBitBuiltin};
   };
   static const Builtin table[] = {
       row("cuda.popc", BitOp::Popc),
@@ -75,25 +79,26 @@ namespace ir {
 
 using namespace llvm;
 
-Value *Lowerer::lowerBitBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+Value *lowerBitBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  IRBuilder<> &irb = cx.builder();
   Scalar t = ci.operandTypes[0];
   switch (BitOp(ci.function->op)) {
   case BitOp::Popc:
-    return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, lowerAs(*c.args[0], Type::scalarOf(t)));
+    return irb.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, cx.lowerAs(*c.args[0], Type::scalarOf(t)));
   case BitOp::Brev:
-    return b_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, lowerAs(*c.args[0], Type::scalarOf(t)));
+    return irb.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, cx.lowerAs(*c.args[0], Type::scalarOf(t)));
   case BitOp::Clz:
-    return b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, lowerAs(*c.args[0], Type::scalarOf(t)),
-                                    b_.getFalse());
+    return irb.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, cx.lowerAs(*c.args[0], Type::scalarOf(t)),
+                                     irb.getFalse());
   case BitOp::Ffs: { // 1 + the index of the lowest set bit, 0 when none is
-    Value *v = lowerAs(*c.args[0], Type::scalarOf(t));
-    Value *tz = b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, v, b_.getFalse());
-    Value *pos = b_.CreateAdd(b_.CreateZExtOrTrunc(tz, b_.getInt32Ty()), b_.getInt32(1));
-    return b_.CreateSelect(b_.CreateICmpEQ(v, ConstantInt::get(v->getType(), 0)), b_.getInt32(0), pos);
+    Value *v = cx.lowerAs(*c.args[0], Type::scalarOf(t));
+    Value *tz = irb.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, v, irb.getFalse());
+    Value *pos = irb.CreateAdd(irb.CreateZExtOrTrunc(tz, irb.getInt32Ty()), irb.getInt32(1));
+    return irb.CreateSelect(irb.CreateICmpEQ(v, ConstantInt::get(v->getType(), 0)), irb.getInt32(0), pos);
   }
   case BitOp::BitCount: {
-    Value *v = lowerAs(fe::methodReceiver(c), Type::scalarOf(t));
-    return b_.CreateZExtOrTrunc(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, v), b_.getInt64Ty());
+    Value *v = cx.lowerAs(fe::methodReceiver(c), Type::scalarOf(t));
+    return irb.CreateZExtOrTrunc(irb.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, v), irb.getInt64Ty());
   }
   }
   return nullptr;

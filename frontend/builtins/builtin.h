@@ -17,9 +17,9 @@
 /// (numba.cuda.libdevice.*), random (numba.cuda.random's device functions), print, debug
 /// (breakpoint(), pdb.set_trace(), cuda.breakpoint(cond)), half (numba.cuda.fp16's functions),
 /// cache_hints (cuda.ldca and the other loads and stores with a cache policy).
-/// Adding a builtin to a family touches its file; a new family adds its table to
-/// builtinFamilies() (registry.cpp) and its lowering rule to lowerer.h (its typing rule is a
-/// free function of its own file, over TypingContext).
+/// Adding a builtin to a family touches its file; a new family is its file and one line in
+/// builtinFamilies() (registry.cpp): its typing and lowering rules are free functions of
+/// its file over TypingContext and LoweringContext, declared nowhere else.
 #pragma once
 
 #include <deque>
@@ -33,7 +33,7 @@ class Value;
 }
 
 namespace cutwin::ir {
-class Lowerer;
+class LoweringContext;
 }
 
 namespace cutwin::fe {
@@ -47,8 +47,10 @@ struct Builtin;
 /// function of the family's file over the typer's TypingContext (frontend/sema/typing_context.h).
 using BuiltinTypeRule = ExprInfo (*)(TypingContext &, const CallExpr &, const std::vector<ExprInfo> &,
                                      const Builtin &);
-/// Lowers a typed call (its ExprInfo's `function` is the row); null for no value.
-using BuiltinLowerRule = llvm::Value *(ir::Lowerer::*)(const CallExpr &, const ExprInfo &);
+/// Lowers a typed call (its ExprInfo's `function` is the row); null for no value. A free
+/// function of the family's file over the lowerer's LoweringContext
+/// (frontend/lower/lowering_context.h).
+using BuiltinLowerRule = llvm::Value *(*)(ir::LoweringContext &, const CallExpr &, const ExprInfo &);
 
 struct Builtin {
   const char *name; ///< the callee's path: "cuda.popc", "builtins.abs", "scalar.bit_count"
@@ -83,25 +85,6 @@ private:
   std::vector<Builtin> rows_;
 };
 
-// The families' tables (one per file in frontend/builtins/).
-std::span<const Builtin> threadIndexBuiltins();
-std::span<const Builtin> syncBuiltins();
-std::span<const Builtin> warpBuiltins();
-std::span<const Builtin> atomicBuiltins();
-std::span<const Builtin> bitBuiltins();
-std::span<const Builtin> arithmeticBuiltins();
-std::span<const Builtin> conversionBuiltins();
-std::span<const Builtin> iterationBuiltins();
-std::span<const Builtin> memoryBuiltins();
-std::span<const Builtin> mathBuiltins();
-std::span<const Builtin> cmathBuiltins();
-std::span<const Builtin> ufuncBuiltins();
-std::span<const Builtin> operatorBuiltins();
-std::span<const Builtin> randomBuiltins();
-std::span<const Builtin> printBuiltins();
-std::span<const Builtin> debugBuiltins();
-std::span<const Builtin> halfBuiltins();
-std::span<const Builtin> cacheHintBuiltins();
 /// A family: its name, its file in frontend/builtins/ and its table.
 struct BuiltinFamily {
   const char *name, *file;

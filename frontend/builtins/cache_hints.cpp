@@ -5,10 +5,14 @@
 // (backend_gpu/cache_hints.cpp); on the simulator, which has no caches, a plain access.
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerCacheHintBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+}
 
 namespace {
 using P = ir::CachePolicy;
@@ -30,8 +34,7 @@ ExprInfo typeCacheHintBuiltin(TypingContext &cx, const CallExpr &c, const std::v
 std::span<const Builtin> cacheHintBuiltins() {
   static const BuiltinRows rows([](BuiltinRows &r) {
     for (unsigned i = 0; i < std::size(kHints); ++i)
-      r.add(std::string("cuda.") + kHints[i].name, i, &typeCacheHintBuiltin,
-            &ir::Lowerer::lowerCacheHintBuiltin);
+      r.add(std::string("cuda.") + kHints[i].name, i, &typeCacheHintBuiltin, &ir::lowerCacheHintBuiltin);
   });
   return rows.rows();
 }
@@ -85,34 +88,35 @@ namespace ir {
 
 using namespace llvm;
 
-Value *Lowerer::lowerCacheHintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+Value *lowerCacheHintBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  IRBuilder<> &irb = cx.builder();
   const CacheHint &h = kHints[ci.function->op];
-  const Type &at = info(*c.args[0]).type;
-  Value *arr = lowerExpr(*c.args[0]);
+  const Type &at = cx.info(*c.args[0]).type;
+  Value *arr = cx.lowerExpr(*c.args[0]);
   const fe::Expr &ie = *c.args[1];
-  Value *iv = lowerExpr(ie);
+  Value *iv = cx.lowerExpr(ie);
   std::vector<Value *> idx;
-  if (info(ie).type.isTuple())
-    for (unsigned k = 0; k < info(ie).type.elems.size(); ++k)
-      idx.push_back(b_.CreateExtractValue(iv, {k}));
+  if (cx.info(ie).type.isTuple())
+    for (unsigned k = 0; k < cx.info(ie).type.elems.size(); ++k)
+      idx.push_back(irb.CreateExtractValue(iv, {k}));
   else
     idx.push_back(iv);
   std::vector<Scalar> idxTypes(ci.operandTypes.begin(), ci.operandTypes.begin() + idx.size());
-  Value *value = h.store ? lowerAs(*c.args[2], Type::scalarOf(at.scalar)) : nullptr;
-  Value *addr = elementAddress(arr, at, idx, idxTypes, c.loc);
+  Value *value = h.store ? cx.lowerAs(*c.args[2], Type::scalarOf(at.scalar)) : nullptr;
+  Value *addr = cx.elementAddress(arr, at, idx, idxTypes, c.loc);
   if (addr->getType()->getPointerAddressSpace() != 0)
-    addr = b_.CreateAddrSpaceCast(addr, PointerType::get(ctx_, 0));
-  setLoc(c.loc);
+    addr = irb.CreateAddrSpaceCast(addr, PointerType::get(cx.context(), 0));
+  cx.setLoc(c.loc);
   unsigned bits = fe::bitWidth(at.scalar);
-  llvm::Type *bitsType = IntegerType::get(ctx_, bits);
-  Value *policy = b_.getInt32(unsigned(h.policy)), *width = b_.getInt32(bits);
+  llvm::Type *bitsType = IntegerType::get(cx.context(), bits);
+  Value *policy = irb.getInt32(unsigned(h.policy)), *width = irb.getInt32(bits);
   if (h.store) {
-    Value *v = b_.CreateZExt(b_.CreateBitCast(value, bitsType), b_.getInt64Ty());
-    b_.CreateCall(getIntrinsic(mod_, Intrinsic::CacheStore), {addr, v, policy, width});
+    Value *v = irb.CreateZExt(irb.CreateBitCast(value, bitsType), irb.getInt64Ty());
+    irb.CreateCall(getIntrinsic(cx.module(), Intrinsic::CacheStore), {addr, v, policy, width});
     return nullptr;
   }
-  Value *r = b_.CreateCall(getIntrinsic(mod_, Intrinsic::CacheLoad), {addr, policy, width});
-  return b_.CreateBitCast(b_.CreateTrunc(r, bitsType), scalarType(at.scalar));
+  Value *r = irb.CreateCall(getIntrinsic(cx.module(), Intrinsic::CacheLoad), {addr, policy, width});
+  return irb.CreateBitCast(irb.CreateTrunc(r, bitsType), cx.scalarType(at.scalar));
 }
 
 } // namespace ir

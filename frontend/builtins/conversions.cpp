@@ -1,10 +1,14 @@
 // Conversions: Python's int(), float() and bool(), and calls of a type object
 // (`np.float32(x)`, `numba.int64(x)`): the argument converted to the result's scalar type.
 #include "frontend/builtins/builtin.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerConversionBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+}
 
 namespace {
 enum class ConversionOp : unsigned { Int, Float, Bool, TypeObject };
@@ -19,7 +23,7 @@ using S = Scalar;
 
 std::span<const Builtin> conversionBuiltins() {
   auto row = [](const char *name, ConversionOp op) {
-    return Builtin{name, unsigned(op), &typeConversionBuiltin, &ir::Lowerer::lowerConversionBuiltin};
+    return Builtin{name, unsigned(op), &typeConversionBuiltin, &ir::lowerConversionBuiltin};
   };
   static const Builtin table[] = {
       row("builtins.int", ConversionOp::Int), row("builtins.float", ConversionOp::Float),
@@ -64,8 +68,8 @@ ExprInfo typeConversionBuiltin(TypingContext &cx, const CallExpr &c, const std::
 
 namespace ir {
 
-llvm::Value *Lowerer::lowerConversionBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
-  return lowerAs(*c.args[0], Type::scalarOf(ci.operandTypes[0]));
+llvm::Value *lowerConversionBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  return cx.lowerAs(*c.args[0], Type::scalarOf(ci.operandTypes[0]));
 }
 
 } // namespace ir

@@ -1,15 +1,23 @@
 // numba-cuda's cuda.fp16 module: the float16 functions of CUDA's cuda_fp16.h (hadd, hdiv,
 // hfma, comparisons, hmax, hsin, hexp, conversions with a rounding mode, bit casts), each
-// computing what the header's device code computes (lower_half.cpp), and math.* on float16,
-// which numba-cuda sends to the same functions.
+// computing what the header's device code computes, and math.* on float16, which
+// numba-cuda sends to the same functions.
 #include "frontend/builtins/half.h"
 
 #include "frontend/builtins/builtin.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/ir/intrinsics.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/operator_rules.h"
 #include "frontend/sema/typing_context.h"
 
+#include <llvm/ADT/APFloat.h>
+
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerHalfBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+} // namespace ir
+
 namespace fe {
 
 ExprInfo typeHalfBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
@@ -137,11 +145,11 @@ std::span<const Builtin> halfBuiltins() {
     const auto &fns = functions();
     for (unsigned i = 0; i < fns.size(); ++i) {
       std::string name = fns[i].name;
-      r.add("cuda.fp16." + name, i, &typeHalfBuiltin, &ir::Lowerer::lowerHalfBuiltin);
+      r.add("cuda.fp16." + name, i, &typeHalfBuiltin, &ir::lowerHalfBuiltin);
       // hadd is also __hadd; __hadd_rn has no short name in numba-cuda
       bool shortForm = name.rfind("__", 0) != 0;
       if (shortForm)
-        r.add("cuda.fp16." + aliasOf(name), i, &typeHalfBuiltin, &ir::Lowerer::lowerHalfBuiltin);
+        r.add("cuda.fp16." + aliasOf(name), i, &typeHalfBuiltin, &ir::lowerHalfBuiltin);
     }
   });
   return rows.rows();
@@ -181,18 +189,302 @@ ExprInfo typeHalfBuiltin(TypingContext &cx, const CallExpr &c, const std::vector
 namespace ir {
 
 using namespace llvm;
+using fe::HalfKind;
+using fe::HalfRounding;
 
-Value *Lowerer::lowerHalfBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+namespace {
+constexpr uint16_t kCanonicalNaN = 0x7fff; // what the GPU's half arithmetic returns for NaN
+} // namespace
+
+Value *approx(LoweringContext &cx, ApproxUnit unit, Value *x) {
+  IRBuilder<> &irb = cx.builder();
+  return irb.CreateCall(getIntrinsic(cx.module(), Intrinsic::Approx), {irb.getInt32(unsigned(unit)), x});
+}
+
+static Value *halfBits(LoweringContext &cx, uint16_t bits) {
+  return ConstantFP::get(cx.context(), APFloat(APFloat::IEEEhalf(), APInt(16, bits)));
+}
+
+/// The float32 constant with these bits (the header writes its constants as bits).
+static Value *floatBits(LLVMContext &ctx, uint32_t bits) {
+  return ConstantFP::get(ctx, APFloat(APFloat::IEEEsingle(), APInt(32, bits)));
+}
+
+static Value *halfSpecialCases(LoweringContext &cx, Value *in, Value *r,
+                               ArrayRef<std::pair<uint16_t, uint16_t>> cases, bool onResult = false) {
+  IRBuilder<> &irb = cx.builder();
+  for (auto [input, ulp] : cases) {
+    Value *key = onResult ? r : in; // hlog2 tests the result as it goes
+    Value *p =
+        irb.CreateSelect(irb.CreateFCmpOEQ(key, halfBits(cx, input)), halfBits(cx, 0x3c00), halfBits(cx, 0));
+    r = irb.CreateIntrinsic(llvm::Intrinsic::fma, {r->getType()}, {p, halfBits(cx, ulp), r});
+  }
+  return r;
+}
+
+/// sin (cos: quadrant + 1) of a float32 after one Cody-Waite reduction by pi/2, with the
+/// header's polynomials (__float_simpl_sinf/cosf): accurate enough for a half result.
+static Value *halfSinCosKernel(LoweringContext &cx, Value *a, bool cosine) {
+  IRBuilder<> &irb = cx.builder();
+  llvm::Type *f32 = irb.getFloatTy();
+  auto fma = [&](Value *x, Value *y, Value *z) {
+    return irb.CreateIntrinsic(llvm::Intrinsic::fma, {f32}, {x, y, z});
+  };
+  auto k = [&](float v) { return ConstantFP::get(f32, v); };
+  Value *shifted = fma(a, k(0.636619772F), k(12582912.0F)); // 1.5 * 2^23: the quotient in the low bits
+  Value *q = irb.CreateBitCast(shifted, irb.getInt32Ty());
+  Value *j = irb.CreateFSub(shifted, k(12582912.0F));
+  Value *t = fma(j, k(-1.5707962512969971e+000F), a);
+  t = fma(j, k(-7.5497894158615964e-008F), t);
+  Value *quadrant = cosine ? irb.CreateAdd(irb.CreateAnd(q, 3), irb.getInt32(1)) : q;
+  Value *x2 = irb.CreateFMul(t, t);
+  Value *isCos = irb.CreateICmpNE(irb.CreateAnd(quadrant, 1), irb.getInt32(0));
+  auto pick = [&](Value *c, Value *s) { return irb.CreateSelect(isCos, c, s); };
+  Value *z =
+      fma(pick(k(2.44331571e-5F), k(-1.95152959e-4F)), x2, pick(k(-1.38873163e-3F), k(8.33216087e-3F)));
+  z = fma(z, x2, pick(k(4.16666457e-2F), k(-1.66666546e-1F)));
+  z = fma(z, x2, pick(k(-5.00000000e-1F), k(0.0F)));
+  z = fma(z, pick(x2, t), pick(k(1.0F), t));
+  Value *negate = irb.CreateICmpNE(irb.CreateAnd(quadrant, 2), irb.getInt32(0));
+  return irb.CreateSelect(negate, irb.CreateFNeg(z), z);
+}
+
+Value *halfDivide(LoweringContext &cx, Value *a, Value *b) {
+  IRBuilder<> &irb = cx.builder();
+  // __hdiv: a * rcp.approx(b) in float32, refined by one Newton step where the half result
+  // is a tiny subnormal (below 0x008f)
+  llvm::Type *f32 = irb.getFloatTy(), *f16 = irb.getHalfTy();
+  Value *fa = irb.CreateFPExt(a, f32), *fb = irb.CreateFPExt(b, f32);
+  Value *rcp = approx(cx, ApproxUnit::RcpFtz, fb);
+  Value *fv = irb.CreateFMul(rcp, fa);
+  Value *v = irb.CreateFPTrunc(fv, f16);
+  Value *mag = irb.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+  Value *tiny =
+      irb.CreateAnd(irb.CreateFCmpOLT(mag, halfBits(cx, 0x008f)), irb.CreateFCmpOLT(halfBits(cx, 0), mag));
+  Value *err = irb.CreateIntrinsic(llvm::Intrinsic::fma, {f32}, {irb.CreateFNeg(fb), fv, fa});
+  Value *refined = irb.CreateIntrinsic(llvm::Intrinsic::fma, {f32}, {rcp, err, fv});
+  return irb.CreateSelect(tiny, irb.CreateFPTrunc(refined, f16), v);
+}
+
+/// [0, 1], NaN to +0: PTX's .sat.
+static Value *halfSaturate(LoweringContext &cx, Value *r) {
+  IRBuilder<> &irb = cx.builder();
+  Value *one = halfBits(cx, 0x3c00), *zero = halfBits(cx, 0);
+  Value *upper = irb.CreateSelect(irb.CreateFCmpOLT(r, one), r, one);
+  return irb.CreateSelect(irb.CreateFCmpOGT(r, zero), upper, zero);
+}
+
+/// max/min with CUDA's rules: +0 above -0, a NaN argument gives the other one (both NaN:
+/// the canonical NaN), or with `nanWins` a NaN argument gives the canonical NaN.
+static Value *halfMaxMin(LoweringContext &cx, Value *a, Value *b, bool max, bool nanWins) {
+  IRBuilder<> &irb = cx.builder();
+  llvm::Type *i16 = irb.getInt16Ty();
+  Value *ab = irb.CreateBitCast(a, i16), *bb = irb.CreateBitCast(b, i16);
+  // equal values have equal bits but for zeros: and-ing the sign gives max's zero, or-ing min's
+  Value *equal = irb.CreateBitCast(max ? irb.CreateAnd(ab, bb) : irb.CreateOr(ab, bb), a->getType());
+  Value *aWins = max ? irb.CreateFCmpOGT(a, b) : irb.CreateFCmpOLT(a, b);
+  Value *bWins = max ? irb.CreateFCmpOLT(a, b) : irb.CreateFCmpOGT(a, b);
+  Value *r = irb.CreateSelect(aWins, a, irb.CreateSelect(bWins, b, equal));
+  Value *aNaN = irb.CreateFCmpUNO(a, a), *bNaN = irb.CreateFCmpUNO(b, b);
+  Value *nan = halfBits(cx, kCanonicalNaN);
+  if (nanWins)
+    return irb.CreateSelect(irb.CreateOr(aNaN, bNaN), nan, r);
+  return irb.CreateSelect(aNaN, irb.CreateSelect(bNaN, nan, b), irb.CreateSelect(bNaN, a, r));
+}
+
+Value *halfOp(LoweringContext &cx, HalfKind kind, ArrayRef<Value *> a) {
+  IRBuilder<> &irb = cx.builder();
+  llvm::Type *f32 = irb.getFloatTy(), *f16 = irb.getHalfTy();
+  auto fma16 = [&](Value *x, Value *y, Value *z) {
+    return irb.CreateIntrinsic(llvm::Intrinsic::fma, {f16}, {x, y, z});
+  };
+  auto wide = [&](Value *x) { return irb.CreateFPExt(x, f32); };
+  auto narrow = [&](Value *x) { return irb.CreateFPTrunc(x, f16); };
+  auto viaUnit = [&](ApproxUnit u) { return narrow(approx(cx, u, wide(a[0]))); };
+  switch (kind) {
+  case HalfKind::Add: return irb.CreateFAdd(a[0], a[1]);
+  case HalfKind::Sub: return irb.CreateFSub(a[0], a[1]);
+  case HalfKind::Mul: return irb.CreateFMul(a[0], a[1]);
+  case HalfKind::Div: return halfDivide(cx, a[0], a[1]);
+  case HalfKind::Fma: return fma16(a[0], a[1], a[2]);
+  case HalfKind::AddSat: return halfSaturate(cx, irb.CreateFAdd(a[0], a[1]));
+  case HalfKind::SubSat: return halfSaturate(cx, irb.CreateFSub(a[0], a[1]));
+  case HalfKind::MulSat: return halfSaturate(cx, irb.CreateFMul(a[0], a[1]));
+  case HalfKind::FmaSat: return halfSaturate(cx, fma16(a[0], a[1], a[2]));
+  case HalfKind::FmaRelu: {
+    Value *r = fma16(a[0], a[1], a[2]);
+    return irb.CreateSelect(irb.CreateFCmpOLT(r, halfBits(cx, 0)), halfBits(cx, 0), r);
+  }
+  case HalfKind::Neg: return irb.CreateFNeg(a[0]);
+  case HalfKind::Abs: return irb.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a[0]);
+  case HalfKind::Eq: return irb.CreateFCmpOEQ(a[0], a[1]);
+  case HalfKind::Ne: return irb.CreateFCmpONE(a[0], a[1]);
+  case HalfKind::Ge: return irb.CreateFCmpOGE(a[0], a[1]);
+  case HalfKind::Gt: return irb.CreateFCmpOGT(a[0], a[1]);
+  case HalfKind::Le: return irb.CreateFCmpOLE(a[0], a[1]);
+  case HalfKind::Lt: return irb.CreateFCmpOLT(a[0], a[1]);
+  case HalfKind::Equ: return irb.CreateFCmpUEQ(a[0], a[1]);
+  case HalfKind::Neu: return irb.CreateFCmpUNE(a[0], a[1]);
+  case HalfKind::Geu: return irb.CreateFCmpUGE(a[0], a[1]);
+  case HalfKind::Gtu: return irb.CreateFCmpUGT(a[0], a[1]);
+  case HalfKind::Leu: return irb.CreateFCmpULE(a[0], a[1]);
+  case HalfKind::Ltu: return irb.CreateFCmpULT(a[0], a[1]);
+  case HalfKind::Max: return halfMaxMin(cx, a[0], a[1], true, false);
+  case HalfKind::Min: return halfMaxMin(cx, a[0], a[1], false, false);
+  case HalfKind::MaxNan: return halfMaxMin(cx, a[0], a[1], true, true);
+  case HalfKind::MinNan: return halfMaxMin(cx, a[0], a[1], false, true);
+  case HalfKind::IsInf: {
+    Value *pos = irb.CreateFCmpOEQ(a[0], halfBits(cx, 0x7c00)),
+          *neg = irb.CreateFCmpOEQ(a[0], halfBits(cx, 0xfc00));
+    return irb.CreateSelect(pos, irb.getInt32(1), irb.CreateSelect(neg, irb.getInt32(-1), irb.getInt32(0)));
+  }
+  case HalfKind::IsNan: return irb.CreateFCmpUNO(a[0], a[0]);
+  case HalfKind::Sin: {
+    // the result's sign is kept aside while the corrections apply to magnitudes
+    Value *r = narrow(halfSinCosKernel(cx, wide(a[0]), false));
+    llvm::Type *i16 = irb.getInt16Ty();
+    Value *sign = irb.CreateAnd(irb.CreateBitCast(r, i16), 0x8000);
+    r = irb.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, r);
+    r = halfSpecialCases(cx, irb.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a[0]), r,
+                         {{0x32B3, 0x0800}, {0x5CB0, 0x9000}});
+    return irb.CreateBitCast(irb.CreateOr(irb.CreateBitCast(r, i16), sign), f16);
+  }
+  case HalfKind::Cos: {
+    Value *r = narrow(halfSinCosKernel(cx, wide(a[0]), true));
+    return halfSpecialCases(cx, irb.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a[0]), r, {{0x2B7C, 0x1000}});
+  }
+  case HalfKind::Exp:
+  case HalfKind::Exp10: {
+    // 2^(x log2(e)) or 2^(x log2(10)); the fma with -0 is the header's
+    bool ten = kind == HalfKind::Exp10;
+    Value *f = irb.CreateIntrinsic(llvm::Intrinsic::fma, {f32},
+                                   {wide(a[0]), floatBits(cx.context(), ten ? 0x40549A78u : 0x3fb8aa3bu),
+                                    floatBits(cx.context(), 0x80000000u)});
+    Value *r = narrow(approx(cx, ApproxUnit::Ex2Ftz, f));
+    if (ten)
+      return halfSpecialCases(
+          cx, a[0], r,
+          {{0x34DE, 0x9800}, {0x9766, 0x9000}, {0x9972, 0x1000}, {0xA5C4, 0x1000}, {0xBF0A, 0x8100}});
+    return halfSpecialCases(cx, a[0], r,
+                            {{0x1F79, 0x9400}, {0x25CF, 0x9400}, {0xC13B, 0x0400}, {0xC1EF, 0x0200}});
+  }
+  case HalfKind::Exp2: {
+    Value *f = approx(cx, ApproxUnit::Ex2Ftz, wide(a[0]));
+    return narrow(irb.CreateIntrinsic(llvm::Intrinsic::fma, {f32},
+                                      {f, floatBits(cx.context(), 0x33800000u), f})); // + 1 ulp
+  }
+  case HalfKind::Log2: {
+    Value *r = narrow(approx(cx, ApproxUnit::Lg2Ftz, wide(a[0])));
+    return halfSpecialCases(cx, nullptr, r, {{0xA2E2, 0x8080}, {0xBF46, 0x9400}}, true);
+  }
+  case HalfKind::Log:
+  case HalfKind::Log10: {
+    bool ten = kind == HalfKind::Log10;
+    Value *f = irb.CreateFMul(approx(cx, ApproxUnit::Lg2Ftz, wide(a[0])),
+                              floatBits(cx.context(), ten ? 0x3E9A209Bu : 0x3f317218u)); // log10(2), ln(2)
+    Value *r = narrow(f);
+    if (ten)
+      return halfSpecialCases(cx, a[0], r,
+                              {{0x338F, 0x1000}, {0x33F8, 0x9000}, {0x57E1, 0x9800}, {0x719D, 0x9C00}});
+    return halfSpecialCases(cx, a[0], r,
+                            {{0x160D, 0x9C00}, {0x3BFE, 0x8010}, {0x3C0B, 0x8080}, {0x6051, 0x1C00}});
+  }
+  case HalfKind::Rcp: return viaUnit(ApproxUnit::RcpFtz);
+  case HalfKind::Rsqrt: return viaUnit(ApproxUnit::RsqrtFtz);
+  case HalfKind::Sqrt: return viaUnit(ApproxUnit::SqrtFtz);
+  case HalfKind::TanhApprox: return viaUnit(ApproxUnit::TanhF16);
+  case HalfKind::Tanh: return narrow(cx.libdeviceCall("tanh", Scalar::F32, {wide(a[0])}));
+  case HalfKind::Ceil: return irb.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, a[0]);
+  case HalfKind::Floor: return irb.CreateUnaryIntrinsic(llvm::Intrinsic::floor, a[0]);
+  case HalfKind::Trunc: return irb.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, a[0]);
+  case HalfKind::Rint: return irb.CreateUnaryIntrinsic(llvm::Intrinsic::rint, a[0]);
+  case HalfKind::Convert:
+  case HalfKind::BitCast: break; // lowerHalfBuiltin's, with their types
+  }
+  throw Error("internal error: float16 operation not lowered");
+}
+
+/// The float16 next to h toward -inf (down) or +inf, as bits: zeros step to the smallest
+/// subnormal of the direction's sign.
+static Value *halfStep(IRBuilder<> &b, Value *h, bool down) {
+  llvm::Type *i16 = b.getInt16Ty();
+  Value *bits = b.CreateBitCast(h, i16);
+  Value *negative = b.CreateICmpNE(b.CreateAnd(bits, 0x8000), b.getInt16(0));
+  Value *zero = b.CreateICmpEQ(b.CreateAnd(bits, 0x7fff), b.getInt16(0));
+  // away from zero on the direction's side, toward zero on the other
+  Value *away = down ? negative : b.CreateNot(negative);
+  Value *stepped = b.CreateSelect(away, b.CreateAdd(bits, b.getInt16(1)), b.CreateSub(bits, b.getInt16(1)));
+  stepped = b.CreateSelect(zero, b.getInt16(down ? 0x8001 : 0x0001), stepped);
+  return b.CreateBitCast(stepped, h->getType());
+}
+
+static Value *toHalfRounded(LoweringContext &cx, Value *x, HalfRounding mode) {
+  IRBuilder<> &irb = cx.builder();
+  Value *rn = irb.CreateFPTrunc(x, irb.getHalfTy());
+  if (mode == HalfRounding::Nearest)
+    return rn;
+  // round to nearest, then one step back where that went past x in the wrong direction
+  Value *back = irb.CreateFPExt(rn, x->getType());
+  switch (mode) {
+  case HalfRounding::Down: return irb.CreateSelect(irb.CreateFCmpOGT(back, x), halfStep(irb, rn, true), rn);
+  case HalfRounding::Up: return irb.CreateSelect(irb.CreateFCmpOLT(back, x), halfStep(irb, rn, false), rn);
+  case HalfRounding::Nearest: return rn;
+  case HalfRounding::Zero: {
+    Value *ax = irb.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+    Value *aback = irb.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, back);
+    llvm::Type *i16 = irb.getInt16Ty();
+    Value *towardZero =
+        irb.CreateBitCast(irb.CreateSub(irb.CreateBitCast(rn, i16), irb.getInt16(1)), rn->getType());
+    return irb.CreateSelect(irb.CreateFCmpOGT(aback, ax), towardZero, rn);
+  }
+  }
+  return rn;
+}
+
+static Value *convertRounded(LoweringContext &cx, Value *v, Scalar from, Scalar to, HalfRounding mode) {
+  IRBuilder<> &irb = cx.builder();
+  if (from == Scalar::F16 && fe::isFloat(to))
+    return irb.CreateFPExt(v, cx.scalarType(to));
+  if (fe::isFloat(from) && to == Scalar::F16)
+    return toHalfRounded(cx, v, mode);
+  if (to == Scalar::F16) {
+    // integers through float32, exactly: beyond 2^24 every mode gives the same half as 2^24
+    unsigned w = fe::bitWidth(from);
+    if (w > 24) {
+      llvm::Type *it = v->getType();
+      Value *lim = ConstantInt::get(it, 1u << 24);
+      if (fe::isSigned(from)) {
+        v = irb.CreateBinaryIntrinsic(llvm::Intrinsic::smin, v, lim);
+        v = irb.CreateBinaryIntrinsic(llvm::Intrinsic::smax, v,
+                                      ConstantInt::get(it, -(int64_t(1) << 24), true));
+      } else {
+        v = irb.CreateBinaryIntrinsic(llvm::Intrinsic::umin, v, lim);
+      }
+    }
+    Value *f =
+        fe::isSigned(from) ? irb.CreateSIToFP(v, irb.getFloatTy()) : irb.CreateUIToFP(v, irb.getFloatTy());
+    return toHalfRounded(cx, f, mode);
+  }
+  // half to an integer: round in half (exact), then convert saturating, NaN to 0
+  static const llvm::Intrinsic::ID byMode[] = {llvm::Intrinsic::rint, llvm::Intrinsic::trunc,
+                                               llvm::Intrinsic::floor, llvm::Intrinsic::ceil};
+  Value *r = irb.CreateUnaryIntrinsic(byMode[int(mode)], v);
+  auto id = fe::isSigned(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+  return irb.CreateIntrinsic(id, {cx.scalarType(to), r->getType()}, {r});
+}
+
+Value *lowerHalfBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  IRBuilder<> &irb = cx.builder();
   const fe::HalfFunction &f = fe::functions()[ci.function->op];
   std::vector<Value *> args;
   for (size_t i = 0; i < c.args.size(); ++i)
-    args.push_back(lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i])));
-  setLoc(c.loc);
+    args.push_back(cx.lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i])));
+  cx.setLoc(c.loc);
   if (f.kind == fe::HalfKind::Convert)
-    return convertRounded(args[0], f.in, f.out, f.mode);
+    return convertRounded(cx, args[0], f.in, f.out, f.mode);
   if (f.kind == fe::HalfKind::BitCast)
-    return b_.CreateBitCast(args[0], scalarType(f.out));
-  return halfOp(f.kind, args);
+    return irb.CreateBitCast(args[0], cx.scalarType(f.out));
+  return halfOp(cx, f.kind, args);
 }
 
 } // namespace ir

@@ -2,12 +2,18 @@
 /// its functions (half.cpp), float16 operators and math.* on float16.
 #pragma once
 
+#include <llvm/ADT/ArrayRef.h>
+
 #include <optional>
 #include <string>
 
+namespace llvm {
+class Value;
+}
+
 namespace cutwin::fe {
 
-/// What one cuda.fp16 function computes (lower_half.cpp says how).
+/// What one cuda.fp16 function computes (half.cpp says how).
 enum class HalfKind {
   Add,
   Sub,
@@ -68,3 +74,18 @@ enum class HalfRounding { Nearest, Zero, Down, Up };
 std::optional<HalfKind> halfMathKind(const std::string &name);
 
 } // namespace cutwin::fe
+
+namespace cutwin::ir {
+
+class LoweringContext;
+enum class ApproxUnit : unsigned; // frontend/ir/intrinsics.h
+
+/// A cuda.fp16 operation on float16 values (comparisons give i1, __hisinf i32), as the
+/// header's device code computes it (half.cpp).
+llvm::Value *halfOp(LoweringContext &cx, fe::HalfKind kind, llvm::ArrayRef<llvm::Value *> args);
+/// float16 a / b: __hdiv.
+llvm::Value *halfDivide(LoweringContext &cx, llvm::Value *a, llvm::Value *b);
+/// One of the GPU's float32 approximation units (`cutwin.approx`).
+llvm::Value *approx(LoweringContext &cx, ApproxUnit unit, llvm::Value *x);
+
+} // namespace cutwin::ir

@@ -5,7 +5,7 @@
 // names libdevice does not have.
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/libdevice_signatures.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/builtins.h"
 #include "frontend/sema/typing_context.h"
 
@@ -13,6 +13,10 @@
 #include <mutex>
 
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerLibdeviceBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+}
 
 namespace fe {
 
@@ -32,7 +36,7 @@ const Builtin *libdeviceBuiltin(std::string_view name) {
   if (it != rows.end())
     return &it->second;
   names.push_back(std::string(kPrefix) + std::string(name));
-  Builtin row{names.back().c_str(), 0, &typeLibdeviceBuiltin, &ir::Lowerer::lowerLibdeviceBuiltin};
+  Builtin row{names.back().c_str(), 0, &typeLibdeviceBuiltin, &ir::lowerLibdeviceBuiltin};
   return &rows.emplace(std::string(name), row).first->second;
 }
 
@@ -79,11 +83,13 @@ namespace ir {
 
 using namespace llvm;
 
-Value *Lowerer::lowerLibdeviceBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+Value *lowerLibdeviceBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  IRBuilder<> &irb = cx.builder();
   std::string name = std::string(ci.function->name).substr(fe::kPrefix.size());
   const ir::LibdeviceSignature *sig = ir::libdeviceSignature(name); // found when typed
   auto typeOf = [&](ir::LibdeviceType t) -> llvm::Type * {
-    return t == ir::LibdeviceType::Void ? llvm::Type::getVoidTy(ctx_) : scalarType(fe::libdeviceScalar(t));
+    return t == ir::LibdeviceType::Void ? llvm::Type::getVoidTy(cx.context())
+                                        : cx.scalarType(fe::libdeviceScalar(t));
   };
   // Outputs go through slots in the thread's frame, read back after the call.
   std::vector<llvm::Type *> params;
@@ -92,37 +98,37 @@ Value *Lowerer::lowerLibdeviceBuiltin(const fe::CallExpr &c, const fe::ExprInfo 
   size_t input = 0;
   for (const ir::LibdeviceParam &p : sig->params) {
     if (p.output) {
-      outs.push_back(entryAlloca(typeOf(p.type), "libdevice." + name + ".out"));
-      params.push_back(PointerType::get(ctx_, 0));
+      outs.push_back(cx.entryAlloca(typeOf(p.type), "libdevice." + name + ".out"));
+      params.push_back(PointerType::get(cx.context(), 0));
       args.push_back(outs.back());
       continue;
     }
-    args.push_back(lowerAs(*c.args[input], Type::scalarOf(ci.operandTypes[input])));
+    args.push_back(cx.lowerAs(*c.args[input], Type::scalarOf(ci.operandTypes[input])));
     params.push_back(args.back()->getType());
     ++input;
   }
   FunctionCallee callee =
-      mod_.getOrInsertFunction("__nv_" + name, FunctionType::get(typeOf(sig->ret), params, false));
+      cx.module().getOrInsertFunction("__nv_" + name, FunctionType::get(typeOf(sig->ret), params, false));
   if (auto *fn = dyn_cast<llvm::Function>(callee.getCallee())) {
     fn->setDoesNotThrow();
     fn->setWillReturn();
     if (outs.empty())
       fn->setDoesNotAccessMemory();
   }
-  setLoc(c.loc);
-  Value *ret = b_.CreateCall(callee, args);
+  cx.setLoc(c.loc);
+  Value *ret = irb.CreateCall(callee, args);
   std::vector<Value *> results;
   if (sig->ret != ir::LibdeviceType::Void)
     results.push_back(ret);
   for (AllocaInst *slot : outs)
-    results.push_back(b_.CreateAlignedLoad(slot->getAllocatedType(), slot, slot->getAlign()));
+    results.push_back(irb.CreateAlignedLoad(slot->getAllocatedType(), slot, slot->getAlign()));
   if (results.empty())
     return nullptr;
   if (results.size() == 1)
     return results[0];
-  Value *tuple = UndefValue::get(llvmType(ci.type));
+  Value *tuple = UndefValue::get(cx.llvmType(ci.type));
   for (unsigned k = 0; k < results.size(); ++k)
-    tuple = b_.CreateInsertValue(tuple, results[k], {k});
+    tuple = irb.CreateInsertValue(tuple, results[k], {k});
   return tuple;
 }
 

@@ -1,14 +1,26 @@
 // The math module: math.sin, math.pow, math.isnan, ... with numba's typing (integers as
 // float64, float32 kept) and libdevice's functions of the argument's precision; the exact
-// operations (fabs, floor, copysign, ...) as LLVM intrinsics (mathOp, lower_call.cpp).
+// operations (fabs, floor, copysign, ...) as LLVM intrinsics (mathOp, which ufuncs share).
 #include "frontend/builtins/math.h"
 
 #include "frontend/builtins/builtin.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/builtins/half.h"
+#include "frontend/ir/intrinsics.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/operator_rules.h"
 #include "frontend/sema/typing_context.h"
 
+#include <llvm/IR/Intrinsics.h>
+
+#include <algorithm>
+#include <cmath>
+
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerMathBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+} // namespace ir
+
 namespace fe {
 
 ExprInfo typeMathBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
@@ -75,7 +87,7 @@ const MathFunction *mathFunction(const std::string &name) {
 std::span<const Builtin> mathBuiltins() {
   static const BuiltinRows rows([](BuiltinRows &r) {
     for (unsigned i = 0; i < std::size(kMath); ++i)
-      r.add(std::string("math.") + kMath[i].name, i, &typeMathBuiltin, &ir::Lowerer::lowerMathBuiltin);
+      r.add(std::string("math.") + kMath[i].name, i, &typeMathBuiltin, &ir::lowerMathBuiltin);
   });
   return rows.rows();
 }
@@ -116,12 +128,61 @@ namespace ir {
 
 using namespace llvm;
 
-Value *Lowerer::lowerMathBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+Value *mathOp(LoweringContext &cx, const std::string &name, ArrayRef<Value *> args, ArrayRef<Scalar> argTypes,
+              Scalar out) {
+  IRBuilder<> &irb = cx.builder();
+  Scalar in = argTypes[0];
+
+  if (name == "isnan" || name == "isinf" || name == "isfinite") {
+    if (!fe::isFloat(in))
+      return ConstantInt::getBool(cx.context(), name == "isfinite");
+    Value *x = args[0];
+    if (name == "isnan")
+      return irb.CreateFCmpUNO(x, x);
+    Value *ax = irb.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+    Value *inf = ConstantFP::getInfinity(x->getType());
+    return name == "isinf" ? irb.CreateFCmpOEQ(ax, inf) : irb.CreateFCmpOLT(ax, inf);
+  }
+  if (name == "radians" || name == "degrees") {
+    double k = name == "radians" ? M_PI / 180.0 : 180.0 / M_PI;
+    return irb.CreateFMul(ConstantFP::get(args[0]->getType(), k), args[0]);
+  }
+  if (in == Scalar::F16) // numba-cuda's float16 overloads (math.sin is cuda.fp16.hsin)
+    if (auto kind = fe::halfMathKind(name))
+      return halfOp(cx, *kind, args);
+  if (name == "sqrt")
+    return cx.fsqrt(args[0]);
+  // numba-cuda's fastmath takes tanh.approx.f32 for float32 tanh, and libdevice's fast
+  // float32 versions of these.
+  if (cx.kernelInfo().fastmath && name == "tanh" && in == Scalar::F32)
+    return approx(cx, ir::ApproxUnit::Tanh, args[0]);
+  static const char *const fast[] = {"cos", "sin", "tan", "exp", "log", "log2", "log10", "pow"};
+  if (cx.kernelInfo().fastmath && out == Scalar::F32 && in == Scalar::F32 &&
+      std::find(std::begin(fast), std::end(fast), name) != std::end(fast) &&
+      (name != "pow" || argTypes[1] == Scalar::F32))
+    return cx.libdeviceCall("fast_" + name, out, args);
+  // Exact operations are LLVM intrinsics (IEEE on every target); the rest is libdevice.
+  static const std::pair<const char *, llvm::Intrinsic::ID> exact[] = {
+      {"fabs", llvm::Intrinsic::fabs},         {"floor", llvm::Intrinsic::floor},
+      {"ceil", llvm::Intrinsic::ceil},         {"trunc", llvm::Intrinsic::trunc},
+      {"copysign", llvm::Intrinsic::copysign},
+  };
+  for (auto &[n, id] : exact)
+    if (name == n)
+      return args.size() == 1 ? irb.CreateUnaryIntrinsic(id, args[0])
+                              : irb.CreateBinaryIntrinsic(id, args[0], args[1]);
+  if (name == "pow" && fe::isInteger(argTypes[1]))
+    return cx.libdeviceCall("powi", out, args); // __nv_powi / __nv_powif (float, int32)
+  const fe::MathFunction *m = fe::mathFunction(name);
+  return cx.libdeviceCall(m->libdevice, out, args);
+}
+
+Value *lowerMathBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
   std::vector<Value *> args;
   for (size_t i = 0; i < c.args.size(); ++i)
-    args.push_back(lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i])));
-  setLoc(c.loc);
-  return mathOp(fe::kMath[ci.function->op].name, args, ci.operandTypes, ci.type.scalar);
+    args.push_back(cx.lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i])));
+  cx.setLoc(c.loc);
+  return mathOp(cx, fe::kMath[ci.function->op].name, args, ci.operandTypes, ci.type.scalar);
 }
 
 } // namespace ir

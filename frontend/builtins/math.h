@@ -1,8 +1,17 @@
 /// The math module's functions kernels call (frontend/builtins/math.cpp): each one's arity
-/// and libdevice stem, for the lowering of math functions that ufuncs share (mathOp).
+/// and libdevice stem, and their lowering, which ufuncs share (mathOp); cmath's, which
+/// ufuncs and complex powers share (cmathUnary, cmath.cpp).
 #pragma once
 
+#include "frontend/sema/types.h"
+
+#include <llvm/ADT/ArrayRef.h>
+
 #include <string>
+
+namespace llvm {
+class Value;
+}
 
 namespace cutwin::fe {
 
@@ -16,3 +25,15 @@ struct MathFunction {
 const MathFunction *mathFunction(const std::string &name);
 
 } // namespace cutwin::fe
+
+namespace cutwin::ir {
+
+class LoweringContext;
+
+/// math.<name> on lowered arguments of `argTypes`, giving `out`.
+llvm::Value *mathOp(LoweringContext &cx, const std::string &name, llvm::ArrayRef<llvm::Value *> args,
+                    llvm::ArrayRef<fe::Scalar> argTypes, fe::Scalar out);
+/// One cmath function of a complex value of type `z` (exp, log, sqrt, asinh, ...).
+llvm::Value *cmathUnary(LoweringContext &cx, const std::string &fn, llvm::Value *z, fe::Scalar zt);
+
+} // namespace cutwin::ir

@@ -3,10 +3,14 @@
 // launch's dynamic shared memory) and cuda.const.array_like (a global array in constant
 // memory, which every global host array already is here).
 #include "frontend/builtins/builtin.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerMemoryBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+}
 
 namespace {
 enum class MemoryOp : unsigned { SharedArray, LocalArray, ConstArrayLike };
@@ -23,8 +27,8 @@ std::span<const Builtin> memoryBuiltins() {
     return Builtin{name, unsigned(op), &typeMemoryBuiltin, lower, /*rawArguments=*/true};
   };
   static const Builtin table[] = {
-      row("cuda.shared.array", MemoryOp::SharedArray, &ir::Lowerer::lowerMemoryBuiltin),
-      row("cuda.local.array", MemoryOp::LocalArray, &ir::Lowerer::lowerMemoryBuiltin),
+      row("cuda.shared.array", MemoryOp::SharedArray, &ir::lowerMemoryBuiltin),
+      row("cuda.local.array", MemoryOp::LocalArray, &ir::lowerMemoryBuiltin),
       row("cuda.const.array_like", MemoryOp::ConstArrayLike, nullptr), // the constant array itself
   };
   return table;
@@ -139,10 +143,10 @@ namespace ir {
 
 using namespace llvm;
 
-Value *Lowerer::lowerMemoryBuiltin(const fe::CallExpr &c, const fe::ExprInfo &) {
-  const fe::ExprInfo &ci = info(c);
+Value *lowerMemoryBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &) {
+  const fe::ExprInfo &ci = cx.info(c);
   const Type &t = ci.type;
-  auto *i64 = llvm::Type::getInt64Ty(ctx_);
+  auto *i64 = llvm::Type::getInt64Ty(cx.context());
   uint64_t count = 1;
   std::vector<uint64_t> dims;
   for (auto &d : ci.constant->elems) {
@@ -150,18 +154,16 @@ Value *Lowerer::lowerMemoryBuiltin(const fe::CallExpr &c, const fe::ExprInfo &) 
     count *= uint64_t(d.i);
   }
   if (t.space == fe::MemSpace::Shared && count == 0)
-    return lowerDynamicShared(t);
-  llvm::Type *storage = ArrayType::get(memType(t.scalar), count);
+    return cx.lowerDynamicShared(t);
+  llvm::Type *storage = ArrayType::get(cx.memType(t.scalar), count);
   Value *data;
   if (t.space == fe::MemSpace::Shared) {
     // One shared buffer per call site, as numba allocates them.
-    auto *g = new GlobalVariable(mod_, storage, false, GlobalValue::InternalLinkage, UndefValue::get(storage),
-                                 spec_->def->name + ".shared." + std::to_string(sharedCounter_++), nullptr,
-                                 GlobalValue::NotThreadLocal, 3);
+    GlobalVariable *g = cx.newSharedVariable(storage, "shared");
     g->setAlignment(Align(std::max<uint64_t>(16, ci.alignment)));
     data = g;
   } else {
-    AllocaInst *a = entryAlloca(storage, "local.array");
+    AllocaInst *a = cx.entryAlloca(storage, "local.array");
     a->setAlignment(Align(std::max<uint64_t>(16, ci.alignment)));
     data = a;
   }
@@ -176,7 +178,7 @@ Value *Lowerer::lowerMemoryBuiltin(const fe::CallExpr &c, const fe::ExprInfo &) 
     shape.push_back(ConstantInt::get(i64, dims[k]));
     strides.push_back(ConstantInt::get(i64, st[k]));
   }
-  return buildArray(t, data, shape, strides);
+  return cx.buildArray(t, data, shape, strides);
 }
 
 } // namespace ir

@@ -2,11 +2,15 @@
 // operator.add) is the operator itself, typed and lowered as `a + b` is. operator.abs and
 // operator.truth are the builtins abs and bool (module_scope's moduleMember).
 #include "frontend/builtins/builtin.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/operator_rules.h"
 #include "frontend/sema/typing_context.h"
 
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerOperatorBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+}
 
 namespace fe {
 
@@ -68,8 +72,7 @@ const std::vector<std::pair<std::string, OperatorFunction>> &operatorTable() {
 std::span<const Builtin> operatorBuiltins() {
   static const BuiltinRows rows([](BuiltinRows &r) {
     for (unsigned i = 0; i < operatorTable().size(); ++i)
-      r.add("operator." + operatorTable()[i].first, i, &typeOperatorBuiltin,
-            &ir::Lowerer::lowerOperatorBuiltin);
+      r.add("operator." + operatorTable()[i].first, i, &typeOperatorBuiltin, &ir::lowerOperatorBuiltin);
   });
   return rows.rows();
 }
@@ -124,20 +127,22 @@ namespace ir {
 
 using namespace llvm;
 
-Value *Lowerer::lowerOperatorBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+Value *lowerOperatorBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  IRBuilder<> &irb = cx.builder();
   using K = fe::OperatorFunction::Kind;
   const fe::OperatorFunction &f = fe::operatorTable()[ci.function->op].second;
   if (f.kind == K::Not)
-    return b_.CreateNot(truth(lowerExpr(*c.args[0]), info(*c.args[0]).type));
+    return irb.CreateNot(cx.truth(cx.lowerExpr(*c.args[0]), cx.info(*c.args[0]).type));
   std::vector<Value *> a;
   for (size_t i = 0; i < c.args.size(); ++i)
-    a.push_back(lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i])));
-  setLoc(c.loc);
+    a.push_back(cx.lowerAs(*c.args[i], Type::scalarOf(ci.operandTypes[i])));
+  cx.setLoc(c.loc);
   if (f.kind == K::Binary)
-    return binaryOperation(f.bin, a[0], a[1], ci.operandTypes[0], ci.operandTypes[1], ci.type.scalar);
+    return cx.binaryOperation(f.bin, a[0], a[1], ci.operandTypes[0], ci.operandTypes[1], ci.type.scalar);
   if (f.kind == K::Compare)
-    return compare(f.cmp, a[0], a[1], ci.operandTypes[0]);
-  return unaryOperation(f.unary, convertScalar(a[0], ci.operandTypes[0], ci.type.scalar), ci.type.scalar);
+    return cx.compare(f.cmp, a[0], a[1], ci.operandTypes[0]);
+  return cx.unaryOperation(f.unary, cx.convertScalar(a[0], ci.operandTypes[0], ci.type.scalar),
+                           ci.type.scalar);
 }
 
 } // namespace ir

@@ -3,12 +3,16 @@
 // tuples in parentheses), passed to `cutwin.print` with its arguments in 8-byte slots.
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
 #include <functional>
 
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerPrintBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+}
 
 namespace fe {
 
@@ -17,7 +21,7 @@ ExprInfo typePrintBuiltin(TypingContext &cx, const CallExpr &c, const std::vecto
 
 std::span<const Builtin> printBuiltins() {
   static const Builtin table[] = {
-      {"builtins.print", 0, &typePrintBuiltin, &ir::Lowerer::lowerPrintBuiltin},
+      {"builtins.print", 0, &typePrintBuiltin, &ir::lowerPrintBuiltin},
   };
   return table;
 }
@@ -66,16 +70,17 @@ std::string escapePercent(const std::string &s) {
 }
 } // namespace
 
-Value *Lowerer::lowerPrintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &) {
+Value *lowerPrintBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &) {
+  IRBuilder<> &irb = cx.builder();
   std::string format;
   std::vector<Value *> slots;
-  auto *ptr = PointerType::get(ctx_, 0);
+  auto *ptr = PointerType::get(cx.context(), 0);
   auto text = [&](const std::string &s) { // a constant string, as a generic pointer
-    Constant *init = ConstantDataArray::getString(ctx_, s);
-    auto *g = new GlobalVariable(mod_, init->getType(), true, GlobalValue::PrivateLinkage, init, "cutwin.str",
-                                 nullptr, GlobalValue::NotThreadLocal, 4);
+    Constant *init = ConstantDataArray::getString(cx.context(), s);
+    auto *g = new GlobalVariable(cx.module(), init->getType(), true, GlobalValue::PrivateLinkage, init,
+                                 "cutwin.str", nullptr, GlobalValue::NotThreadLocal, 4);
     g->setAlignment(Align(1));
-    return b_.CreateAddrSpaceCast(g, ptr);
+    return irb.CreateAddrSpaceCast(g, ptr);
   };
   std::function<void(Value *, const Type &)> item = [&](Value *v, const Type &t) {
     if (t.isTuple()) {
@@ -83,7 +88,7 @@ Value *Lowerer::lowerPrintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &) {
       for (unsigned i = 0; i < t.elems.size(); ++i) {
         if (i)
           format += ", ";
-        item(b_.CreateExtractValue(v, {i}), t.elems[i]);
+        item(irb.CreateExtractValue(v, {i}), t.elems[i]);
       }
       format += t.elems.size() == 1 ? ",)" : ")";
       return;
@@ -91,23 +96,23 @@ Value *Lowerer::lowerPrintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &) {
     Scalar s = t.scalar;
     if (s == Scalar::Bool) {
       format += "%s";
-      slots.push_back(b_.CreateSelect(v, text("True"), text("False")));
+      slots.push_back(irb.CreateSelect(v, text("True"), text("False")));
     } else if (fe::isFloat(s)) {
       format += "%f";
-      slots.push_back(b_.CreateFPExt(v, b_.getDoubleTy()));
+      slots.push_back(irb.CreateFPExt(v, irb.getDoubleTy()));
     } else {
       format += fe::isSigned(s) ? "%lld" : "%llu";
-      slots.push_back(b_.CreateIntCast(v, b_.getInt64Ty(), fe::isSigned(s)));
+      slots.push_back(irb.CreateIntCast(v, irb.getInt64Ty(), fe::isSigned(s)));
     }
   };
   for (size_t i = 0; i < c.args.size(); ++i) {
     if (i)
       format += " ";
-    const fe::ExprInfo &ai = info(*c.args[i]);
+    const fe::ExprInfo &ai = cx.info(*c.args[i]);
     if (ai.type.kind == fe::TypeKind::String)
       format += escapePercent(ai.constant->s);
     else
-      item(lowerExpr(*c.args[i]), ai.type);
+      item(cx.lowerExpr(*c.args[i]), ai.type);
   }
   format += "\n";
   Value *args = ConstantPointerNull::get(ptr);
@@ -115,14 +120,14 @@ Value *Lowerer::lowerPrintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &) {
     std::vector<llvm::Type *> types;
     for (Value *v : slots)
       types.push_back(v->getType());
-    auto *st = StructType::get(ctx_, types);
-    AllocaInst *buf = entryAlloca(st, "print.args");
+    auto *st = StructType::get(cx.context(), types);
+    AllocaInst *buf = cx.entryAlloca(st, "print.args");
     for (unsigned i = 0; i < slots.size(); ++i)
-      b_.CreateStore(slots[i], b_.CreateStructGEP(st, buf, i));
-    args = b_.CreateAddrSpaceCast(buf, ptr);
+      irb.CreateStore(slots[i], irb.CreateStructGEP(st, buf, i));
+    args = irb.CreateAddrSpaceCast(buf, ptr);
   }
-  setLoc(c.loc);
-  b_.CreateCall(getIntrinsic(mod_, Intrinsic::Print), {text(format), args});
+  cx.setLoc(c.loc);
+  irb.CreateCall(getIntrinsic(cx.module(), Intrinsic::Print), {text(format), args});
   return nullptr;
 }
 

@@ -1,7 +1,7 @@
 // numba.cuda.random's device functions: xoroshiro128+ on a state record of two uint64
 // words, with numba's seeding, jump, uniform and normal conversions, bit for bit.
 #include "frontend/builtins/builtin.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -9,6 +9,10 @@
 #include <cmath>
 
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerRandomBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+}
 
 namespace {
 enum class RandomOp : unsigned { Next, Jump, Init, UniformF32, UniformF64, NormalF32, NormalF64 };
@@ -21,7 +25,7 @@ ExprInfo typeRandomBuiltin(TypingContext &cx, const CallExpr &c, const std::vect
 
 std::span<const Builtin> randomBuiltins() {
   auto row = [](const char *name, RandomOp op) {
-    return Builtin{name, unsigned(op), &typeRandomBuiltin, &ir::Lowerer::lowerRandomBuiltin};
+    return Builtin{name, unsigned(op), &typeRandomBuiltin, &ir::lowerRandomBuiltin};
   };
   static const Builtin table[] = {
       row("cuda.random.xoroshiro128p_next", RandomOp::Next),
@@ -90,95 +94,96 @@ Value *nextStep(IRBuilder<> &b, Value *&s0, Value *&s1) {
 
 } // namespace
 
-Value *Lowerer::lowerRandomBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
+Value *lowerRandomBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  IRBuilder<> &irb = cx.builder();
   RandomOp op = RandomOp(ci.function->op);
-  auto *i64 = llvm::Type::getInt64Ty(ctx_);
-  const Type &st = info(*c.args[0]).type;
-  Value *states = lowerExpr(*c.args[0]);
-  Value *index = lowerAs(*c.args[1], Type::scalarOf(ci.operandTypes[0]));
-  setLoc(c.loc);
-  Value *rec = elementAddress(states, st, {index}, {ci.operandTypes[0]}, c.loc);
-  Value *p0 = rec, *p1 = b_.CreateConstInBoundsGEP1_64(i64, rec, 1);
+  auto *i64 = llvm::Type::getInt64Ty(cx.context());
+  const Type &st = cx.info(*c.args[0]).type;
+  Value *states = cx.lowerExpr(*c.args[0]);
+  Value *index = cx.lowerAs(*c.args[1], Type::scalarOf(ci.operandTypes[0]));
+  cx.setLoc(c.loc);
+  Value *rec = cx.elementAddress(states, st, {index}, {ci.operandTypes[0]}, c.loc);
+  Value *p0 = rec, *p1 = irb.CreateConstInBoundsGEP1_64(i64, rec, 1);
 
   if (op == RandomOp::Init) {
     // splitmix64 once; both words get the same value.
-    Value *z =
-        b_.CreateAdd(lowerAs(*c.args[2], Type::scalarOf(Scalar::U64)), b_.getInt64(0x9E3779B97F4A7C15ull));
-    z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, 30)), b_.getInt64(0xBF58476D1CE4E5B9ull));
-    z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, 27)), b_.getInt64(0x94D049BB133111EBull));
-    z = b_.CreateXor(z, b_.CreateLShr(z, 31));
-    b_.CreateStore(z, p0);
-    b_.CreateStore(z, p1);
+    Value *z = irb.CreateAdd(cx.lowerAs(*c.args[2], Type::scalarOf(Scalar::U64)),
+                             irb.getInt64(0x9E3779B97F4A7C15ull));
+    z = irb.CreateMul(irb.CreateXor(z, irb.CreateLShr(z, 30)), irb.getInt64(0xBF58476D1CE4E5B9ull));
+    z = irb.CreateMul(irb.CreateXor(z, irb.CreateLShr(z, 27)), irb.getInt64(0x94D049BB133111EBull));
+    z = irb.CreateXor(z, irb.CreateLShr(z, 31));
+    irb.CreateStore(z, p0);
+    irb.CreateStore(z, p1);
     return nullptr;
   }
-  Value *s0 = b_.CreateLoad(i64, p0), *s1 = b_.CreateLoad(i64, p1);
+  Value *s0 = irb.CreateLoad(i64, p0), *s1 = irb.CreateLoad(i64, p1);
 
   if (op == RandomOp::Jump) {
     // 128 steps; the state becomes the xor of the states at the jump polynomial's bits.
-    BasicBlock *pre = b_.GetInsertBlock();
-    BasicBlock *loop = BasicBlock::Create(ctx_, "rng.jump", fn_);
-    BasicBlock *done = BasicBlock::Create(ctx_, "rng.jump.done", fn_);
-    b_.CreateBr(loop);
-    b_.SetInsertPoint(loop);
-    PHINode *i = b_.CreatePHI(i64, 2), *a0 = b_.CreatePHI(i64, 2), *a1 = b_.CreatePHI(i64, 2);
-    PHINode *t0 = b_.CreatePHI(i64, 2), *t1 = b_.CreatePHI(i64, 2);
-    Value *word =
-        b_.CreateSelect(b_.CreateICmpULT(i, b_.getInt64(64)), b_.getInt64(kJump[0]), b_.getInt64(kJump[1]));
-    Value *bit = b_.CreateTrunc(b_.CreateLShr(word, b_.CreateAnd(i, 63)), b_.getInt1Ty());
-    Value *n0 = b_.CreateSelect(bit, b_.CreateXor(t0, a0), t0);
-    Value *n1 = b_.CreateSelect(bit, b_.CreateXor(t1, a1), t1);
+    BasicBlock *pre = irb.GetInsertBlock();
+    BasicBlock *loop = BasicBlock::Create(cx.context(), "rng.jump", &cx.function());
+    BasicBlock *done = BasicBlock::Create(cx.context(), "rng.jump.done", &cx.function());
+    irb.CreateBr(loop);
+    irb.SetInsertPoint(loop);
+    PHINode *i = irb.CreatePHI(i64, 2), *a0 = irb.CreatePHI(i64, 2), *a1 = irb.CreatePHI(i64, 2);
+    PHINode *t0 = irb.CreatePHI(i64, 2), *t1 = irb.CreatePHI(i64, 2);
+    Value *word = irb.CreateSelect(irb.CreateICmpULT(i, irb.getInt64(64)), irb.getInt64(kJump[0]),
+                                   irb.getInt64(kJump[1]));
+    Value *bit = irb.CreateTrunc(irb.CreateLShr(word, irb.CreateAnd(i, 63)), irb.getInt1Ty());
+    Value *n0 = irb.CreateSelect(bit, irb.CreateXor(t0, a0), t0);
+    Value *n1 = irb.CreateSelect(bit, irb.CreateXor(t1, a1), t1);
     Value *x0 = a0, *x1 = a1;
-    nextStep(b_, x0, x1);
-    Value *inext = b_.CreateAdd(i, b_.getInt64(1));
-    BasicBlock *latch = b_.GetInsertBlock();
-    b_.CreateCondBr(b_.CreateICmpEQ(inext, b_.getInt64(128)), done, loop);
-    i->addIncoming(b_.getInt64(0), pre);
+    nextStep(irb, x0, x1);
+    Value *inext = irb.CreateAdd(i, irb.getInt64(1));
+    BasicBlock *latch = irb.GetInsertBlock();
+    irb.CreateCondBr(irb.CreateICmpEQ(inext, irb.getInt64(128)), done, loop);
+    i->addIncoming(irb.getInt64(0), pre);
     i->addIncoming(inext, latch);
     a0->addIncoming(s0, pre);
     a0->addIncoming(x0, latch);
     a1->addIncoming(s1, pre);
     a1->addIncoming(x1, latch);
-    t0->addIncoming(b_.getInt64(0), pre);
+    t0->addIncoming(irb.getInt64(0), pre);
     t0->addIncoming(n0, latch);
-    t1->addIncoming(b_.getInt64(0), pre);
+    t1->addIncoming(irb.getInt64(0), pre);
     t1->addIncoming(n1, latch);
-    b_.SetInsertPoint(done);
-    b_.CreateStore(n0, p0);
-    b_.CreateStore(n1, p1);
+    irb.SetInsertPoint(done);
+    irb.CreateStore(n0, p0);
+    irb.CreateStore(n1, p1);
     return nullptr;
   }
 
   // Every other function draws one or two outputs, then stores the state back.
-  auto *f32 = b_.getFloatTy(), *f64 = b_.getDoubleTy();
+  auto *f32 = irb.getFloatTy(), *f64 = irb.getDoubleTy();
   auto unit64 = [&](Value *x) { // (x >> 11) * 2^-53: exact
-    return b_.CreateFMul(b_.CreateUIToFP(b_.CreateLShr(x, 11), f64),
-                         ConstantFP::get(f64, std::ldexp(1.0, -53)));
+    return irb.CreateFMul(irb.CreateUIToFP(irb.CreateLShr(x, 11), f64),
+                          ConstantFP::get(f64, std::ldexp(1.0, -53)));
   };
-  auto unit32 = [&](Value *x) { return b_.CreateFPTrunc(unit64(x), f32); };
+  auto unit32 = [&](Value *x) { return irb.CreateFPTrunc(unit64(x), f32); };
   Value *result;
   if (op == RandomOp::Next) {
-    result = nextStep(b_, s0, s1);
+    result = nextStep(irb, s0, s1);
   } else if (op == RandomOp::UniformF64) {
-    result = unit64(nextStep(b_, s0, s1));
+    result = unit64(nextStep(irb, s0, s1));
   } else if (op == RandomOp::UniformF32) {
-    result = unit32(nextStep(b_, s0, s1));
+    result = unit32(nextStep(irb, s0, s1));
   } else {
     // Box-Muller on two float32 uniforms; the second normal is discarded, as in numba.
-    Value *u1 = unit32(nextStep(b_, s0, s1));
-    Value *u2 = unit32(nextStep(b_, s0, s1));
-    Value *logu1 = libdeviceCall("log", Scalar::F32, {u1});
+    Value *u1 = unit32(nextStep(irb, s0, s1));
+    Value *u2 = unit32(nextStep(irb, s0, s1));
+    Value *logu1 = cx.libdeviceCall("log", Scalar::F32, {u1});
     if (op == RandomOp::NormalF32) {
-      Value *r = fsqrt(b_.CreateFMul(ConstantFP::get(f32, -2.0), logu1));
-      Value *angle = b_.CreateFMul(ConstantFP::get(f32, double(float(2 * M_PI))), u2);
-      result = b_.CreateFMul(r, libdeviceCall("cos", Scalar::F32, {angle}));
+      Value *r = cx.fsqrt(irb.CreateFMul(ConstantFP::get(f32, -2.0), logu1));
+      Value *angle = irb.CreateFMul(ConstantFP::get(f32, double(float(2 * M_PI))), u2);
+      result = irb.CreateFMul(r, cx.libdeviceCall("cos", Scalar::F32, {angle}));
     } else {
-      Value *r = fsqrt(b_.CreateFMul(ConstantFP::get(f64, -2.0), b_.CreateFPExt(logu1, f64)));
-      Value *angle = b_.CreateFMul(ConstantFP::get(f64, 2 * M_PI), b_.CreateFPExt(u2, f64));
-      result = b_.CreateFMul(r, libdeviceCall("cos", Scalar::F64, {angle}));
+      Value *r = cx.fsqrt(irb.CreateFMul(ConstantFP::get(f64, -2.0), irb.CreateFPExt(logu1, f64)));
+      Value *angle = irb.CreateFMul(ConstantFP::get(f64, 2 * M_PI), irb.CreateFPExt(u2, f64));
+      result = irb.CreateFMul(r, cx.libdeviceCall("cos", Scalar::F64, {angle}));
     }
   }
-  b_.CreateStore(s0, p0);
-  b_.CreateStore(s1, p1);
+  irb.CreateStore(s0, p0);
+  irb.CreateStore(s1, p1);
   return result;
 }
 

@@ -6,6 +6,27 @@
 
 namespace cutwin::fe {
 
+// The families' tables, each defined in its file here (declared nowhere else, so that a new
+// family recompiles only its file and this list).
+std::span<const Builtin> threadIndexBuiltins();
+std::span<const Builtin> syncBuiltins();
+std::span<const Builtin> warpBuiltins();
+std::span<const Builtin> atomicBuiltins();
+std::span<const Builtin> bitBuiltins();
+std::span<const Builtin> arithmeticBuiltins();
+std::span<const Builtin> conversionBuiltins();
+std::span<const Builtin> iterationBuiltins();
+std::span<const Builtin> memoryBuiltins();
+std::span<const Builtin> mathBuiltins();
+std::span<const Builtin> cmathBuiltins();
+std::span<const Builtin> ufuncBuiltins();
+std::span<const Builtin> operatorBuiltins();
+std::span<const Builtin> randomBuiltins();
+std::span<const Builtin> printBuiltins();
+std::span<const Builtin> debugBuiltins();
+std::span<const Builtin> halfBuiltins();
+std::span<const Builtin> cacheHintBuiltins();
+
 std::span<const BuiltinFamily> builtinFamilies() {
   static const BuiltinFamily families[] = {
       {"thread index", "thread_index.cpp", threadIndexBuiltins},

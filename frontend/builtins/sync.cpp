@@ -1,10 +1,14 @@
 // Synchronisation: block barriers and block votes, grid groups, memory fences, nanosleep.
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerSyncBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+}
 
 namespace {
 enum class SyncOp : unsigned {
@@ -28,7 +32,7 @@ ExprInfo typeSyncBuiltin(TypingContext &cx, const CallExpr &c, const std::vector
 
 std::span<const Builtin> syncBuiltins() {
   auto row = [](const char *name, SyncOp op) {
-    return Builtin{name, unsigned(op), &typeSyncBuiltin, &ir::Lowerer::lowerSyncBuiltin};
+    return Builtin{name, unsigned(op), &typeSyncBuiltin, &ir::lowerSyncBuiltin};
   };
   static const Builtin table[] = {
       row("cuda.syncthreads", SyncOp::Syncthreads),
@@ -90,17 +94,20 @@ namespace ir {
 
 using namespace llvm;
 
-Value *Lowerer::lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
-  auto *i32 = llvm::Type::getInt32Ty(ctx_);
+Value *lowerSyncBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  IRBuilder<> &irb = cx.builder();
+  auto *i32 = llvm::Type::getInt32Ty(cx.context());
   SyncOp op = SyncOp(ci.function->op);
   switch (op) {
   case SyncOp::Syncthreads:
-    b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier), {ConstantInt::get(i32, site(c.loc, "barrier"))});
+    irb.CreateCall(getIntrinsic(cx.module(), Intrinsic::Barrier),
+                   {ConstantInt::get(i32, cx.site(c.loc, "barrier"))});
     return nullptr;
-  case SyncOp::ThisGrid: return ConstantStruct::get(StructType::get(ctx_)); // a grid group carries nothing
+  case SyncOp::ThisGrid:
+    return ConstantStruct::get(StructType::get(cx.context())); // a grid group carries nothing
   case SyncOp::GridSync:
-    b_.CreateCall(getIntrinsic(mod_, Intrinsic::GridSync),
-                  {ConstantInt::get(i32, site(c.loc, "grid barrier"))});
+    irb.CreateCall(getIntrinsic(cx.module(), Intrinsic::GridSync),
+                   {ConstantInt::get(i32, cx.site(c.loc, "grid barrier"))});
     return nullptr;
   case SyncOp::SyncthreadsCount:
   case SyncOp::SyncthreadsAnd:
@@ -108,40 +115,38 @@ Value *Lowerer::lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) 
     // Three barriers around a shared counter of this call site: thread (0,0,0) clears it,
     // every thread adds its predicate, every thread reads the sum. Exact on both backends
     // (the next such call clears only after every thread has passed its own first barrier).
-    Value *pred = truth(lowerExpr(*c.args[0]), info(*c.args[0]).type);
-    auto *counter = new GlobalVariable(mod_, i32, false, GlobalValue::InternalLinkage, UndefValue::get(i32),
-                                       spec_->def->name + ".block_vote." + std::to_string(sharedCounter_++),
-                                       nullptr, GlobalValue::NotThreadLocal, 3);
+    Value *pred = cx.truth(cx.lowerExpr(*c.args[0]), cx.info(*c.args[0]).type);
+    GlobalVariable *counter = cx.newSharedVariable(i32, "block_vote");
     counter->setAlignment(Align(4));
-    unsigned id = site(c.loc, "barrier");
+    unsigned id = cx.site(c.loc, "barrier");
     auto barrier = [&] {
-      b_.CreateCall(getIntrinsic(mod_, Intrinsic::Barrier), {ConstantInt::get(i32, id)});
+      irb.CreateCall(getIntrinsic(cx.module(), Intrinsic::Barrier), {ConstantInt::get(i32, id)});
     };
-    setLoc(c.loc);
+    cx.setLoc(c.loc);
     barrier();
-    Value *first = b_.CreateIsNull(b_.CreateOr(
-        b_.CreateOr(specialRegister(fe::Access::ThreadIdx, 0), specialRegister(fe::Access::ThreadIdx, 1)),
-        specialRegister(fe::Access::ThreadIdx, 2)));
-    auto *clear = BasicBlock::Create(ctx_, "vote.clear", fn_);
-    auto *cont = BasicBlock::Create(ctx_, "vote.add", fn_);
-    b_.CreateCondBr(first, clear, cont);
-    b_.SetInsertPoint(clear);
-    b_.CreateStore(ConstantInt::get(i32, 0), counter);
-    b_.CreateBr(cont);
-    b_.SetInsertPoint(cont);
+    Value *first = irb.CreateIsNull(irb.CreateOr(irb.CreateOr(cx.specialRegister(fe::Access::ThreadIdx, 0),
+                                                              cx.specialRegister(fe::Access::ThreadIdx, 1)),
+                                                 cx.specialRegister(fe::Access::ThreadIdx, 2)));
+    auto *clear = BasicBlock::Create(cx.context(), "vote.clear", &cx.function());
+    auto *cont = BasicBlock::Create(cx.context(), "vote.add", &cx.function());
+    irb.CreateCondBr(first, clear, cont);
+    irb.SetInsertPoint(clear);
+    irb.CreateStore(ConstantInt::get(i32, 0), counter);
+    irb.CreateBr(cont);
+    irb.SetInsertPoint(cont);
     barrier();
-    b_.CreateAtomicRMW(AtomicRMWInst::Add, counter, b_.CreateZExt(pred, i32), MaybeAlign(4),
-                       AtomicOrdering::Monotonic);
+    irb.CreateAtomicRMW(AtomicRMWInst::Add, counter, irb.CreateZExt(pred, i32), MaybeAlign(4),
+                        AtomicOrdering::Monotonic);
     barrier();
-    Value *count = b_.CreateLoad(i32, counter);
+    Value *count = irb.CreateLoad(i32, counter);
     if (op == SyncOp::SyncthreadsCount)
       return count;
     if (op == SyncOp::SyncthreadsOr)
-      return b_.CreateZExt(b_.CreateICmpNE(count, ConstantInt::get(i32, 0)), i32);
-    Value *threads = b_.CreateMul(
-        b_.CreateMul(specialRegister(fe::Access::BlockDim, 0), specialRegister(fe::Access::BlockDim, 1)),
-        specialRegister(fe::Access::BlockDim, 2));
-    return b_.CreateZExt(b_.CreateICmpEQ(count, threads), i32);
+      return irb.CreateZExt(irb.CreateICmpNE(count, ConstantInt::get(i32, 0)), i32);
+    Value *threads = irb.CreateMul(irb.CreateMul(cx.specialRegister(fe::Access::BlockDim, 0),
+                                                 cx.specialRegister(fe::Access::BlockDim, 1)),
+                                   cx.specialRegister(fe::Access::BlockDim, 2));
+    return irb.CreateZExt(irb.CreateICmpEQ(count, threads), i32);
   }
   case SyncOp::FenceBlock:
   case SyncOp::FenceDevice:
@@ -149,12 +154,12 @@ Value *Lowerer::lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) 
     // The scope travels as the fence's sync scope ("block", "device", "system"); the GPU
     // backend turns it into membar.cta/gl/sys, the CPU into its ordinary fence.
     const char *scope = op == SyncOp::FenceBlock ? "block" : op == SyncOp::FenceDevice ? "device" : "system";
-    b_.CreateFence(AtomicOrdering::SequentiallyConsistent, ctx_.getOrInsertSyncScopeID(scope));
+    irb.CreateFence(AtomicOrdering::SequentiallyConsistent, cx.context().getOrInsertSyncScopeID(scope));
     return nullptr;
   }
   case SyncOp::Nanosleep:
-    b_.CreateCall(getIntrinsic(mod_, Intrinsic::Nanosleep),
-                  {lowerAs(*c.args[0], Type::scalarOf(Scalar::U32))});
+    irb.CreateCall(getIntrinsic(cx.module(), Intrinsic::Nanosleep),
+                   {cx.lowerAs(*c.args[0], Type::scalarOf(Scalar::U32))});
     return nullptr;
   }
   return nullptr;

@@ -1,10 +1,14 @@
 // Where a thread is: cuda.grid(n), cuda.gridsize(n), cuda.lanemask_lt().
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerThreadIndexBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+}
 
 namespace {
 enum class ThreadIndexOp : unsigned { Grid, Gridsize, LanemaskLt };
@@ -17,12 +21,11 @@ ExprInfo typeThreadIndexBuiltin(TypingContext &cx, const CallExpr &c, const std:
 
 std::span<const Builtin> threadIndexBuiltins() {
   static const Builtin table[] = {
-      {"cuda.grid", unsigned(ThreadIndexOp::Grid), &typeThreadIndexBuiltin,
-       &ir::Lowerer::lowerThreadIndexBuiltin},
+      {"cuda.grid", unsigned(ThreadIndexOp::Grid), &typeThreadIndexBuiltin, &ir::lowerThreadIndexBuiltin},
       {"cuda.gridsize", unsigned(ThreadIndexOp::Gridsize), &typeThreadIndexBuiltin,
-       &ir::Lowerer::lowerThreadIndexBuiltin},
+       &ir::lowerThreadIndexBuiltin},
       {"cuda.lanemask_lt", unsigned(ThreadIndexOp::LanemaskLt), &typeThreadIndexBuiltin,
-       &ir::Lowerer::lowerThreadIndexBuiltin},
+       &ir::lowerThreadIndexBuiltin},
   };
   return table;
 }
@@ -56,9 +59,10 @@ namespace ir {
 
 using namespace llvm;
 
-Value *Lowerer::lowerThreadIndexBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
-  auto *i64 = llvm::Type::getInt64Ty(ctx_);
-  auto reg = [&](Intrinsic id) { return b_.CreateSExt(b_.CreateCall(getIntrinsic(mod_, id)), i64); };
+Value *lowerThreadIndexBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  IRBuilder<> &irb = cx.builder();
+  auto *i64 = llvm::Type::getInt64Ty(cx.context());
+  auto reg = [&](Intrinsic id) { return irb.CreateSExt(irb.CreateCall(getIntrinsic(cx.module(), id)), i64); };
   switch (ThreadIndexOp(ci.function->op)) {
   case ThreadIndexOp::Grid:
   case ThreadIndexOp::Gridsize: {
@@ -70,21 +74,22 @@ Value *Lowerer::lowerThreadIndexBuiltin(const fe::CallExpr &c, const fe::ExprInf
         Value *tid = reg(threadIdxIntrinsic(d));
         Value *ntid = reg(blockDimIntrinsic(d));
         Value *ctaid = reg(blockIdxIntrinsic(d));
-        vals.push_back(b_.CreateAdd(b_.CreateMul(ntid, ctaid), tid));
+        vals.push_back(irb.CreateAdd(irb.CreateMul(ntid, ctaid), tid));
       } else {
         Value *ntid = reg(blockDimIntrinsic(d));
         Value *nctaid = reg(gridDimIntrinsic(d));
-        vals.push_back(b_.CreateMul(ntid, nctaid));
+        vals.push_back(irb.CreateMul(ntid, nctaid));
       }
     }
     if (n == 1)
       return vals[0];
-    Value *agg = UndefValue::get(llvmType(ci.type));
+    Value *agg = UndefValue::get(cx.llvmType(ci.type));
     for (unsigned d = 0; d < n; ++d)
-      agg = b_.CreateInsertValue(agg, vals[d], {d});
+      agg = irb.CreateInsertValue(agg, vals[d], {d});
     return agg;
   }
-  case ThreadIndexOp::LanemaskLt: return b_.CreateSub(b_.CreateShl(b_.getInt32(1), laneId()), b_.getInt32(1));
+  case ThreadIndexOp::LanemaskLt:
+    return irb.CreateSub(irb.CreateShl(irb.getInt32(1), cx.laneId()), irb.getInt32(1));
   }
   return nullptr;
 }

@@ -6,10 +6,14 @@
 // values zero-extended, floats as their bits); the op code says how wide it is.
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
-#include "frontend/lower/lowerer.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
 namespace cutwin {
+
+namespace ir {
+llvm::Value *lowerWarpBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+}
 
 using ir::WarpOp;
 
@@ -22,7 +26,7 @@ using S = Scalar;
 
 std::span<const Builtin> warpBuiltins() {
   auto row = [](const char *name, WarpOp op) {
-    return Builtin{name, unsigned(op), &typeWarpBuiltin, &ir::Lowerer::lowerWarpBuiltin};
+    return Builtin{name, unsigned(op), &typeWarpBuiltin, &ir::lowerWarpBuiltin};
   };
   static const Builtin table[] = {
       row("cuda.shfl_sync", WarpOp::ShflIdx),       row("cuda.shfl_up_sync", WarpOp::ShflUp),
@@ -132,53 +136,55 @@ namespace ir {
 
 using namespace llvm;
 
-Value *Lowerer::lowerWarpBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci) {
-  auto *i32 = b_.getInt32Ty();
-  auto *i64 = b_.getInt64Ty();
+Value *lowerWarpBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  IRBuilder<> &irb = cx.builder();
+  auto *i32 = irb.getInt32Ty();
+  auto *i64 = irb.getInt64Ty();
   WarpOp op = WarpOp(ci.function->op);
-  Value *mask = op == WarpOp::ActiveMask ? b_.getInt32(0)
-                : c.args.empty()         ? b_.getInt32(-1) // syncwarp(): the full warp
-                                         : lowerAs(*c.args[0], Type::scalarOf(Scalar::I32));
-  Value *value = ConstantInt::get(i64, 0), *lane = b_.getInt32(0);
+  Value *mask = op == WarpOp::ActiveMask ? irb.getInt32(0)
+                : c.args.empty()         ? irb.getInt32(-1) // syncwarp(): the full warp
+                                         : cx.lowerAs(*c.args[0], Type::scalarOf(Scalar::I32));
+  Value *value = ConstantInt::get(i64, 0), *lane = irb.getInt32(0);
   unsigned code = unsigned(op);
   Scalar vt = ci.operandTypes.size() > 1 ? ci.operandTypes[1] : Scalar::I32;
   if (c.args.size() > 1) {
-    Value *v = lowerAs(*c.args[1], Type::scalarOf(vt));
+    Value *v = cx.lowerAs(*c.args[1], Type::scalarOf(vt));
     if (vt == Scalar::Bool) {
-      value = b_.CreateZExt(v, i64);
+      value = irb.CreateZExt(v, i64);
     } else {
       unsigned bits = v->getType()->getPrimitiveSizeInBits();
-      Value *asInt = b_.CreateBitCast(v, b_.getIntNTy(bits));
-      value = b_.CreateZExt(asInt, i64);
+      Value *asInt = irb.CreateBitCast(v, irb.getIntNTy(bits));
+      value = irb.CreateZExt(asInt, i64);
       if (bits == 64)
         code |= kWarpWide;
     }
   }
   if (c.args.size() > 2)
-    lane = lowerAs(*c.args[2], Type::scalarOf(Scalar::I32));
-  setLoc(c.loc);
-  Value *r = b_.CreateCall(getIntrinsic(mod_, Intrinsic::Warp), {b_.getInt32(code), mask, value, lane,
-                                                                 b_.getInt32(site(c.loc, "warp operation"))});
+    lane = cx.lowerAs(*c.args[2], Type::scalarOf(Scalar::I32));
+  cx.setLoc(c.loc);
+  Value *r =
+      irb.CreateCall(getIntrinsic(cx.module(), Intrinsic::Warp),
+                     {irb.getInt32(code), mask, value, lane, irb.getInt32(cx.site(c.loc, "warp operation"))});
   switch (op) {
   case WarpOp::ShflIdx:
   case WarpOp::ShflUp:
   case WarpOp::ShflDown:
   case WarpOp::ShflXor: {
-    llvm::Type *t = scalarType(vt);
+    llvm::Type *t = cx.scalarType(vt);
     unsigned bits = t->getPrimitiveSizeInBits();
-    return b_.CreateBitCast(b_.CreateTrunc(r, b_.getIntNTy(bits)), t);
+    return irb.CreateBitCast(irb.CreateTrunc(r, irb.getIntNTy(bits)), t);
   }
   case WarpOp::VoteAll:
   case WarpOp::VoteAny:
-  case WarpOp::VoteUni: return b_.CreateICmpNE(r, ConstantInt::get(i64, 0));
+  case WarpOp::VoteUni: return irb.CreateICmpNE(r, ConstantInt::get(i64, 0));
   case WarpOp::Ballot:
   case WarpOp::MatchAny:
-  case WarpOp::ActiveMask: return b_.CreateTrunc(r, i32);
+  case WarpOp::ActiveMask: return irb.CreateTrunc(r, i32);
   case WarpOp::MatchAll: { // (mask, all equal): a lane is always in its own mask
-    Value *m = b_.CreateTrunc(r, i32);
-    Value *agg = UndefValue::get(llvmType(ci.type));
-    agg = b_.CreateInsertValue(agg, m, {0});
-    return b_.CreateInsertValue(agg, b_.CreateICmpNE(m, b_.getInt32(0)), {1});
+    Value *m = irb.CreateTrunc(r, i32);
+    Value *agg = UndefValue::get(cx.llvmType(ci.type));
+    agg = irb.CreateInsertValue(agg, m, {0});
+    return irb.CreateInsertValue(agg, irb.CreateICmpNE(m, irb.getInt32(0)), {1});
   }
   case WarpOp::SyncWarp: return nullptr;
   }

@@ -177,6 +177,12 @@ Value *Lowerer::lowerConstArray(const fe::ConstValue &v, SourceLoc loc) {
   return buildArray(v.type(), g, shape, strides);
 }
 
+GlobalVariable *Lowerer::newSharedVariable(llvm::Type *t, const std::string &what) {
+  return new GlobalVariable(mod_, t, false, GlobalValue::InternalLinkage, UndefValue::get(t),
+                            spec_->def->name + "." + what + "." + std::to_string(sharedCounter_++), nullptr,
+                            GlobalValue::NotThreadLocal, 3);
+}
+
 Value *Lowerer::lowerDynamicShared(const Type &t) {
   // Every dynamic shared array starts at the same place (CUDA's extern __shared__) and
   // covers the launch's dynamic bytes, as many elements as fit.

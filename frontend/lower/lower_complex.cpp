@@ -2,6 +2,7 @@
 // Arithmetic follows numba's implementations (which follow CPython): the textbook
 // product, Smith's scaled quotient, abs as hypot. The cmath functions are in
 // frontend/builtins/cmath.cpp.
+#include "frontend/builtins/math.h"
 #include "frontend/lower/lowerer.h"
 
 namespace cutwin::ir {
@@ -85,7 +86,8 @@ Value *Lowerer::complexAbs(Value *z, Scalar t) {
 Value *Lowerer::complexPower(Value *zv, Value *w, Scalar t) {
   Scalar p = fe::partOf(t);
   Value *zero = ConstantFP::get(scalarType(p), 0.0), *one = ConstantFP::get(scalarType(p), 1.0);
-  Value *general = cmathUnary("exp", complexBinary(fe::BinOp::Mul, w, cmathUnary("log", zv, t), t), t);
+  Value *general =
+      cmathUnary(*this, "exp", complexBinary(fe::BinOp::Mul, w, cmathUnary(*this, "log", zv, t), t), t);
   auto isZero = [&](Value *x) {
     return b_.CreateAnd(b_.CreateFCmpOEQ(realPart(x), zero), b_.CreateFCmpOEQ(imagPart(x), zero));
   };

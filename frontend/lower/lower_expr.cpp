@@ -1,5 +1,6 @@
 // Lowering of expressions with Python/numba semantics: conversions, arithmetic (floor
 // division and modulo, power, shifts), comparisons, boolean operators.
+#include "frontend/builtins/half.h"
 #include "frontend/lower/lowerer.h"
 
 #include "frontend/ir/intrinsics.h"
@@ -166,7 +167,7 @@ Value *Lowerer::truth(Value *v, const Type &t) {
 
 Value *Lowerer::fdiv(Value *a, Value *b) {
   if (a->getType()->isHalfTy()) // numba-cuda's float16 division is CUDA's __hdiv
-    return halfDivide(a, b);
+    return halfDivide(*this, a, b);
   if (out_.info.fastmath && a->getType()->isFloatTy())
     return libdeviceCall("fast_fdivide", Scalar::F32, {a, b});
   return b_.CreateFDiv(a, b);

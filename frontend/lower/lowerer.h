@@ -1,11 +1,11 @@
 /// Internal to lowering: the state of lowering one module. Functions are in
 /// lower_function.cpp, types in lower_types.cpp, statements in lower_stmt.cpp, expressions
-/// in lower_expr.cpp, arrays in lower_array.cpp, calls in lower_call.cpp.
+/// in lower_expr.cpp, arrays in lower_array.cpp, calls in lower_call.cpp, debug frames in
+/// lower_debug.cpp. The builtin families (frontend/builtins/) see it as a LoweringContext.
 #pragma once
 
 #include "frontend/builtins/builtin.h"
-#include "frontend/builtins/half.h"
-#include "frontend/lower/lower.h"
+#include "frontend/lower/lowering_context.h"
 
 #include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/IRBuilder.h>
@@ -14,15 +14,7 @@
 #include <map>
 #include <optional>
 
-namespace cutwin::fe {
-struct Ufunc;
-}
-
 namespace cutwin::ir {
-
-using fe::Scalar;
-using fe::Type;
-enum class ApproxUnit : unsigned; // frontend/ir/intrinsics.h
 
 /// A fresh module for `fn` with the KernelInfo kernels and exported device functions share,
 /// and the steps after lowering them: linked files, verification (lower_function.cpp).
@@ -30,36 +22,16 @@ KernelIR startKernelIR(const fe::Typer &typer, const fe::FunctionSpec &fn, const
                        const std::string &irName);
 void finishKernelIR(const fe::Typer &typer, KernelIR &out);
 
-class Lowerer {
+class Lowerer final : public LoweringContext {
 public:
   Lowerer(const fe::Typer &typer, const LowerOptions &opts, KernelIR &out);
   void lowerKernelEntry(const fe::FunctionSpec &kernel);
   /// The wrapper of a device function compiled on its own (lower_export.cpp).
   void lowerExportEntry(const fe::FunctionSpec &fn, ExportAbi abi, const std::string &name, const Type &ret);
 
-  // The lowering rules of the builtin families (frontend/builtins/<family>.cpp, one per
-  // file), which the registry's rows point at (fe::Builtin::lower).
-  llvm::Value *lowerThreadIndexBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerSyncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerWarpBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerAtomicBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerBitBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerArithmeticBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerConversionBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerMemoryBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerMathBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerCmathBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerUfuncBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerOperatorBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerLibdeviceBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerRandomBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerPrintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerDebugBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerHalfBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *lowerCacheHintBuiltin(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// A stop of the debugger here (a `cutwin.breakpoint` with this function's variables);
   /// `reason` is empty for a breakpoint, else the error about to be raised.
-  void stopHere(SourceLoc loc, const std::string &reason, StopKind kind = StopKind::Breakpoint);
+  void stopHere(SourceLoc loc, const std::string &reason, StopKind kind = StopKind::Breakpoint) override;
   /// Debug kernels: this function's frame record for the debugger (docs/ir.md), made at its
   /// entry and pushed on the thread's debug stack; popped at its exit after a return event.
   void enterDebugFrame();
@@ -68,10 +40,17 @@ public:
   void lineEvent(SourceLoc loc);
 
 private:
+  // ---- the IR being built (LoweringContext)
+  llvm::IRBuilder<> &builder() override { return b_; }
+  llvm::Module &module() override { return mod_; }
+  llvm::Function &function() override { return *fn_; }
+  KernelInfo &kernelInfo() override { return out_.info; }
+  llvm::GlobalVariable *newSharedVariable(llvm::Type *t, const std::string &what) override;
+
   // ---- types (lower_types.cpp)
-  llvm::Type *llvmType(const Type &t);
-  llvm::Type *scalarType(Scalar s);
-  llvm::Type *memType(Scalar s); ///< in memory: bool is i8
+  llvm::Type *llvmType(const Type &t) override;
+  llvm::Type *scalarType(Scalar s) override;
+  llvm::Type *memType(Scalar s) override; ///< in memory: bool is i8
   llvm::StructType *arrayType(const Type &t);
   unsigned addrSpace(fe::MemSpace s) const;
 
@@ -105,10 +84,10 @@ private:
   void lowerReturn(const fe::ReturnStmt &s);
   void lowerAssert(const fe::AssertStmt &s);
   void lowerRaise(const fe::RaiseStmt &s);
-  llvm::AllocaInst *entryAlloca(llvm::Type *t, const llvm::Twine &name);
+  llvm::AllocaInst *entryAlloca(llvm::Type *t, const llvm::Twine &name) override;
   llvm::AllocaInst *localSlot(const std::string &name);
   void setGlueLoc();
-  void setLoc(SourceLoc loc);
+  void setLoc(SourceLoc loc) override;
   /// Starts a fresh block if the current one already ended (after break/return).
   void ensureInsertable();
   bool terminated() const;
@@ -119,102 +98,75 @@ private:
   llvm::DIFile *fileFor(const std::string &path);
 
   // ---- expressions (lower_expr.cpp)
-  const fe::ExprInfo &info(const fe::Expr &e) const { return spec_->info(e); }
-  llvm::Value *lowerExpr(const fe::Expr &e);
+  const fe::ExprInfo &info(const fe::Expr &e) const override { return spec_->info(e); }
+  llvm::Value *lowerExpr(const fe::Expr &e) override;
   /// The expression's own value: an Optional stays one (lowerExpr unwraps it where typing said).
   llvm::Value *lowerValue(const fe::Expr &e);
   /// An Optional's value; None raises numba's TypeError where checks are on.
   llvm::Value *unwrapOptional(llvm::Value *optional, const Type &value, SourceLoc loc);
   /// Lowers `e` and converts the result to `to`.
-  llvm::Value *lowerAs(const fe::Expr &e, const Type &to);
-  llvm::Value *constant(const fe::ConstValue &v, const Type &t);
-  llvm::Value *convert(llvm::Value *v, const Type &from, const Type &to);
-  llvm::Value *convertScalar(llvm::Value *v, Scalar from, Scalar to);
-  llvm::Value *truth(llvm::Value *v, const Type &t);
-  llvm::Value *binary(fe::BinOp op, llvm::Value *a, llvm::Value *b, Scalar t);
+  llvm::Value *lowerAs(const fe::Expr &e, const Type &to) override;
+  llvm::Value *constant(const fe::ConstValue &v, const Type &t) override;
+  llvm::Value *convert(llvm::Value *v, const Type &from, const Type &to) override;
+  llvm::Value *convertScalar(llvm::Value *v, Scalar from, Scalar to) override;
+  llvm::Value *truth(llvm::Value *v, const Type &t) override;
+  llvm::Value *binary(fe::BinOp op, llvm::Value *a, llvm::Value *b, Scalar t) override;
   llvm::Value *intFloorDivMod(bool wantMod, llvm::Value *a, llvm::Value *b, Scalar t);
   llvm::Value *floatFloorDivMod(bool wantMod, llvm::Value *a, llvm::Value *b, Scalar t);
-  llvm::Value *shift(fe::BinOp op, llvm::Value *a, llvm::Value *b, Scalar t);
-  llvm::Value *power(llvm::Value *a, llvm::Value *b, Scalar ta, Scalar tb, Scalar result);
-  /// round(x, ndigits) of a float64 x, converted to `out`.
-  llvm::Value *roundToDigits(llvm::Value *x, llvm::Value *ndigits, Scalar out);
+  llvm::Value *shift(fe::BinOp op, llvm::Value *a, llvm::Value *b, Scalar t) override;
+  llvm::Value *power(llvm::Value *a, llvm::Value *b, Scalar ta, Scalar tb, Scalar result) override;
   llvm::Value *lowerBinOp(const fe::BinOpExpr &b);
   llvm::Value *lowerUnary(const fe::UnaryOpExpr &u);
   llvm::Value *lowerBoolOp(const fe::BoolOpExpr &b);
   llvm::Value *lowerCompare(const fe::CompareExpr &c);
-  llvm::Value *compare(fe::CmpOp op, llvm::Value *a, llvm::Value *b, Scalar t);
+  llvm::Value *compare(fe::CmpOp op, llvm::Value *a, llvm::Value *b, Scalar t) override;
   llvm::Value *lowerIfExp(const fe::IfExpExpr &i);
   llvm::Value *lowerAttribute(const fe::AttributeExpr &a);
   llvm::Value *lowerTuple(const fe::TupleExpr &t);
   llvm::Value *lowerSubscript(const fe::SubscriptExpr &s);
   /// threadIdx/blockIdx/blockDim/gridDim (`reg`) in dimension `dim`.
-  llvm::Value *specialRegister(fe::Access reg, unsigned dim);
-  llvm::Value *laneId(); ///< cuda.laneid (i32)
+  llvm::Value *specialRegister(fe::Access reg, unsigned dim) override;
+  llvm::Value *laneId() override; ///< cuda.laneid (i32)
   /// `__nv_<stem>` (with the `f` of float32 forms when `t` is float32), returning `t` or
   /// `ret` where given (llrint's int64).
   llvm::Value *libdeviceCall(const std::string &stem, Scalar t, llvm::ArrayRef<llvm::Value *> args,
-                             llvm::Type *ret = nullptr);
+                             llvm::Type *ret = nullptr) override;
   /// Floating-point a / b and sqrt(x): with fastmath, float32 takes libdevice's
   /// approximations (__nv_fast_fdividef, __nv_sqrtf without precise sqrt), as numba-cuda's
   /// fastmath does through libNVVM's -prec-div=0 -prec-sqrt=0; every backend then runs the
   /// same instructions.
-  llvm::Value *fdiv(llvm::Value *a, llvm::Value *b);
-  llvm::Value *fsqrt(llvm::Value *x);
-
-  // ---- float16 as CUDA's cuda_fp16.h computes it (lower_half.cpp)
-  /// One of the GPU's float32 approximation units (`cutwin.approx`).
-  llvm::Value *approx(ApproxUnit unit, llvm::Value *x);
-  llvm::Value *halfBits(uint16_t bits); ///< the float16 constant with these bits
-  /// A cuda.fp16 operation on float16 values (comparisons give i1, __hisinf i32).
-  llvm::Value *halfOp(fe::HalfKind kind, llvm::ArrayRef<llvm::Value *> args);
-  llvm::Value *halfDivide(llvm::Value *a, llvm::Value *b); ///< float16 a / b: __hdiv
-  /// A conversion to or from float16 in a rounding mode (ints, float32, float64).
-  llvm::Value *convertRounded(llvm::Value *v, Scalar from, Scalar to, fe::HalfRounding mode);
-  llvm::Value *toHalfRounded(llvm::Value *x, fe::HalfRounding mode);
-  /// The header's corrections: where the key (`in`, or the result itself with `onResult`)
-  /// is a case's input half, the case's ulp is added to r by an fma in half.
-  llvm::Value *halfSpecialCases(llvm::Value *in, llvm::Value *r,
-                                llvm::ArrayRef<std::pair<uint16_t, uint16_t>> cases, bool onResult = false);
-  llvm::Value *halfSinCosKernel(llvm::Value *a, bool cosine);
-  llvm::Value *halfSaturate(llvm::Value *r);
-  llvm::Value *halfMaxMin(llvm::Value *a, llvm::Value *b, bool max, bool nanWins);
+  llvm::Value *fdiv(llvm::Value *a, llvm::Value *b) override;
+  llvm::Value *fsqrt(llvm::Value *x) override;
 
   // ---- complex numbers (lower_complex.cpp)
-  llvm::Value *makeComplex(llvm::Value *re, llvm::Value *im, Scalar c);
-  llvm::Value *realPart(llvm::Value *z);
-  llvm::Value *imagPart(llvm::Value *z);
+  llvm::Value *makeComplex(llvm::Value *re, llvm::Value *im, Scalar c) override;
+  llvm::Value *realPart(llvm::Value *z) override;
+  llvm::Value *imagPart(llvm::Value *z) override;
   /// Conversions to or from a complex type (real -> complex, complex -> complex or bool).
   llvm::Value *convertComplex(llvm::Value *v, Scalar from, Scalar to);
-  llvm::Value *complexBinary(fe::BinOp op, llvm::Value *x, llvm::Value *y, Scalar t);
-  llvm::Value *complexCompare(fe::CmpOp op, llvm::Value *x, llvm::Value *y);
-  llvm::Value *complexAbs(llvm::Value *z, Scalar t);
+  llvm::Value *complexBinary(fe::BinOp op, llvm::Value *x, llvm::Value *y, Scalar t) override;
+  llvm::Value *complexCompare(fe::CmpOp op, llvm::Value *x, llvm::Value *y) override;
+  llvm::Value *complexAbs(llvm::Value *z, Scalar t) override;
   /// z ** w = exp(w log z); 0 ** w is 1 for w == 0, else 0.
   llvm::Value *complexPower(llvm::Value *z, llvm::Value *w, Scalar t);
-  /// One cmath function of a complex value (exp, log, sqrt, asinh, ...).
-  llvm::Value *cmathUnary(const std::string &fn, llvm::Value *z, Scalar t);
-  llvm::Value *cmathRect(llvm::Value *r, llvm::Value *phi, Scalar part);
-  struct CmathParts;
-  friend struct CmathParts;
-  /// max/min (nanmax/nanmin where `nanAware`) of a float element: a compare-and-swap loop.
-  llvm::Value *floatAtomicExtreme(bool isMax, bool nanAware, llvm::Value *addr, llvm::Value *v, Scalar t);
 
   // ---- arrays (lower_array.cpp)
   /// Address of a[idx...] (every dimension indexed) with wraparound and bounds checks.
   llvm::Value *elementAddress(llvm::Value *arr, const Type &at, llvm::ArrayRef<llvm::Value *> idx,
-                              llvm::ArrayRef<Scalar> idxTypes, SourceLoc loc);
+                              llvm::ArrayRef<Scalar> idxTypes, SourceLoc loc) override;
   /// a[i] with fewer indices than dimensions: a view of the rest.
   llvm::Value *subArray(llvm::Value *arr, const Type &at, llvm::ArrayRef<llvm::Value *> idx,
                         llvm::ArrayRef<Scalar> idxTypes, const Type &resultType, SourceLoc loc);
   llvm::Value *normalizeIndex(llvm::Value *idx, Scalar t, llvm::Value *extent, unsigned axis, SourceLoc loc);
-  llvm::Value *loadElement(llvm::Value *addr, Scalar dtype);
-  void storeElement(llvm::Value *addr, llvm::Value *v, Scalar dtype);
+  llvm::Value *loadElement(llvm::Value *addr, Scalar dtype) override;
+  void storeElement(llvm::Value *addr, llvm::Value *v, Scalar dtype) override;
   /// `cuda.shared.array(0, dtype)`: a view of the launch's dynamic shared memory.
-  llvm::Value *lowerDynamicShared(const Type &t);
+  llvm::Value *lowerDynamicShared(const Type &t) override;
   /// A host array frozen into the kernel: an addrspace(4) constant global, as an array value.
   llvm::Value *lowerConstArray(const fe::ConstValue &v, SourceLoc loc);
-  llvm::Value *arrayField(llvm::Value *arr, unsigned field, unsigned dim);
+  llvm::Value *arrayField(llvm::Value *arr, unsigned field, unsigned dim) override;
   llvm::Value *buildArray(const Type &t, llvm::Value *data, llvm::ArrayRef<llvm::Value *> shape,
-                          llvm::ArrayRef<llvm::Value *> strides);
+                          llvm::ArrayRef<llvm::Value *> strides) override;
   /// Computes element address and the indices of a subscript expression used as a target.
   llvm::Value *subscriptAddress(const fe::SubscriptExpr &s, Type &elemType);
   /// The index values of `a[i]` or `a[i, j, ...]`.
@@ -224,7 +176,7 @@ private:
   llvm::Value *sliceView(const fe::SubscriptExpr &s);
   /// Runs `body` with the indices of every element of `arr` (C order), in a loop.
   void forEachElement(llvm::Value *arr, const Type &t,
-                      const std::function<void(llvm::ArrayRef<llvm::Value *>)> &body);
+                      const std::function<void(llvm::ArrayRef<llvm::Value *>)> &body) override;
   /// [lowest, highest) byte addresses of the view's elements.
   std::pair<llvm::Value *, llvm::Value *> byteSpan(llvm::Value *arr, const Type &t);
   /// `target = v` where target is a view (`a[i:j]`, a row): fills it or copies an array.
@@ -232,25 +184,16 @@ private:
 
   // ---- calls (lower_call.cpp)
   llvm::Value *lowerCall(const fe::CallExpr &c);
-  /// math.<name> on lowered arguments of `argTypes`, giving `out`.
-  llvm::Value *mathOp(const std::string &name, llvm::ArrayRef<llvm::Value *> args,
-                      llvm::ArrayRef<Scalar> argTypes, Scalar out);
   llvm::Value *binaryOperation(fe::BinOp op, llvm::Value *l, llvm::Value *r, Scalar la, Scalar rb,
-                               Scalar res);
+                               Scalar res) override;
   /// -x, +x, ~x on a value already of the result type `t`.
-  llvm::Value *unaryOperation(fe::UnaryOp op, llvm::Value *v, Scalar t);
-  llvm::Value *complexOrder(fe::CmpOp op, llvm::Value *x, llvm::Value *y);
-  llvm::Value *mixedSignCompare(fe::CmpOp op, llvm::Value *a, Scalar at, llvm::Value *b, Scalar bt);
-  /// One element of a ufunc's loop (frontend/builtins/ufuncs.cpp).
-  llvm::Value *ufuncScalar(const fe::Ufunc &u, llvm::ArrayRef<llvm::Value *> args,
-                           llvm::ArrayRef<Scalar> argTypes, Scalar out);
+  llvm::Value *unaryOperation(fe::UnaryOp op, llvm::Value *v, Scalar t) override;
   llvm::Value *lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
   /// A call to a cuda.declare_device function: numba's ABI, `i32 name(T *ret, args...)`.
   llvm::Value *lowerForeignCall(const fe::CallExpr &c, const fe::ExprInfo &ci);
-  llvm::Value *minMax(bool isMax, llvm::ArrayRef<llvm::Value *> vals, Scalar t);
 
   // ---- errors and sites
-  unsigned site(SourceLoc loc, const char *what);
+  unsigned site(SourceLoc loc, const char *what) override;
   /// Branches to a cold block raising `kind` when `cond` is true.
   /// Raises the Python exception `detail` names ("ValueError: text") where `cond` holds.
   void raiseExceptionIf(llvm::Value *cond, SourceLoc loc, const std::string &detail);

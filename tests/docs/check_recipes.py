@@ -55,7 +55,7 @@ def contract_enums(src):
     for file_name in sorted(os.listdir(folder)):
         with open(os.path.join(folder, file_name)) as f:
             text = blank_comments_and_strings(f.read())
-        for name in re.findall(r"enum class (\w+)", text):
+        for name in re.findall(r"enum class (\w+)[^{;]*\{", text):  # not a declaration
             enums[name] = enum_members(text, name)
     return enums
 

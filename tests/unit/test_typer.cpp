@@ -412,12 +412,8 @@ def k(a, n):
 TEST(BuiltinRegistry, EveryRowIsFoundByItsNameAndNamesAreUnique) {
   std::set<std::string> names;
   size_t withoutLowering = 0;
-  for (std::span<const Builtin> family :
-       {threadIndexBuiltins(), syncBuiltins(), warpBuiltins(), atomicBuiltins(), bitBuiltins(),
-        arithmeticBuiltins(), conversionBuiltins(), iterationBuiltins(), memoryBuiltins(), mathBuiltins(),
-        cmathBuiltins(), ufuncBuiltins(), operatorBuiltins(), randomBuiltins(), printBuiltins(),
-        halfBuiltins(), cacheHintBuiltins()})
-    for (const Builtin &b : family) {
+  for (const BuiltinFamily &family : builtinFamilies())
+    for (const Builtin &b : family.rows()) {
       EXPECT_TRUE(names.insert(b.name).second) << b.name << " is in two rows";
       EXPECT_EQ(findBuiltin(b.name), &b) << b.name;
       EXPECT_NE(b.type, nullptr) << b.name;
