@@ -6,6 +6,8 @@
 
 #include "frontend/ir/intrinsics.h"
 
+#include <type_traits>
+
 namespace cutwin::sim {
 
 enum class ApproxF32 : int {
@@ -32,22 +34,43 @@ enum class ApproxF64 : int {
   Rsqrt,    ///< rsqrt.approx.f64: one Newton step from rsqrt.approx.ftz.f64
 };
 
-/// The host symbol of an instruction that is a unit alone (approx_tables.h's function for
-/// it: float(float) or double(double)), which kernels call directly; null for the
-/// sequences, which go through cutwin_sim_approx_f32/f64 and the operation code.
-inline const char *approxUnitSymbol(ApproxF32 op) {
-  switch (op) {
-  case ApproxF32::Ex2Ftz: return "cutwin_sim_ex2_approx_ftz_f32";
-  case ApproxF32::Lg2Ftz: return "cutwin_sim_lg2_approx_ftz_f32";
-  case ApproxF32::RcpFtz: return "cutwin_sim_rcp_approx_ftz_f32";
-  case ApproxF32::RsqrtFtz: return "cutwin_sim_rsqrt_approx_ftz_f32";
-  case ApproxF32::SqrtFtz: return "cutwin_sim_sqrt_approx_ftz_f32";
-  case ApproxF32::Sin: return "cutwin_sim_sin_approx_f32";
-  case ApproxF32::Cos: return "cutwin_sim_cos_approx_f32";
-  case ApproxF32::Tanh: return "cutwin_sim_tanh_approx_f32";
-  default: return nullptr;
+/// The units kernels call directly, one row each: X(unit, symbol, function, lanes). `unit`
+/// is the instruction (ApproxF32, ApproxF64, or an ir::ApproxUnit only `cutwin.approx`
+/// reaches); `function` computes it on the host (approx_tables.h: float(float) or
+/// double(double)); `lanes` is its form over a vectorised loop's lanes (vector_variants.h)
+/// or nullptr. The sequences (the other ApproxF32/F64 codes) go through
+/// cutwin_sim_approx_f32/f64 and the operation code instead. The JIT's symbols
+/// (libdeviceHostSymbols) and approxUnitSymbol come from this table.
+#define CUTWIN_SIM_APPROX_UNITS(X)                                                                           \
+  X(ApproxF32::Ex2Ftz, "cutwin_sim_ex2_approx_ftz_f32", approxEx2F32, nullptr)                               \
+  X(ApproxF32::Lg2Ftz, "cutwin_sim_lg2_approx_ftz_f32", approxLg2F32, approxLg2F32Lanes)                     \
+  X(ApproxF32::RcpFtz, "cutwin_sim_rcp_approx_ftz_f32", approxRcpF32, nullptr)                               \
+  X(ApproxF32::RsqrtFtz, "cutwin_sim_rsqrt_approx_ftz_f32", approxRsqrtF32, nullptr)                         \
+  X(ApproxF32::SqrtFtz, "cutwin_sim_sqrt_approx_ftz_f32", approxSqrtF32, nullptr)                            \
+  X(ApproxF32::Sin, "cutwin_sim_sin_approx_f32", approxSinF32, approxSinF32Lanes)                            \
+  X(ApproxF32::Cos, "cutwin_sim_cos_approx_f32", approxCosF32, approxCosF32Lanes)                            \
+  X(ApproxF32::Tanh, "cutwin_sim_tanh_approx_f32", approxTanhF32, approxTanhF32Lanes)                        \
+  X(ApproxF64::RcpFtz, "cutwin_sim_rcp_approx_ftz_f64", approxRcpF64, nullptr)                               \
+  X(ApproxF64::RsqrtFtz, "cutwin_sim_rsqrt_approx_ftz_f64", approxRsqrtF64, nullptr)                         \
+  X(ir::ApproxUnit::TanhF16, "cutwin_sim_tanh_approx_f16", approxTanhF16, nullptr)
+
+#define CUTWIN_SIM_APPROX_UNIT_SYMBOL(row, symbol, function, lanes)                                          \
+  if constexpr (std::is_same_v<decltype(row), Unit>) {                                                       \
+    if (unit == row)                                                                                         \
+      return symbol;                                                                                         \
   }
+
+/// The host symbol of a unit the table lists (of any of its enums), else null.
+template <class Unit> const char *approxUnitSymbolOf(Unit unit) {
+  CUTWIN_SIM_APPROX_UNITS(CUTWIN_SIM_APPROX_UNIT_SYMBOL)
+  return nullptr;
 }
+#undef CUTWIN_SIM_APPROX_UNIT_SYMBOL
+
+/// The host symbol of an instruction that is a unit alone, which kernels call directly;
+/// null for the sequences.
+inline const char *approxUnitSymbol(ApproxF32 op) { return approxUnitSymbolOf(op); }
+inline const char *approxUnitSymbol(ApproxF64 op) { return approxUnitSymbolOf(op); }
 /// The host symbol of a `cutwin.approx` unit (float(float)).
 inline const char *approxUnitSymbol(ir::ApproxUnit unit) {
   switch (unit) {
@@ -57,16 +80,9 @@ inline const char *approxUnitSymbol(ir::ApproxUnit unit) {
   case ir::ApproxUnit::RsqrtFtz: return approxUnitSymbol(ApproxF32::RsqrtFtz);
   case ir::ApproxUnit::SqrtFtz: return approxUnitSymbol(ApproxF32::SqrtFtz);
   case ir::ApproxUnit::Tanh: return approxUnitSymbol(ApproxF32::Tanh);
-  case ir::ApproxUnit::TanhF16: return "cutwin_sim_tanh_approx_f16";
+  case ir::ApproxUnit::TanhF16: return approxUnitSymbolOf(unit);
   }
   return nullptr;
-}
-inline const char *approxUnitSymbol(ApproxF64 op) {
-  switch (op) {
-  case ApproxF64::RcpFtz: return "cutwin_sim_rcp_approx_ftz_f64";
-  case ApproxF64::RsqrtFtz: return "cutwin_sim_rsqrt_approx_ftz_f64";
-  default: return nullptr;
-  }
 }
 
 } // namespace cutwin::sim

@@ -1,7 +1,8 @@
 /// The host functions that JIT-compiled kernels call on the simulator, defined once: the
 /// table below gives each its C symbol and prototype; the C declaration, the LLVM
 /// declaration the lowering emits (its type derived from the prototype) and the JIT's
-/// symbol registration all come from it.
+/// symbol registration all come from it. The approximation units' own functions, which
+/// kernels call by their symbols too, are approx_ops.h's table (CUTWIN_SIM_APPROX_UNITS).
 #pragma once
 
 #include "backend_sim/thread_context.h"

@@ -26,33 +26,25 @@ using namespace llvm;
 using cutwin::sim::ApproxF32;
 using cutwin::sim::ApproxF64;
 
+namespace {
+template <class F> void *hostAddress(F *function) { return reinterpret_cast<void *>(function); }
+void *hostAddress(std::nullptr_t) { return nullptr; }
+} // namespace
+
+#define CUTWIN_APPROX_UNIT_ADDRESSES(unit, symbol, function, lanes)                                          \
+  symbols.emplace_back(symbol, hostAddress(function));                                                       \
+  if (void *forLanes = hostAddress(lanes))                                                                   \
+    symbols.emplace_back(std::string(symbol) + kLanesSuffix, forLanes);
+
 std::vector<std::pair<std::string, void *>> libdeviceHostSymbols() {
   std::vector<std::pair<std::string, void *>> symbols; // (the helpers: host_callbacks.h)
-  // the bare units; those without a model with their form over lanes (vector_variants.h)
-  auto unit = [&](const char *name, void *one, void *lanes) {
-    symbols.emplace_back(name, one);
-    if (lanes)
-      symbols.emplace_back(std::string(name) + kLanesSuffix, lanes);
-  };
-  unit(approxUnitSymbol(ApproxF32::Ex2Ftz), reinterpret_cast<void *>(&approxEx2F32), nullptr);
-  unit(approxUnitSymbol(ApproxF32::RcpFtz), reinterpret_cast<void *>(&approxRcpF32), nullptr);
-  unit(approxUnitSymbol(ApproxF64::RcpFtz), reinterpret_cast<void *>(&approxRcpF64), nullptr);
-  unit(approxUnitSymbol(ApproxF32::Lg2Ftz), reinterpret_cast<void *>(&approxLg2F32),
-       reinterpret_cast<void *>(&approxLg2F32Lanes));
-  unit(approxUnitSymbol(ApproxF32::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF32), nullptr);
-  unit(approxUnitSymbol(ApproxF32::SqrtFtz), reinterpret_cast<void *>(&approxSqrtF32), nullptr);
-  unit(approxUnitSymbol(ApproxF32::Sin), reinterpret_cast<void *>(&approxSinF32),
-       reinterpret_cast<void *>(&approxSinF32Lanes));
-  unit(approxUnitSymbol(ApproxF32::Cos), reinterpret_cast<void *>(&approxCosF32),
-       reinterpret_cast<void *>(&approxCosF32Lanes));
-  unit(approxUnitSymbol(ApproxF32::Tanh), reinterpret_cast<void *>(&approxTanhF32),
-       reinterpret_cast<void *>(&approxTanhF32Lanes));
-  unit(approxUnitSymbol(ApproxF64::RsqrtFtz), reinterpret_cast<void *>(&approxRsqrtF64), nullptr);
-  unit(approxUnitSymbol(ir::ApproxUnit::TanhF16), reinterpret_cast<void *>(&approxTanhF16), nullptr);
+  // the bare units, and the forms over lanes of those that have one (approx_ops.h)
+  CUTWIN_SIM_APPROX_UNITS(CUTWIN_APPROX_UNIT_ADDRESSES)
   for (auto &array : modelSymbols()) // data the inlined units read
     symbols.push_back(array);
   return symbols;
 }
+#undef CUTWIN_APPROX_UNIT_ADDRESSES
 
 namespace {
 
