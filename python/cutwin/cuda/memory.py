@@ -430,6 +430,9 @@ def current_context():
         return ctx
 
 
+runtime.set_context_maker(current_context)
+
+
 def set_memory_manager(mm_plugin):
     """Makes `mm_plugin` (a BaseCUDAMemoryManager subclass) the memory manager of every
     device from now on; memory allocated before stays with its manager. None restores

@@ -14,6 +14,14 @@ _state = threading.local()
 _devices = {}  # canonical spec ("sim", "gpu:0") -> _cutwin.Device
 _lock = threading.Lock()
 _gpu_probe = None  # None: not probed yet; else the error text ("" if a GPU is there)
+# The current device's context: memory.py, above this module, installs its maker.
+_current_context = None
+
+
+def set_context_maker(current_context):
+    """Installs the function that gives the current device's context (memory.py's)."""
+    global _current_context
+    _current_context = current_context
 
 
 def _canonical(spec):
@@ -135,10 +143,8 @@ class _DeviceInfo:
         return False  # as cuda.is_bfloat16_supported(): kernels have no bfloat16 type yet
 
     def get_primary_context(self):
-        from . import memory
-
         with use_backend(self._spec):
-            return memory.current_context()
+            return _current_context()
 
     def release_primary_context(self):
         pass
