@@ -12,7 +12,7 @@ import os
 
 import numpy as np
 
-from make_case_data import blocks, rng, write
+from case_data import blocks, rng, write
 
 CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cases")
 

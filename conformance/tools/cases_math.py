@@ -1,0 +1,104 @@
+"""Cases of math: libdevice functions in both precisions, Python's operators and FMA
+contraction."""
+import mpmath
+import numpy as np
+
+from case_data import NO_FMA, blocks, case, rng
+from exact_arith import correctly_rounded_f64, fma
+
+
+@case
+def math_f64():
+    r = rng(11)
+    n = 2048
+    x = r.uniform(-10, 10, n)
+    x[:6] = [0.0, -0.0, 1e-300, np.pi / 2, 1e5, -7.5]
+    y = r.uniform(0.5, 3, n)
+    v = x
+    approx = correctly_rounded_f64([
+        (mpmath.sin, v), (mpmath.cos, v), (mpmath.tan, v), (mpmath.exp, v / 4),
+        (mpmath.log, np.abs(v) + 1e-3), (mpmath.power, np.abs(v), y), (mpmath.atan2, v, y), (mpmath.tanh, v)])
+    exact = np.stack([np.sqrt(np.abs(v)), np.floor(v) + np.ceil(v) + np.fabs(v), v / y, np.mod(v, y),
+                      np.floor_divide(v, y)])
+    return dict(kernel="math_f64", grid=[blocks(n, 256)], block=[256],
+                args=[("x", x), ("y", y), ("approx", np.zeros(approx.shape)), ("exact", np.zeros(exact.shape))],
+                expect={"approx": (approx, {"max_ulp": 4}), "exact": (exact, {})},
+                description="float64 math: libdevice within 4 ulp of NumPy; + - * / sqrt floor % // exact",
+                numba_sim_difference="numba's simulator evaluates math.exp with CPython's math module, "
+                                     "which raises OverflowError where the GPU returns inf")
+
+
+@case
+def math_f32():
+    r = rng(12)
+    n = 2048
+    x = r.uniform(-5, 5, n).astype(np.float32)
+    x[:4] = [0.5, -0.5, 1.0, 3.0]
+    y = r.uniform(0.5, 2, n).astype(np.float32)
+    v = x.astype(np.float64)
+    approx = correctly_rounded_f64([(mpmath.sin, v), (mpmath.cos, v), (mpmath.exp, v), (mpmath.log, np.abs(v)),
+                                    (mpmath.power, np.abs(v), y.astype(np.float64))]).astype(np.float32)
+    exact = np.stack([np.sqrt(np.abs(x)), x / y, np.mod(x, y), fma(x, y, -x)]).astype(np.float32)
+    return dict(kernel="math_f32", grid=[blocks(n, 256)], block=[256],
+                args=[("x", x), ("y", y), ("approx", np.zeros(approx.shape, np.float32)),
+                      ("exact", np.zeros(exact.shape, np.float32))],
+                expect={"approx": (approx, {"max_ulp": 4}), "exact": (exact, {})},
+                description="float32 math stays float32: libdevice within 4 ulp of the correctly rounded "
+                            "value; sqrt / % exact; v * y - v contracted to an fma",
+                numba_sim_difference=NO_FMA)
+
+
+@case
+def python_operators():
+    r = rng(13)
+    n = 1000
+    a = r.integers(-1000, 1000, n, dtype=np.int64)
+    b = r.integers(-1000, 1000, n, dtype=np.int64)
+    s = b & 7
+    out = np.stack([a << s, a >> s, (a & b) ^ (a | 3), ~a, s ** 3 - a,
+                    np.minimum(np.minimum(a, b), 0) + np.maximum(a, b), np.abs(a) - np.abs(b),
+                    ((-5 < a) & (a <= b)).astype(np.int64),
+                    np.where((a > 0) & (b > 0), a, np.where((a > 0) | (b > 0), b, -1))])
+    return dict(kernel="python_operators", grid=[blocks(n, 128)], block=[128],
+                args=[("a", a), ("b", b), ("out", np.zeros(out.shape, np.int64))],
+                expect={"out": (out, {})},
+                description="shifts, bit operations, **, min/max/abs, chained comparisons, and/or")
+
+
+@case
+def fma_contraction():
+    r = rng(14)
+    n = 512
+    a, b, c, d = (r.uniform(-2, 2, n).astype(np.float32) for _ in range(4))
+    # The expected output is what numba-cuda computes on a GPU (conformance/gpu/
+    # record_with_numba_cuda.py): NVVM contracts multiply-adds, so only hardware can say
+    # which ones. Here only the inputs are written; `recorded_on_gpu` keeps the expected
+    # file out of the NumPy regeneration.
+    return dict(kernel="fma_contraction", grid=[blocks(n, 128)], block=[128],
+                args=[("a", a), ("b", b), ("c", c), ("d", d), ("out", np.zeros((16, n), np.float32))],
+                expect={"out": (None, {})}, recorded_on_gpu=True,
+                description="multiply-add contraction as numba-cuda does it on the GPU (goldens recorded on an H200)",
+                numba_sim_difference=NO_FMA)
+
+
+def fma_patterns(dtype):
+    r = rng(14)
+    n = 512
+    a, b, c, d = (r.uniform(-2, 2, n).astype(np.float32).astype(dtype) for _ in range(4))
+    return dict(kernel="fma_patterns", grid=[blocks(n, 128)], block=[128],
+                args=[("a", a), ("b", b), ("c", c), ("d", d), ("out", np.zeros((14, n), dtype)),
+                      ("out2", np.zeros(n, dtype))],
+                expect={"out": (None, {})}, recorded_on_gpu=True,
+                description="multiply-add contraction patterns in %s (goldens recorded on an H200)" % np.dtype(dtype).name,
+                numba_sim_difference=NO_FMA)
+
+
+@case
+def fma_patterns_f32():
+    return fma_patterns(np.float32)
+
+
+@case
+def fma_patterns_f64():
+    return dict(fma_patterns(np.float64), module="../fma_patterns_f32/kernel.py")
+
