@@ -135,6 +135,15 @@ std::string formatValue(const uint8_t *p, DType t) {
     os << std::setprecision(5) << float(v);
     break;
   }
+  case DType::BF16: { // the upper half of a float32's bits
+    uint16_t bits;
+    std::memcpy(&bits, p, 2);
+    uint32_t wide = uint32_t(bits) << 16;
+    float v;
+    std::memcpy(&v, &wide, 4);
+    os << std::setprecision(4) << v;
+    break;
+  }
   case DType::F32: {
     float v;
     std::memcpy(&v, p, 4);

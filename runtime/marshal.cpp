@@ -1,4 +1,5 @@
 #include "runtime/marshal.h"
+#include "frontend/lower/bfloat16.h"
 
 #include <cstring>
 
@@ -50,7 +51,8 @@ template <class T> void put(uint8_t *buf, uint32_t off, T v) { std::memcpy(buf +
 
 void putScalar(uint8_t *buf, uint32_t off, fe::Scalar to, const Arg::Scalar &s) {
   bool isComplex = s.dtype == DType::C64 || s.dtype == DType::C128;
-  bool isFloat = s.dtype == DType::F16 || s.dtype == DType::F32 || s.dtype == DType::F64 || isComplex;
+  bool isFloat = s.dtype == DType::F16 || s.dtype == DType::BF16 || s.dtype == DType::F32 ||
+                 s.dtype == DType::F64 || isComplex;
   double d, im = 0;
   std::memcpy(&d, &s.bits, 8);
   if (isComplex)
@@ -73,6 +75,13 @@ void putScalar(uint8_t *buf, uint32_t off, fe::Scalar to, const Arg::Scalar &s) 
   case fe::Scalar::U32: put(buf, off, as(uint32_t{})); break;
   case fe::Scalar::U64: put(buf, off, as(uint64_t{})); break;
   case fe::Scalar::F16: put(buf, off, as(_Float16{})); break; // rounded to nearest, ties to even
+  case fe::Scalar::BF16: // rounded once to nearest, as the kernel converts
+    put(buf, off,
+        isFloat ? ir::bfloat16Bits(d)
+                : ir::bfloat16BitsOfInteger(s.dtype == DType::U64 ? uint64_t(i)
+                                                                  : uint64_t(i < 0 ? -uint64_t(i) : i),
+                                            s.dtype != DType::U64 && i < 0));
+    break;
   case fe::Scalar::F32: put(buf, off, as(float{})); break;
   case fe::Scalar::F64: put(buf, off, as(double{})); break;
   case fe::Scalar::C64: {

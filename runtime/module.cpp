@@ -355,7 +355,8 @@ size_t elementAlignment(DType t) {
   case DType::U64:
   case DType::F32:
   case DType::F64:
-  case DType::F16: return dtypeSize(t);
+  case DType::F16:
+  case DType::BF16: return dtypeSize(t);
   }
   return 1;
 }

@@ -97,9 +97,9 @@ Value *lowerPrintBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::E
     if (s == Scalar::Bool) {
       format += "%s";
       slots.push_back(irb.CreateSelect(v, text("True"), text("False")));
-    } else if (fe::isFloat(s)) {
+    } else if (fe::isFloat(s) || s == Scalar::BF16) { // as numba-cuda: %f of its float64
       format += "%f";
-      slots.push_back(irb.CreateFPExt(v, irb.getDoubleTy()));
+      slots.push_back(cx.convertScalar(v, s, Scalar::F64));
     } else {
       format += fe::isSigned(s) ? "%lld" : "%llu";
       slots.push_back(irb.CreateIntCast(v, irb.getInt64Ty(), fe::isSigned(s)));

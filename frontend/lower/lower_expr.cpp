@@ -1,6 +1,7 @@
 // Lowering of expressions with Python/numba semantics: conversions, arithmetic (floor
 // division and modulo, power, shifts), comparisons, boolean operators.
 #include "frontend/builtins/half.h"
+#include "frontend/lower/bfloat16.h"
 #include "frontend/lower/lowerer.h"
 
 #include "frontend/ir/intrinsics.h"
@@ -90,6 +91,8 @@ Value *Lowerer::constant(const fe::ConstValue &v, const Type &t) {
     return ConstantStruct::get(cast<StructType>(llvmType(t)), el);
   }
   llvm::Type *lt = scalarType(t.scalar);
+  if (t.scalar == Scalar::BF16)
+    return ConstantInt::get(lt, bfloat16Bits(v.asDouble()));
   if (fe::isFloat(t.scalar))
     return ConstantFP::get(lt, v.asDouble());
   if (t.isBool())
@@ -101,6 +104,23 @@ Value *Lowerer::constant(const fe::ConstValue &v, const Type &t) {
 Value *Lowerer::convertScalar(Value *v, Scalar from, Scalar to) {
   if (from == to)
     return v;
+  if (from == Scalar::BF16) { // from its float32, which holds it exactly
+    v = bfloat16ToFloat(b_, v);
+    from = Scalar::F32;
+    if (to == from)
+      return v;
+  }
+  if (to == Scalar::BF16) { // rounded once, to nearest
+    if (from == Scalar::F64)
+      return doubleToBfloat16(b_, v);
+    if (fe::isFloat(from))
+      return floatToBfloat16(b_, convertScalar(v, from, Scalar::F32));
+    if (fe::isInteger(from))
+      return integerToBfloat16(b_, v, fe::isSigned(from));
+    if (from == Scalar::Bool)
+      return floatToBfloat16(b_, b_.CreateUIToFP(v, b_.getFloatTy()));
+    throw Error(std::string("internal error: no conversion of ") + fe::scalarName(from) + " to bfloat16");
+  }
   if (fe::isComplex(from) || fe::isComplex(to))
     return convertComplex(v, from, to);
   llvm::Type *lt = scalarType(to);
@@ -341,6 +361,10 @@ Value *Lowerer::binary(fe::BinOp op, Value *a, Value *b, Scalar t) {
   using fe::BinOp;
   if (fe::isComplex(t))
     return complexBinary(op, a, b, t);
+  if (t == Scalar::BF16) { // + - * / in float32, rounded once (bfloat16.h); exact division
+    Value *x = bfloat16ToFloat(b_, a), *y = bfloat16ToFloat(b_, b);
+    return floatToBfloat16(b_, op == fe::BinOp::Div ? b_.CreateFDiv(x, y) : binary(op, x, y, Scalar::F32));
+  }
   if (fe::isFloat(t)) {
     switch (op) {
     case BinOp::Add: return b_.CreateFAdd(a, b);
@@ -396,6 +420,8 @@ Value *Lowerer::lowerBinOp(const fe::BinOpExpr &be) {
 Value *Lowerer::binaryOperation(fe::BinOp op, Value *l, Value *r, Scalar la, Scalar rb, Scalar res) {
   switch (op) {
   case fe::BinOp::Div:
+    if (la == Scalar::BF16)
+      return binary(op, l, r, la);
     if (fe::isInteger(la)) // int / int: both to float64 (numba's int_truediv)
       return fdiv(convertScalar(l, la, Scalar::F64), convertScalar(r, rb, Scalar::F64));
     if (fe::isComplex(la))
@@ -413,6 +439,8 @@ Value *Lowerer::unaryOperation(fe::UnaryOp op, Value *v, Scalar t) {
   case fe::UnaryOp::Neg:
     if (fe::isComplex(t))
       return makeComplex(b_.CreateFNeg(realPart(v)), b_.CreateFNeg(imagPart(v)), t);
+    if (t == Scalar::BF16) // the sign bit, as neg.bf16
+      return b_.CreateXor(v, b_.getInt16(0x8000));
     return fe::isFloat(t) ? b_.CreateFNeg(v) : b_.CreateNeg(v);
   case fe::UnaryOp::Invert: return b_.CreateNot(v);
   default: return v; // +x
@@ -457,6 +485,8 @@ Value *Lowerer::compare(fe::CmpOp op, Value *a, Value *b, Scalar t) {
   using fe::CmpOp;
   if (fe::isComplex(t))
     return complexCompare(op, a, b);
+  if (t == Scalar::BF16) // as their float32 values (exact)
+    return compare(op, bfloat16ToFloat(b_, a), bfloat16ToFloat(b_, b), Scalar::F32);
   if (fe::isFloat(t)) {
     switch (op) {
     case CmpOp::Eq: return b_.CreateFCmpOEQ(a, b);

@@ -17,6 +17,7 @@ llvm::Type *Lowerer::scalarType(Scalar s) {
   switch (s) {
   case Scalar::Bool: return llvm::Type::getInt1Ty(ctx_);
   case Scalar::F16: return llvm::Type::getHalfTy(ctx_);
+  case Scalar::BF16: return llvm::Type::getInt16Ty(ctx_); // its bits (bfloat16.h)
   case Scalar::F32: return llvm::Type::getFloatTy(ctx_);
   case Scalar::F64: return llvm::Type::getDoubleTy(ctx_);
   case Scalar::C64:

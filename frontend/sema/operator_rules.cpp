@@ -38,8 +38,19 @@ void addReal(std::vector<ScalarCase> &c) {
   c.push_back({{S::F64, S::F64}, S::F64});
 }
 
-/// numba-cuda's float16 operators (+, -, *, /): half in, half out; the rest promote.
-void addHalf(std::vector<ScalarCase> &c) { c.push_back({{S::F16, S::F16}, S::F16}); }
+/// numba-cuda's float16 and bfloat16 operators (+, -, *, /): half in, half out; the rest
+/// promote.
+void addHalf(std::vector<ScalarCase> &c) {
+  c.push_back({{S::F16, S::F16}, S::F16});
+  c.push_back({{S::BF16, S::BF16}, S::BF16});
+}
+
+/// bfloat16 with a 64-bit integer (a Python int among them): numba-cuda's overloads pick
+/// int64 and truncate the bfloat16; cutwin computes in float64 instead.
+bool bfloat16WithWideInteger(Scalar a, Scalar b) {
+  auto wide = [](Scalar s) { return s == S::I64 || s == S::U64; };
+  return (a == S::BF16 && wide(b)) || (b == S::BF16 && wide(a));
+}
 
 void addComplex(std::vector<ScalarCase> &c) {
   c.push_back({{S::C64, S::C64}, S::C64});
@@ -81,6 +92,10 @@ std::optional<ScalarCase> resolveOverload(const std::vector<ScalarCase> &cases,
 }
 
 std::optional<ScalarCase> typeBinOp(BinOp op, Scalar a, Scalar b) {
+  bool arithmetic = op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul || op == BinOp::Div ||
+                    op == BinOp::FloorDiv || op == BinOp::Mod || op == BinOp::Pow;
+  if (arithmetic && bfloat16WithWideInteger(a, b))
+    return ScalarCase{{S::F64, S::F64}, S::F64};
   std::vector<ScalarCase> cases;
   bool allowUnsafe = true;
   switch (op) {
@@ -152,6 +167,7 @@ std::optional<ScalarCase> typeUnaryOp(UnaryOp op, Scalar a) {
   for (S x : kSigned)
     cases.push_back({{x}, resultInt({x})});
   cases.push_back({{S::F16}, S::F16});
+  cases.push_back({{S::BF16}, S::BF16});
   cases.push_back({{S::F32}, S::F32});
   cases.push_back({{S::F64}, S::F64});
   cases.push_back({{S::C64}, S::C64});
@@ -164,6 +180,8 @@ std::optional<ScalarCase> typeCompare(CmpOp op, Scalar a, Scalar b) {
   if (op != CmpOp::Eq && op != CmpOp::NotEq && op != CmpOp::Lt && op != CmpOp::LtE && op != CmpOp::Gt &&
       op != CmpOp::GtE)
     return std::nullopt;
+  if (bfloat16WithWideInteger(a, b))
+    return ScalarCase{{S::F64, S::F64}, S::Bool};
   std::vector<ScalarCase> cases;
   cases.push_back({{S::Bool, S::Bool}, S::Bool});
   for (S x : kSigned)
@@ -171,6 +189,7 @@ std::optional<ScalarCase> typeCompare(CmpOp op, Scalar a, Scalar b) {
   for (S x : kUnsigned)
     cases.push_back({{x, x}, S::Bool});
   cases.push_back({{S::F16, S::F16}, S::Bool});
+  cases.push_back({{S::BF16, S::BF16}, S::Bool});
   cases.push_back({{S::F32, S::F32}, S::Bool});
   cases.push_back({{S::F64, S::F64}, S::Bool});
   if (op == CmpOp::Eq || op == CmpOp::NotEq) { // complex numbers are not ordered

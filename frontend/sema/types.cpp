@@ -23,7 +23,8 @@ unsigned bitWidth(Scalar s) {
   case Scalar::U8: return 8;
   case Scalar::I16:
   case Scalar::U16:
-  case Scalar::F16: return 16;
+  case Scalar::F16:
+  case Scalar::BF16: return 16;
   case Scalar::I32:
   case Scalar::U32:
   case Scalar::F32: return 32;
@@ -61,23 +62,32 @@ std::string scalarNames(const std::vector<Scalar> &scalars) {
 
 std::optional<Scalar> scalarFromName(const std::string &n) {
   static const std::map<std::string, Scalar> names = {
-      {"bool", Scalar::Bool},    {"bool_", Scalar::Bool},      {"boolean", Scalar::Bool},
-      {"b1", Scalar::Bool},      {"int8", Scalar::I8},         {"i1", Scalar::I8},
-      {"byte", Scalar::I8},      {"int16", Scalar::I16},       {"i2", Scalar::I16},
-      {"short", Scalar::I16},    {"int32", Scalar::I32},       {"i4", Scalar::I32},
-      {"intc", Scalar::I32},     {"int64", Scalar::I64},       {"i8", Scalar::I64},
-      {"intp", Scalar::I64},     {"int_", Scalar::I64},        {"long", Scalar::I64},
-      {"longlong", Scalar::I64}, {"uint8", Scalar::U8},        {"u1", Scalar::U8},
-      {"ubyte", Scalar::U8},     {"uint16", Scalar::U16},      {"u2", Scalar::U16},
-      {"ushort", Scalar::U16},   {"uint32", Scalar::U32},      {"u4", Scalar::U32},
-      {"uintc", Scalar::U32},    {"uint64", Scalar::U64},      {"u8", Scalar::U64},
-      {"uintp", Scalar::U64},    {"uint", Scalar::U64},        {"ulonglong", Scalar::U64},
-      {"float16", Scalar::F16},  {"f2", Scalar::F16},          {"half", Scalar::F16},
-      {"float32", Scalar::F32},  {"f4", Scalar::F32},          {"single", Scalar::F32},
-      {"float64", Scalar::F64},  {"f8", Scalar::F64},          {"double", Scalar::F64},
-      {"float_", Scalar::F64},   {"complex64", Scalar::C64},   {"c8", Scalar::C64},
-      {"csingle", Scalar::C64},  {"complex128", Scalar::C128}, {"c16", Scalar::C128},
-      {"cdouble", Scalar::C128}, {"complex_", Scalar::C128},
+      {"bool", Scalar::Bool},       {"bool_", Scalar::Bool},
+      {"boolean", Scalar::Bool},    {"b1", Scalar::Bool},
+      {"int8", Scalar::I8},         {"i1", Scalar::I8},
+      {"byte", Scalar::I8},         {"int16", Scalar::I16},
+      {"i2", Scalar::I16},          {"short", Scalar::I16},
+      {"int32", Scalar::I32},       {"i4", Scalar::I32},
+      {"intc", Scalar::I32},        {"int64", Scalar::I64},
+      {"i8", Scalar::I64},          {"intp", Scalar::I64},
+      {"int_", Scalar::I64},        {"long", Scalar::I64},
+      {"longlong", Scalar::I64},    {"uint8", Scalar::U8},
+      {"u1", Scalar::U8},           {"ubyte", Scalar::U8},
+      {"uint16", Scalar::U16},      {"u2", Scalar::U16},
+      {"ushort", Scalar::U16},      {"uint32", Scalar::U32},
+      {"u4", Scalar::U32},          {"uintc", Scalar::U32},
+      {"uint64", Scalar::U64},      {"u8", Scalar::U64},
+      {"uintp", Scalar::U64},       {"uint", Scalar::U64},
+      {"ulonglong", Scalar::U64},   {"float16", Scalar::F16},
+      {"f2", Scalar::F16},          {"half", Scalar::F16},
+      {"float32", Scalar::F32},     {"f4", Scalar::F32},
+      {"single", Scalar::F32},      {"float64", Scalar::F64},
+      {"f8", Scalar::F64},          {"double", Scalar::F64},
+      {"float_", Scalar::F64},      {"complex64", Scalar::C64},
+      {"c8", Scalar::C64},          {"csingle", Scalar::C64},
+      {"complex128", Scalar::C128}, {"c16", Scalar::C128},
+      {"cdouble", Scalar::C128},    {"complex_", Scalar::C128},
+      {"bfloat16", Scalar::BF16},   {"__nv_bfloat16", Scalar::BF16},
   };
   auto it = names.find(n);
   if (it == names.end())
@@ -118,6 +128,20 @@ struct CastTable {
     set(a, b, Conversion::Unsafe);
     set(b, a, Conversion::Unsafe);
   }
+  /// numba-cuda's bfloat16 is no Float and converts by its own rules, apart from the
+  /// graph (no path runs through it): int8/uint8 in safely, other integers and floats in
+  /// unsafely; out to float32/float64 safely, to float16 and integers unsafely; nothing
+  /// with bool or complex numbers.
+  void bfloat16Rules() {
+    using S = Scalar;
+    for (int i = 0; i < kNumScalars; ++i) {
+      S s = S(i);
+      if (s == S::BF16 || !(isFloat(s) || isInteger(s)))
+        continue;
+      t[i][int(S::BF16)] = s == S::I8 || s == S::U8 ? Conversion::Safe : Conversion::Unsafe;
+      t[int(S::BF16)][i] = s == S::F32 || s == S::F64 ? Conversion::Safe : Conversion::Unsafe;
+    }
+  }
 
   CastTable() {
     for (auto &row : t)
@@ -148,6 +172,7 @@ struct CastTable {
     set(S::F32, S::C64, Conversion::Safe); // one way: a complex never becomes a real
     set(S::F64, S::C128, Conversion::Safe);
     promoteUnsafe(S::C64, S::C128);
+    bfloat16Rules();
     for (int k = 0; k < kNumScalars; ++k)
       for (int i = 0; i < kNumScalars; ++i)
         for (int j = 0; j < kNumScalars; ++j) {
@@ -174,6 +199,19 @@ Scalar npPromote(Scalar a, Scalar b) {
     return b;
   if (b == Scalar::Bool)
     return a;
+  if (a == Scalar::BF16 || b == Scalar::BF16) {
+    // numba-cuda's bfloat16 operators: with float32 or float64 that float, with float16
+    // float32, with integers of up to 32 bits bfloat16. With a 64-bit integer numba-cuda
+    // truncates the bfloat16 to int64; cutwin computes in float64 instead.
+    Scalar o = a == Scalar::BF16 ? b : a;
+    if (o == Scalar::F32 || o == Scalar::F64)
+      return o;
+    if (o == Scalar::F16)
+      return Scalar::F32;
+    if (isComplex(o))
+      return complexOf(Scalar::F32);
+    return bitWidth(o) <= 32 ? Scalar::BF16 : Scalar::F64;
+  }
   if (isComplex(a) || isComplex(b)) // the complex type whose parts hold both
     return complexOf(npPromote(partOf(a), partOf(b)));
   if (isFloat(a) || isFloat(b)) {
@@ -341,8 +379,9 @@ std::string Type::signatureText() const {
 }
 
 std::string Type::mangle() const {
-  static const char *short_[] = {"b",   "i8",  "i16", "i32", "i64", "u8",   "u16", "u32",
-                                 "u64", "f32", "f64", "?",   "c64", "c128", "f16"};
+  static constexpr const char *short_[] = {"b",   "i8",  "i16", "i32", "i64", "u8",   "u16", "u32",
+                                           "u64", "f32", "f64", "?",   "c64", "c128", "f16", "bf16"};
+  static_assert(std::size(short_) == kNumScalars, "a short name for each scalar of dtypes.def");
   switch (kind) {
   case TypeKind::Scalar: return short_[int(scalar)];
   case TypeKind::Array: {

@@ -37,8 +37,12 @@ class Scalar(Type):
 
     @property
     def dtype(self):
-        if self.name == "bfloat16":
-            raise TypeError("NumPy has no bfloat16 dtype")
+        if self.name == "bfloat16":  # NumPy has none: ml_dtypes' (numba-cuda's too)
+            try:
+                import ml_dtypes
+            except ImportError:
+                raise TypeError("bfloat16 arrays and host values need the ml_dtypes package") from None
+            return np.dtype(ml_dtypes.bfloat16)
         return np.dtype("bool" if self.name == "boolean" else self.name)
 
     def __call__(self, *args):
@@ -148,8 +152,7 @@ uintc, uintp, uint = uint32, uint64, uint64
 single, double = float32, float64
 float_ = float32  # numba's alias (NumPy's float_ is float64)
 ubyte, ushort, ulong, longlong, ulonglong = uint8, uint16, uint64, int64, uint64
-# Half precision: float16 is a kernel type; bfloat16's name exists (signatures spell it),
-# kernels reject it until cutwin has the type.
+# Half precision: float16, and bfloat16 (numba-cuda's __nv_bfloat16; on the host ml_dtypes').
 float16 = half = f2 = Scalar("float16")
 bfloat16 = Scalar("bfloat16")
 

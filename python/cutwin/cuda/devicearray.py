@@ -20,8 +20,13 @@ def _native_dtype(dtype):
 
 
 def _raw(host):
-    """A host array as the extension takes it: record arrays as their bytes."""
-    return host.view(np.uint8) if host.dtype.names else host
+    """A host array as the extension takes it: record arrays as their bytes, ml_dtypes'
+    numbers (bfloat16) as unsigned integers of their size."""
+    if host.dtype.names:
+        return host.view(np.uint8)
+    if host.dtype.kind == "V":
+        return host.view("u%d" % host.dtype.itemsize)
+    return host
 
 
 def _strides_for(shape, itemsize, order):

@@ -140,7 +140,7 @@ class _DeviceInfo:
 
     @property
     def supports_bfloat16(self):
-        return False  # as cuda.is_bfloat16_supported(): kernels have no bfloat16 type yet
+        return True  # as cuda.is_bfloat16_supported()
 
     def get_primary_context(self):
         with use_backend(self._spec):

@@ -35,9 +35,9 @@ def _numba_type_text(v):
         base = name if cls in ("Integer", "Float", "Complex", "Boolean") else str(getattr(v, "literal_type", name))
         if base == "bool":
             base = "boolean"
-        if base == "bfloat16":
-            return None
         return base if hasattr(ct, base) else None
+    if cls == "Bfloat16":  # numba-cuda's __nv_bfloat16
+        return "bfloat16"
     if cls == "NoneType" or name in ("none", "void"):
         return "void"
     if cls == "CPointer":
