@@ -1,10 +1,12 @@
-"""Cases of math: libdevice functions in both precisions, Python's operators and FMA
-contraction."""
+"""Cases of math: libdevice functions in both precisions, Python's operators, FMA
+contraction and bfloat16's roundings."""
+from fractions import Fraction
+
 import mpmath
 import numpy as np
 
 from case_data import NO_FMA, blocks, case, rng
-from exact_arith import correctly_rounded_f64, fma
+from exact_arith import correctly_rounded_f64, fma, round_bfloat16
 
 
 @case
@@ -102,3 +104,40 @@ def fma_patterns_f32():
 def fma_patterns_f64():
     return dict(fma_patterns(np.float64), module="../fma_patterns_f32/kernel.py")
 
+
+def bfloat16_operation(op, x, y):
+    """x op y for bfloat16 operands, rounded once from the exact result."""
+    x, y = float(x), float(y)
+    special = not (np.isfinite(x) and np.isfinite(y)) or (op == "/" and y == 0)
+    with np.errstate(all="ignore"):
+        ieee = {"+": np.float64(x) + y, "-": np.float64(x) - y, "*": np.float64(x) * y, "/": np.float64(x) / y}[op]
+    if special or ieee == 0:  # infinities, NaN and the sign of a zero: float64 has them exactly
+        return round_bfloat16(float(ieee))
+    fx, fy = Fraction(x), Fraction(y)
+    return round_bfloat16({"+": fx + fy, "-": fx - fy, "*": fx * fy, "/": fx / fy}[op])
+
+
+@case
+def bfloat16_ops():
+    r = rng(17)
+    n = 2048
+    bits = r.integers(0, 1 << 16, (2, n), dtype=np.uint32) << 16
+    x, y = bits.astype(np.uint32).view(np.float32)  # bfloat16 values: every pattern, NaN among them
+    ties = x.astype(np.float64)[np.isfinite(x) & (np.abs(x) > 1e-37) & (np.abs(x) < 1e38)][: n // 2]
+    w = np.concatenate([ties * (1 + 2.0 ** -8) + np.abs(ties) * 2.0 ** -30,
+                        ties * (1 + 2.0 ** -8) - np.abs(ties) * 2.0 ** -30])
+    w = np.resize(w, n)
+    k = (np.int64(0x181) << r.integers(9, 54, n)) + r.choice([1, -1, 0], n)
+    k = np.where(r.integers(0, 2, n) == 1, -k, k)
+    out = np.zeros((6, n), np.float32)
+    for i in range(n):
+        for row, op in enumerate("+-*/"):
+            out[row, i] = bfloat16_operation(op, x[i], y[i])
+        out[4, i] = round_bfloat16(float(w[i]))
+        out[5, i] = round_bfloat16(Fraction(int(k[i])))
+    return dict(kernel="bfloat16_ops", grid=[blocks(n, 128)], block=[128],
+                args=[("x", x), ("y", y), ("w", w), ("k", k), ("out", np.zeros((6, n), np.float32))],
+                expect={"out": (out, {})},
+                description="bfloat16 + - * / rounded once from the exact result (NaN 0x7fff), and float64 "
+                            "and int64 beside bfloat16 ties converted with one rounding",
+                numba_sim_difference="numba's simulator has no bfloat16 (numba.cuda.bfloat16 is None there)")

@@ -27,6 +27,30 @@ def round_fraction(q, dtype):
     return dtype(sign * float(whole * unit))
 
 
+def round_bfloat16(x):
+    """The bfloat16 nearest to x (a Fraction, or a float: its exact value; ties to even), as
+    the float32 that holds it; a NaN is bfloat16's canonical NaN (0x7fff)."""
+    if isinstance(x, float):
+        if x != x:
+            return np.array([0x7FFF0000], np.uint32).view(np.float32)[0]
+        if x in (float("inf"), float("-inf")) or x == 0:
+            return np.float32(x)
+        x = Fraction(x)
+    if x == 0:
+        return np.float32(0.0)
+    sign = -1 if x < 0 else 1
+    q = abs(x)
+    e = q.numerator.bit_length() - q.denominator.bit_length()
+    if Fraction(2) ** e > q:
+        e -= 1
+    unit = Fraction(2) ** (max(e, -126) - 7)  # 8 significant bits, subnormals below 2^-126
+    whole, rest = divmod(q, unit)
+    if rest * 2 > unit or (rest * 2 == unit and whole % 2 == 1):
+        whole += 1
+    value = whole * unit
+    return np.float32(sign * (float("inf") if value >= Fraction(2) ** 128 else float(value)))
+
+
 def fma(a, b, c):
     """Fused multiply-add, rounded once, elementwise (the kernels' contracted a*b + c)."""
     a, b, c = np.broadcast_arrays(a, b, c)
