@@ -25,6 +25,7 @@ std::span<const Builtin> randomBuiltins();
 std::span<const Builtin> printBuiltins();
 std::span<const Builtin> debugBuiltins();
 std::span<const Builtin> halfBuiltins();
+std::span<const Builtin> bfloat16Builtins();
 std::span<const Builtin> cacheHintBuiltins();
 
 std::span<const BuiltinFamily> builtinFamilies() {
@@ -46,6 +47,7 @@ std::span<const BuiltinFamily> builtinFamilies() {
       {"print", "print.cpp", printBuiltins},
       {"debug", "debug.cpp", debugBuiltins},
       {"half", "half.cpp", halfBuiltins},
+      {"bfloat16", "bfloat16.cpp", bfloat16Builtins},
       {"cache hints", "cache_hints.cpp", cacheHintBuiltins},
   };
   return families;

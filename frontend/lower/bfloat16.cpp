@@ -15,7 +15,8 @@ constexpr uint32_t kCanonicalNaN = 0x7fff;
 /// Round to nearest even of a float32's bits to its upper half.
 uint16_t roundFloatBits(uint32_t u) { return uint16_t((u + 0x7fff + ((u >> 16) & 1)) >> 16); }
 
-/// float64 -> float32 rounded to odd: toward zero, with the last bit set when inexact.
+} // namespace
+
 Value *doubleToFloatOdd(IRBuilderBase &b, Value *x) {
   Value *r = b.CreateFPTrunc(x, b.getFloatTy());
   Value *back = b.CreateFPExt(r, b.getDoubleTy());
@@ -28,8 +29,6 @@ Value *doubleToFloatOdd(IRBuilderBase &b, Value *x) {
   Value *odd = b.CreateOr(towardZero, b.getInt32(1));
   return b.CreateBitCast(b.CreateSelect(inexact, odd, bits), b.getFloatTy());
 }
-
-} // namespace
 
 uint16_t bfloat16Bits(double x) {
   if (std::isnan(x))
@@ -64,13 +63,51 @@ Value *floatToBfloat16(IRBuilderBase &b, Value *x) {
   return b.CreateTrunc(b.CreateSelect(nan, b.getInt32(kCanonicalNaN), rounded), b.getInt16Ty());
 }
 
-Value *doubleToBfloat16(IRBuilderBase &b, Value *x) { return floatToBfloat16(b, doubleToFloatOdd(b, x)); }
+Value *floatToBfloat16(IRBuilderBase &b, Value *x, fe::HalfRounding mode) {
+  if (mode == fe::HalfRounding::Nearest)
+    return floatToBfloat16(b, x);
+  // toward zero: the upper half; down and up move a lost remainder's magnitude by one unit
+  // (sign and magnitude: one more in the bits) when the value is negative or positive
+  Value *u = b.CreateBitCast(x, b.getInt32Ty());
+  Value *truncated = b.CreateLShr(u, 16);
+  Value *inexact = b.CreateICmpNE(b.CreateAnd(u, b.getInt32(0xffff)), b.getInt32(0));
+  Value *negative = b.CreateICmpSLT(u, b.getInt32(0));
+  Value *away = mode == fe::HalfRounding::Zero   ? b.getFalse()
+                : mode == fe::HalfRounding::Down ? b.CreateAnd(inexact, negative)
+                                                 : b.CreateAnd(inexact, b.CreateNot(negative));
+  Value *r = b.CreateAdd(truncated, b.CreateZExt(away, b.getInt32Ty()));
+  Value *nan = b.CreateFCmpUNO(x, x);
+  return b.CreateTrunc(b.CreateSelect(nan, b.getInt32(kCanonicalNaN), r), b.getInt16Ty());
+}
 
-Value *integerToBfloat16(IRBuilderBase &b, Value *v, bool isSigned) {
+Value *fmaBfloat16(IRBuilderBase &b, Value *x, Value *y, Value *z) {
+  // In float64 the product is exact (16 bits); the sum rounded, its error exact (TwoSum),
+  // and from both the sum rounded to odd, which the final rounding then sees as the exact one.
+  auto *f64 = b.getDoubleTy();
+  Value *p = b.CreateFMul(b.CreateFPExt(x, f64), b.CreateFPExt(y, f64));
+  Value *c = b.CreateFPExt(z, f64);
+  Value *s = b.CreateFAdd(p, c);
+  Value *bp = b.CreateFSub(s, p);
+  Value *err = b.CreateFAdd(b.CreateFSub(p, b.CreateFSub(s, bp)), b.CreateFSub(c, bp));
+  Value *inexact = b.CreateFCmpONE(err, ConstantFP::get(f64, 0.0));
+  Value *bits = b.CreateBitCast(s, b.getInt64Ty());
+  // s beyond the exact sum in magnitude when the error has the other sign
+  Value *beyond = b.CreateXor(b.CreateFCmpOLT(err, ConstantFP::get(f64, 0.0)),
+                              b.CreateFCmpOLT(s, ConstantFP::get(f64, 0.0)));
+  Value *towardZero = b.CreateSelect(beyond, b.CreateSub(bits, b.getInt64(1)), bits);
+  Value *odd = b.CreateBitCast(b.CreateOr(towardZero, b.getInt64(1)), f64);
+  return doubleToBfloat16(b, b.CreateSelect(inexact, odd, s));
+}
+
+Value *doubleToBfloat16(IRBuilderBase &b, Value *x, fe::HalfRounding mode) {
+  return floatToBfloat16(b, doubleToFloatOdd(b, x), mode);
+}
+
+Value *integerToBfloat16(IRBuilderBase &b, Value *v, bool isSigned, fe::HalfRounding mode) {
   unsigned width = v->getType()->getIntegerBitWidth();
   if (width <= 32) // exact in float64
-    return doubleToBfloat16(b, isSigned ? b.CreateSIToFP(v, b.getDoubleTy())
-                                        : b.CreateUIToFP(v, b.getDoubleTy()));
+    return doubleToBfloat16(
+        b, isSigned ? b.CreateSIToFP(v, b.getDoubleTy()) : b.CreateUIToFP(v, b.getDoubleTy()), mode);
   // 64 bits: the magnitude's top 53 bits, the ones shifted out kept as a sticky last bit
   // (rounded to odd), then scaled back by a power of two: exact in float64.
   auto *i64 = b.getInt64Ty();
@@ -88,7 +125,7 @@ Value *integerToBfloat16(IRBuilderBase &b, Value *v, bool isSigned) {
   Value *scale =
       b.CreateBitCast(b.CreateShl(b.CreateAdd(shift, ConstantInt::get(i64, 1023)), 52), b.getDoubleTy());
   Value *f = b.CreateFMul(mantissa, scale);
-  return doubleToBfloat16(b, b.CreateSelect(negative, b.CreateFNeg(f), f));
+  return doubleToBfloat16(b, b.CreateSelect(negative, b.CreateFNeg(f), f), mode);
 }
 
 } // namespace cutwin::ir

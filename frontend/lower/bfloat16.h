@@ -7,6 +7,8 @@
 /// Both backends run the same instructions.
 #pragma once
 
+#include "frontend/builtins/half.h" // fe::HalfRounding: CUDA's _rn, _rz, _rd, _ru
+
 #include <llvm/IR/IRBuilder.h>
 
 #include <cstdint>
@@ -23,9 +25,19 @@ uint16_t bfloat16BitsOfInteger(uint64_t magnitude, bool negative);
 llvm::Value *bfloat16ToFloat(llvm::IRBuilderBase &b, llvm::Value *bits);
 /// The bfloat16 nearest to a float32 (NaN: 0x7fff, what the GPU's cvt.rn.bf16.f32 gives).
 llvm::Value *floatToBfloat16(llvm::IRBuilderBase &b, llvm::Value *x);
-/// The bfloat16 nearest to a float64, rounded once.
-llvm::Value *doubleToBfloat16(llvm::IRBuilderBase &b, llvm::Value *x);
-/// The bfloat16 nearest to an integer of any width, rounded once.
-llvm::Value *integerToBfloat16(llvm::IRBuilderBase &b, llvm::Value *v, bool isSigned);
+/// A float32 to bfloat16 in a rounding mode (NaN: 0x7fff in every mode).
+llvm::Value *floatToBfloat16(llvm::IRBuilderBase &b, llvm::Value *x, fe::HalfRounding mode);
+/// float64 to float32 rounded to odd (toward zero, the last bit set when inexact): a
+/// rounding to bfloat16 after it, in any mode, is the one of the float64 itself.
+llvm::Value *doubleToFloatOdd(llvm::IRBuilderBase &b, llvm::Value *x);
+/// x * y + z of three float32 holding bfloat16 values, rounded once to a bfloat16 (the
+/// GPU's fma.rn.bf16).
+llvm::Value *fmaBfloat16(llvm::IRBuilderBase &b, llvm::Value *x, llvm::Value *y, llvm::Value *z);
+/// A float64 to bfloat16, rounded once (to nearest unless `mode` says otherwise).
+llvm::Value *doubleToBfloat16(llvm::IRBuilderBase &b, llvm::Value *x,
+                              fe::HalfRounding mode = fe::HalfRounding::Nearest);
+/// An integer of any width to bfloat16, rounded once.
+llvm::Value *integerToBfloat16(llvm::IRBuilderBase &b, llvm::Value *v, bool isSigned,
+                               fe::HalfRounding mode = fe::HalfRounding::Nearest);
 
 } // namespace cutwin::ir

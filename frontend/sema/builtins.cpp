@@ -51,9 +51,9 @@ Scalar libdeviceScalar(ir::LibdeviceType t) {
 
 std::span<const CudaNamespace> cudaNamespaces() {
   static const CudaNamespace namespaces[] = {
-      {"threadIdx", false}, {"blockIdx", false}, {"blockDim", false}, {"gridDim", false},
-      {"shared", false},    {"local", false},    {"const", false},    {"cg", false},
-      {"atomic", false},    {"random", true},    {"libdevice", true}, {"fp16", true},
+      {"threadIdx", false}, {"blockIdx", false}, {"blockDim", false}, {"gridDim", false}, {"shared", false},
+      {"local", false},     {"const", false},    {"cg", false},       {"atomic", false},  {"random", true},
+      {"libdevice", true},  {"fp16", true},      {"bf16", true},
   };
   return namespaces;
 }
@@ -89,6 +89,8 @@ std::optional<Type> knownModule(const std::string &p) {
       {"cutwin.cuda.random", "cuda.random"},
       {"numba.cuda.fp16", "cuda.fp16"},
       {"cutwin.cuda.fp16", "cuda.fp16"},
+      {"numba.cuda.bf16", "cuda.bf16"},
+      {"cutwin.cuda.bf16", "cuda.bf16"},
       {"cutwin", "cutwin"},
       {"cutwin.cuda", "cuda"},
       {"cutwin.types", "numba.types"},
@@ -112,8 +114,9 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   const std::string &m = module.path;
   // numba.cuda re-exports numba's types too (`from numba.cuda import float32`).
   if (m == "numba" || m == "numba.types" || m == "numpy" || m == "cutwin" || m == "cuda") {
-    if (auto s = scalarFromName(attr)) {
-      // NumPy has no `numpy.int` / `numpy.float` scalar types; numba's names are richer.
+    if (auto s = scalarFromName(attr); s && !(m == "numpy" && *s == Scalar::BF16)) {
+      // NumPy has no `numpy.int` / `numpy.float` scalar types (nor bfloat16); numba's names
+      // are richer.
       if (m != "numpy" || attr.find('_') != std::string::npos || std::isdigit(attr.back()) ||
           attr == "double" || attr == "single" || attr == "intc" || attr == "intp" || attr == "uintp" ||
           attr == "byte" || attr == "ubyte" || attr == "short" || attr == "ushort" || attr == "uintc" ||
@@ -197,6 +200,13 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   if (m == "cuda.fp16") {
     if (findBuiltin("cuda.fp16." + attr))
       return functionEntity("cuda.fp16." + attr);
+    return std::nullopt;
+  }
+  if (m == "cuda.bf16") {
+    if (attr == "bfloat16")
+      return typeObject(Scalar::BF16);
+    if (findBuiltin("cuda.bf16." + attr))
+      return functionEntity("cuda.bf16." + attr);
     return std::nullopt;
   }
   if (m == "cuda.libdevice") // any name: the call is checked against libdevice when typed

@@ -58,6 +58,7 @@ CUTWIN_MODULES = {
     "numba.cuda.random": "cutwin.cuda.random",
     "numba.cuda.args": "cutwin.cuda.args",
     "numba.cuda.fp16": "cutwin.cuda.fp16",
+    "numba.cuda.bf16": "cutwin.cuda.bf16",
     "numba.cuda.libdevice": "cutwin.cuda.libdevice",
     "numba.cuda.compiler": "cutwin.cuda.compiler",
     "numba.cuda.dispatcher": "cutwin.cuda.dispatcher",

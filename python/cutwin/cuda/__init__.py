@@ -21,6 +21,7 @@ from .intrinsics import *  # noqa: F401,F403
 from . import random  # noqa: F401,E402  cuda.random.xoroshiro128p_* as numba spells it
 from . import libdevice  # noqa: F401,E402  cuda.libdevice.<name>: libdevice functions in kernels
 from . import fp16  # noqa: F401,E402  cuda.fp16.hadd etc.: CUDA's float16 functions in kernels
+from . import bf16  # noqa: F401,E402  cuda.bf16.hadd etc.: CUDA's bfloat16 functions in kernels
 from . import cudadrv  # noqa: F401,E402  cuda.cudadrv.driver / drvapi names
 from .reduction import Reduce, reduce  # noqa: F401,E402
 from .vectorizers import guvectorize, vectorize  # noqa: F401,E402

@@ -25,7 +25,8 @@ from .host_values import host_constant
 from .signatures import is_numba_type, type_text
 
 # Modules whose members kernels may use, indexed by object identity (first wins).
-_MEMBER_MODULES = ("cutwin.cuda", "cutwin.cuda.random", "cutwin.cuda.libdevice", "cutwin.cuda.fp16", "math",
+_MEMBER_MODULES = ("cutwin.cuda", "cutwin.cuda.random", "cutwin.cuda.libdevice", "cutwin.cuda.fp16", "cutwin.cuda.bf16",
+                   "math",
                    "cmath", "numpy", "operator", "pdb")
 _member_index = None
 
