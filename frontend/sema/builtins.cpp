@@ -192,21 +192,11 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
       return functionEntity(m + ".array");
     return std::nullopt;
   }
-  if (m == "cuda.atomic") {
-    if (findBuiltin("cuda.atomic." + attr))
-      return functionEntity("cuda.atomic." + attr);
-    return std::nullopt;
-  }
-  if (m == "cuda.fp16") {
-    if (findBuiltin("cuda.fp16." + attr))
-      return functionEntity("cuda.fp16." + attr);
-    return std::nullopt;
-  }
-  if (m == "cuda.bf16") {
-    if (attr == "bfloat16")
-      return typeObject(Scalar::BF16);
-    if (findBuiltin("cuda.bf16." + attr))
-      return functionEntity("cuda.bf16." + attr);
+  if (m == "cuda.bf16" && attr == "bfloat16")
+    return typeObject(Scalar::BF16);
+  if (m == "cuda.atomic" || m == "cuda.fp16" || m == "cuda.bf16") { // their members: the registry's rows
+    if (findBuiltin(m + "." + attr))
+      return functionEntity(m + "." + attr);
     return std::nullopt;
   }
   if (m == "cuda.libdevice") // any name: the call is checked against libdevice when typed
