@@ -159,6 +159,11 @@ bfloat16 = Scalar("bfloat16")
 __all__ = [n for n, v in list(globals().items()) if isinstance(v, Type)] + ["CPointer", "Tuple", "UniTuple"]
 
 
+def numpy_dtype(name):
+    """The NumPy dtype of a kernel element type's name ("float32", "bfloat16": ml_dtypes')."""
+    return bfloat16.dtype if name == "bfloat16" else np.dtype(name)
+
+
 def parse_signature(text):
     """A signature from numba's text form ("void(float32[:], int32)", or a bare argument
     tuple "(float32[:], int32)"): the text is a Python expression over the type names."""

@@ -258,3 +258,33 @@ def test_is_bfloat16_supported_and_the_type_names():
     assert cuda.is_bfloat16_supported()
     assert cuda.bfloat16 is bfloat16
     assert bfloat16.dtype == np.dtype(BF16)
+
+
+@cuda.jit(debug=True)
+def stops_with_a_bfloat16(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        v = a[i] * bfloat16(2.0)
+        if i == 3:
+            breakpoint()
+        out[i] = v
+
+
+def test_the_debugger_shows_and_changes_bfloat16_variables():
+    from cutwin import debug
+
+    a = np.arange(8).astype(BF16)
+    out = np.zeros(8, BF16)
+    seen = []
+
+    def look(stop):
+        vs = stop.variables
+        seen.append((float(vs["v"]), vs["a"].dtype, float(vs["a"][5])))
+        stop.set("v", -1.5)  # what the thread goes on with
+
+    with cuda.use_backend("sim"), debug.on_breakpoint(look):
+        stops_with_a_bfloat16[1, 8](a, out)
+    assert seen == [(6.0, np.dtype(BF16), 5.0)]
+    want = a.astype(np.float32) * 2
+    want[3] = -1.5
+    np.testing.assert_array_equal(out.astype(np.float32), want)

@@ -8,6 +8,7 @@ import types
 
 import numpy as np
 
+from ..types import numpy_dtype
 from . import _state
 from ._indices import thread_index
 from .points import Breakpoint, Watchpoint
@@ -22,14 +23,14 @@ def _dim3(t):
 
 
 def _scalar_view(dtype, address):
-    dt = np.dtype(dtype)
+    dt = numpy_dtype(dtype)
     buf = (ctypes.c_char * dt.itemsize).from_address(address)
     return np.frombuffer(buf, dtype=dt)  # one element, writable: the variable itself
 
 
 def _array_view(dtype, ndim, address):
     """The array whose descriptor (data address, extents, byte strides) is at `address`."""
-    dt = np.dtype(dtype)
+    dt = numpy_dtype(dtype)
     data = ctypes.c_uint64.from_address(address).value
     shape = tuple((ctypes.c_int64 * ndim).from_address(address + 8))
     strides = tuple((ctypes.c_int64 * ndim).from_address(address + 8 + 8 * ndim))
