@@ -4,6 +4,11 @@
 #include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
+#include <cctype>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+
 namespace cutwin {
 
 namespace ir {
@@ -20,6 +25,71 @@ ExprInfo typeConversionBuiltin(TypingContext &cx, const CallExpr &c, const std::
                                const Builtin &b);
 
 using S = Scalar;
+
+namespace {
+
+/// Python's float(text): surrounding spaces, a sign, then "inf", "infinity" or "nan" in any
+/// case, or a decimal literal (underscores between digits); nullopt for anything else.
+std::optional<double> parseFloat(std::string text) {
+  auto space = [](char ch) { return std::isspace(static_cast<unsigned char>(ch)) != 0; };
+  while (!text.empty() && space(text.back()))
+    text.pop_back();
+  size_t k = 0;
+  while (k < text.size() && space(text[k]))
+    ++k;
+  text = text.substr(k);
+  std::string body = text.substr(!text.empty() && (text[0] == '+' || text[0] == '-'));
+  std::string lower;
+  for (char ch : body)
+    lower += char(std::tolower(static_cast<unsigned char>(ch)));
+  bool negative = !text.empty() && text[0] == '-';
+  if (lower == "inf" || lower == "infinity" || lower == "nan") {
+    double v =
+        lower == "nan" ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+    return negative ? -v : v;
+  }
+  // digits [. digits] [e [sign] digits], an underscore only between two digits
+  std::string plain;
+  size_t digits = 0, i = 0;
+  auto run = [&](bool required) {
+    size_t start = plain.size();
+    while (i < body.size() && (std::isdigit(static_cast<unsigned char>(body[i])) || body[i] == '_')) {
+      if (body[i] == '_' && (plain.size() == start || i + 1 >= body.size() ||
+                             !std::isdigit(static_cast<unsigned char>(body[i + 1]))))
+        return false;
+      if (body[i] != '_')
+        plain += body[i];
+      ++i;
+    }
+    return !required || plain.size() > start;
+  };
+  size_t before = plain.size();
+  if (!run(false))
+    return std::nullopt;
+  digits += plain.size() - before;
+  if (i < body.size() && body[i] == '.') {
+    plain += body[i++];
+    before = plain.size();
+    if (!run(false))
+      return std::nullopt;
+    digits += plain.size() - before;
+  }
+  if (digits == 0)
+    return std::nullopt;
+  if (i < body.size() && (body[i] == 'e' || body[i] == 'E')) {
+    plain += body[i++];
+    if (i < body.size() && (body[i] == '+' || body[i] == '-'))
+      plain += body[i++];
+    if (!run(true))
+      return std::nullopt;
+  }
+  if (i != body.size())
+    return std::nullopt;
+  double v = std::strtod(plain.c_str(), nullptr); // correctly rounded, as Python's
+  return negative ? -v : v;
+}
+
+} // namespace
 
 std::span<const Builtin> conversionBuiltins() {
   auto row = [](const char *name, ConversionOp op) {
@@ -51,6 +121,15 @@ ExprInfo typeConversionBuiltin(TypingContext &cx, const CallExpr &c, const std::
     // and makes integers float64.
     cx.checkArity(c, b.name, args.size(), 1, 1);
     std::string name = std::string(b.name).substr(9);
+    if (op == ConversionOp::Float && args[0].type.kind == TypeKind::String && args[0].constant) {
+      // float("nan"), float("-inf"), float("1e3"): a constant of the kernel, as numba folds it
+      auto v = parseFloat(args[0].constant->s);
+      if (!v)
+        cx.error(c.loc, "could not convert string to float: '" + args[0].constant->s + "'");
+      info.type = Type::scalarOf(S::F64);
+      info.constant = ConstValue::ofFloat(*v);
+      return info;
+    }
     S a = cx.scalarArgs(c, args, name.c_str())[0];
     switch (op) {
     case ConversionOp::Int: r = isInteger(a) ? a : S::I64; break;
@@ -69,6 +148,8 @@ ExprInfo typeConversionBuiltin(TypingContext &cx, const CallExpr &c, const std::
 namespace ir {
 
 llvm::Value *lowerConversionBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  if (ci.constant) // float("nan") and friends
+    return cx.constant(*ci.constant, ci.type);
   return cx.lowerAs(*c.args[0], Type::scalarOf(ci.operandTypes[0]));
 }
 
