@@ -1,9 +1,10 @@
 // numba-cuda's cuda.bf16 module: the bfloat16 functions of CUDA's cuda_bf16.h (hadd,
 // hfma, hmax, comparisons, hisinf, conversions in each rounding mode, bit casts), by
 // numba-cuda's names (`hadd_sat`, `float32_to_bfloat16_rz`, `bfloat16_to_int32_rd`,
-// `int16_as_bfloat16`, `htrunc`, ...), over the operations float16's family names (HalfKind). Each is
-// computed on the values' float32 (which holds a bfloat16 exactly) and rounded once, as the header's device
-// code rounds (frontend/lower/bfloat16.h); both backends run the same instructions.
+// `int16_as_bfloat16`, `htrunc`, ...), over the operations float16's family names
+// (HalfKind). Each is computed on the values' float32 (which holds a bfloat16 exactly) and
+// rounded once, as the header's device code rounds (frontend/lower/bfloat16.h); both
+// backends run the same instructions.
 #include "frontend/lower/bfloat16.h"
 #include "frontend/builtins/builtin.h"
 #include "frontend/builtins/half.h"
