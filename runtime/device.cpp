@@ -44,6 +44,10 @@ size_t dtypeSize(DType t) { return rowOf(t).bytes; }
 
 const char *dtypeName(DType t) { return rowOf(t).name; }
 
+bool dtypeIsFloat(DType t) {
+  return t == DType::F16 || t == DType::BF16 || t == DType::F32 || t == DType::F64;
+}
+
 std::optional<DType> dtypeFromName(const std::string &n) {
   for (const DTypeRow &r : kDTypes)
     if (n == r.name || (r.code && n == r.code))

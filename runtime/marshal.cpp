@@ -51,8 +51,7 @@ template <class T> void put(uint8_t *buf, uint32_t off, T v) { std::memcpy(buf +
 
 void putScalar(uint8_t *buf, uint32_t off, fe::Scalar to, const Arg::Scalar &s) {
   bool isComplex = s.dtype == DType::C64 || s.dtype == DType::C128;
-  bool isFloat = s.dtype == DType::F16 || s.dtype == DType::BF16 || s.dtype == DType::F32 ||
-                 s.dtype == DType::F64 || isComplex;
+  bool isFloat = dtypeIsFloat(s.dtype) || isComplex;
   double d, im = 0;
   std::memcpy(&d, &s.bits, 8);
   if (isComplex)

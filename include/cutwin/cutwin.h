@@ -44,6 +44,8 @@ enum class DType : uint8_t {
 };
 size_t dtypeSize(DType t);
 const char *dtypeName(DType t);
+/// float16, bfloat16, float32 or float64: a scalar of it travels as a double.
+bool dtypeIsFloat(DType t);
 std::optional<DType> dtypeFromName(const std::string &name); ///< "float32", "f4", "int64", ...
 template <class T> constexpr DType dtypeOf();
 

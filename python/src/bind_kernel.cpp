@@ -77,8 +77,7 @@ Arg toArg(nb::handle h) {
         double re = PyComplex_RealAsDouble(z.ptr()), im = PyComplex_ImagAsDouble(z.ptr());
         std::memcpy(&s.bits, &re, 8);
         std::memcpy(&s.imagBits, &im, 8);
-      } else if (*dtype == DType::F16 || *dtype == DType::BF16 || *dtype == DType::F32 ||
-                 *dtype == DType::F64) {
+      } else if (dtypeIsFloat(*dtype)) {
         double d = nb::cast<double>(v);
         std::memcpy(&s.bits, &d, 8);
       } else if (*dtype == DType::U64) {
