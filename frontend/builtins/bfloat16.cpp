@@ -158,21 +158,6 @@ Value *saturate(IRBuilder<> &irb, Value *r) {
   return irb.CreateSelect(irb.CreateFCmpOGT(x, ConstantFP::get(x->getType(), 0.0)), upper, irb.getInt16(0));
 }
 
-/// max/min as the GPU's max.bf16 and max.NaN.bf16: +0 above -0, a NaN loses (or wins).
-Value *maxMin(IRBuilder<> &irb, Value *a, Value *b, bool max, bool nanWins) {
-  Value *x = bfloat16ToFloat(irb, a), *y = bfloat16ToFloat(irb, b);
-  // equal values have equal bits but for zeros: and-ing the sign gives max's zero, or-ing min's
-  Value *equal = max ? irb.CreateAnd(a, b) : irb.CreateOr(a, b);
-  Value *aWins = max ? irb.CreateFCmpOGT(x, y) : irb.CreateFCmpOLT(x, y);
-  Value *bWins = max ? irb.CreateFCmpOLT(x, y) : irb.CreateFCmpOGT(x, y);
-  Value *r = irb.CreateSelect(aWins, a, irb.CreateSelect(bWins, b, equal));
-  Value *aNaN = irb.CreateFCmpUNO(x, x), *bNaN = irb.CreateFCmpUNO(y, y);
-  Value *nan = irb.getInt16(0x7fff);
-  if (nanWins)
-    return irb.CreateSelect(irb.CreateOr(aNaN, bNaN), nan, r);
-  return irb.CreateSelect(aNaN, irb.CreateSelect(bNaN, nan, b), irb.CreateSelect(bNaN, a, r));
-}
-
 /// A conversion to or from bfloat16 in a rounding mode.
 Value *convert(LoweringContext &cx, Value *v, S from, S to, R mode) {
   IRBuilder<> &irb = cx.builder();
@@ -239,10 +224,10 @@ Value *lowerBfloat16Builtin(LoweringContext &cx, const fe::CallExpr &c, const fe
   case K::Gtu: return cmp(CmpInst::FCMP_UGT);
   case K::Leu: return cmp(CmpInst::FCMP_ULE);
   case K::Ltu: return cmp(CmpInst::FCMP_ULT);
-  case K::Max: return maxMin(irb, a[0], a[1], true, false);
-  case K::Min: return maxMin(irb, a[0], a[1], false, false);
-  case K::MaxNan: return maxMin(irb, a[0], a[1], true, true);
-  case K::MinNan: return maxMin(irb, a[0], a[1], false, true);
+  case K::Max: return maxMinBits(irb, a[0], a[1], wide(0), wide(1), true, false);
+  case K::Min: return maxMinBits(irb, a[0], a[1], wide(0), wide(1), false, false);
+  case K::MaxNan: return maxMinBits(irb, a[0], a[1], wide(0), wide(1), true, true);
+  case K::MinNan: return maxMinBits(irb, a[0], a[1], wide(0), wide(1), false, true);
   case K::IsInf: {
     Value *magnitude = irb.CreateAnd(a[0], irb.getInt16(0x7fff));
     Value *negative = irb.CreateICmpSLT(a[0], irb.getInt16(0));

@@ -276,20 +276,24 @@ static Value *halfSaturate(LoweringContext &cx, Value *r) {
 
 /// max/min with CUDA's rules: +0 above -0, a NaN argument gives the other one (both NaN:
 /// the canonical NaN), or with `nanWins` a NaN argument gives the canonical NaN.
-static Value *halfMaxMin(LoweringContext &cx, Value *a, Value *b, bool max, bool nanWins) {
-  IRBuilder<> &irb = cx.builder();
-  llvm::Type *i16 = irb.getInt16Ty();
-  Value *ab = irb.CreateBitCast(a, i16), *bb = irb.CreateBitCast(b, i16);
+Value *maxMinBits(IRBuilderBase &irb, Value *a, Value *b, Value *x, Value *y, bool max, bool nanWins) {
   // equal values have equal bits but for zeros: and-ing the sign gives max's zero, or-ing min's
-  Value *equal = irb.CreateBitCast(max ? irb.CreateAnd(ab, bb) : irb.CreateOr(ab, bb), a->getType());
-  Value *aWins = max ? irb.CreateFCmpOGT(a, b) : irb.CreateFCmpOLT(a, b);
-  Value *bWins = max ? irb.CreateFCmpOLT(a, b) : irb.CreateFCmpOGT(a, b);
+  Value *equal = max ? irb.CreateAnd(a, b) : irb.CreateOr(a, b);
+  Value *aWins = max ? irb.CreateFCmpOGT(x, y) : irb.CreateFCmpOLT(x, y);
+  Value *bWins = max ? irb.CreateFCmpOLT(x, y) : irb.CreateFCmpOGT(x, y);
   Value *r = irb.CreateSelect(aWins, a, irb.CreateSelect(bWins, b, equal));
-  Value *aNaN = irb.CreateFCmpUNO(a, a), *bNaN = irb.CreateFCmpUNO(b, b);
-  Value *nan = halfBits(cx, kCanonicalNaN);
+  Value *aNaN = irb.CreateFCmpUNO(x, x), *bNaN = irb.CreateFCmpUNO(y, y);
+  Value *nan = irb.getInt16(kCanonicalNaN);
   if (nanWins)
     return irb.CreateSelect(irb.CreateOr(aNaN, bNaN), nan, r);
   return irb.CreateSelect(aNaN, irb.CreateSelect(bNaN, nan, b), irb.CreateSelect(bNaN, a, r));
+}
+
+static Value *halfMaxMin(LoweringContext &cx, Value *a, Value *b, bool max, bool nanWins) {
+  IRBuilder<> &irb = cx.builder();
+  llvm::Type *i16 = irb.getInt16Ty();
+  Value *r = maxMinBits(irb, irb.CreateBitCast(a, i16), irb.CreateBitCast(b, i16), a, b, max, nanWins);
+  return irb.CreateBitCast(r, a->getType());
 }
 
 Value *halfOp(LoweringContext &cx, HalfKind kind, ArrayRef<Value *> a) {

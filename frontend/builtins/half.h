@@ -9,7 +9,8 @@
 
 namespace llvm {
 class Value;
-}
+class IRBuilderBase;
+} // namespace llvm
 
 namespace cutwin::fe {
 
@@ -85,6 +86,11 @@ enum class ApproxUnit : unsigned; // frontend/ir/intrinsics.h
 llvm::Value *halfOp(LoweringContext &cx, fe::HalfKind kind, llvm::ArrayRef<llvm::Value *> args);
 /// float16 a / b: __hdiv.
 llvm::Value *halfDivide(LoweringContext &cx, llvm::Value *a, llvm::Value *b);
+/// max/min of two 16-bit floats (float16 or bfloat16) as the GPU's max/min and their .NaN
+/// forms: `a`, `b` their bits (i16), `x`, `y` their values to compare; +0 above -0, a NaN
+/// loses (or, with `nanWins`, gives the canonical NaN 0x7fff). The result's bits.
+llvm::Value *maxMinBits(llvm::IRBuilderBase &irb, llvm::Value *a, llvm::Value *b, llvm::Value *x,
+                        llvm::Value *y, bool max, bool nanWins);
 /// One of the GPU's float32 approximation units (`cutwin.approx`).
 llvm::Value *approx(LoweringContext &cx, ApproxUnit unit, llvm::Value *x);
 
