@@ -70,6 +70,8 @@ CUTWIN_MODULES = {
     "numba.cuda.cudadrv.devicearray": "cutwin.cuda.cudadrv.devicearray",
     "numba.cuda.vectorizers": "cutwin.cuda.vectorizers",
     "numba.cuda.kernels": None,
+    "numba.cuda.extending": "cutwin.cuda.extending",
+    "numba.cuda.cudaimpl": "cutwin.cuda.cudaimpl",
     "numba.cuda.kernels.reduction": "cutwin.cuda.reduction",
 }
 
@@ -246,7 +248,12 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         # Only names that are modules (numba-cuda's, or cutwin's stand-ins): `from
         # numba.cuda import vectorize` must fail where cutwin has no vectorize, not import
         # an empty module of that name.
-        if name not in CUTWIN_MODULES and (not path or importlib.machinery.PathFinder.find_spec(name, path) is None):
+        if name not in CUTWIN_MODULES and not path:
+            # No such module (`from numba.cuda.x import name` asks for `numba.cuda.x.name`
+            # when x lacks the attribute). Said here: numba-cuda's own redirecting finder,
+            # next in line, would look for it again and again on an empty path.
+            raise ModuleNotFoundError("No module named %r" % name, name=name)
+        if name not in CUTWIN_MODULES and importlib.machinery.PathFinder.find_spec(name, path) is None:
             return None
         return importlib.machinery.ModuleSpec(name, self, is_package=True)
 

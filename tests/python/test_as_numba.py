@@ -252,13 +252,13 @@ def test_numba_cudas_own_helper_modules_see_cutwin(python):
 @needs_numba
 def test_numba_cuda_internals_are_not_provided(python):
     out = python("""
-    import numba.cuda.cudaimpl as impl
+    import numba.cuda.lowering as lowering
     try:
-        impl.lower
+        lowering.Lower
     except AttributeError as e:
         print(e)
     """)
-    assert "numba.cuda.cudaimpl.lower is not provided by cutwin" in out.stdout
+    assert "numba.cuda.lowering.Lower is not provided by cutwin" in out.stdout
 
 
 @needs_numba
@@ -284,3 +284,76 @@ def test_a_switch_that_cannot_install_itself_fails_loudly(python, tmp_path):
     assert out.returncode != 0
     assert "CUTWIN_NUMBA=1 asks for cutwin as numba.cuda, but cutwin could not install itself" in out.stderr
     assert "the extension cannot be loaded" in out.stderr
+
+
+@needs_numba
+def test_names_cutwin_lacks_are_import_errors(python):
+    """`from numba.cuda.x import name` where cutwin's x has no such name is an ImportError
+    naming it, never a RecursionError (numba-cuda's own finder, asked for a submodule
+    `x.name` on an empty path, looks for it again and again)."""
+    out = python("""
+    try:
+        from numba.cuda.kernels.transpose import transpose
+    except ImportError as e:
+        print(type(e).__name__, "cannot import name 'transpose'" in str(e))
+    """)
+    assert out.stdout.split() == ["ImportError", "True"]
+
+
+@needs_numba
+def test_extension_api_registrations_import_and_kernels_name_them(python):
+    """numba's extension API (typeof_impl, register_model, make_attribute_wrapper,
+    type_callable, cudaimpl.lower) accepts registrations, so modules defining extensions
+    import; a kernel using the extended type fails to compile naming it, and the process's
+    other kernels run."""
+    out = python("""
+    import numpy as np
+    from numba import cuda
+    from numba.cuda import types
+    from numba.cuda.extending import (core_models, make_attribute_wrapper, register_model, type_callable,
+                                      typeof_impl)
+    from numba.cuda.cudaimpl import lower
+
+    class Point:
+        pass
+
+    class PointType(types.Type):
+        def __init__(self):
+            super().__init__(name="PointType")
+
+    @typeof_impl.register(Point)
+    def typeof_point(val, c):
+        return PointType()
+
+    @register_model(PointType)
+    class PointModel(core_models.StructModel):
+        pass
+
+    make_attribute_wrapper(PointType, "x", "x")
+
+    @type_callable(Point)
+    def type_point(context):
+        return lambda x: PointType()
+
+    @lower(Point, types.int64)
+    def lower_point(context, builder, sig, args):
+        raise AssertionError("numba's lowering hooks never run")
+
+    @cuda.jit
+    def uses_point(out):
+        p = Point(1)  # noqa: F841
+        out[0] = 1
+
+    @cuda.jit
+    def plain(out):
+        out[0] = 2
+
+    out = np.zeros(1)
+    try:
+        uses_point[1, 1](out)
+    except Exception as e:
+        print(type(e).__name__, "'Point': Point is a numba extension (typeof_impl.register, type_callable, lower)" in str(e))
+    plain[1, 1](out)
+    print(out[0])
+    """)
+    assert out.stdout.split() == ["CompileError", "True", "2.0"]

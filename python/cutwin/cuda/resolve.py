@@ -20,6 +20,7 @@ import textwrap
 import types as pytypes
 
 from ..errors import CompileError
+from .extending import extension_reason
 from .foreign import ForeignFunction
 from .host_values import host_constant
 from .signatures import is_numba_type, type_text
@@ -151,6 +152,9 @@ def binding(name, v, unit_of, attrs=frozenset(), depth=0):
     hit = _members().get(id(v))
     if hit is not None and hit[0] is v:
         return {"kind": "member", "path": hit[1], "attrs": list(hit[2])}
+    reason = extension_reason(v) or extension_reason(type(v))
+    if reason is not None:
+        return {"kind": "host", "text": "'%s': %s" % (name, reason)}
     if is_numba_type(v):
         return {"kind": "host", "text": "'%s' is the numba type %s, which cutwin does not support in kernels yet"
                 % (name, v)}
