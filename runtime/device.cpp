@@ -1,5 +1,6 @@
 // Devices, device arrays and dtypes.
 #include "cutwin/cutwin.h"
+#include "frontend/sema/record_layout.h"
 #include "runtime/backend.h"
 #include "runtime/launch_tracker.h"
 
@@ -40,15 +41,33 @@ const DTypeRow &rowOf(DType t) {
 
 } // namespace
 
-size_t dtypeSize(DType t) { return rowOf(t).bytes; }
+DType recordDType(const std::string &spelling) {
+  const fe::RecordLayout *r = fe::parseRecord(spelling);
+  if (r == fe::xoroshiro128pRecord())
+    return DType::Xoroshiro128p;
+  if (kFirstRecordDType + r->index > 255)
+    throw Error("too many record types in one process (at most " + std::to_string(256 - kFirstRecordDType) +
+                ")");
+  return DType(kFirstRecordDType + r->index);
+}
 
-const char *dtypeName(DType t) { return rowOf(t).name; }
+bool dtypeIsRecord(DType t) { return unsigned(t) >= kFirstRecordDType; }
+
+size_t dtypeSize(DType t) {
+  return dtypeIsRecord(t) ? fe::recordAt(unsigned(t) - kFirstRecordDType)->size : rowOf(t).bytes;
+}
+
+const char *dtypeName(DType t) {
+  return dtypeIsRecord(t) ? fe::recordAt(unsigned(t) - kFirstRecordDType)->text.c_str() : rowOf(t).name;
+}
 
 bool dtypeIsFloat(DType t) {
   return t == DType::F16 || t == DType::BF16 || t == DType::F32 || t == DType::F64;
 }
 
 std::optional<DType> dtypeFromName(const std::string &n) {
+  if (n.rfind("Record(", 0) == 0)
+    return recordDType(n);
   for (const DTypeRow &r : kDTypes)
     if (n == r.name || (r.code && n == r.code))
       return r.id;

@@ -1,11 +1,19 @@
 #include "runtime/marshal.h"
 #include "frontend/lower/bfloat16.h"
+#include "frontend/sema/record_layout.h"
 
 #include <cstring>
 
 namespace cutwin::rt {
 
 namespace {
+/// The record type of a record dtype (the RNG states' among them), or null.
+const fe::RecordLayout *recordOf(DType t) {
+  if (t == DType::Xoroshiro128p)
+    return fe::xoroshiro128pRecord();
+  return dtypeIsRecord(t) ? fe::recordAt(unsigned(t) - kFirstRecordDType) : nullptr;
+}
+
 /// Fortran order with more than one dimension (numba's 'F' layout; 1-D arrays are 'C').
 bool isFContiguousOnly(const DeviceArray &arr) {
   if (arr.ndim() < 2 || arr.isCContiguous())
@@ -36,8 +44,10 @@ fe::Type argumentType(const Arg &a) {
     fe::Layout layout = arr.isCContiguous()      ? fe::Layout::C
                         : isFContiguousOnly(arr) ? fe::Layout::F
                                                  : fe::Layout::A;
-    if (arr.dtype() == DType::Xoroshiro128p)
-      return fe::Type::recordArray(fe::Record::Xoroshiro128p, arr.ndim(), layout);
+    if (const fe::RecordLayout *r = recordOf(arr.dtype()))
+      return a.isRecord() ? fe::Type::recordIn(r) : fe::Type::recordArray(r, arr.ndim(), layout);
+    if (a.isRecord())
+      throw Error("a record argument needs a record dtype, got " + std::string(dtypeName(arr.dtype())));
     return fe::Type::array(fe::Scalar(arr.dtype()), arr.ndim(), layout);
   }
   if (a.scalar().dtype == DType::Xoroshiro128p)

@@ -118,15 +118,27 @@ ExprInfo typeArrayAlloc(TypingContext &cx, const CallExpr &c, MemSpace space) {
       cx.error(shape->loc, std::string(what) + "() dimensions must be positive, got " + std::to_string(d.i));
   }
   ExprInfo dt = cx.typeExpr(*dtype);
+  if (dt.constant && dt.constant->kind == ConstValue::Kind::Str) { // dtype="int32", as NumPy names it
+    auto sc = scalarFromName(dt.constant->s);
+    if (!sc)
+      cx.error(dtype->loc, std::string(what) + "(): Invalid NumPy dtype specified: '" + dt.constant->s + "'");
+    dt.type = Type::typeObject(*sc);
+  }
   if (dt.type.kind != TypeKind::TypeObject || dt.type.typeObjectIsVoid)
     cx.error(dtype->loc, std::string(what) + "() dtype must be a numba or NumPy scalar type such as "
-                                             "float32 or np.int32");
+                                             "float32 or np.int32, or a record type");
   ExprInfo info;
-  info.type = Type::array(dt.type.scalar, unsigned(dims.elems.size()), Layout::C, space);
+  bool record = !dt.type.elems.empty() && dt.type.elems[0].isRecord();
+  if (!record && !dt.type.elems.empty())
+    cx.error(dtype->loc,
+             std::string(what) + "() dtype must be a scalar or record type, not " + dt.type.elems[0].str());
+  info.type = record
+                  ? Type::recordArray(dt.type.elems[0].record, unsigned(dims.elems.size()), Layout::C, space)
+                  : Type::array(dt.type.scalar, unsigned(dims.elems.size()), Layout::C, space);
   info.constant = dims;
   if (alignment) { // numba: a power of two, and a multiple of the element size
     auto a = cx.constInt(*alignment);
-    uint64_t item = byteSize(dt.type.scalar);
+    uint64_t item = info.type.itemSize();
     if (!a || *a <= 0 || (*a & (*a - 1)) != 0)
       cx.error(alignment->loc, std::string(what) + "() alignment must be a constant power of two");
     if (uint64_t(*a) % item != 0)
@@ -155,7 +167,9 @@ Value *lowerMemoryBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::
   }
   if (t.space == fe::MemSpace::Shared && count == 0)
     return cx.lowerDynamicShared(t);
-  llvm::Type *storage = ArrayType::get(cx.memType(t.scalar), count);
+  llvm::Type *storage = t.isRecordArray()
+                            ? ArrayType::get(llvm::Type::getInt8Ty(cx.context()), count * t.itemSize())
+                            : ArrayType::get(cx.memType(t.scalar), count);
   Value *data;
   if (t.space == fe::MemSpace::Shared) {
     // One shared buffer per call site, as numba allocates them.
@@ -168,7 +182,7 @@ Value *lowerMemoryBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::
     data = a;
   }
   std::vector<Value *> shape, strides;
-  uint64_t stride = fe::byteSize(t.scalar);
+  uint64_t stride = t.itemSize();
   std::vector<uint64_t> st(dims.size());
   for (size_t k = dims.size(); k-- > 0;) {
     st[k] = stride;

@@ -39,6 +39,9 @@ void flatten(ArgLayout &l, const fe::Type &t, unsigned arg, std::vector<unsigned
     for (unsigned k = 0; k < t.ndim; ++k)
       slot(ParamSlot::Role::Stride, 8, k);
     return;
+  case TypeKind::Record: // its address (numba passes records by reference)
+    slot(ParamSlot::Role::Data, 8);
+    return;
   case TypeKind::Tuple:
     for (unsigned i = 0; i < t.elems.size(); ++i) {
       auto p = path;

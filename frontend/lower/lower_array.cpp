@@ -53,7 +53,7 @@ Value *Lowerer::elementAddress(Value *arr, const Type &at, ArrayRef<Value *> idx
     for (unsigned k = 1; k < norm.size(); ++k)
       linear = b_.CreateAdd(b_.CreateMul(linear, arrayField(arr, 1, k)), norm[k]);
     llvm::Type *elem =
-        at.isRecordArray() ? ArrayType::get(llvm::Type::getInt64Ty(ctx_), 2) : memType(at.scalar);
+        at.isRecordArray() ? ArrayType::get(llvm::Type::getInt8Ty(ctx_), at.itemSize()) : memType(at.scalar);
     return b_.CreateInBoundsGEP(elem, data, linear);
   }
   Value *off = nullptr;
@@ -120,7 +120,13 @@ Value *Lowerer::subscriptAddress(const fe::SubscriptExpr &s, Type &elemType) {
 Value *Lowerer::lowerSubscript(const fe::SubscriptExpr &s) {
   const Type &bt = info(*s.value).type;
   const fe::ExprInfo &si = info(s);
+  if (bt.isRecord())
+    return recordField(lowerExpr(*s.value), bt, unsigned(si.staticIndex));
   if (bt.isArray()) {
+    if (si.type.isRecord()) { // a[i] of an array of records: the element's address
+      Type elem;
+      return subscriptAddress(s, elem);
+    }
     if (si.type.isScalar()) {
       Type elem;
       Value *addr = subscriptAddress(s, elem);
@@ -194,7 +200,7 @@ Value *Lowerer::lowerDynamicShared(const Type &t) {
     g->setAlignment(Align(16));
   }
   auto *i64 = llvm::Type::getInt64Ty(ctx_);
-  uint64_t item = fe::byteSize(t.scalar);
+  uint64_t item = t.itemSize();
   Value *bytes = b_.CreateZExt(b_.CreateCall(ir::getIntrinsic(mod_, ir::Intrinsic::DynamicSharedSize)), i64);
   Value *n = b_.CreateUDiv(bytes, ConstantInt::get(i64, item), "dynamic.shared.size");
   return buildArray(t, g, {n}, {ConstantInt::get(i64, item)});

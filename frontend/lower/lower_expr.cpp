@@ -176,6 +176,8 @@ Value *Lowerer::convert(Value *v, const Type &from, const Type &to) {
     agg = b_.CreateInsertValue(agg, b_.CreateExtractValue(v, {1}), {1});
     return b_.CreateInsertValue(agg, b_.CreateExtractValue(v, {2}), {2});
   }
+  if (from.isRecord() && to.isRecord() && from.record == to.record) // the same bytes, another address space
+    return b_.CreateAddrSpaceCast(v, PointerType::get(ctx_, addrSpace(to.space)));
   throw Error("internal error: cannot convert " + from.str() + " to " + to.str());
 }
 
@@ -606,7 +608,8 @@ Value *Lowerer::specialRegister(fe::Access reg, unsigned dim) {
   case fe::Access::TupleIndices:
   case fe::Access::Slices:
   case fe::Access::TupleStatic:
-  case fe::Access::TupleDynamic: break;
+  case fe::Access::TupleDynamic:
+  case fe::Access::RecordField: break;
   }
   throw Error("internal error: not a special register");
 }
@@ -648,6 +651,7 @@ Value *Lowerer::lowerAttribute(const fe::AttributeExpr &a) {
       return real ? realPart(v) : imagPart(v);
     return real ? v : Constant::getNullValue(v->getType()); // a real number
   }
+  case A::RecordField: return recordField(lowerExpr(*a.value), info(*a.value).type, unsigned(ei.staticIndex));
   case A::None:
   case A::TupleIndices:
   case A::Slices:

@@ -245,6 +245,8 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
         Value *v = param(name);
         return t.isBool() ? b_.CreateTrunc(v, scalarType(Scalar::Bool)) : v;
       }
+      if (t.isRecord())
+        return param(name); // the address of its bytes
       if (t.isArray()) {
         Value *data = param(name + ".data");
         std::vector<Value *> shape, strides;

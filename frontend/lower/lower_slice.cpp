@@ -84,7 +84,7 @@ std::pair<Value *, Value *> Lowerer::byteSpan(Value *arr, const Type &t) {
     hi = b_.CreateAdd(hi, b_.CreateSelect(pos, reach, ConstantInt::get(i64, 0)));
     lo = b_.CreateAdd(lo, b_.CreateSelect(pos, ConstantInt::get(i64, 0), reach));
   }
-  hi = b_.CreateAdd(hi, ConstantInt::get(i64, fe::byteSize(t.scalar)));
+  hi = b_.CreateAdd(hi, ConstantInt::get(i64, t.itemSize()));
   return {b_.CreateSelect(empty, hi, lo), hi}; // an empty view spans nothing
 }
 
@@ -123,6 +123,10 @@ void Lowerer::storeIntoView(const fe::SubscriptExpr &target, Value *v, const Typ
                    : subArray(lowerExpr(*target.value), info(*target.value).type, lowerIndices(target),
                               info(target).operandTypes, view, target.loc);
   setLoc(loc);
+  copyIntoView(dst, view, v, vt, loc);
+}
+
+void Lowerer::copyIntoView(Value *dst, const Type &view, Value *v, const Type &vt, SourceLoc loc) {
   std::vector<Scalar> idxTypes(view.ndim, Scalar::I64);
   if (vt.isArray()) {
     // Shapes must agree (cutwin does not broadcast here), and the source must not overlap

@@ -80,6 +80,11 @@ void Lowerer::lowerAssign(const fe::Expr &target, Value *v, const Type &vt) {
       lowerAssign(*t->elts[i], b_.CreateExtractValue(v, {i}), vt.elems[i]);
     return;
   }
+  const fe::Expr &base = target.kind == fe::ExprKind::Attribute
+                             ? *static_cast<const fe::AttributeExpr &>(target).value
+                             : *static_cast<const fe::SubscriptExpr &>(target).value;
+  if (info(base).type.isRecord() || info(target).type.isRecord())
+    return storeIntoRecord(target, v, vt, target.loc);
   auto &sub = static_cast<const fe::SubscriptExpr &>(target);
   if (info(sub).type.isArray())
     return storeIntoView(sub, v, vt, sub.loc);
@@ -91,11 +96,21 @@ void Lowerer::lowerAssign(const fe::Expr &target, Value *v, const Type &vt) {
 void Lowerer::lowerAugAssign(const fe::AugAssignStmt &a) {
   const fe::ExprInfo &op = spec_->augOps.at(&a);
   Value *addr = nullptr;
+  uint64_t fieldAlign = 0; // a record's field: the alignment its accesses may assume
   Type cur;
   Value *curVal;
   if (auto *n = fe::dyn<fe::NameExpr>(a.target.get())) {
     cur = spec_->locals.at(n->id);
     curVal = b_.CreateLoad(llvmType(cur), localSlot(n->id));
+  } else if (a.target->kind == fe::ExprKind::Attribute ||
+             info(*static_cast<const fe::SubscriptExpr &>(*a.target).value).type.isRecord()) {
+    ScalarPlace p = recordFieldPlace(*a.target); // r.x += v
+    addr = p.addr;
+    fieldAlign = p.align;
+    cur = Type::scalarOf(p.scalar);
+    curVal = b_.CreateAlignedLoad(memType(p.scalar), addr, Align(p.align));
+    if (p.scalar == Scalar::Bool)
+      curVal = b_.CreateICmpNE(curVal, ConstantInt::get(curVal->getType(), 0));
   } else {
     addr = subscriptAddress(static_cast<const fe::SubscriptExpr &>(*a.target), cur);
     curVal = loadElement(addr, cur.scalar);
@@ -118,7 +133,12 @@ void Lowerer::lowerAugAssign(const fe::AugAssignStmt &a) {
   } else {
     res = binary(a.op, l, r, op.operandTypes[0]);
   }
-  if (addr) {
+  if (addr && fieldAlign) {
+    Value *x = convertScalar(res, op.type.scalar, cur.scalar);
+    if (cur.scalar == Scalar::Bool)
+      x = b_.CreateZExt(x, memType(Scalar::Bool));
+    b_.CreateAlignedStore(x, addr, Align(fieldAlign));
+  } else if (addr) {
     storeElement(addr, convertScalar(res, op.type.scalar, cur.scalar), cur.scalar);
   } else {
     auto &n = static_cast<const fe::NameExpr &>(*a.target);

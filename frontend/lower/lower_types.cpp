@@ -55,6 +55,7 @@ llvm::Type *Lowerer::llvmType(const Type &t) {
   }
   case TypeKind::None: return llvm::Type::getVoidTy(ctx_);
   case TypeKind::Optional: return StructType::get(ctx_, {llvmType(t.elems[0]), llvm::Type::getInt1Ty(ctx_)});
+  case TypeKind::Record: return PointerType::get(ctx_, addrSpace(t.space)); // the address of its bytes
   case TypeKind::Module:
     if (t.path == "cuda.cg.grid_group")
       return StructType::get(ctx_); // an object with methods only

@@ -182,6 +182,25 @@ private:
   /// `target = v` where target is a view (`a[i:j]`, a row): fills it or copies an array.
   void storeIntoView(const fe::SubscriptExpr &target, llvm::Value *v, const Type &vt, SourceLoc loc);
 
+  /// Fills the view `dst` with a number or copies the array `v` of its shape into it.
+  void copyIntoView(llvm::Value *dst, const Type &view, llvm::Value *v, const Type &vt, SourceLoc loc);
+
+  // ---- records (lower_record.cpp)
+  llvm::Value *recordFieldAddress(llvm::Value *rec, const Type &rt, unsigned field);
+  /// A field's value: a number, a view of a nested array, or a nested record's address.
+  llvm::Value *recordField(llvm::Value *rec, const Type &rt, unsigned field);
+  void copyRecord(llvm::Value *dst, llvm::Value *src, const fe::RecordLayout &r);
+  /// Where a number lives: its address, type and the alignment its accesses may assume.
+  struct ScalarPlace {
+    llvm::Value *addr;
+    Scalar scalar;
+    uint64_t align;
+  };
+  /// The place of a record's numeric field named by `target` (`r.x`, `r["x"]`).
+  ScalarPlace recordFieldPlace(const fe::Expr &target);
+  /// `target = v` where target is a record's field or a record (`a[i] = r`).
+  void storeIntoRecord(const fe::Expr &target, llvm::Value *v, const Type &vt, SourceLoc loc);
+
   // ---- calls (lower_call.cpp)
   llvm::Value *lowerCall(const fe::CallExpr &c);
   llvm::Value *binaryOperation(fe::BinOp op, llvm::Value *l, llvm::Value *r, Scalar la, Scalar rb,

@@ -50,6 +50,11 @@ private:
   ExprInfo typeIfExp(const IfExpExpr &i);
   ExprInfo typeAttribute(const AttributeExpr &a);
   ExprInfo typeSubscript(const SubscriptExpr &s);
+  // records (type_records.cpp)
+  /// `r.name`, `r["name"]` or `r[k]` (k a constant position): the field's value.
+  ExprInfo typeRecordField(const Type &record, const ConstValue &key, SourceLoc loc);
+  /// A store into a record's field, or of a whole record (`a[i] = r`, `r.inner = s`).
+  void checkRecordStore(const Type &value, const Type &target, SourceLoc loc);
   ExprInfo typeTuple(const TupleExpr &t);
   /// The compile-time integer an expression stands for (literal, global or constant
   /// parameter), if any.

@@ -3,6 +3,7 @@
 #include "frontend/sema/module_scope.h"
 
 #include "frontend/sema/const_array.h"
+#include "frontend/sema/record_layout.h"
 #include "frontend/syntax/parser.h"
 
 namespace cutwin::fe {
@@ -65,11 +66,13 @@ Symbol ModuleScope::fromBinding(const std::string &name, const NameBinding &b, c
     s.entity.value = b.value;
     return s;
   case NameBinding::Kind::Type: {
-    SourceFile typeFile("<type of '" + name + "'>", b.text);
     std::optional<Type> t;
     try {
+      SourceFile typeFile("<type of '" + name + "'>", nameRecordsIn(b.text));
       t = typeFromExpr(*parseExpression(typeFile), typeFile);
     } catch (const CompileError &) {
+    } catch (const Error &e) { // a record type cutwin cannot hold (text or bytes fields, ...)
+      return hostOnly("'" + name + "' is the type " + b.text + ", which kernels cannot use: " + e.what());
     }
     if (!t)
       return hostOnly("'" + name + "' is the type " + b.text + ", which kernels cannot use");
@@ -79,6 +82,9 @@ Symbol ModuleScope::fromBinding(const std::string &name, const NameBinding &b, c
       s.entity.type.typeObjectIsVoid = true;
     } else if (t->isScalar()) {
       s.entity.type = Type::typeObject(t->scalar);
+    } else if (t->isRecord()) {
+      s.entity.type = Type::make(TypeKind::TypeObject);
+      s.entity.type.elems = {*t};
     } else {
       s.entity.type = Type::make(TypeKind::TypeObject);
       s.entity.type.scalar = t->scalar;

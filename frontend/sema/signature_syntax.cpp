@@ -3,6 +3,8 @@
 // numba's signature text.
 #include "frontend/sema/module_scope.h"
 
+#include "frontend/sema/record_layout.h"
+
 #include "frontend/syntax/parser.h"
 
 namespace cutwin::fe {
@@ -16,10 +18,12 @@ std::optional<Type> ModuleScope::typeFromExpr(const Expr &e, const SourceFile &f
       if (name->id == "void" || name->id == "none")
         return Type::none();
     }
+    if (const RecordLayout *r = recordOfTypeName(name->id)) // a Record(...) spelling (nameRecordsIn)
+      return Type::recordIn(r);
   }
   if (auto *sub = dyn<SubscriptExpr>(&e)) {
     auto elem = typeFromExpr(*sub->value, file);
-    if (!elem || !elem->isScalar())
+    if (!elem || !(elem->isScalar() || elem->isRecord()))
       return std::nullopt;
     std::vector<const SliceExpr *> slices;
     if (auto *t = asTupleLike(sub->index.get())) {
@@ -43,6 +47,8 @@ std::optional<Type> ModuleScope::typeFromExpr(const Expr &e, const SourceFile &f
       layout = Layout::C;
     else if (slices.size() > 1 && stepIsOne(slices.front()))
       layout = Layout::F;
+    if (elem->isRecord())
+      return Type::recordArray(elem->record, unsigned(slices.size()), layout);
     return Type::array(elem->scalar, unsigned(slices.size()), layout);
   }
   if (auto *call = dyn<CallExpr>(&e); call && call->keywords.empty()) {
@@ -94,6 +100,8 @@ std::optional<Type> ModuleScope::typeFromExpr(const Expr &e, const SourceFile &f
   if (ent && ent->type.kind == TypeKind::TypeObject) {
     if (ent->type.typeObjectIsVoid)
       return Type::none();
+    if (!ent->type.elems.empty() && ent->type.elems[0].isRecord())
+      return ent->type.elems[0];
     return Type::scalarOf(ent->type.scalar);
   }
   return std::nullopt;
@@ -134,11 +142,13 @@ Signature ModuleScope::signatureFromExpr(const Expr &e, const SourceFile &file) 
 }
 
 Signature ModuleScope::parseSignatureText(const std::string &text, SourceLoc loc) const {
-  SourceFile sigFile("<signature>", text);
   try {
+    SourceFile sigFile("<signature>", nameRecordsIn(text));
     return signatureFromExpr(*parseExpression(sigFile), sigFile);
   } catch (const CompileError &err) {
     file_->error(loc, "in signature \"" + text + "\": " + err.message());
+  } catch (const Error &err) { // a record spelling that does not read
+    file_->error(loc, "in signature \"" + text + "\": " + err.what());
   }
 }
 

@@ -65,7 +65,8 @@ ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
   case TypeKind::String:
   case TypeKind::Slice:
   case TypeKind::Iterator:
-  case TypeKind::Optional: break;
+  case TypeKind::Optional:
+  case TypeKind::Record: break;
   }
   error(c.func->loc, "'" + exprToString(*c.func) + "' (" + fn.type.str() + ") is not callable");
 }
@@ -140,7 +141,7 @@ ExprInfo FunctionTyper::typeDeviceCall(const CallExpr &c, const ExprInfo &fn,
     const Type &t = boundInfo[i].type;
     SourceLoc at = bound[i] ? bound[i]->loc : c.loc;
     if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple &&
-        !isStaticType(t))
+        t.kind != TypeKind::Record && !isStaticType(t))
       error(at, "cannot pass " + t.str() + " to device function '" + name + "'");
     types.push_back(t);
     // Only numbers and tuples of them, and not from calls: the info of an array or a call

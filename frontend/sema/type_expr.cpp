@@ -321,6 +321,12 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
       }
     error(a.loc, "'" + t.path + "' has no field '" + a.attr + "'");
   }
+  if (t.isRecord()) {
+    ConstValue key;
+    key.kind = ConstValue::Kind::Str;
+    key.s = a.attr;
+    return typeRecordField(t, key, a.loc);
+  }
   if (t.isArray()) {
     if (a.attr == "shape" || a.attr == "strides") {
       info.type = Type::uniTuple(Type::scalarOf(Scalar::I64), t.ndim);
@@ -334,13 +340,13 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
     }
     if (a.attr == "ndim" || a.attr == "itemsize") {
       info.type = Type::scalarOf(Scalar::I64);
-      info.constant = ConstValue::ofInt(a.attr == "ndim"    ? t.ndim
-                                        : t.isRecordArray() ? 16
-                                                            : byteSize(t.scalar));
+      info.constant = ConstValue::ofInt(a.attr == "ndim" ? int64_t(t.ndim) : int64_t(t.itemSize()));
       return info;
     }
-    if (a.attr == "dtype" && !t.isRecordArray()) {
+    if (a.attr == "dtype") {
       info.type = Type::typeObject(t.scalar);
+      if (t.isRecordArray())
+        info.type.elems = {Type::recordIn(t.record)};
       return info;
     }
     error(a.loc, "arrays in kernels have no attribute '" + a.attr +
@@ -378,8 +384,15 @@ ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
       return symbolInfo(*m, s.loc);
     error(s.index->loc, "'" + exprToString(*s.value) + "' has no member '" + key.constant->s + "'");
   }
-  if (t.isRecordArray())
-    error(s.loc, "RNG state arrays are used through the xoroshiro128p_* functions, not indexed");
+  if (t.isRecord()) {
+    ExprInfo key = typeExpr(*s.index);
+    if (key.type.isUnknown())
+      return info;
+    if (!key.constant)
+      error(s.index->loc, "a record's fields are read by name (r.x, r[\"x\"]) or by a constant position "
+                          "(r[0]), not by a value known at run time");
+    return typeRecordField(t, *key.constant, s.index->loc);
+  }
   if (t.isArray()) {
     bool unknown = false;
     // Index kinds, one per position: 'i' an integer, 's' a slice (`builtin` is
@@ -453,13 +466,15 @@ ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
       }
       info.type = Type::array(t.scalar, unsigned(slices + (t.ndim - positions)),
                               contiguous ? Layout::C : Layout::A, t.space);
+      info.type.record = t.record;
       return info;
     }
     if (positions == t.ndim) {
-      info.type = Type::scalarOf(t.scalar);
+      info.type = t.isRecordArray() ? Type::recordIn(t.record, t.space) : Type::scalarOf(t.scalar);
     } else {
       Layout l = t.layout == Layout::C ? Layout::C : Layout::A;
       info.type = Type::array(t.scalar, unsigned(t.ndim - positions), l, t.space);
+      info.type.record = t.record;
     }
     return info;
   }

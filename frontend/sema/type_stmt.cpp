@@ -12,7 +12,7 @@ void FunctionTyper::setLocal(const std::string &name, const Type &t, SourceLoc l
     return;
   bool gridGroup = t.kind == TypeKind::Module && t.path == "cuda.cg.grid_group"; // g = cuda.cg.this_grid()
   if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple &&
-      !t.isOptional() && !gridGroup && !isStaticType(t))
+      t.kind != TypeKind::Record && !t.isOptional() && !gridGroup && !isStaticType(t))
     error(loc, "cannot assign " + t.str() + " to variable '" + name + "'");
   if (t.isTuple())
     for (auto &e : t.elems)
@@ -66,6 +66,8 @@ void FunctionTyper::assignTo(const Expr &target, const Type &value, SourceLoc lo
     if (elem.type.isUnknown() || value.isUnknown())
       return;
     ExprInfo base = typeExpr(*sub->value);
+    if (base.type.isRecord() || elem.type.isRecord()) // r["x"] = v, a[i] = r
+      return checkRecordStore(value, elem.type, loc);
     if (!base.type.isArray())
       error(target.loc, "cannot assign to an element of " + base.type.str() +
                             (base.type.isTuple() ? " (tuples are immutable)" : ""));
@@ -87,6 +89,17 @@ void FunctionTyper::assignTo(const Expr &target, const Type &value, SourceLoc lo
       error(loc, "cannot store " + value.str() + " into an array of " + scalarName(elem.type.scalar));
     checkElementStore(value, elem.type, loc);
     return;
+  }
+  if (auto *attr = dyn<AttributeExpr>(&target)) {
+    ExprInfo base = typeExpr(*attr->value);
+    if (base.type.isRecord()) { // r.x = v
+      ExprInfo field = typeExpr(target);
+      if (!value.isUnknown())
+        checkRecordStore(value, field.type, loc);
+      return;
+    }
+    if (base.type.isUnknown())
+      return;
   }
   if (target.kind == ExprKind::Attribute)
     error(target.loc,
@@ -121,7 +134,11 @@ void FunctionTyper::noteReturn(const Type &returned, SourceLoc loc) {
       error(loc, "returns " + t.str() + " but the signature declares " + declared_->ret.str());
     return;
   }
-  if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Tuple && t.kind != TypeKind::Array)
+  if (t.isRecord() && t.space == MemSpace::Local)
+    error(loc,
+          "cannot return a record of a local array from a device function: the array ends with the call");
+  if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Tuple && t.kind != TypeKind::Array &&
+      t.kind != TypeKind::Record)
     error(loc, "cannot return " + t.str() + " from a device function");
   auto u = unify(returnType_, t);
   if (!u)
@@ -194,6 +211,14 @@ void FunctionTyper::typeStmt(const Stmt &s) {
       ExprInfo tinfo;
       tinfo.type = spec_.locals[n->id];
       spec_.exprs[a.target.get()] = tinfo;
+    } else if ((a.target->kind == ExprKind::Attribute &&
+                typeExpr(*static_cast<const AttributeExpr &>(*a.target).value).type.isRecord()) ||
+               (a.target->kind == ExprKind::Subscript &&
+                typeExpr(*static_cast<const SubscriptExpr &>(*a.target).value).type.isRecord())) {
+      if (!cur.type.isUnknown() && !cur.type.isScalar())
+        error(a.target->loc, "augmented assignment needs a number; this is " + cur.type.str());
+      if (!r.type.isUnknown() && !cur.type.isUnknown())
+        checkRecordStore(r.type, cur.type, s.loc);
     } else if (a.target->kind == ExprKind::Subscript) {
       if (!r.type.isUnknown() && !r.type.isScalar())
         error(s.loc, "cannot store " + r.type.str() + " into an array element");

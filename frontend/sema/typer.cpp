@@ -101,7 +101,8 @@ bool isStaticType(const Type &t) {
   case TypeKind::String:
   case TypeKind::Slice:
   case TypeKind::Iterator:
-  case TypeKind::Optional: return false;
+  case TypeKind::Optional:
+  case TypeKind::Record: return false;
   }
   return false;
 }
@@ -204,7 +205,7 @@ void FunctionTyper::run() {
   for (size_t i = 0; i < def.params.size(); ++i) {
     const Type &t = spec_.argTypes[i];
     if (t.kind != TypeKind::Scalar && t.kind != TypeKind::Array && t.kind != TypeKind::Tuple &&
-        (spec_.isKernel || !isStaticType(t)))
+        t.kind != TypeKind::Record && (spec_.isKernel || !isStaticType(t)))
       error(def.params[i].loc, "parameter '" + def.params[i].name + "' cannot have type " + t.str());
     spec_.locals[def.params[i].name] = t;
     localNames_.insert(def.params[i].name);
@@ -431,7 +432,8 @@ Type FunctionTyper::iterElement(const Type &t, SourceLoc loc) {
   case TypeKind::ForeignFunction:
   case TypeKind::String:
   case TypeKind::Slice:
-  case TypeKind::Optional: break;
+  case TypeKind::Optional:
+  case TypeKind::Record: break;
   }
   error(loc, "cannot iterate over " + t.str() +
                  " in a kernel (range, arrays, uniform tuples, enumerate and "

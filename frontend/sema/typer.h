@@ -37,6 +37,7 @@ enum class Access : uint8_t {
   Slices,       ///< a[i, j:k]: a view (sliceKinds)
   TupleStatic,  ///< t[k] with k a constant (staticIndex)
   TupleDynamic, ///< t[i] of a uniform tuple, i known at run time
+  RecordField,  ///< r.x, r["x"]: a record's field, staticIndex its position
 };
 
 /// What the typer learned about one expression.

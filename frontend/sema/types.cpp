@@ -1,5 +1,7 @@
 #include "frontend/sema/types.h"
 
+#include "frontend/sema/record_layout.h"
+
 #include <cctype>
 
 #include <array>
@@ -254,6 +256,8 @@ bool Type::hasUnknown() const {
   return false;
 }
 
+uint64_t Type::itemSize() const { return record ? record->size : byteSize(scalar); }
+
 bool Type::operator==(const Type &o) const {
   if (kind != o.kind)
     return false;
@@ -270,6 +274,7 @@ bool Type::operator==(const Type &o) const {
   case TypeKind::ForeignFunction: return path == o.path;
   case TypeKind::Iterator: return path == o.path && elems == o.elems;
   case TypeKind::Optional: return elems == o.elems;
+  case TypeKind::Record: return record == o.record && space == o.space;
   case TypeKind::TypeObject:
     return scalar == o.scalar && typeObjectIsVoid == o.typeObjectIsVoid && elems == o.elems &&
            ndim == o.ndim && layout == o.layout;
@@ -289,8 +294,7 @@ std::string Type::str() const {
   case TypeKind::Array: {
     if (pointer)
       return std::string("CPointer(") + scalarName(scalar) + ")";
-    std::string s = std::string("array(") +
-                    (record != Record::None ? "xoroshiro128p_state" : scalarName(scalar)) + ", " +
+    std::string s = std::string("array(") + (record ? record->text : scalarName(scalar)) + ", " +
                     std::to_string(ndim) + "d, " +
                     (layout == Layout::C   ? "C"
                      : layout == Layout::F ? "F"
@@ -337,6 +341,7 @@ std::string Type::str() const {
     return s + ")";
   }
   case TypeKind::Optional: return "OptionalType(" + elems[0].str() + ")"; // numba's spelling
+  case TypeKind::Record: return record->text;
   }
   return "?";
 }
@@ -352,7 +357,7 @@ std::string Type::signatureText() const {
       bool contiguous = (layout == Layout::C && k + 1 == ndim) || (layout == Layout::F && k == 0 && ndim > 1);
       dims += std::string(k ? ", " : "") + (contiguous ? "::1" : ":");
     }
-    return std::string(record != Record::None ? "xoroshiro128p_type" : scalarName(scalar)) + "[" + dims + "]";
+    return (record ? record->text : std::string(scalarName(scalar))) + "[" + dims + "]";
   }
   case TypeKind::Tuple: {
     if (!elems.empty() && isUniTuple())
@@ -364,6 +369,7 @@ std::string Type::signatureText() const {
   }
   case TypeKind::None: return "void";
   case TypeKind::Optional: return "optional(" + elems[0].signatureText() + ")";
+  case TypeKind::Record: return record->text;
   case TypeKind::Unknown: // (as str() writes them)
   case TypeKind::Range:
   case TypeKind::Module:
@@ -391,7 +397,7 @@ std::string Type::mangle() const {
                     (layout == Layout::C   ? "C"
                      : layout == Layout::F ? "F"
                                            : "A") +
-                    (record != Record::None ? "xoro" : short_[int(scalar)]);
+                    (record ? "r" + std::to_string(record->index) : std::string(short_[int(scalar)]));
     if (space == MemSpace::Shared)
       s += "s";
     else if (space == MemSpace::Local)
@@ -416,6 +422,11 @@ std::string Type::mangle() const {
   }
   case TypeKind::None: return "v";
   case TypeKind::Optional: return "o" + elems[0].mangle();
+  case TypeKind::Record: // the address space matters: a device function takes one kind of pointer
+    return "R" + std::to_string(record->index) +
+           (space == MemSpace::Shared  ? "s"
+            : space == MemSpace::Local ? "l"
+                                       : "");
   case TypeKind::TypeObject:
     if (typeObjectIsVoid)
       return "Tv";

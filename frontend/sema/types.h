@@ -52,9 +52,8 @@ Conversion canConvert(Scalar from, Scalar to);
 Scalar npPromote(Scalar a, Scalar b);
 
 enum class Layout : uint8_t { C, F, A };
-/// Record element types of arrays. Only numba's RNG state record exists: two uint64 words
-/// (s0, s1), 16 bytes; kernels use such arrays through the xoroshiro128p_* functions.
-enum class Record : uint8_t { None, Xoroshiro128p };
+/// A record type: fields at offsets (frontend/sema/record_layout.h).
+struct RecordLayout;
 /// NVPTX address-space numbering, used for pointers on both backends.
 enum class MemSpace : uint8_t { Generic = 0, Global = 1, Shared = 3, Const = 4, Local = 5 };
 
@@ -74,20 +73,21 @@ enum class TypeKind : uint8_t {
   Slice,
   Iterator, ///< enumerate(...) / zip(...) in a for loop: `path` says which, `elems` the iterables
   Optional, ///< numba's Optional: a value of `elems[0]`, or None (a device function that can return None)
+  Record,   ///< a record: a reference to its bytes in `space` (numba passes records by address)
 };
 
 struct Type {
   TypeKind kind = TypeKind::Unknown;
-  Scalar scalar = Scalar::I64;       ///< Scalar, Array dtype, Range element, TypeObject (scalar)
-  uint8_t ndim = 0;                  ///< Array
-  Layout layout = Layout::A;         ///< Array
-  MemSpace space = MemSpace::Global; ///< Array: where its data lives
-  Record record = Record::None;      ///< Array: elements are records (`scalar` unused)
-  bool pointer = false;              ///< Array: numba's CPointer(scalar), a raw pointer (1-D, no extent)
-  bool typeObjectIsVoid = false;     ///< TypeObject: `void` / `none`
-  std::vector<Type> elems;           ///< Tuple elements; TypeObject of an array: [element]
-  std::vector<std::string> fields;   ///< Named tuples: field names (`path` is the class name)
-  std::string path;                  ///< Module, Function, DeviceFunction
+  Scalar scalar = Scalar::I64;          ///< Scalar, Array dtype, Range element, TypeObject (scalar)
+  uint8_t ndim = 0;                     ///< Array
+  Layout layout = Layout::A;            ///< Array
+  MemSpace space = MemSpace::Global;    ///< Array: where its data lives
+  const RecordLayout *record = nullptr; ///< Record; Array: elements are records (`scalar` unused)
+  bool pointer = false;                 ///< Array: numba's CPointer(scalar), a raw pointer (1-D, no extent)
+  bool typeObjectIsVoid = false;        ///< TypeObject: `void` / `none`
+  std::vector<Type> elems;              ///< Tuple elements; TypeObject of an array: [element]
+  std::vector<std::string> fields;      ///< Named tuples: field names (`path` is the class name)
+  std::string path;                     ///< Module, Function, DeviceFunction
 
   static Type unknown() { return {}; }
   static Type none() { return make(TypeKind::None); }
@@ -104,9 +104,17 @@ struct Type {
     t.space = space;
     return t;
   }
-  static Type recordArray(Record r, unsigned ndim, Layout layout) {
-    Type t = array(Scalar::U64, ndim, layout);
+  static Type recordArray(const RecordLayout *r, unsigned ndim, Layout layout,
+                          MemSpace space = MemSpace::Global) {
+    Type t = array(Scalar::U8, ndim, layout, space);
     t.record = r;
+    return t;
+  }
+  /// A record value: the address of its bytes in `space`.
+  static Type recordIn(const RecordLayout *r, MemSpace space = MemSpace::Global) {
+    Type t = make(TypeKind::Record);
+    t.record = r;
+    t.space = space;
     return t;
   }
   /// `CPointer(dtype)`: passed as an address, indexed without bounds, as C pointers are.
@@ -161,11 +169,14 @@ struct Type {
   bool isFloat() const { return isScalar() && cutwin::fe::isFloat(scalar); }
   bool isBool() const { return isScalar(Scalar::Bool); }
   bool isArray() const { return kind == TypeKind::Array; }
-  bool isRecordArray() const { return kind == TypeKind::Array && record != Record::None; }
+  bool isRecordArray() const { return kind == TypeKind::Array && record != nullptr; }
+  bool isRecord() const { return kind == TypeKind::Record; }
   bool isTuple() const { return kind == TypeKind::Tuple; }
   bool isOptional() const { return kind == TypeKind::Optional; }
   /// Every element the same type (numba's UniTuple).
   bool isUniTuple() const;
+  /// Arrays: the bytes of one element (a record's size for arrays of records).
+  uint64_t itemSize() const;
   /// Contains Unknown somewhere.
   bool hasUnknown() const;
 

@@ -42,11 +42,19 @@ enum class DType : uint8_t {
 #undef CUTWIN_SCALAR
 #undef CUTWIN_RECORD
 };
+/// Record dtypes (NumPy's structured dtypes) are made at run time: the values from
+/// kFirstRecordDType up, one per record type the process uses, named by numba's spelling
+/// (`Record(a[type=float64;offset=0],b[type=int32;offset=8];16;True)`).
+constexpr unsigned kFirstRecordDType = 64;
+/// The dtype of the record type numba spells `spelling`; throws cutwin::Error if it does not
+/// read or the process has made too many record types.
+DType recordDType(const std::string &spelling);
+bool dtypeIsRecord(DType t);
 size_t dtypeSize(DType t);
-const char *dtypeName(DType t);
+const char *dtypeName(DType t); ///< a record's: numba's spelling
 /// float16, bfloat16, float32 or float64: a scalar of it travels as a double.
 bool dtypeIsFloat(DType t);
-std::optional<DType> dtypeFromName(const std::string &name); ///< "float32", "f4", "int64", ...
+std::optional<DType> dtypeFromName(const std::string &name); ///< "float32", "f4", "int64", "Record(...)"
 template <class T> constexpr DType dtypeOf();
 
 struct Dim3 {
@@ -267,7 +275,16 @@ public:
     return a;
   }
 
-  bool isArray() const { return std::holds_alternative<DeviceArray>(value_); }
+  /// A record (a NumPy structured scalar): `one` holds its bytes, a one-element array of its
+  /// record dtype; the kernel gets their address (numba passes records by reference).
+  static Arg record(const DeviceArray &one) {
+    Arg a(one);
+    a.record_ = true;
+    return a;
+  }
+
+  bool isArray() const { return std::holds_alternative<DeviceArray>(value_); } ///< records too
+  bool isRecord() const { return record_; }
   bool isTuple() const { return std::holds_alternative<std::vector<Arg>>(value_); }
   const DeviceArray &array() const { return std::get<DeviceArray>(value_); }
   const Scalar &scalar() const { return std::get<Scalar>(value_); }
@@ -284,6 +301,7 @@ private:
   }
   std::string tupleName_;
   std::vector<std::string> fields_;
+  bool record_ = false;
   std::variant<DeviceArray, Scalar, std::vector<Arg>> value_;
 };
 

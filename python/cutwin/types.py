@@ -65,6 +65,55 @@ class Scalar(Type):
         return Array(self, len(index), layout)
 
 
+class _RecordType(Type):
+    """A record type known by numba's spelling of it (read from signature text)."""
+
+    __getitem__ = Scalar.__getitem__  # array types: rec[:]
+
+    @property
+    def itemsize(self):
+        return int(self.name.rsplit(";", 2)[1])
+
+
+class Record(_RecordType):
+    """numba's Record: a NumPy structured dtype as a kernel type, named by numba's spelling
+    (`Record(a[type=float64;offset=0],b[type=int32;offset=8];16;True)`). Fields are numbers,
+    nested arrays of them, or records. `Record(dtype)[:]` is an array type, as with scalars."""
+
+    def __init__(self, dtype):
+        self.dtype = np.dtype(dtype)
+        Type.__init__(self, record_spelling(self.dtype))
+
+
+def record_spelling(dtype):
+    """numba's spelling of a structured dtype's record type; TypeError for fields kernels
+    cannot hold (strings, bytes, dates, objects)."""
+    dtype = np.dtype(dtype)
+    fields = []
+    for name in dtype.names:
+        ftype, offset = dtype.fields[name][:2]
+        fields.append("%s[type=%s;offset=%d]" % (name, _field_spelling(ftype, name), offset))
+    return "Record(%s;%d;%s)" % (",".join(fields), dtype.itemsize, bool(dtype.isalignedstruct))
+
+
+def _field_spelling(ftype, name):
+    if ftype.subdtype is not None:
+        base, shape = ftype.subdtype
+        return "nestedarray(%s, %s)" % (_field_spelling(base, name), tuple(shape))
+    if ftype.names:
+        return record_spelling(ftype)
+    if ftype.kind in "biufc" and ftype.name in _SCALAR_NAMES:
+        return "bool" if ftype.kind == "b" else ftype.name
+    if ftype.kind == "V" and ftype.name == "bfloat16":
+        return "bfloat16"
+    raise TypeError("record field '%s' has dtype %s; cutwin's records hold numbers, nested arrays and records"
+                    % (name, ftype))
+
+
+_SCALAR_NAMES = frozenset("bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 float64 "
+                          "complex64 complex128".split())
+
+
 class Array(Type):
     """An array type: element type, dimensions, layout 'C' or 'F' (contiguous) or 'A' (any)."""
 
@@ -156,7 +205,8 @@ ubyte, ushort, ulong, longlong, ulonglong = uint8, uint16, uint64, int64, uint64
 float16 = half = f2 = Scalar("float16")
 bfloat16 = Scalar("bfloat16")
 
-__all__ = [n for n, v in list(globals().items()) if isinstance(v, Type)] + ["CPointer", "Tuple", "UniTuple"]
+__all__ = [n for n, v in list(globals().items()) if isinstance(v, Type)] + ["CPointer", "Tuple", "UniTuple",
+                                                                           "Record"]
 
 
 def numpy_dtype(name):
@@ -169,6 +219,7 @@ def parse_signature(text):
     tuple "(float32[:], int32)"): the text is a Python expression over the type names."""
     names = {n: globals()[n] for n in __all__}
     names["__builtins__"] = {}
+    text = _name_records(text, names)
     try:
         sig = eval(text, names)  # noqa: S307 - only type names are in scope
     except Exception as e:
@@ -180,9 +231,30 @@ def parse_signature(text):
     raise TypeError("invalid signature %r" % text)
 
 
+def _name_records(text, names):
+    """`text` with each `Record(...)` spelling replaced by a name bound in `names` to its type
+    (the spelling is not a Python expression)."""
+    out, pos = [], 0
+    while True:
+        at = text.find("Record(", pos)
+        if at < 0:
+            return "".join(out) + text[pos:]
+        depth, end = 0, at
+        for end in range(at + len("Record"), len(text)):
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        name = "_record%d" % len(names)
+        names[name] = _RecordType(text[at:end + 1])
+        out.append(text[pos:at] + name)
+        pos = end + 1
+
+
 def from_dtype(dtype):
-    """The scalar type of a NumPy dtype."""
+    """The type of a NumPy dtype: a scalar type, or a Record for a structured dtype."""
     dtype = np.dtype(dtype)
+    if dtype.names:
+        return Record(dtype)
     return boolean if dtype == np.bool_ else globals()[dtype.name]
 
 

@@ -20,8 +20,8 @@ namespace cutwin::py {
 namespace {
 
 /// A kernel argument from a Python value: a DeviceArray, a bool, an int (int64, or uint64
-/// beyond its range, as numba types them), a float (float64), or a (dtype name, value)
-/// pair for a scalar of a given dtype (NumPy scalars).
+/// beyond its range, as numba types them), a float (float64), a (dtype name, value) pair
+/// for a scalar of a given dtype (NumPy scalars), or ("record", array) for a record.
 Arg toArg(nb::handle h) {
   if (nb::isinstance<DeviceArray>(h))
     return Arg(nb::cast<const DeviceArray &>(h));
@@ -64,6 +64,11 @@ Arg toArg(nb::handle h) {
     for (nb::handle e : nb::borrow<nb::tuple>(h))
       elems.push_back(toArg(e));
     return Arg::tuple(std::move(elems));
+  }
+  if (PyTuple_Check(o) && PyTuple_Size(o) == 2 && PyUnicode_Check(PyTuple_GetItem(o, 0)) &&
+      nb::cast<std::string>(nb::handle(PyTuple_GetItem(o, 0))) == "record") {
+    // ("record", one-element DeviceArray): a NumPy structured scalar, passed by address
+    return Arg::record(nb::cast<const DeviceArray &>(nb::handle(PyTuple_GetItem(o, 1))));
   }
   if (PyTuple_Check(o) && PyTuple_Size(o) == 2) { // (dtype name, value): a NumPy scalar
     auto dtype = dtypeFromName(nb::cast<std::string>(nb::handle(PyTuple_GetItem(o, 0))));

@@ -15,8 +15,13 @@ xoroshiro128p_dtype = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=Tru
 
 
 def _native_dtype(dtype):
-    """The C++ dtype name of a NumPy dtype."""
-    return "xoroshiro128p" if dtype == xoroshiro128p_dtype else dtype.name
+    """The C++ dtype name of a NumPy dtype (a structured dtype's: numba's spelling of it)."""
+    if dtype == xoroshiro128p_dtype:
+        return "xoroshiro128p"
+    if dtype.names:
+        from ..types import record_spelling
+        return record_spelling(dtype)
+    return dtype.name
 
 
 def _raw(host):
@@ -341,8 +346,8 @@ def to_device(obj, stream=0, copy=True, to=None):
     if isinstance(obj, DeviceNDArray):
         return obj
     ary = np.asarray(obj)
-    if ary.dtype.hasobject or (ary.dtype.names and ary.dtype != xoroshiro128p_dtype):
-        raise TypeError("cutwin device arrays hold numbers only, not %s" % ary.dtype)
+    if ary.dtype.hasobject:
+        raise TypeError("cutwin device arrays hold numbers and records, not %s" % ary.dtype)
     order = "F" if not ary.flags.c_contiguous and ary.flags.f_contiguous else "C"
     dev = _empty(ary.shape, ary.dtype, order)
     if copy:

@@ -65,6 +65,23 @@ def _native_tuple(tup, kernel, copy_back=None):
     return tuple(out)
 
 
+def _record_argument(rec, copy_back):
+    """A NumPy record (np.void of a structured dtype, np.record) as the extension takes it: its
+    bytes on the device, copied back into the record after the launch (numba passes records
+    by reference: a kernel's stores into it reach the host)."""
+    host = np.empty(1, rec.dtype)
+    host[0] = rec
+    dev = to_device(host)
+
+    def back():
+        got = dev.copy_to_host()[0]
+        for name in rec.dtype.names:
+            rec[name] = got[name]
+
+    copy_back.append(back)
+    return ("record", dev._arr)
+
+
 def _declaration_of(v):
     """(Python function, declaration) of a jit function object kernels can call: cutwin's
     kernels and device functions, and numba's CPU `jit` functions (compiled for the device
@@ -218,6 +235,9 @@ class Dispatcher(_JitFunction):
                 if a.flags.writeable:
                     copy_back = copy_back or []
                     copy_back.append((d, a))
+            elif isinstance(a, np.void) and a.dtype.names:  # a record: by reference, as numba passes it
+                copy_back = copy_back if copy_back is not None else []
+                native.append(_record_argument(a, copy_back))
             elif isinstance(a, np.generic):
                 name = _SCALAR_NAMES.get(t)
                 if name is None:  # dtype.name costs microseconds: once per type
@@ -490,11 +510,14 @@ def _dummy_args(sig):
 def _dummy_arg(dev, t):
     if isinstance(t, ct.Tuple):
         return tuple(_dummy_arg(dev, e) for e in t)
+    if isinstance(t, ct._RecordType):
+        return ("record", _cutwin.zeros(dev, str(t), [1]))
     if not isinstance(t, ct.Array):
         return (t.dtype.name, 0)
-    item = t.dtype.dtype.itemsize
+    record = isinstance(t.dtype, ct._RecordType)
+    item = t.dtype.itemsize if record else t.dtype.dtype.itemsize
     shape = [2] * t.ndim
-    base = _cutwin.zeros(dev, t.dtype.dtype.name, [4] * t.ndim)
+    base = _cutwin.zeros(dev, str(t.dtype) if record else t.dtype.dtype.name, [4] * t.ndim)
     if t.layout == "C":
         strides = _c_strides(shape, item)
     elif t.layout == "F":

@@ -40,6 +40,8 @@ def _numba_type_text(v):
         return "bfloat16"
     if cls == "NoneType" or name in ("none", "void"):
         return "void"
+    if cls == "Record":  # numba's spelling is cutwin's (the compiler reads and checks it)
+        return str(v)
     if cls == "CPointer":
         inner = _numba_type_text(v.dtype)
         return "CPointer(%s)" % inner if inner else None
