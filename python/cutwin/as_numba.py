@@ -73,6 +73,7 @@ CUTWIN_MODULES = {
     "numba.cuda.extending": "cutwin.cuda.extending",
     "numba.cuda.cudaimpl": "cutwin.cuda.cudaimpl",
     "numba.cuda.kernels.reduction": "cutwin.cuda.reduction",
+    "numba.cuda.kernels.transpose": "cutwin.cuda.transpose",
 }
 
 # Attributes of `numba.cuda` itself that come from numba-cuda when cutwin has no such name:

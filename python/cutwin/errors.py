@@ -56,8 +56,28 @@ def compile_error_class():
     return compatible_class("CompileError")
 
 
+class NumbaPerformanceWarning(UserWarning):
+    """numba's name: a launch likely to run slowly on a GPU (a small grid, implicit copies
+    of host arrays). Raised as numba-cuda's own class where numba-cuda is loaded."""
+
+
 class LaunchError(CutwinError):
-    """A launch the device refuses (configuration, resources)."""
+    """A launch the device refuses (configuration, resources). `code` is the driver's name
+    for the error where the message gives one ("CUDA_ERROR_INVALID_VALUE"), `msg` the
+    message: the attributes numba-cuda's CudaAPIError has, which this is raised as too."""
+
+    def __init__(self, message="", code=None):
+        CutwinError.__init__(self, message)
+        self.msg = message
+        if code is None:
+            import re
+
+            found = re.search(r"CUDA_ERROR_[A-Z_]+", message)
+            code = found.group(0) if found else None
+        self.code = code
+
+    def __str__(self):
+        return self.msg
 
 
 class DeviceError(CutwinError):

@@ -99,3 +99,28 @@ def test_cuda_array_interface(cutwin_backend):
     c = cupy.asarray(d)
     assert int(c.data.ptr) == d.device_ctypes_pointer
     np.testing.assert_array_equal(cupy.asnumpy(c), np.arange(10, dtype=np.float32))
+
+
+def test_transpose_is_a_new_array_computed_on_the_device(cutwin_backend):
+    from cutwin.cuda.transpose import transpose
+
+    h = np.arange(37 * 70, dtype=np.float64).reshape(37, 70)  # tiles with remainders both ways
+    d = cuda.to_device(h)
+    t = d.T
+    assert t.shape == (70, 37) and t.strides == (37 * 8, 8)  # C-contiguous, as numba's
+    np.testing.assert_array_equal(t.copy_to_host(), h.T)
+    add_one_2d[(10, 10), (8, 8)](t)  # a copy: d is unchanged
+    np.testing.assert_array_equal(d.copy_to_host(), h)
+    view = d[::2, ::3].T  # of a strided view
+    np.testing.assert_array_equal(view.copy_to_host(), h[::2, ::3].T)
+    assert d.transpose((0, 1)) is d
+    with pytest.raises(NotImplementedError):
+        cuda.to_device(np.zeros(3)).T
+    rec = np.zeros((3, 5), np.dtype([("i", np.int32), ("m", np.float32, (3, 2))]))
+    rec["i"] = np.arange(15).reshape(3, 5)
+    rec["m"] = np.arange(15 * 6, dtype=np.float32).reshape(3, 5, 3, 2)
+    out = cuda.device_array((5, 3), rec.dtype)
+    assert transpose(rec, out) is out  # a host array is copied to the device first
+    got = out.copy_to_host()
+    np.testing.assert_array_equal(got["i"], rec["i"].T)
+    np.testing.assert_array_equal(got["m"], rec["m"].transpose(1, 0, 2, 3))

@@ -1,5 +1,6 @@
 """Kernels from Python: compile, launch, arguments, results against NumPy."""
 import collections
+import warnings
 
 import numpy as np
 import pytest
@@ -232,3 +233,70 @@ def test_forall_refuses_a_negative_task_count():
         noop.forall(-1)
     out = np.zeros(0)
     noop.forall(0)(out)  # no tasks: a launch of one block that does nothing
+
+
+def test_refused_launch_carries_the_driver_error_name(cutwin_backend):
+    @cuda.jit(launch_bounds=64)
+    def bounded(out):
+        out[cuda.grid(1)] = 1
+
+    with pytest.raises(cutwin.errors.LaunchError) as e:
+        bounded[1, 128](np.zeros(128))
+    assert e.value.code == "CUDA_ERROR_INVALID_VALUE" and e.value.msg == str(e.value)
+
+
+def test_signatures_list_declared_then_compiled(cutwin_backend):
+    @cuda.jit
+    def no_args():
+        pass
+
+    @cuda.jit
+    def fill(a, v):
+        a[0] = v
+
+    no_args[1, 1]()
+    assert [tuple(s) for s in no_args.signatures] == [()]
+    fill[1, 1](np.zeros(1), 2.0)
+    fill[1, 1](np.zeros(1, np.int32), 2)
+    assert [tuple(str(t) for t in s) for s in fill.signatures] == [("float64[::1]", "float64"),
+                                                                    ("int32[::1]", "int64")]
+    assert [str(s) for s in fill_index.signatures] == ["void(float32[:], int32)"]
+
+
+def test_kernel_attributes_by_signature(cutwin_backend):
+    @cuda.jit
+    def smem(a):
+        s = cuda.shared.array(10, dtype=a.dtype)
+        s[0] = 1
+        a[0] = s[0]
+
+    smem[1, 1](np.zeros(10, np.float32))
+    smem[1, 1](np.zeros(10, np.float64))
+    by_types = smem.get_shared_mem_per_block()
+    assert by_types[(float32[::1],)] == 40 and by_types[(cuda.float64[::1],)] == 80
+    assert smem.get_shared_mem_per_block(void(float32[::1])) == 40
+    # One declared signature: the value itself, as numba gives for specialized kernels.
+    assert isinstance(fill_index.get_max_threads_per_block(), int)
+
+
+def test_numba_performance_warnings_when_asked_for(cutwin_backend, monkeypatch):
+    @cuda.jit
+    def inc(a):
+        a[0] += 1
+
+    host = np.zeros(1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        inc[1, 1](host)  # off unless asked for
+    monkeypatch.setenv("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "1")
+    with pytest.warns(cutwin.errors.NumbaPerformanceWarning, match="Grid size 6 will likely .* low occupancy"):
+        inc[(3, 2), 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        inc[128, 1]
+    monkeypatch.setenv("NUMBA_CUDA_WARN_ON_IMPLICIT_COPY", "1")
+    with pytest.warns(cutwin.errors.NumbaPerformanceWarning, match="Host array used in CUDA kernel"):
+        inc[128, 1](host)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        inc[128, 1](cuda.to_device(host))  # device arrays are not copied

@@ -414,3 +414,32 @@ def test_enum_members_and_classes(cutwin_backend):
                 x - Status.not_found if x > Status.internal_error else x + Status.internal_error,
                 c == Color.green, c is Color.green]
         np.testing.assert_array_equal(out, want)
+
+
+class _InterfaceOnly:
+    """An object with the CUDA Array Interface and nothing else (another library's array)."""
+
+    def __init__(self, arr):
+        self._arr = arr
+
+    @property
+    def __cuda_array_interface__(self):
+        return self._arr.__cuda_array_interface__
+
+
+def test_captured_global_with_only_the_cuda_array_interface(cutwin_backend):
+    global _FOREIGN_GLOBAL
+    backing = cuda.to_device(np.arange(6, dtype=np.float32))
+    _FOREIGN_GLOBAL = _InterfaceOnly(backing)
+
+    @cuda.jit
+    def double(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = _FOREIGN_GLOBAL[i] * 2
+            _FOREIGN_GLOBAL[i] = -1  # captured by address: the kernel writes that memory
+
+    out = cuda.device_array(6, np.float32)
+    double[1, 6](out)
+    np.testing.assert_array_equal(out.copy_to_host(), np.arange(6) * 2)
+    np.testing.assert_array_equal(backing.copy_to_host(), -1)

@@ -258,8 +258,18 @@ class DeviceNDArray:
         return self.transpose()
 
     def transpose(self, axes=None):
-        axes = tuple(reversed(range(self.ndim))) if axes is None else tuple(axes)
-        return self._view([self.shape[a] for a in axes], [self.strides[a] for a in axes])
+        """numba's: the axes in their own order give this array; a 2-D array's transpose is
+        a new C-contiguous array computed on the device (numba.cuda.kernels.transpose), so
+        writes to it do not reach this array; other arrays cannot be transposed."""
+        if axes is not None and tuple(axes) == tuple(range(self.ndim)):
+            return self
+        if self.ndim != 2:
+            raise NotImplementedError("transposing a non-2D DeviceNDArray isn't supported")
+        if axes is not None and set(axes) != {0, 1}:
+            raise ValueError("invalid axes list %r" % (axes,))
+        from .transpose import transpose
+
+        return transpose(self)
 
     def reshape(self, *newshape, order="C"):
         if len(newshape) == 1 and not isinstance(newshape[0], (int, np.integer)):

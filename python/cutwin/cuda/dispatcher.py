@@ -17,6 +17,7 @@ from .args import ArgHint
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
 from . import resolve
 from .foreign import link_paths, with_callbacks
+from .settings import warn_implicit_copy, warn_low_occupancy
 from .signatures import as_signature, compile_signature_text, is_signature, signature_text, type_text
 
 def _codegen():
@@ -109,7 +110,7 @@ class _JitFunction:
 
     def __init__(self, py_func, signatures, options):
         self.py_func = py_func
-        self.signatures = list(signatures or [])
+        self._declared = list(signatures or [])
         self.targetoptions = options
         self.__name__ = py_func.__name__
         self.__qualname__ = py_func.__qualname__
@@ -120,6 +121,11 @@ class _JitFunction:
         self._exceptions = {}  # user exception classes the kernel raises, by the name it uses
 
     @property
+    def signatures(self):
+        """The signatures declared (`cuda.jit(sig)`) and, for kernels, those launches compiled."""
+        return list(self._declared)
+
+    @property
     def _code_name(self):
         """The function's name in the source the compiler reads (a lambda becomes a def)."""
         name = self.py_func.__code__.co_name  # what the def says, though __name__ was changed
@@ -127,7 +133,7 @@ class _JitFunction:
 
     def _declaration(self):
         o = self.targetoptions
-        return {"device": o["device"], "signatures": [signature_text(s) for s in self.signatures],
+        return {"device": o["device"], "signatures": [signature_text(s) for s in self._declared],
                 "debug": o["debug"], "fastmath": o["fastmath"], "lineinfo": o["lineinfo"],
                 "boundscheck": o["boundscheck"], "opt": o["opt"], "link": o.get("link", []),
                 "launch_bounds": o.get("launch_bounds", [])}
@@ -188,7 +194,9 @@ class Dispatcher(_JitFunction):
 
     def __getitem__(self, config):
         try:
-            return self._configs[config]
+            c = self._configs[config]
+            warn_low_occupancy(c.griddim)
+            return c
         except (KeyError, TypeError):  # new, or unhashable (lists)
             pass
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
@@ -200,6 +208,7 @@ class Dispatcher(_JitFunction):
                 self._configs[config] = c
         except TypeError:
             pass
+        warn_low_occupancy(c.griddim)
         return c
 
     def __call__(self, *args, **kwargs):
@@ -230,6 +239,7 @@ class Dispatcher(_JitFunction):
             elif t is int or t is float or t is bool or t is complex:
                 native.append(a)
             elif t is np.ndarray or (isinstance(a, np.ndarray) and not hasattr(a, "__cuda_array_interface__")):
+                warn_implicit_copy()
                 d = to_device(a)
                 native.append(d._arr)
                 if a.flags.writeable:
@@ -288,8 +298,8 @@ class Dispatcher(_JitFunction):
         """The largest grid (in blocks of `blockdim`) a launch of this kernel can have when
         it syncs the grid: all blocks resident at once. Uses the declared signature, or
         the types of the latest launch."""
-        if len(self.signatures) == 1:
-            return self.compile(self.signatures[0]).max_cooperative_grid_blocks(blockdim, dynsmemsize)
+        if len(self._declared) == 1:
+            return self.compile(self._declared[0]).max_cooperative_grid_blocks(blockdim, dynsmemsize)
         kernel = self._kernel(runtime._selected_spec())
         return kernel.max_cooperative_grid_blocks(_dim3(blockdim, "blockdim"), int(dynsmemsize), None)
 
@@ -300,6 +310,15 @@ class Dispatcher(_JitFunction):
         sig = as_signature(sig)
         self._native_args(sig, "ir")
         return _Overload(self, sig)
+
+    @property
+    def signatures(self):
+        """numba's: every signature compiled, the declared ones first, then those launches
+        compiled (as argument-type tuples)."""
+        out = list(self._declared)
+        declared = [tuple(s.args) for s in self._declared if isinstance(s, ct.Signature)]
+        out += [args for args in self._all_signatures() if args not in declared]
+        return out
 
     @property
     def specialized(self):
@@ -314,7 +333,7 @@ class Dispatcher(_JitFunction):
 
     def specialize(self, *args):
         """A dispatcher compiled for these arguments' types (values, or types) alone."""
-        if self.specialized or self.signatures:
+        if self.specialized or self._declared:
             raise RuntimeError("Dispatcher already specialized")
         argtypes = tuple(as_signature((a,)).args[0] if type_text(a) is not None else ct.typeof(a)
                          for a in args)
@@ -322,17 +341,24 @@ class Dispatcher(_JitFunction):
         d = self.specializations.get(key)
         if d is None:
             d = Dispatcher(self.py_func, [ct.Signature(None, argtypes)], self.targetoptions)
-            d.compile(d.signatures[0])
+            d.compile(d._declared[0])
             d._specialized = True
             self.specializations[key] = d
         return d
 
     def _attribute(self, name, signature):
+        """A compiled kernel's attribute: for `signature`; without one, for the one declared
+        signature of a kernel compiled for exactly one (numba's specialized kernels), else a
+        dict by argument types (numba's type objects find the same entries)."""
+        if signature is None and len(self._declared) == 1:
+            signature = self._declared[0]
         if signature is not None:
             sig = as_signature(signature)
             return self._kernel(runtime._selected_spec()).attributes(_dummy_args(sig))[name]
-        return {sig: self._kernel(runtime._selected_spec()).attributes(_dummy_args(sig))[name]
-                for sig in self._all_signatures()}
+        out = _Overloads()
+        for sig in self._all_signatures():
+            out[sig] = self._kernel(runtime._selected_spec()).attributes(_dummy_args(sig))[name]
+        return out
 
     def get_regs_per_thread(self, signature=None):
         """Registers per thread of the compiled kernel (0 on the simulator, which has none);
@@ -358,12 +384,12 @@ class Dispatcher(_JitFunction):
 
     def _all_signatures(self):
         """The declared signatures and those launches compiled, as argument-type tuples."""
-        out = [tuple(s.args) for s in self.signatures if isinstance(s, ct.Signature)]
+        out = [tuple(s.args) for s in self._declared if isinstance(s, ct.Signature)]
         c = self._per_device.get(runtime._selected_spec())
         if c is not None:
             for texts in c.kernel.compiled_signatures():
                 try:
-                    sig = ct.parse_signature("(%s,)" % ", ".join(texts)).args
+                    sig = ct.parse_signature("(%s,)" % ", ".join(texts) if texts else "()").args
                 except TypeError:
                     continue  # a type the signature syntax cannot spell (a tuple of records)
                 if sig not in out:
@@ -388,7 +414,7 @@ class Dispatcher(_JitFunction):
         """The compiled kernels - declared signatures and those launches compiled - by
         argument-type tuple (and by signature text for the declared ones)."""
         out = _Overloads()
-        for s in self.signatures:
+        for s in self._declared:
             out[str(s)] = _Overload(self, s)
         for args in self._all_signatures():
             out[args] = _Overload(self, args)
@@ -464,14 +490,14 @@ class DeviceFunction(_JitFunction):
     def _each(self, signature, output):
         if signature is not None:
             return self._code(signature, output)
-        return {as_signature(s).args: self._code(s, output) for s in self.signatures}
+        return {as_signature(s).args: self._code(s, output) for s in self._declared}
 
     def compile_device(self, args, return_type=None):
         """Compiles the function for argument types `args` (numba's device dispatcher)."""
         sig = ct.Signature(return_type, tuple(args)) if return_type is not None else tuple(args)
         self._code(sig, "ir")
-        if sig not in self.signatures:
-            self.signatures.append(as_signature(sig))
+        if sig not in self._declared:
+            self._declared.append(as_signature(sig))
 
     def inspect_llvm(self, signature=None):
         """The kernel IR of the function compiled on its own, with numba's ABI."""

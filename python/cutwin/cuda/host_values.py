@@ -22,12 +22,12 @@ def host_constant(v):
     if isinstance(v, tuple):
         items = [x.item() if isinstance(x, np.generic) else host_constant(x) for x in v]
         return None if any(x is None or isinstance(x, dict) for x in items) else tuple(items)
-    if (isinstance(v, DeviceNDArray) or (hasattr(v, "__cuda_array_interface__") and not isinstance(v, np.ndarray))) \
-            and v.dtype.name in _CONST_ARRAY_DTYPES:
-        # A device array in a kernel's globals is captured by address, as numba captures
-        # it: the kernel reads and writes that memory (kept alive by the dispatcher).
+    if isinstance(v, DeviceNDArray) or (hasattr(v, "__cuda_array_interface__") and not isinstance(v, np.ndarray)):
+        # A device array in a kernel's globals (cutwin's, or any object with the CUDA Array
+        # Interface) is captured by address, as numba captures it: the kernel reads and
+        # writes that memory (kept alive by the dispatcher).
         d = v if isinstance(v, DeviceNDArray) else as_cuda_array(v)
-        if 1 <= d.ndim <= 3:
+        if 1 <= d.ndim <= 3 and d.dtype.name in _CONST_ARRAY_DTYPES:
             _captured[id(v)] = v
             return {"device_pointer": d._arr.device_pointer, "dtype": d.dtype.name, "shape": list(d.shape),
                     "strides": list(d.strides)}

@@ -1,0 +1,55 @@
+"""numba's configuration settings that cutwin honours, and numba's performance warnings.
+
+A setting is read from numba-cuda's configuration module where the program has it loaded
+(under the numba switch, or a numba-cuda test overriding it: its values and defaults then
+apply, as they would on numba-cuda), else from the environment variable numba reads
+(`NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=1`). Without either, cutwin's default is off: numba's
+warnings are about GPU occupancy and copies, and a program written for cutwin asks for them.
+"""
+import os
+import sys
+import warnings
+
+_CONFIG_MODULE = "numba.cuda.core.config"
+
+
+def setting(name, default=0):
+    """numba's setting `name` (`CUDA_LOW_OCCUPANCY_WARNINGS`, ...), as an int."""
+    config = sys.modules.get(_CONFIG_MODULE)
+    if config is not None and hasattr(config, name):
+        return int(getattr(config, name))
+    value = os.environ.get("NUMBA_" + name)
+    try:
+        return int(value) if value else default
+    except ValueError:
+        return default
+
+
+def _warning_class(name):
+    """numba-cuda's warning class where it is loaded (what programs filter), else cutwin's."""
+    errors = sys.modules.get("numba.cuda.core.errors")
+    cls = getattr(errors, name, None)
+    if isinstance(cls, type) and issubclass(cls, Warning):
+        return cls
+    from .. import errors as cutwin_errors
+
+    return getattr(cutwin_errors, name)
+
+
+def warn_low_occupancy(griddim):
+    """numba's warning for grids of fewer than 128 blocks (when asked for)."""
+    if not setting("CUDA_LOW_OCCUPANCY_WARNINGS"):
+        return
+    size = 1
+    for d in griddim:
+        size *= d
+    if size < 128:  # numba's threshold: about twice the SMs of a large GPU
+        warnings.warn(_warning_class("NumbaPerformanceWarning")(
+            "Grid size %d will likely result in GPU under-utilization due to low occupancy." % size), stacklevel=3)
+
+
+def warn_implicit_copy():
+    """numba's warning for a host array a launch copies to the device and back."""
+    if setting("CUDA_WARN_ON_IMPLICIT_COPY"):
+        warnings.warn(_warning_class("NumbaPerformanceWarning")(
+            "Host array used in CUDA kernel will incur copy overhead to/from device."), stacklevel=4)
