@@ -12,8 +12,9 @@ using namespace cutwin::fe;
 using ::testing::HasSubstr;
 
 namespace {
-constexpr const char *kPoint = "Record(a[type=float64;offset=0],b[type=int32;offset=8],c[type=complex64;offset=12],"
-                               "d[type=nestedarray(uint8, (5,));offset=20];32;True)";
+constexpr const char *kPoint =
+    "Record(a[type=float64;offset=0],b[type=int32;offset=8],c[type=complex64;offset=12],"
+    "d[type=nestedarray(uint8, (5,));offset=20];32;True)";
 }
 
 TEST(RecordLayout, ReadsFieldsOffsetsAndNestedArrays) {
@@ -56,8 +57,10 @@ TEST(RecordLayout, ErrorsNameWhatAndWhere) {
   };
   EXPECT_THAT(message("Record(f[type=[char x 4];offset=0];4;False)"),
               HasSubstr("record fields of type [char x 4] are not supported"));
-  EXPECT_THAT(message("Record(f[type=int32;offset=6];8;False)"), HasSubstr("lies beyond the record's 8 bytes"));
-  EXPECT_THAT(message("Record(f[type=int32;offset=0];4;Maybe)"), HasSubstr("at character 33: expected 'False'"));
+  EXPECT_THAT(message("Record(f[type=int32;offset=6];8;False)"),
+              HasSubstr("lies beyond the record's 8 bytes"));
+  EXPECT_THAT(message("Record(f[type=int32;offset=0];4;Maybe)"),
+              HasSubstr("at character 33: expected 'False'"));
   EXPECT_THAT(message(std::string(kPoint) + "x"), HasSubstr("text after the record's closing"));
 }
 
