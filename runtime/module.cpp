@@ -5,6 +5,7 @@
 #include "runtime/launch_tracker.h"
 #include "runtime/marshal.h"
 
+#include <llvm/IR/DebugInfo.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -82,6 +83,8 @@ fe::JitOptions jitOptions(const JitDeclaration &d) {
   o.opt = d.opt;
   o.link = d.link;
   o.launchBounds = d.launchBounds;
+  o.inlineAlways = d.inlineAlways;
+  o.forceInline = d.forceInline;
   for (auto &s : d.signatures)
     o.signatures.push_back({nullptr, s, {}});
   return o;
@@ -435,7 +438,19 @@ uint64_t ModuleImpl::maxCooperativeBlocks(const std::string &kernel, Dim3 block,
 }
 
 std::string ModuleImpl::ir(const std::string &kernel, const std::vector<Arg> &args) {
-  ir::KernelIR kir = buildKernelIR(*parsed_, kernel, formalTypes(kernel, args), pipelineOptions());
+  // The kernel as the GPU compiles it, as numba shows it (and as ptx() compiles it): bounds
+  // checks only when asked for; full debug info for debug=True, line tables (DWARF's
+  // "directives only") for lineinfo=True, none otherwise. The simulator runs the same IR
+  // with its defaults (bounds checks on, full debug info for its debugger).
+  PipelineOptions po = pipelineOptions();
+  po.boundscheck = opts_.boundscheck.value_or(false);
+  const fe::Symbol *sym = parsed_->program->primary().definedFunction(kernel);
+  bool debug = sym && sym->options.debug;
+  if (!debug)
+    po.lineDirectivesOnly = true;
+  ir::KernelIR kir = buildKernelIR(*parsed_, kernel, formalTypes(kernel, args), po);
+  if (!debug && !kir.info.lineinfo)
+    llvm::StripDebugInfo(*kir.module);
   std::string s;
   llvm::raw_string_ostream os(s);
   kir.module->print(os, nullptr);
@@ -447,7 +462,10 @@ std::string ModuleImpl::ptx(const std::string &kernel, const std::vector<Arg> &a
   PipelineOptions po = pipelineOptions();
   po.boundscheck = opts_.boundscheck.value_or(false); // numba-cuda's GPU default
   po.lineDirectivesOnly = true;
-  return gpu::compileForGpu(buildKernelIR(*parsed_, kernel, formalTypes(kernel, args), po), po, arch).ptx;
+  ir::KernelIR kir = buildKernelIR(*parsed_, kernel, formalTypes(kernel, args), po);
+  if (!kir.info.debug && !kir.info.lineinfo) // numba's PTX has .file and .loc only when asked for
+    llvm::StripDebugInfo(*kir.module);
+  return gpu::compileForGpu(std::move(kir), po, arch).ptx;
 }
 
 } // namespace rt

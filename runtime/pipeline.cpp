@@ -6,6 +6,7 @@
 #include "backend_gpu/gpu_pipeline.h"
 #include "backend_sim/sim_pipeline.h"
 #include "frontend/ir/contract_fma.h"
+#include "frontend/ir/inline_calls.h"
 #include "frontend/ir/passes.h"
 #include "frontend/syntax/parser.h"
 
@@ -49,9 +50,10 @@ void dumpTypes(const fe::Typer &typer, std::ostream &out) {
   }
 }
 
-/// Steps cleanup and contract, after lower: shared by kernels and exported device functions.
+/// Steps inline, cleanup and contract, after lower: shared by kernels and exported device functions.
 void runFrontendModuleSteps(llvm::Module &m, const ir::KernelInfo &info, StepRunner &steps,
                             std::optional<Step> only = {}) {
+  steps.run(Step::Inline, only, m, [](llvm::Module &m) { ir::inlineMarkedCalls(m); });
   steps.run(Step::Cleanup, only, m, [&](llvm::Module &m) {
     if (info.opt > 0) // debug kernels keep their variables in memory, visible to a debugger
       ir::runCleanup(m);

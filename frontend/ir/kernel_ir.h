@@ -65,6 +65,7 @@ struct KernelInfo {
   std::vector<Site> sites;
   std::vector<BreakpointSite> breakpoints;
   bool debug = false;
+  bool lineinfo = false; ///< @cuda.jit(lineinfo=True): what inspect_llvm and inspect_asm show (line tables)
   /// debug, compiled while a debugger (gdb) traces the process: the kernel declares the
   /// `cuda` variable for it and the simulator keeps functions out of line and unoptimised,
   /// so that gdb steps lines in order and shows each simulated thread as a frame.

@@ -49,6 +49,8 @@ void Lowerer::lowerExportEntry(const fe::FunctionSpec &spec, ExportAbi abi, cons
   auto *wrapper = llvm::Function::Create(FunctionType::get(resultTy, params, false),
                                          GlobalValue::ExternalLinkage, name, mod_);
   wrapper->addFnAttr(Attribute::NoUnwind);
+  if (spec.options().forceInline) // numba's forceinline: inlined into the program it is linked into
+    wrapper->addFnAttr(Attribute::AlwaysInline);
   llvm::Function *inner = declareFunction(spec);
 
   // Faults inside (bounds checks, raise) go to a record of the module's own: there is no

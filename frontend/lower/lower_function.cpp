@@ -2,6 +2,8 @@
 // and their debug info, and what a function needs while its statements lower (slots, sites).
 #include "frontend/lower/lowerer.h"
 
+#include "frontend/ir/inline_calls.h"
+
 #include "frontend/ir/intrinsics.h"
 
 #include <algorithm>
@@ -42,6 +44,7 @@ KernelIR startKernelIR(const fe::Typer &typer, const fe::FunctionSpec &fn, const
   out.info.file = fn.file().path();
   out.info.argTypes = fn.argTypes;
   out.info.debug = fn.options().debug;
+  out.info.lineinfo = fn.options().lineinfo;
   out.info.debuggerView = out.info.debug && opts.debuggerView && !opts.lineDirectivesOnly;
   out.info.fastmath = fn.options().fastmath;
   out.info.opt = fn.options().debug ? 0 : fn.options().opt;
@@ -145,6 +148,8 @@ llvm::Function *Lowerer::declareFunction(const fe::FunctionSpec &spec) {
   auto *fn = llvm::Function::Create(ft, GlobalValue::InternalLinkage, spec.irName, mod_);
   fn->addFnAttr(Attribute::NoUnwind);
   if (spec.options().inlineAlways)
+    fn->addFnAttr(kInlineAttribute); // the inline step inlines its calls (inline_calls.h)
+  if (spec.options().forceInline)
     fn->addFnAttr(Attribute::AlwaysInline);
   functions_[&spec] = fn;
   pending_.push_back(&spec);

@@ -430,6 +430,9 @@ std::optional<JitOptions> ModuleScope::jitDecorator(const Expr &d) const {
       auto v = evalConstant(*k.value);
       o.inlineAlways = v && ((v->kind == ConstValue::Kind::Str && v->s == "always") ||
                              (v->kind == ConstValue::Kind::Bool && v->b));
+    } else if (k.name == "forceinline") {
+      auto v = evalConstant(*k.value);
+      o.forceInline = v && v->kind == ConstValue::Kind::Bool && v->b;
     } else if (k.name == "link") {
       // A computed list is the host program's to pass (the Python package does); an
       // error only if this function is compiled from the source alone.

@@ -41,7 +41,8 @@ struct JitOptions {
   bool fastmath = false;
   bool lineinfo = false;
   bool cache = false;
-  bool inlineAlways = false;
+  bool inlineAlways = false; ///< inline='always' (or True): calls inlined by the frontend's inline step
+  bool forceInline = false;  ///< forceinline=True: the function marked alwaysinline
   int opt = 3;
   std::optional<bool> boundscheck;
   /// Explicit signatures (string or type-object form), in the decorator's order.

@@ -30,9 +30,11 @@ bool sameConstants(const std::vector<std::optional<ConstValue>> &a,
 
 std::string mangledName(const FunctionSpec &s, size_t ordinal) {
   // Device functions of different scopes may share a name: their keys differ ("f@3").
+  // "dev.f.3__f32": the name stands apart from the prefix and the scope (tools that look
+  // for a function by its Python name, numba's tests among them, find it).
   std::string key = s.symbol->key;
-  std::replace(key.begin(), key.end(), '@', '_');
-  std::string n = (s.isKernel ? s.def->name : "dev_" + key) + "__";
+  std::replace(key.begin(), key.end(), '@', '.');
+  std::string n = (s.isKernel ? s.def->name : "dev." + key) + "__";
   for (size_t i = 0; i < s.argTypes.size(); ++i)
     n += (i ? "_" : "") + s.argTypes[i].mangle();
   for (auto &c : s.argConstants)

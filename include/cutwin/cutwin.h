@@ -344,6 +344,9 @@ struct JitDeclaration {
   /// numba's launch_bounds: max threads per block, then optionally min blocks per
   /// multiprocessor and max cluster rank (empty: none).
   std::vector<int> launchBounds;
+  /// numba's inline='always': calls are inlined in the kernel IR (the frontend's inline
+  /// step); forceinline=True: the function is marked alwaysinline for the code generator.
+  bool inlineAlways = false, forceInline = false;
 };
 
 /// What the host program knows of a module's top-level names; it wins over the source.

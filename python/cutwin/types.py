@@ -21,7 +21,13 @@ class Type:
         return self.name
 
     def __eq__(self, other):
-        return isinstance(other, Type) and str(self) == str(other)
+        if isinstance(other, Type):
+            return str(self) == str(other)
+        # numba's type objects: equal where they name the same type (numba.cuda.types.none
+        # is void, float32[::1] the array type)
+        from .cuda.signatures import is_numba_type, type_text
+
+        return is_numba_type(other) and type_text(other) == str(self)
 
     def __hash__(self):
         return hash(str(self))

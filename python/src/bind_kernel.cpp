@@ -195,6 +195,10 @@ JitDeclaration jitDeclaration(nb::dict d) {
     j.link = nb::cast<std::vector<std::string>>(v);
   if (auto v = get("launch_bounds"))
     j.launchBounds = nb::cast<std::vector<int>>(v);
+  if (auto v = get("inline"))
+    j.inlineAlways = nb::cast<bool>(v);
+  if (auto v = get("forceinline"))
+    j.forceInline = nb::cast<bool>(v);
   return j;
 }
 

@@ -110,3 +110,61 @@ def test_cpointer_argument_from_the_array_interface(cutwin_backend):
     add_one[1, 32](x.__cuda_array_interface__["data"][0], len(x))
     np.testing.assert_array_equal(x.copy_to_host(), np.arange(1, 11, dtype=np.uint8))
     assert "CPointer(uint8)" in str(add_one.signatures[0])
+
+
+def _caller_of(callee):
+    sig = (cuda.int32[::1],)
+
+    @cuda.jit(sig)
+    def call_set_zero(a):
+        callee(a)
+
+    a = np.ones(2, np.int32)
+    call_set_zero[1, 2](a)
+    assert list(a) == [0, 1]
+    return call_set_zero.inspect_llvm(sig)
+
+
+@pytest.mark.parametrize("inline, inlined", [("always", True), (True, True), ("never", False), (False, False),
+                                             (lambda expr, caller, callee: True, True),
+                                             (lambda expr, caller, callee: False, False)])
+def test_inline_option_inlines_calls_in_the_kernel_ir(cutwin_backend, inline, inlined):
+    @cuda.jit(inline=inline)
+    def set_zero(a):
+        a[0] = 0
+
+    ir = _caller_of(set_zero)
+    assert ("call void @dev.set_zero" in ir) != inlined
+    assert "alwaysinline" not in ir  # inlined by the frontend, not left to the code generator
+
+
+def test_forceinline_marks_the_function_and_keeps_the_call(cutwin_backend):
+    @cuda.jit(forceinline=True)
+    def set_zero(a):
+        a[0] = 0
+
+    ir = _caller_of(set_zero)
+    assert "call void @dev.set_zero" in ir and "alwaysinline" in ir
+    with pytest.raises(ValueError, match="forced inlining in LTO-IR"):
+        cuda.compile(set_zero.py_func, (cuda.float32[::1],), device=True, forceinline=True)
+
+
+def test_inspection_shows_the_gpu_compilation_with_the_debug_info_asked_for(cutwin_backend):
+    def store_one(a):
+        a[0] = 1
+
+    sig = (cuda.float32[::1],)
+    plain, lines = cuda.jit(store_one), cuda.jit(lineinfo=True)(store_one)
+    ir, ptx = plain.inspect_llvm(sig), plain.inspect_asm(sig)
+    assert "DICompileUnit" not in ir and ".loc" not in ptx and ".file" not in ptx
+    assert "cutwin.error.raise" not in ir  # no bounds checks unless asked for, as on the GPU
+    ir, ptx = lines.inspect_llvm(sig), lines.inspect_asm(sig)
+    assert "emissionKind: DebugDirectivesOnly" in ir and "FullDebug" not in ir
+    assert ".loc" in ptx and "test_calls.py" in ptx and ".debug_info" not in ptx
+
+
+def test_types_equal_numbas_of_the_same_name():
+    numba_types = pytest.importorskip("numba.core.types")
+    assert cutwin.types.float32 == numba_types.float32 and cutwin.types.none == numba_types.none
+    assert cutwin.types.float32[::1] == numba_types.float32[::1]
+    assert cutwin.types.int64 != numba_types.int32

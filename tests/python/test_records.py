@@ -251,3 +251,9 @@ def test_records_of_strings_are_refused_with_the_field_named(cutwin_backend):
     strings = np.dtype([("x", np.float32), ("name", "S8")])
     with pytest.raises(TypeError, match="record field 'name' has dtype"):
         cuda.to_device(np.zeros(2, strings))
+
+
+def test_record_types_compare_with_numbas():
+    numba_support = pytest.importorskip("numba.np.numpy_support")
+    assert from_dtype(POINT) == numba_support.from_dtype(POINT)
+    assert from_dtype(POINT)[::1] == numba_support.from_dtype(POINT)[::1]

@@ -20,9 +20,13 @@ def _arch(cc):
 
 
 def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None, abi="c",
-            abi_info=None, output="ptx"):
+            abi_info=None, output="ptx", forceinline=False):
     """GPU code for `pyfunc` and `sig`: (PTX text, or LTO-IR bytes for output="ltoir";
-    the result type). `abi_info={"abi_name": name}` names the C-ABI function."""
+    the result type). `abi_info={"abi_name": name}` names the C-ABI function;
+    `forceinline=True` marks it alwaysinline for the program it is linked into (LTO-IR
+    only, as numba: PTX has no such mark)."""
+    if forceinline and output != "ltoir":
+        raise ValueError("Can only designate forced inlining in LTO-IR")
     if abi not in ("c", "numba"):
         raise NotImplementedError("unsupported ABI: %r (expected 'c' or 'numba')" % (abi,))
     if not device and abi == "c":
@@ -32,7 +36,7 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
     fn = getattr(pyfunc, "py_func", pyfunc)
     options = {"device": bool(device), "debug": bool(debug), "opt": 0 if opt is False else 3,
                "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": None, "cache": False,
-               "inline": False}
+               "inline": False, "forceinline": bool(forceinline)}
     jf = _JitFunction(fn, None, options)
     module = jf._module(runtime._selected_spec(), codegen="nvvm" if output == "ltoir" else _codegen())
     abi_name = (abi_info or {}).get("abi_name", "")

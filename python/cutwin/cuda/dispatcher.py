@@ -136,7 +136,8 @@ class _JitFunction:
         return {"device": o["device"], "signatures": [signature_text(s) for s in self._declared],
                 "debug": o["debug"], "fastmath": o["fastmath"], "lineinfo": o["lineinfo"],
                 "boundscheck": o["boundscheck"], "opt": o["opt"], "link": o.get("link", []),
-                "launch_bounds": o.get("launch_bounds", [])}
+                "launch_bounds": o.get("launch_bounds", []), "inline": _inlines(o.get("inline", False)),
+                "forceinline": bool(o.get("forceinline", False))}
 
     def _module(self, spec, codegen=None):
         """A C++ module of this function and every jit function it reaches, each from its
@@ -589,18 +590,33 @@ def _warn_inactive_breakpoints(fn, spec):
                   stacklevel=4)
 
 
+def _inlines(inline):
+    """Whether numba's `inline=` option inlines the function's calls: 'always' and True do,
+    'never' and False do not; a cost model (numba calls it per call site with its own IR)
+    is asked once, with no call site, and its answer applies to every call."""
+    if inline in ("always", True):
+        return True
+    if inline in ("never", False, None):
+        return False
+    if callable(inline):
+        return bool(inline(None, None, None))
+    raise ValueError("inline must be 'always', 'never', a bool or a cost-model function, not %r" % (inline,))
+
+
 def _debug_default():
     """debug=None: CUTWIN_DEBUG=1 compiles every kernel for debugging (breakpoints stop)."""
     return os.environ.get("CUTWIN_DEBUG", "") not in ("", "0")
 
 
 def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt=True, lineinfo=False,
-        cache=False, fastmath=False, boundscheck=None, max_registers=None, launch_bounds=None, **kws):
+        cache=False, fastmath=False, boundscheck=None, max_registers=None, launch_bounds=None, forceinline=False,
+        **kws):
     """numba's `cuda.jit`: as a decorator with or without options and signatures."""
     options = {"link": link_paths(link), "link_callbacks": with_callbacks(link), "device": bool(device),
                "debug": _debug_default() if debug is None else bool(debug), "opt": 3 if opt is True else 0 if opt is False else int(opt),
                "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": boundscheck,
-               "cache": bool(cache), "inline": inline, "launch_bounds": _launch_bounds(launch_bounds),
+               "cache": bool(cache), "inline": inline, "forceinline": bool(forceinline),
+               "launch_bounds": _launch_bounds(launch_bounds),
                "extensions": kws.pop("extensions", None)}
 
     def wrap(fn, sigs):
