@@ -192,6 +192,10 @@ void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_
 
 std::string Kernel::ir(const std::vector<Arg> &args) { return module_->ir(name_, args); }
 
+std::map<std::string, std::string> Kernel::localTypes(const std::vector<Arg> &args) {
+  return module_->localTypes(name_, args);
+}
+
 KernelAttributes Kernel::attributes(const std::vector<Arg> &args) { return module_->attributes(name_, args); }
 
 std::vector<std::vector<std::string>> Kernel::compiledSignatures() const {
@@ -455,6 +459,17 @@ std::string ModuleImpl::ir(const std::string &kernel, const std::vector<Arg> &ar
   llvm::raw_string_ostream os(s);
   kir.module->print(os, nullptr);
   return os.str();
+}
+
+std::map<std::string, std::string> ModuleImpl::localTypes(const std::string &kernel,
+                                                          const std::vector<Arg> &args) {
+  fe::Typer typer(*parsed_->program);
+  const fe::FunctionSpec &spec = typer.typeKernel(kernel, formalTypes(kernel, args));
+  std::map<std::string, std::string> out;
+  for (auto &[name, t] : spec.locals)
+    if (!fe::isStaticType(t)) // modules, functions and types have no value to show
+      out[name] = t.signatureText();
+  return out;
 }
 
 std::string ModuleImpl::ptx(const std::string &kernel, const std::vector<Arg> &args,

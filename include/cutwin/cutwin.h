@@ -460,6 +460,9 @@ public:
               const Stream *stream = nullptr);
   /// The kernel IR for these argument types (as `cutwin compile --emit=ir` prints it).
   std::string ir(const std::vector<Arg> &args);
+  /// The type of each of the kernel's variables (arguments included) for these argument
+  /// types, in numba's signature text ("float32[::1]"): what numba's type annotation shows.
+  std::map<std::string, std::string> localTypes(const std::vector<Arg> &args);
   /// PTX for these argument types and GPU architecture ("sm_90"), from the module's GPU
   /// code generator (CompileOptions::codegen), whatever its device (works without a GPU).
   std::string ptx(const std::vector<Arg> &args, const std::string &arch = "sm_90");

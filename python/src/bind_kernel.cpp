@@ -5,6 +5,7 @@
 
 #include "cutwin/cutwin.h"
 
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
@@ -267,6 +268,9 @@ void bindKernel(nb::module_ &m) {
           nb::arg("stream").none() = nb::none())
       .def(
           "ir", [](Kernel &k, nb::handle args) { return k.ir(toArgs(args)); }, nb::arg("args"))
+      .def(
+          "local_types", [](Kernel &k, nb::handle args) { return k.localTypes(toArgs(args)); },
+          nb::arg("args"))
       .def("compiled_signatures", &Kernel::compiledSignatures)
       .def(
           "attributes",

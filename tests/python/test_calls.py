@@ -168,3 +168,24 @@ def test_types_equal_numbas_of_the_same_name():
     assert cutwin.types.float32 == numba_types.float32 and cutwin.types.none == numba_types.none
     assert cutwin.types.float32[::1] == numba_types.float32[::1]
     assert cutwin.types.int64 != numba_types.int32
+
+
+def test_type_annotation_and_inspect_types_show_each_variables_type(cutwin_backend):
+    import io
+
+    @cuda.jit
+    def k(a, n):
+        s = cuda.shared.array(4, dtype=cuda.int16)
+        x = a[0] * 2
+        s[0] = n
+        a[0] = x + s[0]
+
+    k[1, 1](np.zeros(1, np.float32), 3)
+    annotation = next(iter(k.overloads.values()))._type_annotation
+    assert {name: str(t) for name, t in annotation.typemap.items()} == {
+        "a": "float32[::1]", "n": "int64", "s": "int16[::1]", "x": "float64"}
+    assert annotation.typemap["s"].dtype == cuda.int16
+    out = io.StringIO()
+    k.inspect_types(file=out)
+    assert out.getvalue().splitlines() == ["k (float32[::1], int64)", "    a: float32[::1]", "    n: int64",
+                                           "    s: int16[::1]", "    x: float64"]

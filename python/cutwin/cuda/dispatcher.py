@@ -406,6 +406,29 @@ class Dispatcher(_JitFunction):
         """The kernel IR (LLVM 16) for a signature, or a dict for the declared ones."""
         return self._inspect(signature, "ir")
 
+    def _local_types(self, signature):
+        """Each variable's type (cutwin's type objects) for a signature."""
+        texts = self._kernel(runtime._selected_spec()).local_types(_dummy_args(as_signature(signature)))
+        out = {}
+        for name, text in texts.items():
+            try:
+                out[name] = ct.parse_signature("(%s,)" % text).args[0]
+            except TypeError:
+                pass  # a type the signature syntax cannot spell
+        return out
+
+    def inspect_types(self, file=None, signature=None):
+        """Prints, for each compiled signature (or `signature`), the kernel's name, its
+        argument types and the type of each of its variables (numba's annotation shows
+        them beside its own IR, which cutwin does not have)."""
+        import sys
+
+        out = file if file is not None else sys.stdout
+        for sig in [as_signature(signature).args] if signature is not None else self._all_signatures():
+            print("%s (%s)" % (self.__name__, ", ".join(str(t) for t in sig)), file=out)
+            for name, t in sorted(self._local_types(sig).items()):
+                print("    %s: %s" % (name, t), file=out)
+
     def inspect_asm(self, signature=None):
         """PTX for a signature (the GPU code generator's, whatever the backend)."""
         return self._inspect(signature, "ptx")
@@ -470,8 +493,19 @@ class _Overload:
     def inspect_asm(self):
         return self._dispatcher.inspect_asm(self.signature)
 
+    @property
+    def _type_annotation(self):
+        """numba's type annotation, as far as programs read it: `typemap`, the type of each
+        of the kernel's variables (arguments included) by name."""
+        return _TypeAnnotation(self._dispatcher._local_types(self.signature))
+
     def __repr__(self):
         return "<cutwin kernel %s(%s)>" % (self._dispatcher.__name__, self.signature)
+
+
+class _TypeAnnotation:
+    def __init__(self, typemap):
+        self.typemap = typemap
 
 
 class DeviceFunction(_JitFunction):
