@@ -287,8 +287,8 @@ std::vector<fe::Type> ModuleImpl::formalTypes(const std::string &kernel, const s
   std::string got;
   for (size_t i = 0; i < actual.size(); ++i)
     got += (i ? ", " : "") + actual[i].str();
-  throw Error("no matching definition of kernel '" + kernel + "' for argument types (" + got +
-              "); declared signatures:" + declared);
+  throw SignatureMismatchError("No matching definition for argument type(s) " + got + " of kernel '" +
+                               kernel + "'; declared signatures:" + declared);
 }
 
 ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std::vector<fe::Type> &types) {

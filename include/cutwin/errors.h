@@ -45,6 +45,13 @@ public:
   using Error::Error;
 };
 
+/// A launch whose argument types no declared signature of the kernel takes (numba's
+/// "No matching definition", a TypeError in Python).
+class SignatureMismatchError : public Error {
+public:
+  using Error::Error;
+};
+
 /// Device-level failures: allocation, copies, no such device.
 class DeviceError : public Error {
 public:

@@ -61,6 +61,11 @@ class NumbaPerformanceWarning(UserWarning):
     of host arrays). Raised as numba-cuda's own class where numba-cuda is loaded."""
 
 
+class SignatureMismatchError(CutwinError, TypeError):
+    """A launch whose argument types no declared signature takes (numba: a TypeError,
+    "No matching definition for argument type(s) ...")."""
+
+
 class LaunchError(CutwinError):
     """A launch the device refuses (configuration, resources). `code` is the driver's name
     for the error where the message gives one ("CUDA_ERROR_INVALID_VALUE"), `msg` the

@@ -71,6 +71,8 @@ void bindErrors(nb::module_ &) {
       a["col"] = e.loc().col;
       a["msg"] = e.message();
       raiseAs(nb::module_::import_("cutwin.errors").attr("compile_error_class")(), e.what(), a);
+    } catch (const SignatureMismatchError &e) {
+      raise("SignatureMismatchError", e.what());
     } catch (const LaunchError &e) {
       raiseAs(nb::module_::import_("cutwin.errors").attr("compatible_class")("LaunchError"), e.what(), {});
     } catch (const DeviceError &e) {

@@ -300,3 +300,13 @@ def test_numba_performance_warnings_when_asked_for(cutwin_backend, monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         inc[128, 1](cuda.to_device(host))  # device arrays are not copied
+
+
+def test_no_matching_signature_is_a_type_error(cutwin_backend):
+    @cuda.jit(["(int64[::1], int64)", "(float64[::1], float64)"])
+    def put(r, x):
+        r[0] = x
+
+    with pytest.raises(TypeError, match=r"No matching definition for argument type\(s\) array\(complex128, 1d, C\)"):
+        put[1, 1](np.zeros(1, np.complex128), 1j)
+    assert len(put.overloads) == 2 and "(int64[::1], int64)" in put.overloads

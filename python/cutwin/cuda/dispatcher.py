@@ -436,10 +436,8 @@ class Dispatcher(_JitFunction):
     @property
     def overloads(self):
         """The compiled kernels - declared signatures and those launches compiled - by
-        argument-type tuple (and by signature text for the declared ones)."""
+        argument-type tuple (numba's type objects and signature text find them too)."""
         out = _Overloads()
-        for s in self._declared:
-            out[str(s)] = _Overload(self, s)
         for args in self._all_signatures():
             out[args] = _Overload(self, args)
         return out
@@ -453,9 +451,9 @@ class _Overloads(dict):
     entries as cutwin's."""
 
     def _key(self, key):
-        if isinstance(key, tuple) and key not in self.keys():
+        if isinstance(key, (tuple, str, ct.Signature)) and key not in self.keys():
             try:
-                return as_signature(key).args
+                return tuple(as_signature(key).args)
             except TypeError:
                 pass
         return key
