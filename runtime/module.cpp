@@ -2,6 +2,7 @@
 #include "backend_gpu/gpu_pipeline.h"
 #include "runtime/module_impl.h"
 
+#include "frontend/sema/record_layout.h"
 #include "runtime/launch_tracker.h"
 #include "runtime/marshal.h"
 
@@ -60,7 +61,10 @@ fe::ConstValue constValue(const HostValue &v) {
       throw Error("host array constants need 1 to 3 dimensions and one element per shape entry");
     fe::ConstValue a;
     a.kind = fe::ConstValue::Kind::Array;
-    a.dtype = fe::Scalar(v.dtype);
+    if (dtypeIsRecord(v.dtype))
+      a.record = fe::recordAt(unsigned(v.dtype) - kFirstRecordDType);
+    else
+      a.dtype = fe::Scalar(v.dtype);
     a.shape = v.shape;
     a.bytes = std::make_shared<const std::vector<uint8_t>>(v.bytes);
     return a;

@@ -161,8 +161,9 @@ Value *Lowerer::lowerConstArray(const fe::ConstValue &v, SourceLoc loc) {
     if (constBytes_ > kConstantMemory)
       spec_->file().error(loc, "constant arrays need " + std::to_string(constBytes_) +
                                    " bytes; constant memory holds " + std::to_string(kConstantMemory));
-    // Constant data arrays hold integers or floats: a complex array is its parts.
-    Scalar elem = fe::isComplex(v.dtype) ? fe::partOf(v.dtype) : v.dtype;
+    // Constant data arrays hold integers or floats: a complex array is its parts, an array
+    // of records its bytes.
+    Scalar elem = v.record ? Scalar::U8 : fe::isComplex(v.dtype) ? fe::partOf(v.dtype) : v.dtype;
     uint64_t item = fe::byteSize(elem);
     StringRef raw(reinterpret_cast<const char *>(v.bytes->data()), v.bytes->size());
     Constant *init = ConstantDataArray::getRaw(raw, v.bytes->size() / item, memType(elem));
@@ -173,7 +174,7 @@ Value *Lowerer::lowerConstArray(const fe::ConstValue &v, SourceLoc loc) {
   }
   auto *i64 = llvm::Type::getInt64Ty(ctx_);
   std::vector<Value *> shape, strides(v.shape.size());
-  uint64_t stride = fe::byteSize(v.dtype);
+  uint64_t stride = v.type().itemSize();
   for (size_t k = v.shape.size(); k-- > 0;) {
     strides[k] = ConstantInt::get(i64, stride);
     stride *= uint64_t(v.shape[k]);

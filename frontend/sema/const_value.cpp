@@ -17,7 +17,9 @@ Type ConstValue::type() const {
   case Kind::Bool: return Type::scalarOf(Scalar::Bool);
   case Kind::None: return Type::none();
   case Kind::Str: return Type::make(TypeKind::String);
-  case Kind::Array: return Type::array(dtype, unsigned(shape.size()), Layout::C, MemSpace::Const);
+  case Kind::Array:
+    return record ? Type::recordArray(record, unsigned(shape.size()), Layout::C, MemSpace::Const)
+                  : Type::array(dtype, unsigned(shape.size()), Layout::C, MemSpace::Const);
   case Kind::DeviceArray: {
     bool c = true;
     int64_t step = int64_t(byteSize(dtype));

@@ -28,7 +28,8 @@ struct ConstValue {
   bool b = false;
   std::string s;
   std::vector<ConstValue> elems;
-  Scalar dtype = Scalar::F64; ///< Array: element type; Int/Float/Bool with typedScalar: the type
+  Scalar dtype = Scalar::F64;           ///< Array: element type; Int/Float/Bool with typedScalar: the type
+  const RecordLayout *record = nullptr; ///< Array: elements are records of this type (`dtype` unused)
   /// A NumPy scalar from the host (np.float32(0.5)): typed `dtype`, as numba types it,
   /// instead of Python's int64/float64/bool.
   bool typedScalar = false;

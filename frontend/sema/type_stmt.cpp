@@ -66,8 +66,11 @@ void FunctionTyper::assignTo(const Expr &target, const Type &value, SourceLoc lo
     if (elem.type.isUnknown() || value.isUnknown())
       return;
     ExprInfo base = typeExpr(*sub->value);
-    if (base.type.isRecord() || elem.type.isRecord()) // r["x"] = v, a[i] = r
+    if (base.type.isRecord() || elem.type.isRecord()) { // r["x"] = v, a[i] = r
+      if (base.type.space == MemSpace::Const)
+        error(target.loc, "cannot assign into a constant array: it is read-only in kernels");
       return checkRecordStore(value, elem.type, loc);
+    }
     if (!base.type.isArray())
       error(target.loc, "cannot assign to an element of " + base.type.str() +
                             (base.type.isTuple() ? " (tuples are immutable)" : ""));
@@ -93,6 +96,8 @@ void FunctionTyper::assignTo(const Expr &target, const Type &value, SourceLoc lo
   if (auto *attr = dyn<AttributeExpr>(&target)) {
     ExprInfo base = typeExpr(*attr->value);
     if (base.type.isRecord()) { // r.x = v
+      if (base.type.space == MemSpace::Const)
+        error(target.loc, "cannot assign into a constant array: it is read-only in kernels");
       ExprInfo field = typeExpr(target);
       if (!value.isUnknown())
         checkRecordStore(value, field.type, loc);
@@ -217,6 +222,11 @@ void FunctionTyper::typeStmt(const Stmt &s) {
                 typeExpr(*static_cast<const SubscriptExpr &>(*a.target).value).type.isRecord())) {
       if (!cur.type.isUnknown() && !cur.type.isScalar())
         error(a.target->loc, "augmented assignment needs a number; this is " + cur.type.str());
+      const Expr &base = a.target->kind == ExprKind::Attribute
+                             ? *static_cast<const AttributeExpr &>(*a.target).value
+                             : *static_cast<const SubscriptExpr &>(*a.target).value;
+      if (typeExpr(base).type.space == MemSpace::Const)
+        error(a.target->loc, "cannot assign into a constant array: it is read-only in kernels");
       if (!r.type.isUnknown() && !cur.type.isUnknown())
         checkRecordStore(r.type, cur.type, s.loc);
     } else if (a.target->kind == ExprKind::Subscript) {

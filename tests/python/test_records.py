@@ -257,3 +257,35 @@ def test_record_types_compare_with_numbas():
     numba_support = pytest.importorskip("numba.np.numpy_support")
     assert from_dtype(POINT) == numba_support.from_dtype(POINT)
     assert from_dtype(POINT)[::1] == numba_support.from_dtype(POINT)[::1]
+
+
+_TABLE = np.array([(1, 2, 0xDEADBEEF, 8.5), (4, 5, 0xBEEFDEAD, -1.0)],
+                  dtype=np.dtype([("a", np.uint8), ("b", np.uint8), ("y", np.uint32), ("f", np.float64)], align=True))
+
+
+def test_global_record_arrays_are_constants(cutwin_backend):
+    @cuda.jit
+    def read(out):
+        i = cuda.grid(1)
+        if i < _TABLE.shape[0]:
+            c = cuda.const.array_like(_TABLE)
+            out[i, 0] = c[i].a
+            out[i, 1] = _TABLE[i]["b"]
+            out[i, 2] = c[i].y
+            out[i, 3] = c[i].f
+
+    @cuda.jit
+    def write(out):
+        _TABLE[0].a = 1
+
+    @cuda.jit
+    def increment(out):
+        _TABLE[1]["b"] += 1
+
+    out = np.zeros((2, 4))
+    read[1, 2](out)
+    np.testing.assert_array_equal(out, np.stack([_TABLE[n].astype(np.float64) for n in "aby"] + [_TABLE["f"]], 1))
+    with pytest.raises(CompileError, match="read-only in kernels"):
+        write[1, 1](out)
+    with pytest.raises(CompileError, match="read-only in kernels"):
+        increment[1, 1](out)

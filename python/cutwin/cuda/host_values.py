@@ -3,6 +3,7 @@
 address), as numba takes a kernel's globals and default arguments."""
 import numpy as np
 
+from ..types import record_spelling
 from .devicearray import DeviceNDArray, as_cuda_array
 
 _CONST_ARRAY_DTYPES = frozenset(
@@ -31,9 +32,16 @@ def host_constant(v):
             _captured[id(v)] = v
             return {"device_pointer": d._arr.device_pointer, "dtype": d.dtype.name, "shape": list(d.shape),
                     "strides": list(d.strides)}
-    if isinstance(v, np.ndarray) and 1 <= v.ndim <= 3 and v.dtype.name in _CONST_ARRAY_DTYPES:
+    if isinstance(v, np.ndarray) and 1 <= v.ndim <= 3 and (v.dtype.name in _CONST_ARRAY_DTYPES or v.dtype.names):
         # Global arrays are frozen into the kernel's constant memory when it compiles,
         # as numba does: later changes to the host array do not reach compiled kernels.
+        # Arrays of records travel as their bytes, with numba's spelling of the record.
         a = np.ascontiguousarray(v)
+        if a.dtype.names:
+            try:
+                dtype = record_spelling(a.dtype)
+            except TypeError:
+                return None  # fields kernels cannot hold: the name is host-only, with a reason
+            return {"dtype": dtype, "shape": a.shape, "data": a.tobytes()}
         return {"dtype": a.dtype.name, "shape": a.shape, "data": a.tobytes()}
     return None
