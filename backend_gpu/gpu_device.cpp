@@ -354,11 +354,7 @@ public:
   explicit GpuBackend(int index) : g_(index) {}
 
   std::string name() const override { return g_.name; }
-  BackendCapabilities capabilities() const override {
-    BackendCapabilities c;
-    c.driverStreams = true;
-    return c;
-  }
+  BackendCapabilities capabilities() const override { return {}; }
 
   std::optional<int64_t> attribute(const std::string &name) const override {
     static const std::pair<const char *, CUdevice_attribute> known[] = {

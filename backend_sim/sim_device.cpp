@@ -110,8 +110,10 @@ class SimStreams final : public DeviceStreams {
 
 public:
   void synchronize() override {}
-  void *createStream() override { return nullptr; }
-  void destroyStream(void *) override {}
+  // A stream is a token: launches run to completion in order whatever their stream, but a
+  // stream keeps an identity of its own (the CUDA Array Interface names an array's stream).
+  void *createStream() override { return new char; }
+  void destroyStream(void *s) override { delete static_cast<char *>(s); }
   void synchronizeStream(void *) override {}
   void *createEvent() override { return new TimePoint(); }
   void destroyEvent(void *e) override { delete static_cast<TimePoint *>(e); }

@@ -42,8 +42,6 @@ struct BackendCapabilities {
   /// Kernels keep full debug info (DWARF variables for gdb); otherwise line directives
   /// only, since full debug info makes the GPU's driver compile PTX unoptimised.
   bool fullDebugInfo = false;
-  /// external_stream wraps a driver stream; otherwise it gives a stream of this backend.
-  bool driverStreams = false;
   /// Bounds checks default: on for the simulator, off on the GPU (numba-cuda's default).
   bool boundscheckByDefault = false;
 };

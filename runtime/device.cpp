@@ -219,8 +219,8 @@ void Device::ipcClose(void *base) { backend_->memory().ipcClose(base); }
 void Device::synchronize() { launches_->check(); }
 
 Stream Device::externalStream(void *handle) {
-  if (!backend_->capabilities().driverStreams)
-    return createStream(); // no CUDA streams to wrap: launches on it run in order, as on any stream
+  // (On a backend without driver streams the handle is only an identity: launches on it run
+  // in order, as on any stream.)
   Stream s;
   s.device_ = shared_from_this();
   s.handle_ = std::shared_ptr<void>(handle, [](void *) {}); // not ours to destroy

@@ -54,3 +54,43 @@ def test_cupy_arrays_in_kernels(cutwin_backend):
     np.testing.assert_array_equal(cupy.asnumpy(c), 2.0 * np.arange(16))
     w = cuda.as_cuda_array(c)
     assert w.device_ctypes_pointer == int(c.data.ptr)
+
+
+class _Foreign:
+    """Another library's array: the CUDA Array Interface and nothing else."""
+
+    def __init__(self, arr):
+        self._arr = arr
+
+    @property
+    def __cuda_array_interface__(self):
+        return self._arr.__cuda_array_interface__
+
+
+def test_the_interface_names_the_arrays_stream_and_consumers_wait_for_it(cutwin_backend, monkeypatch):
+    from unittest import mock
+
+    s = cuda.stream()
+    on_stream = cuda.device_array(10, stream=s)
+    assert on_stream.__cuda_array_interface__["stream"] == int(s.handle) != 0
+    assert cuda.device_array(10).__cuda_array_interface__["stream"] is None  # the default stream
+    assert cuda.mapped_array(4, stream=s).__cuda_array_interface__["stream"] == int(s.handle)
+    with mock.patch.object(cuda.cudadrv.driver.Stream, "synchronize", return_value=None) as sync:
+        imported = cuda.as_cuda_array(_Foreign(on_stream))
+    sync.assert_called_once_with()  # the producer's work on its stream is done first
+    assert imported.stream.external and int(imported.stream.handle) == int(s.handle)
+    assert imported.device_ctypes_pointer.value == on_stream.device_ctypes_pointer.value
+    with mock.patch.object(cuda.cudadrv.driver.Stream, "synchronize", return_value=None) as sync:
+        cuda.as_cuda_array(_Foreign(cuda.device_array(10)))  # no stream: nothing to wait for
+        monkeypatch.setenv("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0")
+        cuda.as_cuda_array(_Foreign(on_stream))  # waiting switched off, as numba's setting does
+    sync.assert_not_called()
+
+
+def test_interface_edge_cases(cutwin_backend):
+    assert cuda.device_array(0).__cuda_array_interface__["data"][0] == 0  # no memory: a null pointer
+    masked = dict(cuda.device_array(4).__cuda_array_interface__, mask=cuda.device_array(4, np.bool_))
+    with pytest.raises(NotImplementedError, match="Masked arrays are not supported"):
+        cuda.from_cuda_array_interface(masked)
+    assert int(cuda.external_stream(0x12345678).handle) == 0x12345678
+    assert cuda.default_stream().handle.value is None

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _cutwin
 from . import memory, runtime
+from .settings import setting
 
 
 # numba.cuda.random's state record; device arrays of it are RNG states.
@@ -97,7 +98,7 @@ class DeviceNDArray:
 
     @property
     def device_ctypes_pointer(self):
-        return self._arr.device_pointer
+        return runtime.Address(self._arr.device_pointer)
 
     @property
     def gpu_data(self):
@@ -117,8 +118,8 @@ class DeviceNDArray:
         simulator the pointer is a host address, meaningful to cutwin (kernels, CPointer
         arguments, from_cuda_array_interface) and to no GPU library."""
         return {"shape": self.shape, "strides": None if self.is_c_contiguous() else self.strides,
-                "typestr": self.dtype.str, "data": (self._arr.device_pointer, False), "version": 3,
-                "stream": None}
+                "typestr": self.dtype.str, "data": (self._arr.device_pointer if self.size else 0, False),
+                "version": 3, "stream": _interface_stream(self.stream)}
 
     def __len__(self):
         if not self.shape:
@@ -319,29 +320,36 @@ def _allocate(dev, dtype, shape):
                         _strides_for(shape, dtype.itemsize, "C"), mem)
 
 
-def _empty(shape, dtype, order="C", strides=None):
+def _empty(shape, dtype, order="C", strides=None, stream=0):
     dtype = np.dtype(dtype)
     shape = _normalize_shape(shape)
     dev = runtime._device()
     if strides is None and order == "C":
-        return DeviceNDArray(_allocate(dev, dtype, shape), dtype)
+        return DeviceNDArray(_allocate(dev, dtype, shape), dtype, stream)
     strides = tuple(strides) if strides is not None else _strides_for(shape, dtype.itemsize, order)
     if 0 in shape:
-        return DeviceNDArray(_allocate(dev, dtype, shape), dtype)
+        return DeviceNDArray(_allocate(dev, dtype, shape), dtype, stream)
     high = sum((s - 1) * st for s, st in zip(shape, strides) if st > 0) + dtype.itemsize
     low = sum((s - 1) * st for s, st in zip(shape, strides) if st < 0)
     raw = _allocate(dev, dtype, (-(-(high - low) // dtype.itemsize),))
-    return DeviceNDArray(raw.view(list(shape), list(strides), -low), dtype)
+    return DeviceNDArray(raw.view(list(shape), list(strides), -low), dtype, stream)
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
-    """An uninitialised array on the current device."""
-    return _empty(shape, dtype, order, strides)
+    """An uninitialised array on the current device; `stream` is the array's (its CUDA
+    Array Interface names it, as numba's does)."""
+    return _empty(shape, dtype, order, strides, stream)
 
 
 def device_array_like(ary, stream=0):
     shape, dtype, order, strides = _like(ary)
-    return _empty(shape, dtype, order, strides)
+    return _empty(shape, dtype, order, strides, stream)
+
+
+def _interface_stream(stream):
+    """The CUDA Array Interface's "stream" of an array on `stream`: its handle, or None for
+    the default stream (the consumer need not wait)."""
+    return int(stream) or None if isinstance(stream, runtime.Stream) else None
 
 
 def _is_f(ary):
@@ -373,6 +381,7 @@ class PinnedNDArray(np.ndarray):
 
     def __array_finalize__(self, obj):
         self._memory = getattr(obj, "_memory", None)
+        self._stream = getattr(obj, "_stream", 0)
 
 
 class MappedNDArray(PinnedNDArray):
@@ -385,7 +394,8 @@ class MappedNDArray(PinnedNDArray):
         mem = self._memory
         device = self.ctypes.data - mem.host_pointer.value + mem.device_pointer_value
         return {"shape": self.shape, "strides": None if self.flags.c_contiguous else self.strides,
-                "typestr": self.dtype.str, "data": (device, False), "version": 3, "stream": None}
+                "typestr": self.dtype.str, "data": (device, False), "version": 3,
+                "stream": _interface_stream(getattr(self, "_stream", 0))}
 
 
 def _host_array(cls, mem, shape, dtype, strides, order):
@@ -416,7 +426,9 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
     """A NumPy array in host memory mapped into the device: kernels use it in place."""
     mem = memory.current_context().memhostalloc(_host_bytes(shape, dtype, strides), mapped=True,
                                                 portable=portable, wc=wc)
-    return _host_array(MappedNDArray, mem, shape, dtype, strides, order)
+    a = _host_array(MappedNDArray, mem, shape, dtype, strides, order)
+    a._stream = stream
+    return a
 
 
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
@@ -561,13 +573,17 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     strides = desc.get("strides")
     strides = tuple(int(s) for s in strides) if strides is not None else _strides_for(shape, dtype.itemsize, "C")
     if desc.get("mask") is not None:
-        raise NotImplementedError("masked CUDA arrays are not supported")
+        raise NotImplementedError("Masked arrays are not supported")
     ptr = desc["data"][0] or 0
     stream = desc.get("stream")
-    if sync and stream not in (None, 0, 1, 2):
-        runtime.synchronize()  # the producer's work on its stream must be done before we use it
+    if stream is not None:
+        # The producer's stream becomes the array's; its work must be done before this
+        # array is used (numba's CUDA_ARRAY_INTERFACE_SYNC, on by default).
+        stream = runtime.external_stream(stream)
+        if sync and setting("CUDA_ARRAY_INTERFACE_SYNC", 1):
+            stream.synchronize()
     native = _cutwin.wrap(runtime._device(), int(ptr), _native_dtype(dtype), list(shape), list(strides), owner)
-    return DeviceNDArray(native, dtype)
+    return DeviceNDArray(native, dtype, stream if stream is not None else 0)
 
 
 def as_cuda_array(obj, sync=True):

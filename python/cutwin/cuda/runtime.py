@@ -271,17 +271,26 @@ def detect():
 # -- streams and events -------------------------------------------------------------------------
 
 
-class Stream:
-    """A CUDA stream (on the simulator, launches complete in order anyway)."""
+class Address(int):
+    """An address as numba-cuda gives one (a CUstream, a device array's data pointer): the
+    int, which also reads as a ctypes pointer does (`.value`; None for 0)."""
 
-    def __init__(self, native=None):
+    @property
+    def value(self):
+        return int(self) or None
+
+
+class Stream:
+    """A CUDA stream (on the simulator, launches complete in order anyway). `external` is
+    true for a stream another library made (external_stream)."""
+
+    def __init__(self, native=None, external=False):
         self._native = native
+        self.external = external
 
     @property
     def handle(self):
-        """The CUstream, as numba gives it: a ctypes pointer (`.value` is the address; 0 for
-        the default stream)."""
-        return ctypes.c_void_p(int(self))
+        return Address(int(self))
 
     def __int__(self):
         return 0 if self._native is None else self._native.handle
@@ -311,9 +320,9 @@ def default_stream():
 
 def external_stream(ptr):
     """A Stream over a CUDA stream another library made (its CUstream handle, as an int);
-    cutwin does not destroy it. On the simulator, which has no CUDA streams, it is a new
-    stream of its own (launches on it run in order)."""
-    return Stream(_device().external_stream(int(ptr or 0)))
+    cutwin does not destroy it. On the simulator, which has no CUDA streams, the handle is
+    the stream's identity (launches on it run in order, as on every stream there)."""
+    return Stream(_device().external_stream(int(ptr or 0)), external=True)
 
 
 legacy_default_stream = default_stream
