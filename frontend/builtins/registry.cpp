@@ -27,6 +27,7 @@ std::span<const Builtin> debugBuiltins();
 std::span<const Builtin> halfBuiltins();
 std::span<const Builtin> bfloat16Builtins();
 std::span<const Builtin> cacheHintBuiltins();
+std::span<const Builtin> vectorTypeBuiltins();
 
 std::span<const BuiltinFamily> builtinFamilies() {
   static const BuiltinFamily families[] = {
@@ -49,6 +50,7 @@ std::span<const BuiltinFamily> builtinFamilies() {
       {"half", "half.cpp", halfBuiltins},
       {"bfloat16", "bfloat16.cpp", bfloat16Builtins},
       {"cache hints", "cache_hints.cpp", cacheHintBuiltins},
+      {"vector types", "vector_types.cpp", vectorTypeBuiltins},
   };
   return families;
 }

@@ -74,6 +74,7 @@ CUTWIN_MODULES = {
     "numba.cuda.cudaimpl": "cutwin.cuda.cudaimpl",
     "numba.cuda.kernels.reduction": "cutwin.cuda.reduction",
     "numba.cuda.kernels.transpose": "cutwin.cuda.transpose",
+    "numba.cuda.vector_types": "cutwin.cuda.vector_types",
 }
 
 # Attributes of `numba.cuda` itself that come from numba-cuda when cutwin has no such name:

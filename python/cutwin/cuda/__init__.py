@@ -44,3 +44,6 @@ def is_bfloat16_supported():
     """bfloat16 scalars, arrays (ml_dtypes' dtype on the host) and operators work on every
     backend and architecture (computed in float32 and rounded once)."""
     return True
+
+
+from . import vector_types as _vector_types  # noqa: E402,F401  cuda.double4 is cuda.float64x4
