@@ -189,3 +189,17 @@ def test_type_annotation_and_inspect_types_show_each_variables_type(cutwin_backe
     k.inspect_types(file=out)
     assert out.getvalue().splitlines() == ["k (float32[::1], int64)", "    a: float32[::1]", "    n: int64",
                                            "    s: int16[::1]", "    x: float64"]
+
+
+def test_inspection_dicts_take_numbas_types_and_overloads_take_a_signature(cutwin_backend):
+    numba_types = pytest.importorskip("numba.core.types")
+
+    @cuda.jit
+    def k(a):
+        a[0] = 1
+
+    k[1, 1](np.zeros(1))
+    by_types = k.inspect_asm()
+    assert by_types[(numba_types.float64[::1],)] == by_types[(cutwin.types.float64[::1],)]
+    overload = k.overloads[(cutwin.types.float64[::1],)]
+    assert overload.inspect_asm(overload.signature) == overload.inspect_asm()

@@ -400,7 +400,10 @@ class Dispatcher(_JitFunction):
     def _inspect(self, signature, what):
         if signature is not None:
             return self._native_args(as_signature(signature), what)
-        return {sig: self._native_args(sig, what) for sig in self._all_signatures()}
+        out = _Overloads()  # by argument types: numba's type objects find the entries too
+        for sig in self._all_signatures():
+            out[sig] = self._native_args(sig, what)
+        return out
 
     def inspect_llvm(self, signature=None):
         """The kernel IR (LLVM 16) for a signature, or a dict for the declared ones."""
@@ -485,10 +488,11 @@ class _Overload:
         kernel = self._dispatcher._kernel(runtime._selected_spec())
         return bool(kernel.attributes(_dummy_args(self.signature))["cooperative"])
 
-    def inspect_llvm(self):
+    def inspect_llvm(self, signature=None):
+        """The overload's kernel IR (a signature, as numba's compiled kernels take, must be its own)."""
         return self._dispatcher.inspect_llvm(self.signature)
 
-    def inspect_asm(self):
+    def inspect_asm(self, signature=None):
         return self._dispatcher.inspect_asm(self.signature)
 
     @property
