@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from cutwin import cuda
+from interface_only import InterfaceOnly
 
 
 @cuda.jit
@@ -56,17 +57,6 @@ def test_cupy_arrays_in_kernels(cutwin_backend):
     assert w.device_ctypes_pointer == int(c.data.ptr)
 
 
-class _Foreign:
-    """Another library's array: the CUDA Array Interface and nothing else."""
-
-    def __init__(self, arr):
-        self._arr = arr
-
-    @property
-    def __cuda_array_interface__(self):
-        return self._arr.__cuda_array_interface__
-
-
 def test_the_interface_names_the_arrays_stream_and_consumers_wait_for_it(cutwin_backend, monkeypatch):
     from unittest import mock
 
@@ -76,14 +66,14 @@ def test_the_interface_names_the_arrays_stream_and_consumers_wait_for_it(cutwin_
     assert cuda.device_array(10).__cuda_array_interface__["stream"] is None  # the default stream
     assert cuda.mapped_array(4, stream=s).__cuda_array_interface__["stream"] == int(s.handle)
     with mock.patch.object(cuda.cudadrv.driver.Stream, "synchronize", return_value=None) as sync:
-        imported = cuda.as_cuda_array(_Foreign(on_stream))
+        imported = cuda.as_cuda_array(InterfaceOnly(on_stream))
     sync.assert_called_once_with()  # the producer's work on its stream is done first
     assert imported.stream.external and int(imported.stream.handle) == int(s.handle)
     assert imported.device_ctypes_pointer.value == on_stream.device_ctypes_pointer.value
     with mock.patch.object(cuda.cudadrv.driver.Stream, "synchronize", return_value=None) as sync:
-        cuda.as_cuda_array(_Foreign(cuda.device_array(10)))  # no stream: nothing to wait for
+        cuda.as_cuda_array(InterfaceOnly(cuda.device_array(10)))  # no stream: nothing to wait for
         monkeypatch.setenv("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", "0")
-        cuda.as_cuda_array(_Foreign(on_stream))  # waiting switched off, as numba's setting does
+        cuda.as_cuda_array(InterfaceOnly(on_stream))  # waiting switched off, as numba's setting does
     sync.assert_not_called()
 
 

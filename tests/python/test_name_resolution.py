@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import cutwin
+from interface_only import InterfaceOnly
 from resolution_helpers import conditional, deep
 from resolution_helpers.common import *  # noqa: F401,F403  cuda, scale, FACTOR, DT, OFFSETS, m, twice
 from resolution_helpers.common import cuda as helper_cuda
@@ -416,21 +417,10 @@ def test_enum_members_and_classes(cutwin_backend):
         np.testing.assert_array_equal(out, want)
 
 
-class _InterfaceOnly:
-    """An object with the CUDA Array Interface and nothing else (another library's array)."""
-
-    def __init__(self, arr):
-        self._arr = arr
-
-    @property
-    def __cuda_array_interface__(self):
-        return self._arr.__cuda_array_interface__
-
-
 def test_captured_global_with_only_the_cuda_array_interface(cutwin_backend):
     global _FOREIGN_GLOBAL
     backing = cuda.to_device(np.arange(6, dtype=np.float32))
-    _FOREIGN_GLOBAL = _InterfaceOnly(backing)
+    _FOREIGN_GLOBAL = InterfaceOnly(backing)
 
     @cuda.jit
     def double(out):
