@@ -39,7 +39,8 @@ ExprInfo typeThreadIndexBuiltin(TypingContext &cx, const CallExpr &c, const std:
     cx.checkArity(c, b.name, args.size(), 1, 1);
     auto n = cx.constInt(*c.args[0]);
     if (!n || *n < 1 || *n > 3)
-      cx.error(c.args[0]->loc, std::string(b.name) + "() takes a constant 1, 2 or 3");
+      cx.error(c.args[0]->loc,
+               std::string(b.name) + "() takes a constant 1, 2 or 3 (numba: RequireLiteralValue)");
     info.type =
         *n == 1 ? Type::scalarOf(Scalar::I64) : Type::uniTuple(Type::scalarOf(Scalar::I64), unsigned(*n));
     info.constant = ConstValue::ofInt(*n);

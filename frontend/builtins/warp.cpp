@@ -75,15 +75,20 @@ ExprInfo typeWarpBuiltin(TypingContext &cx, const CallExpr &c, const std::vector
     if (!t.isScalar() || !(isInteger(t.scalar) || t.scalar == S::Bool))
       cx.error(c.args[i]->loc, name + ": the " + what + " must be an integer, not " + t.str());
   };
+  auto mask = [&](size_t i) { // numba: an integer, not a boolean (its words, for code that matches them)
+    const Type &t = args[i].type;
+    if (!t.isInt())
+      cx.error(c.args[i]->loc, name + ": Mask type must be an integer, not " + t.str());
+  };
   auto movesValue = [&](bool shuffle) {
     if (shuffle) {
       arity(2, 3);
-      integer(0, "mask");
+      mask(0);
       arity(3, 3);
       integer(2, op == WarpOp::ShflIdx ? "source lane" : op == WarpOp::ShflXor ? "lane mask" : "delta");
     } else {
       arity(2, 2);
-      integer(0, "mask");
+      mask(0);
     }
     const Type &v = args[1].type;
     std::optional<S> vt = v.isScalar() ? warpValueType(v.scalar) : std::nullopt;
@@ -100,7 +105,7 @@ ExprInfo typeWarpBuiltin(TypingContext &cx, const CallExpr &c, const std::vector
   case WarpOp::SyncWarp:
     arity(0, 1);
     if (!args.empty())
-      integer(0, "mask");
+      mask(0);
     info.type = Type::none();
     info.operandTypes = {S::I32};
     return info;
@@ -119,13 +124,16 @@ ExprInfo typeWarpBuiltin(TypingContext &cx, const CallExpr &c, const std::vector
   case WarpOp::VoteAll:
   case WarpOp::VoteAny:
   case WarpOp::VoteUni:
-  case WarpOp::Ballot: // votes: a predicate of any number type
+  case WarpOp::Ballot: { // votes: numba takes an integer or boolean predicate
     arity(2, 2);
-    integer(0, "mask");
-    cx.checkTruthTestable(args[1].type, c.args[1]->loc);
+    mask(0);
+    const Type &p = args[1].type;
+    if (!p.isScalar() || !(isInteger(p.scalar) || p.scalar == S::Bool))
+      cx.error(c.args[1]->loc, name + ": Predicate must be an integer or boolean, not " + p.str());
     info.operandTypes = {S::I32, S::Bool};
     info.type = Type::scalarOf(op == WarpOp::Ballot ? S::I32 : S::Bool);
     return info;
+  }
   }
   return info;
 }

@@ -312,3 +312,18 @@ def test_activemask_in_identical_branches(cutwin_backend):
     out = np.zeros(32, np.uint32)
     activemask_in_identical_branches[1, 32](out)
     np.testing.assert_array_equal(out, np.tile(np.array([0x55555555, 0xAAAAAAAA], np.uint32), 16))
+
+
+@pytest.mark.parametrize("mask_type, pred_type, message", [
+    ("float32", "int32", "Mask type must be an integer, not float32"),
+    ("boolean", "int32", "Mask type must be an integer, not bool"),
+    ("int32", "float64", "Predicate must be an integer or boolean, not float64"),
+])
+def test_vote_masks_are_integers_and_predicates_integers_or_booleans(mask_type, pred_type, message):
+    def vote(mask, pred, out):
+        i = cuda.grid(1)
+        if i < out.shape[0]:
+            out[i] = cuda.all_sync(mask[i], pred[i])
+
+    with pytest.raises(cutwin.errors.CompileError, match=message):
+        cuda.jit("void(%s[:], %s[:], int32[:])" % (mask_type, pred_type))(vote)
