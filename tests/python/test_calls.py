@@ -203,3 +203,12 @@ def test_inspection_dicts_take_numbas_types_and_overloads_take_a_signature(cutwi
     assert by_types[(numba_types.float64[::1],)] == by_types[(cutwin.types.float64[::1],)]
     overload = k.overloads[(cutwin.types.float64[::1],)]
     assert overload.inspect_asm(overload.signature) == overload.inspect_asm()
+
+
+def test_launching_a_device_function_is_refused():
+    @cuda.jit(device=True)
+    def f():
+        pass
+
+    with pytest.raises(RuntimeError, match="Cannot compile a device function as a kernel: 'f'"):
+        f[1, 1]()

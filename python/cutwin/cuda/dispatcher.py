@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _cutwin
 from .. import types as ct
-from ..errors import KernelError, as_user_exception
+from ..errors import CutwinError, KernelError, as_user_exception
 from . import runtime
 from .args import ArgHint
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
@@ -510,6 +510,10 @@ class _TypeAnnotation:
         self.typemap = typemap
 
 
+class _DeviceFunctionLaunched(CutwinError, TypeError):
+    """A device function launched as a kernel (numba: a RuntimeError)."""
+
+
 class DeviceFunction(_JitFunction):
     """A `@cuda.jit(device=True)` function: callable from kernels only."""
 
@@ -517,7 +521,9 @@ class DeviceFunction(_JitFunction):
         raise TypeError("'%s' is a device function: call it from a kernel" % self.__name__)
 
     def __getitem__(self, config):
-        raise TypeError("'%s' is a device function: it cannot be launched as a kernel" % self.__name__)
+        # numba raises a RuntimeError with these words; TypeError too, as cutwin did.
+        raise _DeviceFunctionLaunched("Cannot compile a device function as a kernel: '%s' is a device function "
+                                      "(device=True); call it from a kernel" % self.__name__)
 
     def _code(self, signature, output):
         module = self._module(runtime._selected_spec())
