@@ -260,7 +260,7 @@ def uses_host_object(out):
 def test_host_only_names_are_clear_errors():
     with pytest.raises(cutwin.errors.CompileError, match="plain Python function; decorate it with"):
         calls_plain_python[1, 1](np.zeros(1))
-    with pytest.raises(cutwin.errors.CompileError, match="'linecache.cache' is a dict object, which kernels cannot"):
+    with pytest.raises(cutwin.errors.CompileError, match="Untyped global name 'linecache.cache': it is a dict object, which kernels cannot"):
         uses_host_object[1, 1](np.zeros(1))
 
 

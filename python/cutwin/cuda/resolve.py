@@ -161,7 +161,8 @@ def binding(name, v, unit_of, attrs=frozenset(), depth=0):
     if isinstance(v, pytypes.FunctionType):
         return {"kind": "host", "text": "'%s' is a plain Python function; decorate it with "
                                         "@cuda.jit(device=True) to call it from a kernel" % name}
-    return {"kind": "host", "text": "global '%s' is a %s object, which kernels cannot use" % (
+    # numba's words ("Untyped global name"), for code and people that look for them
+    return {"kind": "host", "text": "Untyped global name '%s': it is a %s object, which kernels cannot use" % (
         name, type(v).__name__)}
 
 
