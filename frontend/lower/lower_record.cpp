@@ -45,9 +45,7 @@ void Lowerer::copyRecord(Value *dst, Value *src, const fe::RecordLayout &r) {
 }
 
 Lowerer::ScalarPlace Lowerer::recordFieldPlace(const fe::Expr &target) {
-  const fe::Expr &base = target.kind == fe::ExprKind::Attribute
-                             ? *static_cast<const fe::AttributeExpr &>(target).value
-                             : *static_cast<const fe::SubscriptExpr &>(target).value;
+  const fe::Expr &base = *fe::accessedObject(target);
   const Type &rt = info(base).type;
   unsigned field = unsigned(info(target).staticIndex);
   const fe::RecordField &f = rt.record->fields[field];
@@ -69,9 +67,7 @@ void Lowerer::storeIntoRecord(const fe::Expr &target, Value *v, const Type &vt, 
     b_.CreateAlignedStore(x, p.addr, Align(p.align));
     return;
   }
-  const fe::Expr &base = target.kind == fe::ExprKind::Attribute
-                             ? *static_cast<const fe::AttributeExpr &>(target).value
-                             : *static_cast<const fe::SubscriptExpr &>(target).value;
+  const fe::Expr &base = *fe::accessedObject(target);
   Value *field = recordField(lowerExpr(base), info(base).type, unsigned(info(target).staticIndex));
   setLoc(loc);
   if (tt.isRecord())

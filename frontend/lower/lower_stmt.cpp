@@ -80,10 +80,7 @@ void Lowerer::lowerAssign(const fe::Expr &target, Value *v, const Type &vt) {
       lowerAssign(*t->elts[i], b_.CreateExtractValue(v, {i}), vt.elems[i]);
     return;
   }
-  const fe::Expr &base = target.kind == fe::ExprKind::Attribute
-                             ? *static_cast<const fe::AttributeExpr &>(target).value
-                             : *static_cast<const fe::SubscriptExpr &>(target).value;
-  if (info(base).type.isRecord() || info(target).type.isRecord())
+  if (info(*fe::accessedObject(target)).type.isRecord() || info(target).type.isRecord())
     return storeIntoRecord(target, v, vt, target.loc);
   auto &sub = static_cast<const fe::SubscriptExpr &>(target);
   if (info(sub).type.isArray())
@@ -102,8 +99,7 @@ void Lowerer::lowerAugAssign(const fe::AugAssignStmt &a) {
   if (auto *n = fe::dyn<fe::NameExpr>(a.target.get())) {
     cur = spec_->locals.at(n->id);
     curVal = b_.CreateLoad(llvmType(cur), localSlot(n->id));
-  } else if (a.target->kind == fe::ExprKind::Attribute ||
-             info(*static_cast<const fe::SubscriptExpr &>(*a.target).value).type.isRecord()) {
+  } else if (info(*fe::accessedObject(*a.target)).type.isRecord()) {
     ScalarPlace p = recordFieldPlace(*a.target); // r.x += v
     addr = p.addr;
     fieldAlign = p.align;

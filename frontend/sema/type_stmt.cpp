@@ -216,16 +216,10 @@ void FunctionTyper::typeStmt(const Stmt &s) {
       ExprInfo tinfo;
       tinfo.type = spec_.locals[n->id];
       spec_.exprs[a.target.get()] = tinfo;
-    } else if ((a.target->kind == ExprKind::Attribute &&
-                typeExpr(*static_cast<const AttributeExpr &>(*a.target).value).type.isRecord()) ||
-               (a.target->kind == ExprKind::Subscript &&
-                typeExpr(*static_cast<const SubscriptExpr &>(*a.target).value).type.isRecord())) {
+    } else if (const Expr *base = accessedObject(*a.target); base && typeExpr(*base).type.isRecord()) {
       if (!cur.type.isUnknown() && !cur.type.isScalar())
         error(a.target->loc, "augmented assignment needs a number; this is " + cur.type.str());
-      const Expr &base = a.target->kind == ExprKind::Attribute
-                             ? *static_cast<const AttributeExpr &>(*a.target).value
-                             : *static_cast<const SubscriptExpr &>(*a.target).value;
-      if (typeExpr(base).type.space == MemSpace::Const)
+      if (typeExpr(*base).type.space == MemSpace::Const)
         error(a.target->loc, "cannot assign into a constant array: it is read-only in kernels");
       if (!r.type.isUnknown() && !cur.type.isUnknown())
         checkRecordStore(r.type, cur.type, s.loc);

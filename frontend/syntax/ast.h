@@ -355,6 +355,16 @@ inline const Expr &methodReceiver(const CallExpr &c) {
   return *static_cast<const AttributeExpr &>(*c.func).value;
 }
 
+/// The object an attribute or a subscript is taken of: `r` in `r.x` and in `r["x"]`; null
+/// for other expressions.
+inline const Expr *accessedObject(const Expr &e) {
+  if (auto *a = dyn<AttributeExpr>(&e))
+    return a->value.get();
+  if (auto *s = dyn<SubscriptExpr>(&e))
+    return s->value.get();
+  return nullptr;
+}
+
 /// The indices of `a[i, j]` (i and j) or `a[i]` (i), as written.
 inline std::vector<const Expr *> subscriptIndices(const SubscriptExpr &s) {
   std::vector<const Expr *> idx;
