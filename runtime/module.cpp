@@ -57,8 +57,8 @@ fe::ConstValue constValue(const HostValue &v) {
     int64_t n = 1;
     for (int64_t d : v.shape)
       n *= d;
-    if (v.shape.empty() || v.shape.size() > 3 || n * int64_t(dtypeSize(v.dtype)) != int64_t(v.bytes.size()))
-      throw Error("host array constants need 1 to 3 dimensions and one element per shape entry");
+    if (v.shape.size() > 3 || n * int64_t(dtypeSize(v.dtype)) != int64_t(v.bytes.size()))
+      throw Error("host array constants need 0 to 3 dimensions and one element per shape entry");
     fe::ConstValue a;
     a.kind = fe::ConstValue::Kind::Array;
     if (dtypeIsRecord(v.dtype))

@@ -1,6 +1,9 @@
-// Iteration: range, enumerate and zip. A call of one is typed here and read by the for
-// loop that iterates it (lower_iter.cpp), so the rows have no lowering of their own.
+// Iteration: range, enumerate, zip and literal_unroll. A call of range, enumerate or zip is
+// typed here and read by the for loop that iterates it (lower_iter.cpp), so those rows have
+// no lowering of their own. A loop over literal_unroll(t) is unrolled before typing
+// (frontend/sema/literal_unroll.cpp); elsewhere the call is its argument, as in numba.
 #include "frontend/builtins/builtin.h"
+#include "frontend/lower/lowering_context.h"
 #include "frontend/sema/operator_rules.h"
 #include "frontend/sema/typing_context.h"
 
@@ -8,9 +11,10 @@ namespace cutwin::fe {
 
 ExprInfo typeIterationBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
                               const Builtin &b);
+llvm::Value *lowerLiteralUnroll(ir::LoweringContext &cx, const CallExpr &c, const ExprInfo &);
 
 namespace {
-enum class IterationOp : unsigned { Range, Enumerate, Zip };
+enum class IterationOp : unsigned { Range, Enumerate, Zip, LiteralUnroll };
 }
 
 using S = Scalar;
@@ -23,6 +27,8 @@ std::span<const Builtin> iterationBuiltins() {
       row("builtins.range", IterationOp::Range),
       row("builtins.enumerate", IterationOp::Enumerate),
       row("builtins.zip", IterationOp::Zip),
+      Builtin{"cuda.literal_unroll", unsigned(IterationOp::LiteralUnroll), &typeIterationBuiltin,
+              &lowerLiteralUnroll},
   };
   return table;
 }
@@ -70,8 +76,17 @@ ExprInfo typeIterationBuiltin(TypingContext &cx, const CallExpr &c, const std::v
     info.type = it;
     return info;
   }
+  case IterationOp::LiteralUnroll:
+    cx.checkArity(c, b.name, args.size(), 1, 1);
+    if (!args[0].type.isTuple())
+      cx.error(c.args[0]->loc, "literal_unroll() needs a tuple, not " + args[0].type.str());
+    return args[0];
   }
   return info;
+}
+
+llvm::Value *lowerLiteralUnroll(ir::LoweringContext &cx, const CallExpr &c, const ExprInfo &) {
+  return cx.lowerExpr(*c.args[0]);
 }
 
 } // namespace cutwin::fe

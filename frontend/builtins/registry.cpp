@@ -28,6 +28,7 @@ std::span<const Builtin> halfBuiltins();
 std::span<const Builtin> bfloat16Builtins();
 std::span<const Builtin> cacheHintBuiltins();
 std::span<const Builtin> vectorTypeBuiltins();
+std::span<const Builtin> reductionBuiltins();
 
 std::span<const BuiltinFamily> builtinFamilies() {
   static const BuiltinFamily families[] = {
@@ -51,6 +52,7 @@ std::span<const BuiltinFamily> builtinFamilies() {
       {"bfloat16", "bfloat16.cpp", bfloat16Builtins},
       {"cache hints", "cache_hints.cpp", cacheHintBuiltins},
       {"vector types", "vector_types.cpp", vectorTypeBuiltins},
+      {"reductions", "reductions.cpp", reductionBuiltins},
   };
   return families;
 }

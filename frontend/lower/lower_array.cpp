@@ -43,6 +43,8 @@ Value *Lowerer::elementAddress(Value *arr, const Type &at, ArrayRef<Value *> idx
   if (at.pointer) // CPointer: C's p[i], no wraparound, no extent to check
     return b_.CreateGEP(memType(at.scalar), arrayField(arr, 0, 0),
                         b_.CreateIntCast(idx[0], llvm::Type::getInt64Ty(ctx_), fe::isSigned(idxTypes[0])));
+  if (idx.empty()) // a 0-d array: its one element
+    return arrayField(arr, 0, 0);
   std::vector<Value *> norm;
   for (unsigned k = 0; k < idx.size(); ++k)
     norm.push_back(normalizeIndex(idx[k], idxTypes[k], arrayField(arr, 1, k), k, loc));

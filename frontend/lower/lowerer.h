@@ -215,7 +215,7 @@ private:
   unsigned site(SourceLoc loc, const char *what) override;
   /// Branches to a cold block raising `kind` when `cond` is true.
   /// Raises the Python exception `detail` names ("ValueError: text") where `cond` holds.
-  void raiseExceptionIf(llvm::Value *cond, SourceLoc loc, const std::string &detail);
+  void raiseExceptionIf(llvm::Value *cond, SourceLoc loc, const std::string &detail) override;
   /// With debug=True, ZeroDivisionError where `op` (/, // or %) has a zero divisor of type `t`.
   void raiseOnZeroDivisor(fe::BinOp op, llvm::Value *divisor, Scalar t, SourceLoc loc);
   void raiseIf(llvm::Value *cond, KernelErrorKind kind, unsigned site, llvm::Value *a, llvm::Value *b,

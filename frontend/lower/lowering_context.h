@@ -96,6 +96,11 @@ public:
   /// `cuda.shared.array(0, dtype)`: a view of the launch's dynamic shared memory.
   virtual llvm::Value *lowerDynamicShared(const Type &t) = 0;
 
+  // ---- errors
+  /// Raises the exception `detail` names ("ValueError: ...") where `cond` holds, as numba's
+  /// compiled code raises it: the kernel stops with it, naming the source line.
+  virtual void raiseExceptionIf(llvm::Value *cond, SourceLoc loc, const std::string &detail) = 0;
+
   // ---- the thread
   /// threadIdx/blockIdx/blockDim/gridDim (`reg`) in dimension `dim`.
   virtual llvm::Value *specialRegister(fe::Access reg, unsigned dim) = 0;

@@ -129,6 +129,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   if ((m == "numba" || m == "cutwin") && (attr == "jit" || attr == "njit"))
     return functionEntity("cpu.jit"); // a CPU function: kernels call it as a device function
   if (m == "numba") {
+    if (attr == "literal_unroll")
+      return functionEntity("cuda.literal_unroll");
     if (attr == "cuda")
       return moduleEntity("cuda");
     if (attr == "types")

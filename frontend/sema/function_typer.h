@@ -21,6 +21,8 @@ public:
 private:
   friend class Typer;
   // the driver (typer.cpp) and statements (type_stmt.cpp)
+  /// Replaces the function's definition by a copy with its literal_unroll loops unrolled.
+  void unrollLiteralLoops();
   void collectLocals(const Block &b);
   void collectTargetNames(const Expr &target);
   void typeBlock(const Block &b);

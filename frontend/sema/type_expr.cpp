@@ -349,9 +349,14 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
         info.type.elems = {Type::recordIn(t.record)};
       return info;
     }
+    if (findBuiltin("array." + a.attr)) { // a.sum(), a.min(), ...: the receiver is the array
+      info.type = Type::named(TypeKind::Function, "array." + a.attr);
+      return info;
+    }
     error(a.loc, "arrays in kernels have no attribute '" + a.attr +
                      "' (supported: shape, "
-                     "strides, size, ndim, itemsize, dtype)");
+                     "strides, size, ndim, itemsize, dtype and the reductions sum, prod, mean, var, std, "
+                     "min, max, all, any)");
   }
   if (t.isScalar() && (a.attr == "real" || a.attr == "imag")) {
     // numba: the parts of a complex number; a real number is its own real part, imag 0.

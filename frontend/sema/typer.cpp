@@ -2,6 +2,7 @@
 #include "frontend/sema/typer.h"
 
 #include "frontend/sema/function_typer.h"
+#include "frontend/sema/literal_unroll.h"
 #include "frontend/sema/operator_rules.h"
 #include "frontend/sema/use_before_assign.h"
 
@@ -154,19 +155,19 @@ const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const SourceFile
   // Constant arguments specialise only where the declared types are the arguments' own.
   // A recursive call does not specialise on constants (fib(10) would make a version per n).
   bool recursive = std::any_of(inProgress_.begin(), inProgress_.end(),
-                               [&](const FunctionSpec *p) { return p->def == fn.def; });
+                               [&](const FunctionSpec *p) { return p->symbol->def == fn.def; });
   std::vector<std::optional<ConstValue>> constants(argTypes.size());
   for (size_t i = 0; i < argConstants.size() && i < argTypes.size() && !recursive; ++i)
     if (formal[i] == argTypes[i] && argConstants[i])
       constants[i] = argConstants[i];
   for (auto &spec : specs_)
-    if (spec->def == fn.def && spec->argTypes == formal && !spec->isKernel &&
+    if (spec->symbol->def == fn.def && spec->argTypes == formal && !spec->isKernel &&
         sameConstants(spec->argConstants, constants))
       return *spec;
   // Self- or mutual recursion: the version being typed, its return type as far as its
   // typing has got (numba's rule: the non-recursive returns decide it).
   for (const FunctionSpec *p : inProgress_)
-    if (p->def == fn.def && p->argTypes == formal && !p->isKernel &&
+    if (p->symbol->def == fn.def && p->argTypes == formal && !p->isKernel &&
         sameConstants(p->argConstants, constants)) {
       p->calledRecursively = true;
       return *p;
@@ -177,7 +178,7 @@ const FunctionSpec &Typer::typeDeviceFunction(const Symbol &fn, const SourceFile
 FunctionSpec &Typer::specialize(const Symbol &fn, const std::vector<Type> &argTypes, bool isKernel,
                                 const std::vector<std::optional<ConstValue>> &argConstants) {
   for (auto &spec : specs_)
-    if (spec->def == fn.def && spec->argTypes == argTypes && spec->isKernel == isKernel &&
+    if (spec->symbol->def == fn.def && spec->argTypes == argTypes && spec->isKernel == isKernel &&
         sameConstants(spec->argConstants, argConstants))
       return *spec;
   auto spec = std::make_unique<FunctionSpec>();
@@ -202,7 +203,40 @@ FunctionSpec &Typer::specialize(const Symbol &fn, const std::vector<Type> &argTy
 FunctionTyper::FunctionTyper(Typer &typer, FunctionSpec &spec)
     : typer_(typer), scope_(spec.scope()), file_(spec.file()), spec_(spec) {}
 
+void FunctionTyper::unrollLiteralLoops() {
+  const FunctionDefStmt &def = *spec_.def;
+  LiteralUnrollHooks hooks;
+  hooks.isLiteralUnroll = [&](const CallExpr &c) {
+    // Only a callee spelled literal_unroll can be it (typing another name here, before the
+    // function's locals are known, could misread a local).
+    auto *n = dyn<NameExpr>(c.func.get());
+    auto *a = dyn<AttributeExpr>(c.func.get());
+    if (!(n && n->id == "literal_unroll") && !(a && a->attr == "literal_unroll"))
+      return false;
+    return typeExpr(*c.func).type.path == "cuda.literal_unroll";
+  };
+  hooks.tupleLength = [&](const Expr &e) -> size_t {
+    if (auto *t = asTupleLike(&e))
+      return t->elts.size();
+    if (auto *n = dyn<NameExpr>(&e))
+      for (size_t i = 0; i < def.params.size(); ++i)
+        if (def.params[i].name == n->id) {
+          if (!spec_.argTypes[i].isTuple())
+            error(e.loc, "literal_unroll() needs a tuple, not " + spec_.argTypes[i].str());
+          return spec_.argTypes[i].elems.size();
+        }
+    if (auto v = constantOf(e); v && v->kind == ConstValue::Kind::Tuple)
+      return v->elems.size();
+    error(e.loc, "literal_unroll() needs a tuple whose length is known when the kernel compiles: a global, "
+                 "an argument or a tuple written in place");
+  };
+  hooks.error = [&](SourceLoc loc, const std::string &message) { error(loc, message); };
+  if ((spec_.unrolled = fe::unrollLiteralLoops(def, hooks)))
+    spec_.def = spec_.unrolled.get();
+}
+
 void FunctionTyper::run() {
+  unrollLiteralLoops();
   const FunctionDefStmt &def = *spec_.def;
   for (size_t i = 0; i < def.params.size(); ++i) {
     const Type &t = spec_.argTypes[i];

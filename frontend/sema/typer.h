@@ -70,7 +70,10 @@ struct ExprInfo {
 
 /// One typed specialisation of a kernel or device function.
 struct FunctionSpec {
+  /// The function's definition as typed and lowered: the symbol's own, or the copy with
+  /// its literal_unroll loops unrolled (`unrolled`, owned here).
   const FunctionDefStmt *def = nullptr;
+  std::unique_ptr<FunctionDefStmt> unrolled;
   const Symbol *symbol = nullptr;
   bool isKernel = false;
   std::vector<Type> argTypes;

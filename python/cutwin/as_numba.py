@@ -70,6 +70,10 @@ CUTWIN_MODULES = {
     "numba.cuda.cudadrv.devicearray": "cutwin.cuda.cudadrv.devicearray",
     "numba.cuda.vectorizers": "cutwin.cuda.vectorizers",
     "numba.cuda.kernels": None,
+    "numba.cuda.misc": None,
+    "numba.cuda.misc.special": "cutwin.cuda.special",
+    "numba.cuda.memory_management": None,
+    "numba.cuda.memory_management.nrt": "cutwin.cuda.nrt",
     "numba.cuda.extending": "cutwin.cuda.extending",
     "numba.cuda.cudaimpl": "cutwin.cuda.cudaimpl",
     "numba.cuda.kernels.reduction": "cutwin.cuda.reduction",
@@ -354,6 +358,8 @@ def _load_numba_cuda(name=None):
             _real_loaded = True
             if "numba.cuda.testing" in sys.modules:
                 _testing_asks_cutwin(sys.modules["numba.cuda.testing"])
+            if "numba.cuda.tests.support" in sys.modules:
+                _support_asks_cutwin(sys.modules["numba.cuda.tests.support"])
         finally:
             sys.meta_path.insert(0, _finder)
             _replace_real_modules()
@@ -427,6 +433,14 @@ def _testing_asks_cutwin(testing):
 
     testing.devices = cutwin.cuda.cudadrv.devices
     testing.driver = cutwin.cuda.cudadrv.driver
+
+
+def _support_asks_cutwin(support):
+    """numba-cuda's leak checks (MemoryLeakMixin) read its NRT's allocation statistics from
+    its driver; they read cutwin's (python/cutwin/cuda/nrt.py)."""
+    import cutwin.cuda.nrt
+
+    support.rtsys = cutwin.cuda.nrt.rtsys
 
 
 def _route_numba_ufunc_decorators(numba):

@@ -21,8 +21,12 @@ def host_constant(v):
         # numba types a NumPy scalar by its dtype: np.float32(0.5) stays float32.
         return {"scalar": v.item(), "dtype": v.dtype.name}
     if isinstance(v, tuple):
+        # Tuples of numbers, strings, arrays and tuples of them (numba's literal_unroll
+        # iterates such heterogeneous tuples); NumPy scalars in a tuple are Python numbers.
         items = [x.item() if isinstance(x, np.generic) else host_constant(x) for x in v]
-        return None if any(x is None or isinstance(x, dict) for x in items) else tuple(items)
+        if any(x is None or (isinstance(x, dict) and "scalar" in x) for x in items):
+            return None
+        return tuple(items)
     if isinstance(v, DeviceNDArray) or (hasattr(v, "__cuda_array_interface__") and not isinstance(v, np.ndarray)):
         # A device array in a kernel's globals (cutwin's, or any object with the CUDA Array
         # Interface) is captured by address, as numba captures it: the kernel reads and
@@ -32,11 +36,11 @@ def host_constant(v):
             _captured[id(v)] = v
             return {"device_pointer": d._arr.device_pointer, "dtype": d.dtype.name, "shape": list(d.shape),
                     "strides": list(d.strides)}
-    if isinstance(v, np.ndarray) and 1 <= v.ndim <= 3 and (v.dtype.name in _CONST_ARRAY_DTYPES or v.dtype.names):
+    if isinstance(v, np.ndarray) and 0 <= v.ndim <= 3 and (v.dtype.name in _CONST_ARRAY_DTYPES or v.dtype.names):
         # Global arrays are frozen into the kernel's constant memory when it compiles,
         # as numba does: later changes to the host array do not reach compiled kernels.
         # Arrays of records travel as their bytes, with numba's spelling of the record.
-        a = np.ascontiguousarray(v)
+        a = np.require(v, requirements="C")  # (ascontiguousarray makes a 0-d array 1-d)
         if a.dtype.names:
             try:
                 dtype = record_spelling(a.dtype)
