@@ -157,6 +157,9 @@ std::string formatValue(const uint8_t *p, DType t) {
     break;
   }
   case DType::Bool: os << (*p ? "True" : "False"); break;
+  case DType::FP8E5M2:
+  case DType::FP8E4M3:
+  case DType::FP8E8M0: os << "0x" << std::hex << unsigned(*p) << std::dec; break; // the bits
   case DType::I8: os << int(int8_t(*p)); break;
   case DType::U8: os << unsigned(*p); break;
   case DType::I16: {

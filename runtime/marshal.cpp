@@ -103,6 +103,11 @@ void putScalar(uint8_t *buf, uint32_t off, fe::Scalar to, const Arg::Scalar &s) 
     std::memcpy(buf + off, parts, sizeof parts);
     break;
   }
+  case fe::Scalar::FP8E5M2:
+  case fe::Scalar::FP8E4M3:
+  case fe::Scalar::FP8E8M0: // (numba-cuda takes no 8-bit float scalars from the host either)
+    throw LaunchError(std::string("cannot pass a number as ") + fe::scalarName(to) +
+                      ": construct it in the kernel, e.g. fp8_e4m3(x)");
   }
 }
 

@@ -367,7 +367,10 @@ size_t elementAlignment(DType t) {
   case DType::F32:
   case DType::F64:
   case DType::F16:
-  case DType::BF16: return dtypeSize(t);
+  case DType::BF16:
+  case DType::FP8E5M2:
+  case DType::FP8E4M3:
+  case DType::FP8E8M0: return dtypeSize(t);
   }
   return 1;
 }

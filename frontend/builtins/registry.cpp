@@ -29,6 +29,7 @@ std::span<const Builtin> bfloat16Builtins();
 std::span<const Builtin> cacheHintBuiltins();
 std::span<const Builtin> vectorTypeBuiltins();
 std::span<const Builtin> reductionBuiltins();
+std::span<const Builtin> fp8Builtins();
 
 std::span<const BuiltinFamily> builtinFamilies() {
   static const BuiltinFamily families[] = {
@@ -53,6 +54,7 @@ std::span<const BuiltinFamily> builtinFamilies() {
       {"cache hints", "cache_hints.cpp", cacheHintBuiltins},
       {"vector types", "vector_types.cpp", vectorTypeBuiltins},
       {"reductions", "reductions.cpp", reductionBuiltins},
+      {"fp8", "fp8.cpp", fp8Builtins},
   };
   return families;
 }

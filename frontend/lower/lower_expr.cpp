@@ -2,6 +2,7 @@
 // division and modulo, power, shifts), comparisons, boolean operators.
 #include "frontend/builtins/half.h"
 #include "frontend/lower/bfloat16.h"
+#include "frontend/lower/fp8.h"
 #include "frontend/lower/lowerer.h"
 
 #include "frontend/ir/intrinsics.h"
@@ -104,6 +105,9 @@ Value *Lowerer::constant(const fe::ConstValue &v, const Type &t) {
 Value *Lowerer::convertScalar(Value *v, Scalar from, Scalar to) {
   if (from == to)
     return v;
+  if (fe::isFp8(from) || fe::isFp8(to)) // CUDA's 8-bit floats (fp8.h)
+    return convertFp8(b_, v, from, to,
+                      [this](Value *x, Scalar f, Scalar t) { return convertScalar(x, f, t); });
   if (from == Scalar::BF16) { // from its float32, which holds it exactly
     v = bfloat16ToFloat(b_, v);
     from = Scalar::F32;

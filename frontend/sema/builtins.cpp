@@ -53,7 +53,7 @@ std::span<const CudaNamespace> cudaNamespaces() {
   static const CudaNamespace namespaces[] = {
       {"threadIdx", false}, {"blockIdx", false}, {"blockDim", false}, {"gridDim", false}, {"shared", false},
       {"local", false},     {"const", false},    {"cg", false},       {"atomic", false},  {"random", true},
-      {"libdevice", true},  {"fp16", true},      {"bf16", true},
+      {"libdevice", true},  {"fp16", true},      {"bf16", true},      {"fp8", true},
   };
   return namespaces;
 }
@@ -91,6 +91,7 @@ std::optional<Type> knownModule(const std::string &p) {
       {"cutwin.cuda.fp16", "cuda.fp16"},
       {"numba.cuda.bf16", "cuda.bf16"},
       {"cutwin.cuda.bf16", "cuda.bf16"},
+      {"cutwin.cuda.fp8", "cuda.fp8"},
       {"cutwin", "cutwin"},
       {"cutwin.cuda", "cuda"},
       {"cutwin.types", "numba.types"},
@@ -196,7 +197,10 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   }
   if (m == "cuda.bf16" && attr == "bfloat16")
     return typeObject(Scalar::BF16);
-  if (m == "cuda.atomic" || m == "cuda.fp16" || m == "cuda.bf16") { // their members: the registry's rows
+  if (m == "cuda.fp8")
+    if (auto s = scalarFromName(attr); s && isFp8(*s)) // cuda.fp8.fp8_e4m3 & co.
+      return typeObject(*s);
+  if (m == "cuda.atomic" || m == "cuda.fp16" || m == "cuda.bf16" || m == "cuda.fp8") { // the registry's rows
     if (findBuiltin(m + "." + attr))
       return functionEntity(m + "." + attr);
     return std::nullopt;

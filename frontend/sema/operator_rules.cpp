@@ -92,6 +92,8 @@ std::optional<ScalarCase> resolveOverload(const std::vector<ScalarCase> &cases,
 }
 
 std::optional<ScalarCase> typeBinOp(BinOp op, Scalar a, Scalar b) {
+  if (isFp8(a) || isFp8(b)) // 8-bit floats have no operators (cuda_fp8.h defines none): convert first
+    return std::nullopt;
   bool arithmetic = op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul || op == BinOp::Div ||
                     op == BinOp::FloorDiv || op == BinOp::Mod || op == BinOp::Pow;
   if (arithmetic && bfloat16WithWideInteger(a, b))
@@ -153,6 +155,8 @@ std::optional<ScalarCase> typeBinOp(BinOp op, Scalar a, Scalar b) {
 }
 
 std::optional<ScalarCase> typeUnaryOp(UnaryOp op, Scalar a) {
+  if (isFp8(a)) // 8-bit floats have no operators (cuda_fp8.h defines none): convert first
+    return std::nullopt;
   std::vector<ScalarCase> cases;
   if (op == UnaryOp::Invert) {
     cases.push_back({{S::Bool}, S::Bool});
@@ -177,6 +181,8 @@ std::optional<ScalarCase> typeUnaryOp(UnaryOp op, Scalar a) {
 }
 
 std::optional<ScalarCase> typeCompare(CmpOp op, Scalar a, Scalar b) {
+  if (isFp8(a) || isFp8(b)) // 8-bit floats have no operators (cuda_fp8.h defines none): convert first
+    return std::nullopt;
   if (op != CmpOp::Eq && op != CmpOp::NotEq && op != CmpOp::Lt && op != CmpOp::LtE && op != CmpOp::Gt &&
       op != CmpOp::GtE)
     return std::nullopt;

@@ -13,6 +13,7 @@ bool isInteger(Scalar s) { return s >= Scalar::I8 && s <= Scalar::U64; }
 bool isSigned(Scalar s) { return s >= Scalar::I8 && s <= Scalar::I64; }
 bool isFloat(Scalar s) { return s == Scalar::F16 || s == Scalar::F32 || s == Scalar::F64; }
 bool isComplex(Scalar s) { return s == Scalar::C64 || s == Scalar::C128; }
+bool isFp8(Scalar s) { return s == Scalar::FP8E5M2 || s == Scalar::FP8E4M3 || s == Scalar::FP8E8M0; }
 Scalar partOf(Scalar s) { return s == Scalar::C64 ? Scalar::F32 : s == Scalar::C128 ? Scalar::F64 : s; }
 Scalar complexOf(Scalar part) {
   return part == Scalar::F32 || part == Scalar::F16 ? Scalar::C64 : Scalar::C128;
@@ -22,7 +23,10 @@ unsigned bitWidth(Scalar s) {
   switch (s) {
   case Scalar::Bool: return 1;
   case Scalar::I8:
-  case Scalar::U8: return 8;
+  case Scalar::U8:
+  case Scalar::FP8E5M2:
+  case Scalar::FP8E4M3:
+  case Scalar::FP8E8M0: return 8;
   case Scalar::I16:
   case Scalar::U16:
   case Scalar::F16:
@@ -64,32 +68,61 @@ std::string scalarNames(const std::vector<Scalar> &scalars) {
 
 std::optional<Scalar> scalarFromName(const std::string &n) {
   static const std::map<std::string, Scalar> names = {
-      {"bool", Scalar::Bool},       {"bool_", Scalar::Bool},
-      {"boolean", Scalar::Bool},    {"b1", Scalar::Bool},
-      {"int8", Scalar::I8},         {"i1", Scalar::I8},
-      {"byte", Scalar::I8},         {"int16", Scalar::I16},
-      {"i2", Scalar::I16},          {"short", Scalar::I16},
-      {"int32", Scalar::I32},       {"i4", Scalar::I32},
-      {"intc", Scalar::I32},        {"int64", Scalar::I64},
-      {"i8", Scalar::I64},          {"intp", Scalar::I64},
-      {"int_", Scalar::I64},        {"long", Scalar::I64},
-      {"longlong", Scalar::I64},    {"uint8", Scalar::U8},
-      {"u1", Scalar::U8},           {"ubyte", Scalar::U8},
-      {"uint16", Scalar::U16},      {"u2", Scalar::U16},
-      {"ushort", Scalar::U16},      {"uint32", Scalar::U32},
-      {"u4", Scalar::U32},          {"uintc", Scalar::U32},
-      {"uint64", Scalar::U64},      {"u8", Scalar::U64},
-      {"uintp", Scalar::U64},       {"uint", Scalar::U64},
-      {"ulonglong", Scalar::U64},   {"float16", Scalar::F16},
-      {"f2", Scalar::F16},          {"half", Scalar::F16},
-      {"float32", Scalar::F32},     {"f4", Scalar::F32},
-      {"single", Scalar::F32},      {"float64", Scalar::F64},
-      {"f8", Scalar::F64},          {"double", Scalar::F64},
-      {"float_", Scalar::F64},      {"complex64", Scalar::C64},
-      {"c8", Scalar::C64},          {"csingle", Scalar::C64},
-      {"complex128", Scalar::C128}, {"c16", Scalar::C128},
-      {"cdouble", Scalar::C128},    {"complex_", Scalar::C128},
-      {"bfloat16", Scalar::BF16},   {"__nv_bfloat16", Scalar::BF16},
+      {"bool", Scalar::Bool},
+      {"bool_", Scalar::Bool},
+      {"boolean", Scalar::Bool},
+      {"b1", Scalar::Bool},
+      {"int8", Scalar::I8},
+      {"i1", Scalar::I8},
+      {"byte", Scalar::I8},
+      {"int16", Scalar::I16},
+      {"i2", Scalar::I16},
+      {"short", Scalar::I16},
+      {"int32", Scalar::I32},
+      {"i4", Scalar::I32},
+      {"intc", Scalar::I32},
+      {"int64", Scalar::I64},
+      {"i8", Scalar::I64},
+      {"intp", Scalar::I64},
+      {"int_", Scalar::I64},
+      {"long", Scalar::I64},
+      {"longlong", Scalar::I64},
+      {"uint8", Scalar::U8},
+      {"u1", Scalar::U8},
+      {"ubyte", Scalar::U8},
+      {"uint16", Scalar::U16},
+      {"u2", Scalar::U16},
+      {"ushort", Scalar::U16},
+      {"uint32", Scalar::U32},
+      {"u4", Scalar::U32},
+      {"uintc", Scalar::U32},
+      {"uint64", Scalar::U64},
+      {"u8", Scalar::U64},
+      {"uintp", Scalar::U64},
+      {"uint", Scalar::U64},
+      {"ulonglong", Scalar::U64},
+      {"float16", Scalar::F16},
+      {"f2", Scalar::F16},
+      {"half", Scalar::F16},
+      {"float32", Scalar::F32},
+      {"f4", Scalar::F32},
+      {"single", Scalar::F32},
+      {"float64", Scalar::F64},
+      {"f8", Scalar::F64},
+      {"double", Scalar::F64},
+      {"float_", Scalar::F64},
+      {"complex64", Scalar::C64},
+      {"c8", Scalar::C64},
+      {"csingle", Scalar::C64},
+      {"complex128", Scalar::C128},
+      {"c16", Scalar::C128},
+      {"cdouble", Scalar::C128},
+      {"complex_", Scalar::C128},
+      {"bfloat16", Scalar::BF16},
+      {"__nv_bfloat16", Scalar::BF16},
+      {"fp8_e5m2", Scalar::FP8E5M2},
+      {"fp8_e4m3", Scalar::FP8E4M3},
+      {"fp8_e8m0", Scalar::FP8E8M0},
   };
   auto it = names.find(n);
   if (it == names.end())
@@ -385,8 +418,9 @@ std::string Type::signatureText() const {
 }
 
 std::string Type::mangle() const {
-  static constexpr const char *short_[] = {"b",   "i8",  "i16", "i32", "i64", "u8",   "u16", "u32",
-                                           "u64", "f32", "f64", "?",   "c64", "c128", "f16", "bf16"};
+  static constexpr const char *short_[] = {"b",   "i8",   "i16",  "i32",  "i64", "u8",  "u16",
+                                           "u32", "u64",  "f32",  "f64",  "?",   "c64", "c128",
+                                           "f16", "bf16", "e5m2", "e4m3", "e8m0"};
   static_assert(std::size(short_) == kNumScalars, "a short name for each scalar of dtypes.def");
   switch (kind) {
   case TypeKind::Scalar: return short_[int(scalar)];

@@ -34,6 +34,8 @@ bool isInteger(Scalar s);
 bool isSigned(Scalar s); ///< signed integers (floats are not "signed" here)
 bool isFloat(Scalar s);
 bool isComplex(Scalar s);
+/// CUDA's 8-bit floats (fp8_e5m2, fp8_e4m3, fp8_e8m0): constructed and converted, no arithmetic.
+bool isFp8(Scalar s);
 /// The real type of a complex type's parts (complex64 -> float32); other types map to themselves.
 Scalar partOf(Scalar s);
 Scalar complexOf(Scalar part); ///< float32 -> complex64, otherwise complex128

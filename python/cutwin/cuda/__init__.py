@@ -47,4 +47,11 @@ def is_bfloat16_supported():
     return True
 
 
+def is_fp8_supported():
+    """fp8_e5m2, fp8_e4m3 and fp8_e8m0 (construction, conversions, the cvt_* functions) work
+    on every backend and architecture: they are integer and float operations."""
+    return True
+
+
+from . import fp8  # noqa: F401,E402  cuda.fp8: CUDA's 8-bit floats in kernels
 from . import vector_types as _vector_types  # noqa: E402,F401  cuda.double4 is cuda.float64x4

@@ -10,6 +10,7 @@ conditional imports, closures and functions from other modules all work.
 import ast
 import builtins
 import collections
+import collections.abc
 import dis
 import enum
 import inspect
@@ -27,6 +28,7 @@ from .signatures import is_numba_type, type_text
 
 # Modules whose members kernels may use, indexed by object identity (first wins).
 _MEMBER_MODULES = ("cutwin.cuda", "cutwin.cuda.random", "cutwin.cuda.libdevice", "cutwin.cuda.fp16", "cutwin.cuda.bf16",
+                   "cutwin.cuda.fp8",
                    "math",
                    "cmath", "numpy", "operator", "pdb")
 _member_index = None
@@ -135,7 +137,9 @@ def binding(name, v, unit_of, attrs=frozenset(), depth=0):
         c = host_constant(v.value)
         if c is not None:
             return {"kind": "constant", "value": c}
-    if isinstance(v, type) and issubclass(v, enum.Enum):  # the class: its members by name
+    if isinstance(v, type) and (issubclass(v, enum.Enum) or (issubclass(v, int) and isinstance(
+            getattr(v, "__members__", None), collections.abc.Mapping))):
+        # the class: its members by name (also int enums of other kinds: cuda.bindings' FastEnum)
         return {"kind": "module", "path": "enum %s" % v.__qualname__,
                 "members": {m: binding("%s.%s" % (name, m), getattr(v, m), unit_of) for m in v.__members__}}
     c = host_constant(v)
