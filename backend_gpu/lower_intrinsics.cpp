@@ -31,6 +31,14 @@ const char *approxUnitPtx(ir::ApproxUnit unit) {
   case ir::ApproxUnit::Tanh: return "tanh.approx.f32 $0, $1;";
   case ir::ApproxUnit::TanhF16:
     return "{.reg .b16 h; cvt.rn.f16.f32 h, $1; tanh.approx.f16 h, h; cvt.f32.f16 $0, h;}";
+  case ir::ApproxUnit::Ex2: return "ex2.approx.f32 $0, $1;";
+  case ir::ApproxUnit::Lg2: return "lg2.approx.f32 $0, $1;";
+  case ir::ApproxUnit::Rcp: return "rcp.approx.f32 $0, $1;";
+  case ir::ApproxUnit::Rsqrt: return "rsqrt.approx.f32 $0, $1;";
+  case ir::ApproxUnit::Sqrt: return "sqrt.approx.f32 $0, $1;";
+  case ir::ApproxUnit::TanhBF16: // (a bfloat16 is a float32's upper half)
+    return "{.reg .b16 h, z; cvt.rn.bf16.f32 h, $1; tanh.approx.bf16 h, h; mov.b16 z, 0; mov.b32 $0, {z, "
+           "h};}";
   }
   throw Error("GPU backend: cutwin.approx with an unknown unit");
 }

@@ -6,6 +6,7 @@
 
 #include "frontend/ir/intrinsics.h"
 
+#include <optional>
 #include <type_traits>
 
 namespace cutwin::sim {
@@ -52,7 +53,8 @@ enum class ApproxF64 : int {
   X(ApproxF32::Tanh, "cutwin_sim_tanh_approx_f32", approxTanhF32, approxTanhF32Lanes)                        \
   X(ApproxF64::RcpFtz, "cutwin_sim_rcp_approx_ftz_f64", approxRcpF64, nullptr)                               \
   X(ApproxF64::RsqrtFtz, "cutwin_sim_rsqrt_approx_ftz_f64", approxRsqrtF64, nullptr)                         \
-  X(ir::ApproxUnit::TanhF16, "cutwin_sim_tanh_approx_f16", approxTanhF16, nullptr)
+  X(ir::ApproxUnit::TanhF16, "cutwin_sim_tanh_approx_f16", approxTanhF16, nullptr)                           \
+  X(ir::ApproxUnit::TanhBF16, "cutwin_sim_tanh_approx_bf16", approxTanhBF16, nullptr)
 
 #define CUTWIN_SIM_APPROX_UNIT_SYMBOL(row, symbol, function, lanes)                                          \
   if constexpr (std::is_same_v<decltype(row), Unit>) {                                                       \
@@ -71,7 +73,28 @@ template <class Unit> const char *approxUnitSymbolOf(Unit unit) {
 /// null for the sequences.
 inline const char *approxUnitSymbol(ApproxF32 op) { return approxUnitSymbolOf(op); }
 inline const char *approxUnitSymbol(ApproxF64 op) { return approxUnitSymbolOf(op); }
-/// The host symbol of a `cutwin.approx` unit (float(float)).
+/// The instruction of a `cutwin.approx` unit that is a sequence around a unit (the forms
+/// that keep subnormals), which kernels reach through cutwin_sim_approx_f32; else nullopt.
+inline std::optional<ApproxF32> approxSequence(ir::ApproxUnit unit) {
+  switch (unit) {
+  case ir::ApproxUnit::Ex2: return ApproxF32::Ex2;
+  case ir::ApproxUnit::Lg2: return ApproxF32::Lg2;
+  case ir::ApproxUnit::Rcp: return ApproxF32::Rcp;
+  case ir::ApproxUnit::Rsqrt: return ApproxF32::Rsqrt;
+  case ir::ApproxUnit::Sqrt: return ApproxF32::Sqrt;
+  case ir::ApproxUnit::Ex2Ftz:
+  case ir::ApproxUnit::Lg2Ftz:
+  case ir::ApproxUnit::RcpFtz:
+  case ir::ApproxUnit::RsqrtFtz:
+  case ir::ApproxUnit::SqrtFtz:
+  case ir::ApproxUnit::Tanh:
+  case ir::ApproxUnit::TanhF16:
+  case ir::ApproxUnit::TanhBF16: break;
+  }
+  return std::nullopt;
+}
+
+/// The host symbol of a `cutwin.approx` unit (float(float)); null for the sequences.
 inline const char *approxUnitSymbol(ir::ApproxUnit unit) {
   switch (unit) {
   case ir::ApproxUnit::Ex2Ftz: return approxUnitSymbol(ApproxF32::Ex2Ftz);
@@ -80,7 +103,13 @@ inline const char *approxUnitSymbol(ir::ApproxUnit unit) {
   case ir::ApproxUnit::RsqrtFtz: return approxUnitSymbol(ApproxF32::RsqrtFtz);
   case ir::ApproxUnit::SqrtFtz: return approxUnitSymbol(ApproxF32::SqrtFtz);
   case ir::ApproxUnit::Tanh: return approxUnitSymbol(ApproxF32::Tanh);
-  case ir::ApproxUnit::TanhF16: return approxUnitSymbolOf(unit);
+  case ir::ApproxUnit::TanhF16:
+  case ir::ApproxUnit::TanhBF16: return approxUnitSymbolOf(unit);
+  case ir::ApproxUnit::Ex2:
+  case ir::ApproxUnit::Lg2:
+  case ir::ApproxUnit::Rcp:
+  case ir::ApproxUnit::Rsqrt:
+  case ir::ApproxUnit::Sqrt: break;
   }
   return nullptr;
 }

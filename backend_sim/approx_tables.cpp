@@ -608,6 +608,15 @@ float approxTanhF32(float x) { return tanhUnit(x); }
 
 float approxTanhF16(float x) { return float(_Float16(tanhUnit(x))); }
 
+float approxTanhBF16(float x) {
+  // As tanh.approx.f16's: the float32 unit's result rounded to bfloat16 (nearest, ties to
+  // even; NaN 0x7fff), which docs/gpu_pending.md has an H100 check all 65536 inputs of.
+  uint32_t u = std::bit_cast<uint32_t>(tanhUnit(x));
+  uint32_t r =
+      (u & 0x7fffffffu) > 0x7f800000u ? 0x7fff0000u : ((u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u);
+  return std::bit_cast<float>(r);
+}
+
 namespace {
 /// Asks for the block holding entry i of table t (where the table is open).
 inline void prefetchEntry(Table t, uint32_t i) {

@@ -319,6 +319,11 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
     case ir::Intrinsic::Approx: { // the unit's measured table model (approx_ops.h)
       Type *f32 = Type::getFloatTy(m.getContext());
       auto unit = ir::ApproxUnit(cast<ConstantInt>(ci->getArgOperand(0))->getZExtValue());
+      if (auto seq = sim::approxSequence(unit)) { // the non-ftz forms: the unit and its fix-ups
+        Function *h = declareHostCallback(m, HostCallback::ApproxSequenceF32);
+        repl = b.CreateCall(h, {b.getInt32(int(*seq)), ci->getArgOperand(1), ConstantFP::get(f32, 0.0)});
+        break;
+      }
       FunctionCallee h = m.getOrInsertFunction(sim::approxUnitSymbol(unit), f32, f32);
       repl = b.CreateCall(h, {ci->getArgOperand(1)});
       break;

@@ -8,6 +8,7 @@
 #include "frontend/lower/bfloat16.h"
 #include "frontend/builtins/builtin.h"
 #include "frontend/builtins/half.h"
+#include "frontend/ir/intrinsics.h"
 #include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
@@ -73,6 +74,19 @@ const BfFunction kBfloat16[] = {
     {"hceil", K::Ceil, 1, S::BF16, S::BF16},
     {"hfloor", K::Floor, 1, S::BF16, S::BF16},
     {"hrint", K::Rint, 1, S::BF16, S::BF16},
+    {"hsqrt", K::Sqrt, 1, S::BF16, S::BF16},
+    {"hrsqrt", K::Rsqrt, 1, S::BF16, S::BF16},
+    {"hrcp", K::Rcp, 1, S::BF16, S::BF16},
+    {"hlog", K::Log, 1, S::BF16, S::BF16},
+    {"hlog2", K::Log2, 1, S::BF16, S::BF16},
+    {"hlog10", K::Log10, 1, S::BF16, S::BF16},
+    {"hexp", K::Exp, 1, S::BF16, S::BF16},
+    {"hexp2", K::Exp2, 1, S::BF16, S::BF16},
+    {"hexp10", K::Exp10, 1, S::BF16, S::BF16},
+    {"hsin", K::Sin, 1, S::BF16, S::BF16},
+    {"hcos", K::Cos, 1, S::BF16, S::BF16},
+    {"htanh", K::Tanh, 1, S::BF16, S::BF16},
+    {"htanh_approx", K::TanhApprox, 1, S::BF16, S::BF16},
     {"bfloat16_to_float32", K::Convert, 1, S::BF16, S::F32},
     {"float32_to_bfloat16", K::Convert, 1, S::F32, S::BF16},
     {"float32_to_bfloat16_rn", K::Convert, 1, S::F32, S::BF16},
@@ -171,10 +185,10 @@ Value *convert(LoweringContext &cx, Value *v, S from, S to, R mode) {
   Value *x = bfloat16ToFloat(irb, v);
   if (!fe::isInteger(to))
     return cx.convertScalar(x, S::F32, to);
-  Intrinsic::ID round = mode == R::Nearest ? Intrinsic::roundeven
-                        : mode == R::Zero  ? Intrinsic::trunc
-                        : mode == R::Down  ? Intrinsic::floor
-                                           : Intrinsic::ceil;
+  llvm::Intrinsic::ID round = mode == R::Nearest ? llvm::Intrinsic::roundeven
+                              : mode == R::Zero  ? llvm::Intrinsic::trunc
+                              : mode == R::Down  ? llvm::Intrinsic::floor
+                                                 : llvm::Intrinsic::ceil;
   // saturating, NaN to 0, as the GPU's cvt.r*i
   return cx.convertScalar(irb.CreateUnaryIntrinsic(round, x), S::F32, to);
 }
@@ -192,8 +206,13 @@ Value *lowerBfloat16Builtin(LoweringContext &cx, const fe::CallExpr &c, const fe
   auto arith = [&](fe::BinOp op) { return cx.binary(op, a[0], a[1], S::BF16); };
   auto cmp = [&](CmpInst::Predicate p) { return irb.CreateFCmp(p, wide(0), wide(1)); };
   // an integral bfloat16 value is a bfloat16 again (below 2^8 it has at most 8 bits)
-  auto toIntegral = [&](Intrinsic::ID id) {
+  auto toIntegral = [&](llvm::Intrinsic::ID id) {
     return floatToBfloat16(irb, irb.CreateUnaryIntrinsic(id, wide(0)));
+  };
+  auto unit = [&](ApproxUnit u, Value *x) { return approx(cx, u, x); };
+  auto viaUnit = [&](ApproxUnit u) { return floatToBfloat16(irb, unit(u, wide(0))); };
+  auto bits = [&](uint32_t v) {
+    return ConstantFP::get(cx.context(), APFloat(APFloat::IEEEsingle(), APInt(32, v)));
   };
   switch (f.op) {
   case K::Add: return arith(fe::BinOp::Add);
@@ -235,24 +254,31 @@ Value *lowerBfloat16Builtin(LoweringContext &cx, const fe::CallExpr &c, const fe
     return irb.CreateSelect(irb.CreateICmpEQ(magnitude, irb.getInt16(0x7f80)), sign, irb.getInt32(0));
   }
   case K::IsNan: return irb.CreateICmpUGT(irb.CreateAnd(a[0], irb.getInt16(0x7fff)), irb.getInt16(0x7f80));
-  case K::Trunc: return toIntegral(Intrinsic::trunc);
-  case K::Ceil: return toIntegral(Intrinsic::ceil);
-  case K::Floor: return toIntegral(Intrinsic::floor);
-  case K::Rint: return toIntegral(Intrinsic::roundeven);
-  case K::Sin:
-  case K::Cos:
-  case K::Exp:
-  case K::Exp2:
-  case K::Exp10:
-  case K::Log:
-  case K::Log2:
+  case K::Trunc: return toIntegral(llvm::Intrinsic::trunc);
+  case K::Ceil: return toIntegral(llvm::Intrinsic::ceil);
+  case K::Floor: return toIntegral(llvm::Intrinsic::floor);
+  case K::Rint: return toIntegral(llvm::Intrinsic::roundeven);
+  // The math functions as cuda_bf16.hpp computes them on sm_90: the float32 of the value
+  // through an approximation unit that keeps subnormals (ex2/lg2/rcp/rsqrt/sqrt.approx.f32,
+  // tanh.approx.f32, tanh.approx.bf16) or libdevice's accurate sinf/cosf, with the
+  // header's float32 constants, rounded once to nearest.
+  case K::Sqrt: return viaUnit(ApproxUnit::Sqrt);
+  case K::Rsqrt: return viaUnit(ApproxUnit::Rsqrt);
+  case K::Rcp: return viaUnit(ApproxUnit::Rcp);
+  case K::Tanh: return viaUnit(ApproxUnit::Tanh);
+  case K::TanhApprox: return viaUnit(ApproxUnit::TanhBF16);
+  case K::Exp2: return viaUnit(ApproxUnit::Ex2);
+  case K::Log2: return viaUnit(ApproxUnit::Lg2);
+  case K::Log: return floatToBfloat16(irb, irb.CreateFMul(unit(ApproxUnit::Lg2, wide(0)), bits(0x3f317218u)));
   case K::Log10:
-  case K::Rcp:
-  case K::Rsqrt:
-  case K::Sqrt:
-  case K::Tanh:
-  case K::TanhApprox: // the header computes these with the GPU's approximation units
-    throw Error(std::string("internal error: ") + ci.function->name + " has no bfloat16 lowering");
+    return floatToBfloat16(irb, irb.CreateFMul(unit(ApproxUnit::Lg2, wide(0)), bits(0x3E9A209Bu)));
+  case K::Exp: return floatToBfloat16(irb, unit(ApproxUnit::Ex2, irb.CreateFMul(wide(0), bits(0x3FB8AA3Cu))));
+  case K::Exp10: { // (and one case the header corrects: 10^-0x1.2ap-6 is 0x3f75)
+    Value *r = floatToBfloat16(irb, unit(ApproxUnit::Ex2, irb.CreateFMul(wide(0), bits(0x40549A78u))));
+    return irb.CreateSelect(irb.CreateICmpEQ(a[0], irb.getInt16(0xBC95)), irb.getInt16(0x3F75), r);
+  }
+  case K::Sin: return floatToBfloat16(irb, cx.libdeviceCall("sin", S::F32, {wide(0)}));
+  case K::Cos: return floatToBfloat16(irb, cx.libdeviceCall("cos", S::F32, {wide(0)}));
   case K::Convert: return convert(cx, a[0], f.in, f.out, f.mode);
   case K::BitCast: return a[0]; // both are the 16 bits
   }

@@ -1,5 +1,6 @@
 // Conversions: Python's int(), float() and bool(), and calls of a type object
 // (`np.float32(x)`, `numba.int64(x)`): the argument converted to the result's scalar type.
+// And the type test isinstance(x, T), a compile-time constant as numba makes it.
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
@@ -16,7 +17,7 @@ llvm::Value *lowerConversionBuiltin(LoweringContext &cx, const fe::CallExpr &c, 
 }
 
 namespace {
-enum class ConversionOp : unsigned { Int, Float, Bool, TypeObject };
+enum class ConversionOp : unsigned { Int, Float, Bool, TypeObject, IsInstance };
 }
 
 namespace fe {
@@ -96,9 +97,11 @@ std::span<const Builtin> conversionBuiltins() {
     return Builtin{name, unsigned(op), &typeConversionBuiltin, &ir::lowerConversionBuiltin};
   };
   static const Builtin table[] = {
-      row("builtins.int", ConversionOp::Int), row("builtins.float", ConversionOp::Float),
+      row("builtins.int", ConversionOp::Int),
+      row("builtins.float", ConversionOp::Float),
       row("builtins.bool", ConversionOp::Bool),
       row("scalar.type_object_call", ConversionOp::TypeObject), // typeCall's row for T(x)
+      row("builtins.isinstance", ConversionOp::IsInstance),
   };
   return table;
 }
@@ -108,6 +111,37 @@ ExprInfo typeConversionBuiltin(TypingContext &cx, const CallExpr &c, const std::
   ExprInfo info;
   ConversionOp op = ConversionOp(b.op);
   S r = S::Bool;
+  if (op == ConversionOp::IsInstance) {
+    // numba's: by the value's type - a scalar type object names its type exactly; int,
+    // float, complex and bool name the integer, float, complex and boolean types; a tuple of
+    // them any of them.
+    cx.checkArity(c, b.name, args.size(), 2, 2);
+    const Type &v = args[0].type;
+    auto matches = [&](const Type &t, auto &self) -> bool {
+      if (t.isTuple() && t.path.empty()) {
+        for (const Type &e : t.elems)
+          if (self(e, self))
+            return true;
+        return false;
+      }
+      if (t.kind == TypeKind::TypeObject && !t.typeObjectIsVoid && t.elems.empty())
+        return v.isScalar(t.scalar);
+      if (t.kind == TypeKind::Function && t.path == "builtins.int")
+        return v.isScalar() && isInteger(v.scalar);
+      if (t.kind == TypeKind::Function && t.path == "builtins.float")
+        return v.isScalar() && isFloat(v.scalar);
+      if (t.kind == TypeKind::Function && t.path == "builtins.complex")
+        return v.isScalar() && isComplex(v.scalar);
+      if (t.kind == TypeKind::Function && t.path == "builtins.bool")
+        return v.isBool();
+      cx.error(c.args[1]->loc, "isinstance() in kernels takes a scalar type, int, float, complex, bool or a "
+                               "tuple of them, not " +
+                                   t.str());
+    };
+    info.type = Type::scalarOf(S::Bool);
+    info.constant = ConstValue::ofBool(matches(args[1].type, matches));
+    return info;
+  }
   if (op == ConversionOp::TypeObject) {
     const Type &to = cx.typeExpr(*c.func).type;
     if (to.typeObjectIsVoid)
@@ -135,7 +169,8 @@ ExprInfo typeConversionBuiltin(TypingContext &cx, const CallExpr &c, const std::
     case ConversionOp::Int: r = isInteger(a) ? a : S::I64; break;
     case ConversionOp::Float: r = isFloat(a) ? a : S::F64; break;
     case ConversionOp::Bool:
-    case ConversionOp::TypeObject: r = S::Bool; break;
+    case ConversionOp::TypeObject:
+    case ConversionOp::IsInstance: r = S::Bool; break;
     }
   }
   info.type = Type::scalarOf(r);

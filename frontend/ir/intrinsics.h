@@ -61,15 +61,21 @@ inline constexpr unsigned kWarpOpMask = 0xff;
 /// The units of `cutwin.approx`, its first (constant) operand: PTX's float32 approximation
 /// instructions as numba-cuda's fastmath and float16 functions use them.
 enum class ApproxUnit : unsigned {
-  Ex2Ftz = 0,   ///< ex2.approx.ftz.f32
-  Lg2Ftz = 1,   ///< lg2.approx.ftz.f32
-  RcpFtz = 2,   ///< rcp.approx.ftz.f32
-  RsqrtFtz = 3, ///< rsqrt.approx.ftz.f32
-  SqrtFtz = 4,  ///< sqrt.approx.ftz.f32
-  Tanh = 5,     ///< tanh.approx.f32
-  TanhF16 = 6,  ///< tanh.approx.f16 of x, a float16 value held as float32 (the result is one too)
+  Ex2Ftz = 0,    ///< ex2.approx.ftz.f32
+  Lg2Ftz = 1,    ///< lg2.approx.ftz.f32
+  RcpFtz = 2,    ///< rcp.approx.ftz.f32
+  RsqrtFtz = 3,  ///< rsqrt.approx.ftz.f32
+  SqrtFtz = 4,   ///< sqrt.approx.ftz.f32
+  Tanh = 5,      ///< tanh.approx.f32
+  TanhF16 = 6,   ///< tanh.approx.f16 of x, a float16 value held as float32 (the result is one too)
+  Ex2 = 7,       ///< ex2.approx.f32 (subnormals kept: cuda_bf16.h's functions use these five)
+  Lg2 = 8,       ///< lg2.approx.f32
+  Rcp = 9,       ///< rcp.approx.f32
+  Rsqrt = 10,    ///< rsqrt.approx.f32
+  Sqrt = 11,     ///< sqrt.approx.f32
+  TanhBF16 = 12, ///< tanh.approx.bf16 of x, a bfloat16 value held as float32 (the result is one too)
 };
-inline constexpr unsigned kApproxUnitCount = 7;
+inline constexpr unsigned kApproxUnitCount = 13;
 
 /// The cache policies of `cutwin.cache.load` / `cutwin.cache.store` (PTX's names).
 enum class CachePolicy : unsigned { Ca, Cg, Cs, Lu, Cv, Wb, Wt };

@@ -240,7 +240,9 @@ void FunctionTyper::typeStmt(const Stmt &s) {
     auto &i = static_cast<const IfStmt &>(s);
     ExprInfo test = typeExpr(*i.test);
     checkTruthTestable(test.type, i.test->loc);
-    if (test.constant && i.test->kind != ExprKind::Call) { // only the branch taken
+    // only the branch taken (of calls, isinstance's: a type test numba decides when typing)
+    bool typeTest = test.function && std::string_view(test.function->name) == "builtins.isinstance";
+    if (test.constant && (i.test->kind != ExprKind::Call || typeTest)) {
       bool taken = truthy(*test.constant);
       spec_.constantBranches[&s] = taken;
       typeBlock(taken ? i.body : i.orelse);

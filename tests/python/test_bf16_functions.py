@@ -2,7 +2,9 @@
 rounded by hand: hfma rounded once (and its _sat and _relu forms), the _sat forms of + - *,
 max/min and their NaN-propagating forms, ordered and unordered comparisons, hisinf and
 hisnan, conversions from float32, float64 and integers in the four rounding modes and to
-integers in the four (saturating, NaN to 0), and the bit casts."""
+integers in the four (saturating, NaN to 0), and the bit casts. The math functions
+(hsqrt, hexp, hsin, ...), which the GPU computes with its approximation units, against the
+correctly rounded result: within one bfloat16 step everywhere, equal almost everywhere."""
 import math
 from fractions import Fraction
 
@@ -280,8 +282,83 @@ def test_bit_casts_keep_the_bits(cutwin_backend):
     np.testing.assert_array_equal(back.view(np.uint32), bits.astype(np.uint32) << 16)
 
 
+MATH = {
+    "hsqrt": np.sqrt, "hrsqrt": lambda x: 1 / np.sqrt(x), "hrcp": lambda x: 1 / x, "hlog": np.log,
+    "hlog2": np.log2, "hlog10": np.log10, "hexp": np.exp, "hexp2": np.exp2, "hexp10": lambda x: 10.0 ** x,
+    "hsin": np.sin, "hcos": np.cos, "htanh": np.tanh, "htanh_approx": np.tanh,
+}
+
+
+def _math_kernel(fn):
+    @cuda.jit
+    def k(x, out):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i] = fn(x[i])
+    return k
+
+
+@pytest.mark.parametrize("name", sorted(MATH))
+def test_math_functions_within_one_step_of_the_exact_result(cutwin_backend, name):
+    # every positive finite bfloat16 in the function's comfortable range (and the negatives
+    # where it is defined there)
+    bits = np.arange(0x0080, 0x7F80, 7, dtype=np.uint16)  # normal positive values
+    x = values(bits)
+    if name in ("hsin", "hcos", "htanh", "htanh_approx", "hexp", "hexp2", "hexp10", "hrcp"):
+        bits = np.concatenate([bits, bits | 0x8000])
+        x = values(bits)
+    keep = np.abs(x) < {"hsin": 1e4, "hcos": 1e4, "hexp": 80, "hexp2": 120, "hexp10": 35}.get(name, np.inf)
+    keep &= np.abs(x) > {"hexp": 1e-30, "hexp2": 1e-30, "hexp10": 1e-30}.get(name, 0)
+    bits, x = bits[keep], x[keep]
+    out = np.zeros(bits.size, np.uint16).view(BF16)
+    _math_kernel(getattr(bf16, name))[(bits.size + 127) // 128, 128](bits.view(BF16), out)
+    got = values(out.view(np.uint16))
+    with np.errstate(all="ignore"):
+        exact = MATH[name](x)
+    want = np.array([rounded(float(v)) for v in exact], np.uint16)
+    steps = np.abs(out.view(np.uint16).astype(np.int32) - want.astype(np.int32))
+    assert steps.max() <= 1, (name, x[steps.argmax()], got[steps.argmax()], exact[steps.argmax()])
+    assert (steps == 0).mean() > 0.97, (name, (steps == 0).mean())
+
+
+def test_math_functions_of_exact_cases_and_specials(cutwin_backend):
+    @cuda.jit
+    def k(out):
+        out[0] = bf16.hsqrt(bf16.bfloat16(4.0))
+        out[1] = bf16.hrcp(bf16.bfloat16(2.0))
+        out[2] = bf16.hlog2(bf16.bfloat16(8.0))
+        out[3] = bf16.hexp2(bf16.bfloat16(3.0))
+        out[4] = bf16.hsqrt(bf16.bfloat16(-1.0))
+        out[5] = bf16.hlog(bf16.bfloat16(0.0))
+        out[6] = bf16.htanh_approx(bf16.bfloat16(20.0))
+        out[7] = bf16.hsin(bf16.bfloat16(0.0))
+
+    out = np.zeros(8, np.float32)
+    k[1, 1](out)
+    assert out[:4].tolist() == [2.0, 0.5, 3.0, 8.0]
+    assert np.isnan(out[4]) and out[5] == -np.inf and out[6] == 1.0 and out[7] == 0.0
+
+
+def test_isinstance_is_decided_when_typing(cutwin_backend):
+    @cuda.jit
+    def k(out, n):
+        x = bf16.bfloat16(3.5)
+        out[0] = 1 if isinstance(x, bf16.bfloat16) else 0
+        out[1] = 1 if isinstance(n, int) else 0
+        out[2] = 1 if isinstance(n, (float, complex)) else 0
+        if isinstance(x, float):
+            out[3] = x + "no"  # never typed: the branch is not taken
+        else:
+            out[3] = 7
+
+    out = np.zeros(4, np.float32)
+    k[1, 1](out, 3)
+    assert out.tolist() == [1, 1, 0, 7]
+
+
 def test_the_module_lists_numba_cudas_names():
-    for name in ("bfloat16", "hadd", "hfma_relu", "hmax_nan", "hisinf", "float64_to_bfloat16",
+    for name in ("bfloat16", "hadd", "hfma_relu", "hmax_nan", "hisinf", "float64_to_bfloat16", "hsqrt", "hexp10",
+                 "htanh_approx",
                  "uint64_to_bfloat16_rz", "bfloat16_to_int16_ru", "bfloat16_to_uint8_rz", "uint16_as_bfloat16"):
         assert name in bf16.__all__, name
     with pytest.raises(RuntimeError, match="inside a kernel"):
