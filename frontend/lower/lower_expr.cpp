@@ -648,9 +648,23 @@ Value *Lowerer::lowerAttribute(const fe::AttributeExpr &a) {
   }
   case A::RealPart:
   case A::ImagPart: {
-    Scalar t = info(*a.value).type.scalar;
+    const Type &vt = info(*a.value).type;
+    Scalar t = vt.scalar;
     Value *v = lowerExpr(*a.value);
     bool real = ei.access == A::RealPart;
+    if (vt.isArray()) { // a view of the parts: the same shape and byte strides
+      if (!fe::isComplex(t))
+        return v;
+      Value *data = arrayField(v, 0, 0);
+      if (!real)
+        data = b_.CreateInBoundsGEP(b_.getInt8Ty(), data, b_.getInt64(fe::byteSize(fe::partOf(t))));
+      std::vector<Value *> shape, strides;
+      for (unsigned k = 0; k < vt.ndim; ++k) {
+        shape.push_back(arrayField(v, 1, k));
+        strides.push_back(arrayField(v, 2, k));
+      }
+      return buildArray(ei.type, data, shape, strides);
+    }
     if (fe::isComplex(t))
       return real ? realPart(v) : imagPart(v);
     return real ? v : Constant::getNullValue(v->getType()); // a real number

@@ -349,6 +349,16 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
         info.type.elems = {Type::recordIn(t.record)};
       return info;
     }
+    if ((a.attr == "real" || a.attr == "imag") && !t.isRecordArray() && !t.pointer) {
+      // numba's: views of a complex array's parts (strided; writable where the array is); a
+      // real array is its own real part
+      if (!isComplex(t.scalar) && a.attr == "imag")
+        error(a.loc, "the imaginary part of a real array (" + t.str() +
+                         ") is not supported in kernels: numba makes a new array of zeros");
+      info.type = isComplex(t.scalar) ? Type::array(partOf(t.scalar), t.ndim, Layout::A, t.space) : t;
+      info.access = a.attr == "real" ? Access::RealPart : Access::ImagPart;
+      return info;
+    }
     if (findBuiltin("array." + a.attr)) { // a.sum(), a.min(), ...: the receiver is the array
       info.type = Type::named(TypeKind::Function, "array." + a.attr);
       return info;

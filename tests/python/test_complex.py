@@ -300,3 +300,29 @@ def test_atan_of_infinity_and_nan(cutwin_backend):
             want = cmath.atan(complex(v))
             assert got.real == np.float32(want.real) if dtype == np.complex64 else got.real == want.real
             assert got.imag == 0 and math.copysign(1, got.imag) == math.copysign(1, want.imag)
+
+
+def test_real_and_imag_of_complex_arrays_are_writable_views(cutwin_backend):
+    """numba's arr.real / arr.imag: strided views of the parts (atomics and stores reach the
+    complex array; a real array is its own real part). Oracle: NumPy's views."""
+    @cuda.jit
+    def k(z, x, sums):
+        i = cuda.grid(1)
+        if i < z.shape[0]:
+            cuda.atomic.add(z.imag, (i, 1), 0.5)
+            re = z.real
+            re[i, 0] = re[i, 0] * 2
+            x.real[i] += 1
+        if i == 0:
+            sums[0] = z[:, 1:].real.sum()
+
+    z = (np.arange(6) + 1j * np.arange(6, 12)).reshape(3, 2)
+    x = np.arange(3.0)
+    want = z.copy()
+    want.imag[:, 1] += 0.5
+    want.real[:, 0] *= 2
+    sums = np.zeros(1)
+    k[1, 3](z, x, sums)
+    np.testing.assert_array_equal(z, want)
+    np.testing.assert_array_equal(x, np.arange(3.0) + 1)
+    assert sums[0] == want[:, 1:].real.sum()

@@ -5,6 +5,7 @@ the function's own Python source, with what each name it uses is in the running 
 import ctypes
 import enum
 import os
+import pickle
 import warnings
 
 import numpy as np
@@ -15,7 +16,7 @@ from ..errors import CutwinError, KernelError, as_user_exception
 from . import runtime
 from .args import ArgHint
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
-from . import resolve
+from . import resolve, serialize
 from .foreign import link_paths, with_callbacks
 from .settings import warn_implicit_copy, warn_low_occupancy
 from .signatures import as_signature, compile_signature_text, is_signature, signature_text, type_text
@@ -25,15 +26,16 @@ def _codegen():
 
 
 def _dim3(d, what):
-    """A launch dimension as numba takes it: an int or a sequence of 1-3 ints."""
+    """A launch dimension as numba takes it (an int or a sequence of 1-3 ints), as numba
+    keeps it: three ints."""
     if isinstance(d, (int, np.integer)):
-        return (int(d),)
+        return (int(d), 1, 1)
     items = list(d) if hasattr(d, "__iter__") else [d]
     if not all(isinstance(x, (int, np.integer)) for x in items):
         raise TypeError("%s must be a sequence of integers, got %r" % (what, items))
     if not 1 <= len(items) <= 3:
         raise ValueError("%s must be a sequence of 1, 2 or 3 integers, got %r" % (what, items))
-    return tuple(int(x) for x in items)
+    return tuple(int(x) for x in items) + (1,) * (3 - len(items))
 
 
 def _native_tuple(tup, kernel, copy_back=None):
@@ -125,6 +127,12 @@ class _JitFunction:
         """The signatures declared (`cuda.jit(sig)`) and, for kernels, those launches compiled."""
         return list(self._declared)
 
+    def __reduce__(self):
+        # by value, as numba pickles its dispatchers: the function's code, globals and
+        # closure, the declared signatures and the options (compiled again where used)
+        return (_rebuild_jit_function, (type(self), serialize.function_state(self.py_func), list(self._declared),
+                                        self.targetoptions))
+
     @property
     def _code_name(self):
         """The function's name in the source the compiler reads (a lambda becomes a def)."""
@@ -160,18 +168,50 @@ class _JitFunction:
         return _Compiled(module, kernel)
 
 
-class _LaunchConfig:
-    """`kernel[griddim, blockdim, stream, sharedmem]`: call it with the arguments."""
+def _rebuild_jit_function(cls, function_state, declared, options):
+    fn = serialize.rebuild_function(function_state)
+    if cls is Dispatcher:
+        d = Dispatcher(fn, declared, options)
+        for sig in declared:
+            d.compile(sig)
+        return d
+    return cls(fn, declared, options)
 
-    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem", "_native_stream")
+
+class _LaunchConfig:
+    """`kernel[griddim, blockdim, stream, sharedmem]`: call it with the arguments.
+    `pre_launch_callbacks` (numba's): functions called with (kernel, launch configuration)
+    before each launch."""
+
+    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem", "_native_stream",
+                 "pre_launch_callbacks")
 
     def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
         self.dispatcher, self.griddim, self.blockdim = dispatcher, griddim, blockdim
         self.stream, self.sharedmem = stream, sharedmem
         self._native_stream = runtime._native_stream(stream)
+        self.pre_launch_callbacks = []
 
     def __call__(self, *args):
+        for callback in self.pre_launch_callbacks:
+            callback(self.dispatcher, self)
         self.dispatcher._launch(self.griddim, self.blockdim, self._native_stream, self.sharedmem, args)
+
+    def _copy(self):
+        """Another configuration of the same launch (its own callbacks)."""
+        c = object.__new__(_LaunchConfig)
+        c.dispatcher, c.griddim, c.blockdim, c.stream = self.dispatcher, self.griddim, self.blockdim, self.stream
+        c.sharedmem, c._native_stream, c.pre_launch_callbacks = self.sharedmem, self._native_stream, []
+        return c
+
+    def __reduce__(self):
+        if self.pre_launch_callbacks:
+            raise pickle.PicklingError("Cannot pickle configured launches with pre-launch callbacks")
+        return (_rebuild_launch_config, (self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem))
+
+
+def _rebuild_launch_config(dispatcher, griddim, blockdim, stream, sharedmem):
+    return dispatcher[griddim, blockdim, stream, sharedmem]
 
 
 _SCALAR_NAMES = {}  # NumPy scalar type -> its dtype's name
@@ -197,7 +237,7 @@ class Dispatcher(_JitFunction):
         try:
             c = self._configs[config]
             warn_low_occupancy(c.griddim)
-            return c
+            return c._copy()
         except (KeyError, TypeError):  # new, or unhashable (lists)
             pass
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
@@ -210,7 +250,7 @@ class Dispatcher(_JitFunction):
         except TypeError:
             pass
         warn_low_occupancy(c.griddim)
-        return c
+        return c._copy()
 
     def __call__(self, *args, **kwargs):
         raise ValueError("kernel launch configuration was not specified; launch with "

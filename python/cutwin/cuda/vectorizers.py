@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from .. import types as ct
-from . import resolve
+from . import resolve, serialize
 from .signatures import as_signature, is_signature
 from .devicearray import DeviceNDArray, as_cuda_array, device_array, is_cuda_array, to_device
 from .compiler import compile as compile_device
@@ -68,12 +68,17 @@ def _device_input(v, dtype, full, flat_shape, who, stream):
     return to_device(host.reshape(flat_shape), stream)
 
 
+def _rebuild_ufunc(function_state, signatures, options):
+    return CUDAUFunc(serialize.rebuild_function(function_state), signatures, options)
+
+
 class CUDAUFunc:
     """What `cuda.vectorize` returns: call it like a NumPy ufunc (`f(a, b, out=r,
     stream=s)`); `f.reduce(a)` folds a 1-D array with a binary one."""
 
     def __init__(self, py_func, signatures, options):
         self.py_func = getattr(py_func, "py_func", py_func)
+        self._options = dict(options)
         self.__name__ = self.py_func.__name__
         self.__qualname__ = getattr(self.py_func, "__qualname__", self.__name__)
         self.__doc__ = self.py_func.__doc__
@@ -89,6 +94,11 @@ class CUDAUFunc:
         self._kernels = {}
         self._result_types = {}
         self._reducer = None
+
+    def __reduce__(self):
+        # by value, as numba pickles its CUDA ufuncs (serialize.py): compiled again where used
+        return (_rebuild_ufunc, (serialize.function_state(self.py_func), [str(s) for s in self._signatures],
+                                 self._options))
 
     @property
     def types(self):
