@@ -70,6 +70,7 @@ CUTWIN_MODULES = {
     "numba.cuda.cudadrv.devicearray": "cutwin.cuda.cudadrv.devicearray",
     "numba.cuda.vectorizers": "cutwin.cuda.vectorizers",
     "numba.cuda.kernels": None,
+    "numba.cuda.launchconfig": "cutwin.cuda.launchconfig",
     "numba.cuda.misc": None,
     "numba.cuda.misc.special": "cutwin.cuda.special",
     "numba.cuda.memory_management": None,

@@ -310,3 +310,62 @@ def test_no_matching_signature_is_a_type_error(cutwin_backend):
     with pytest.raises(TypeError, match=r"No matching definition for argument type\(s\) array\(complex128, 1d, C\)"):
         put[1, 1](np.zeros(1, np.complex128), 1j)
     assert len(put.overloads) == 2 and "(int64[::1], int64)" in put.overloads
+
+
+def test_launch_configuration_is_current_while_a_launch_compiles():
+    """numba's launchconfig: a launch that compiles a new specialisation calls the
+    dispatcher's _compile_for_args with its configuration current in that thread only."""
+    import threading
+
+    from cutwin.cuda import launchconfig
+
+    @cuda.jit
+    def f(x):
+        x[0] = 1
+
+    seen = []
+    original = f._compile_for_args
+
+    def wrapped(*args):
+        cfg = launchconfig.ensure_current_launch_config()
+        seen.append((cfg.dispatcher, cfg.griddim, cfg.blockdim, cfg.args))
+        cfg.dispatcher.mark_launch_config_sensitive()
+        return original(*args)
+
+    f._compile_for_args = wrapped
+    a = np.zeros(1, np.int32)
+    f[2, (3, 2)](a)
+    f[2, (3, 2)](a)  # compiled: no second call
+    assert seen == [(f, (2, 1, 1), (3, 2, 1), (a,))] and a[0] == 1
+    assert launchconfig.current_launch_config() is None
+    with pytest.raises(RuntimeError, match="no launch configuration is current"):
+        launchconfig.ensure_current_launch_config()
+    assert next(iter(f.overloads.values())).launch_config_sensitive
+
+    @cuda.jit
+    def g(x):
+        x[0] = 2
+
+    results = []
+
+    def launch(arr):
+        with launchconfig.capture_compile_config(g) as capture:
+            g[1, 1](arr)
+        results.append(capture["config"])
+
+    threads = [threading.Thread(target=launch, args=(np.zeros(1, np.float64),))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results[0] is not None and results[0].dispatcher is g
+    assert "_compile_for_args" not in g.__dict__
+
+
+@pytest.mark.parametrize("carveout, error", [(150, "between -1 and 100"), (-2, "between -1 and 100"),
+                                             ("MaxLots", "Invalid carveout value")])
+def test_shared_memory_carveout_is_checked(carveout, error):
+    with pytest.raises(ValueError, match=error):
+        cuda.jit(shared_memory_carveout=carveout)(lambda x: None)
+    for good in (-1, 0, 100, "MaxL1", "maxshared", "default"):
+        cuda.jit(shared_memory_carveout=good)(lambda x: None)

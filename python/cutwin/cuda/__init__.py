@@ -25,6 +25,7 @@ from . import bf16  # noqa: F401,E402  cuda.bf16.hadd etc.: CUDA's bfloat16 func
 from . import cudadrv  # noqa: F401,E402  cuda.cudadrv.driver / drvapi names
 from .reduction import Reduce, reduce  # noqa: F401,E402
 from .special import literal_unroll  # noqa: F401,E402
+from . import launchconfig  # noqa: F401,E402
 from .vectorizers import guvectorize, vectorize  # noqa: F401,E402
 from .runtime import (Event, Stream, close, current_backend, default_stream, detect, event,  # noqa: F401
                       event_elapsed_time, external_stream, get_current_device, gpu_available, gpus, is_available, list_devices,

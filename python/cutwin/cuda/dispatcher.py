@@ -16,7 +16,7 @@ from ..errors import CutwinError, KernelError, as_user_exception
 from . import runtime
 from .args import ArgHint
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
-from . import resolve, serialize
+from . import launchconfig, resolve, serialize
 from .foreign import link_paths, with_callbacks
 from .settings import warn_implicit_copy, warn_low_occupancy
 from .signatures import as_signature, compile_signature_text, is_signature, signature_text, type_text
@@ -197,6 +197,12 @@ class _LaunchConfig:
             callback(self.dispatcher, self)
         self.dispatcher._launch(self.griddim, self.blockdim, self._native_stream, self.sharedmem, args)
 
+    @property
+    def args(self):
+        """numba's: the arguments of a launch being compiled live in launchconfig's
+        per-thread configuration, not here."""
+        return None
+
     def _copy(self):
         """Another configuration of the same launch (its own callbacks)."""
         c = object.__new__(_LaunchConfig)
@@ -263,8 +269,32 @@ class Dispatcher(_JitFunction):
         tpb = int(tpb) or 256
         return self[max(1, (int(ntasks) + tpb - 1) // tpb), tpb, stream, sharedmem]
 
+    def _compile_for_args(self, *args, **kws):
+        """Compiles the specialisation for these arguments' types (numba's hook: a launch
+        that must compile calls it with its configuration current, launchconfig.py)."""
+        return self.compile(tuple(ct.typeof(a) for a in args))
+
+    def mark_launch_config_sensitive(self):
+        """numba's: the code compiled depends on the launch configuration. cutwin's code
+        never does; the mark is kept (`overloads[...].launch_config_sensitive`)."""
+        self._launch_config_sensitive = True
+
+    def _compile_with_config(self, griddim, blockdim, stream, sharedmem, args):
+        """Where `_compile_for_args` is replaced (numba's launchconfig hooks), a launch of new
+        argument types calls it, with the launch's configuration current in this thread."""
+        try:
+            types = tuple(ct.typeof(a) for a in args)
+        except TypeError:
+            return
+        if types in self._all_signatures():
+            return
+        with launchconfig.launch_config(launchconfig.LaunchConfig(self, griddim, blockdim, stream, sharedmem, args)):
+            self._compile_for_args(*args)
+
     def _launch(self, griddim, blockdim, stream, sharedmem, args):
         """Launches on the current backend; `stream` is the native stream or None."""
+        if "_compile_for_args" in self.__dict__:
+            self._compile_with_config(griddim, blockdim, stream, sharedmem, args)
         copy_back = None
         if self.extensions:
             copy_back = []
@@ -517,6 +547,10 @@ class _Overload:
     def __init__(self, dispatcher, sig):
         self._dispatcher, self.signature = dispatcher, sig
 
+    @property
+    def launch_config_sensitive(self):
+        return getattr(self._dispatcher, "_launch_config_sensitive", False)
+
     def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
         kernel = self._dispatcher._kernel(runtime._selected_spec())
         return kernel.max_cooperative_grid_blocks(_dim3(blockdim, "blockdim"), int(dynsmemsize),
@@ -685,6 +719,24 @@ def _inlines(inline):
     raise ValueError("inline must be 'always', 'never', a bool or a cost-model function, not %r" % (inline,))
 
 
+def _carveout(carveout):
+    """numba's shared_memory_carveout: -1 to 100 (percent) or "default", "MaxL1", "MaxShared",
+    checked with numba's words. A preference of the GPU's L1/shared split: cutwin keeps it
+    but does not set it yet (the driver's default split applies)."""
+    if carveout is None:
+        return None
+    if isinstance(carveout, str):
+        valid = ["default", "maxl1", "maxshared"]
+        if carveout.lower() not in valid:
+            raise ValueError("Invalid carveout value: %s. Must be -1 to 100 or one of %s" % (carveout, valid))
+    elif isinstance(carveout, int):
+        if not -1 <= carveout <= 100:
+            raise ValueError("Carveout must be between -1 and 100")
+    else:
+        raise TypeError("shared_memory_carveout must be an int or a string, not %r" % (carveout,))
+    return carveout
+
+
 def _debug_default():
     """debug=None: CUTWIN_DEBUG=1 compiles every kernel for debugging (breakpoints stop)."""
     return os.environ.get("CUTWIN_DEBUG", "") not in ("", "0")
@@ -699,6 +751,7 @@ def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt
                "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": boundscheck,
                "cache": bool(cache), "inline": inline, "forceinline": bool(forceinline),
                "launch_bounds": _launch_bounds(launch_bounds),
+               "shared_memory_carveout": _carveout(kws.pop("shared_memory_carveout", None)),
                "extensions": kws.pop("extensions", None)}
 
     def wrap(fn, sigs):
