@@ -58,7 +58,10 @@ void runFrontendModuleSteps(llvm::Module &m, const ir::KernelInfo &info, StepRun
     if (info.opt > 0) // debug kernels keep their variables in memory, visible to a debugger
       ir::runCleanup(m);
   });
-  steps.run(Step::Contract, only, m, [](llvm::Module &m) { ir::contractMultiplyAdds(m); });
+  steps.run(Step::Contract, only, m, [&](llvm::Module &m) {
+    if (info.opt > 0) // at -opt=0 (opt=False, debug=True) NVVM fuses no multiply-adds
+      ir::contractMultiplyAdds(m);
+  });
 }
 
 } // namespace

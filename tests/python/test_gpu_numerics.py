@@ -123,3 +123,21 @@ def test_fastmath_takes_the_approximation_instructions(cutwin_backend):
     # the approximations differ from the precise results somewhere in 4096 inputs
     for row in range(1, 4):
         assert (fast[row] != precise[row]).any(), row
+
+
+def test_multiply_adds_fuse_only_when_optimising(cutwin_backend):
+    """x * y + z is one fused multiply-add (rounded once) where numba-cuda's NVVM fuses it
+    (-opt=3), and a product rounded before the sum at opt=False (-opt=0). Oracle: exact
+    rational arithmetic rounded once, and Python's two roundings."""
+    from fractions import Fraction
+
+    def body(a, out):
+        out[0] = a[0] * a[1] + a[2]
+
+    fused, unfused = cuda.jit(body), cuda.jit(opt=False)(body)
+    a = np.array([1 + 2.0 ** -30, 1 - 2.0 ** -30, -1.0])
+    out = np.zeros(1)
+    fused[1, 1](a, out)
+    assert out[0] == float(Fraction(a[0]) * Fraction(a[1]) + Fraction(a[2]))  # -2**-60
+    unfused[1, 1](a, out)
+    assert out[0] == a[0] * a[1] + a[2] == 0.0
