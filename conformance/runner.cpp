@@ -1,4 +1,5 @@
 #include "conformance/runner.h"
+#include "cutwin/time_cases.h"
 
 #include "conformance/npy.h"
 #include "cutwin/random.h"
@@ -159,7 +160,15 @@ std::string formatValue(const uint8_t *p, DType t) {
   case DType::Bool: os << (*p ? "True" : "False"); break;
   case DType::FP8E5M2:
   case DType::FP8E4M3:
-  case DType::FP8E8M0: os << "0x" << std::hex << unsigned(*p) << std::dec; break; // the bits
+  case DType::FP8E8M0:
+    os << "0x" << std::hex << unsigned(*p) << std::dec;
+    break;                     // the bits
+    CUTWIN_TIME_CASES(DType) { // the count of units
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      os << v;
+      break;
+    }
   case DType::I8: os << int(int8_t(*p)); break;
   case DType::U8: os << unsigned(*p); break;
   case DType::I16: {

@@ -1,4 +1,5 @@
 #include "runtime/marshal.h"
+#include "cutwin/time_cases.h"
 #include "frontend/lower/bfloat16.h"
 #include "frontend/sema/record_layout.h"
 
@@ -103,6 +104,11 @@ void putScalar(uint8_t *buf, uint32_t off, fe::Scalar to, const Arg::Scalar &s) 
     std::memcpy(buf + off, parts, sizeof parts);
     break;
   }
+    CUTWIN_TIME_CASES(fe::Scalar) // np.datetime64 / np.timedelta64: their int64 count
+    if (s.dtype != DType(to))
+      throw LaunchError(std::string("cannot pass a ") + dtypeName(s.dtype) + " as " + fe::scalarName(to));
+    put(buf, off, int64_t(i));
+    break;
   case fe::Scalar::FP8E5M2:
   case fe::Scalar::FP8E4M3:
   case fe::Scalar::FP8E8M0: // (numba-cuda takes no 8-bit float scalars from the host either)

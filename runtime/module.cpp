@@ -1,5 +1,6 @@
 // Modules, kernels and the dispatcher: argument types -> compiled kernel -> launch.
 #include "backend_gpu/gpu_pipeline.h"
+#include "cutwin/time_cases.h"
 #include "runtime/module_impl.h"
 
 #include "frontend/sema/record_layout.h"
@@ -370,7 +371,7 @@ size_t elementAlignment(DType t) {
   case DType::BF16:
   case DType::FP8E5M2:
   case DType::FP8E4M3:
-  case DType::FP8E8M0: return dtypeSize(t);
+  case DType::FP8E8M0: CUTWIN_TIME_CASES(DType) return dtypeSize(t);
   }
   return 1;
 }

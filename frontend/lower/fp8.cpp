@@ -186,37 +186,27 @@ Value *convertFp8(llvm::IRBuilderBase &b, Value *v, Scalar from, Scalar to, cons
     Value *f = fp8ToFloat(b, v, from);
     return to == Scalar::F32 ? f : convert(f, Scalar::F32, to);
   }
+  // the constructors: saturating to finite; E8M0 rounds up to a power of two
   bool e8m0 = to == Scalar::FP8E8M0, e4m3 = to == Scalar::FP8E4M3;
-  switch (from) { // the constructors: saturating to finite; E8M0 rounds up to a power of two
-  case Scalar::F64: return e8m0 ? doubleToE8m0Bits(b, v, true, true) : doubleToFp8Bits(b, v, true, e4m3);
-  case Scalar::F32: return e8m0 ? floatToE8m0Bits(b, v, true, true) : floatToFp8Bits(b, v, true, e4m3);
-  case Scalar::F16:
-    return convertFp8(b, b.CreateFPExt(v, b.getFloatTy()), Scalar::F32, to, convert); // (exact)
-  case Scalar::BF16:
+  if (from == Scalar::F64)
+    return e8m0 ? doubleToE8m0Bits(b, v, true, true) : doubleToFp8Bits(b, v, true, e4m3);
+  if (from == Scalar::F32)
+    return e8m0 ? floatToE8m0Bits(b, v, true, true) : floatToFp8Bits(b, v, true, e4m3);
+  if (from == Scalar::F16) // (exact in float32)
+    return convertFp8(b, b.CreateFPExt(v, b.getFloatTy()), Scalar::F32, to, convert);
+  if (from == Scalar::BF16)
     return e8m0 ? bfloat16ToE8m0Bits(b, v, true, true) : floatToFp8Bits(b, bfloat16ToFloat(b, v), true, e4m3);
-  case Scalar::I32:
-  case Scalar::U32: // E8M0 from the float64 (exact); the others from the float32 nearest
-    if (e8m0)
-      return doubleToE8m0Bits(b, convert(v, from, Scalar::F64), true, true);
-    return floatToFp8Bits(b, convert(v, from, Scalar::F32), true, e4m3);
-  case Scalar::I64:
-  case Scalar::U64:
-    if (e8m0)
-      return integerToE8m0(b, v, from == Scalar::I64, convert);
-    return floatToFp8Bits(b, convert(v, from, Scalar::F32), true, e4m3);
-  case Scalar::Bool:
-  case Scalar::I8:
-  case Scalar::I16:
-  case Scalar::U8:
-  case Scalar::U16: // (through short / unsigned short: exact in float32)
+  if (from == Scalar::I32 ||
+      from == Scalar::U32) // E8M0 from the float64 (exact); the others from the float32
+    return e8m0 ? doubleToE8m0Bits(b, convert(v, from, Scalar::F64), true, true)
+                : floatToFp8Bits(b, convert(v, from, Scalar::F32), true, e4m3);
+  if (from == Scalar::I64 || from == Scalar::U64)
+    return e8m0 ? integerToE8m0(b, v, from == Scalar::I64, convert)
+                : floatToFp8Bits(b, convert(v, from, Scalar::F32), true, e4m3);
+  if (from == Scalar::Bool || fe::isInteger(from)) // 8 and 16 bits: through short, exact in float32
     return convertFp8(b, convert(v, from, Scalar::F32), Scalar::F32, to, convert);
-  case Scalar::FP8E5M2:
-  case Scalar::FP8E4M3:
-  case Scalar::FP8E8M0: // one 8-bit float to another: through its float32
+  if (fe::isFp8(from)) // one 8-bit float to another: through its float32
     return convertFp8(b, fp8ToFloat(b, v, from), Scalar::F32, to, convert);
-  case Scalar::C64:
-  case Scalar::C128: break;
-  }
   throw cutwin::Error(std::string("cannot convert ") + fe::scalarName(from) + " to " + fe::scalarName(to));
 }
 

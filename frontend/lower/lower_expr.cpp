@@ -2,6 +2,7 @@
 // division and modulo, power, shifts), comparisons, boolean operators.
 #include "frontend/builtins/half.h"
 #include "frontend/lower/bfloat16.h"
+#include "frontend/lower/datetime.h"
 #include "frontend/lower/fp8.h"
 #include "frontend/lower/lowerer.h"
 
@@ -105,7 +106,9 @@ Value *Lowerer::constant(const fe::ConstValue &v, const Type &t) {
 Value *Lowerer::convertScalar(Value *v, Scalar from, Scalar to) {
   if (from == to)
     return v;
-  if (fe::isFp8(from) || fe::isFp8(to)) // CUDA's 8-bit floats (fp8.h)
+  if (fe::isDatetime(from) || fe::isTimedelta(from) || fe::isDatetime(to) || fe::isTimedelta(to))
+    return convertTime(b_, v, from, to); // another unit (datetime.h)
+  if (fe::isFp8(from) || fe::isFp8(to))  // CUDA's 8-bit floats (fp8.h)
     return convertFp8(b_, v, from, to,
                       [this](Value *x, Scalar f, Scalar t) { return convertScalar(x, f, t); });
   if (from == Scalar::BF16) { // from its float32, which holds it exactly
@@ -424,6 +427,8 @@ Value *Lowerer::lowerBinOp(const fe::BinOpExpr &be) {
 }
 
 Value *Lowerer::binaryOperation(fe::BinOp op, Value *l, Value *r, Scalar la, Scalar rb, Scalar res) {
+  if (fe::isDatetime(la) || fe::isTimedelta(la) || fe::isDatetime(rb) || fe::isTimedelta(rb))
+    return timeBinary(b_, op, l, r, la, rb, res); // NaT-propagating (datetime.h)
   switch (op) {
   case fe::BinOp::Div:
     if (la == Scalar::BF16)
@@ -489,6 +494,8 @@ Value *Lowerer::lowerBoolOp(const fe::BoolOpExpr &bo) {
 
 Value *Lowerer::compare(fe::CmpOp op, Value *a, Value *b, Scalar t) {
   using fe::CmpOp;
+  if (fe::isDatetime(t) || fe::isTimedelta(t))
+    return timeCompare(b_, op, a, b);
   if (fe::isComplex(t))
     return complexCompare(op, a, b);
   if (t == Scalar::BF16) // as their float32 values (exact)

@@ -91,9 +91,59 @@ std::optional<ScalarCase> resolveOverload(const std::vector<ScalarCase> &cases,
   return best;
 }
 
+namespace {
+
+bool isTime(Scalar s) { return isDatetime(s) || isTimedelta(s); }
+
+/// The finer of two time units that convert to each other (years and months; weeks to
+/// nanoseconds), as numba and NumPy pick the unit of a result.
+std::optional<TimeUnit> commonUnit(Scalar a, Scalar b) {
+  TimeUnit x = timeUnit(a), y = timeUnit(b);
+  if ((x <= TimeUnit::M) != (y <= TimeUnit::M))
+    return std::nullopt;
+  return std::max(x, y);
+}
+
+/// numba's datetime64/timedelta64 arithmetic: datetime - datetime is a timedelta, datetime
+/// +- timedelta a datetime, timedeltas add, subtract, scale by integers and divide into a
+/// float64, in the finer unit of the two.
+std::optional<ScalarCase> timeBinOp(BinOp op, Scalar a, Scalar b) {
+  bool ta = isTimedelta(a), tb = isTimedelta(b), da = isDatetime(a), db = isDatetime(b);
+  if (isTime(a) && isTime(b)) {
+    auto u = commonUnit(a, b);
+    if (!u)
+      return std::nullopt;
+    S d = datetimeOf(*u), t = timedeltaOf(*u);
+    if (op == BinOp::Add && ta && tb)
+      return ScalarCase{{t, t}, t};
+    if (op == BinOp::Add && da && tb)
+      return ScalarCase{{d, t}, d};
+    if (op == BinOp::Add && ta && db)
+      return ScalarCase{{t, d}, d};
+    if (op == BinOp::Sub && da && db)
+      return ScalarCase{{d, d}, t};
+    if (op == BinOp::Sub && da && tb)
+      return ScalarCase{{d, t}, d};
+    if (op == BinOp::Sub && ta && tb)
+      return ScalarCase{{t, t}, t};
+    if (op == BinOp::Div && ta && tb)
+      return ScalarCase{{t, t}, S::F64};
+    return std::nullopt;
+  }
+  if (op == BinOp::Mul && ta && (isInteger(b) || b == S::Bool))
+    return ScalarCase{{a, S::I64}, a};
+  if (op == BinOp::Mul && tb && (isInteger(a) || a == S::Bool))
+    return ScalarCase{{S::I64, b}, b};
+  return std::nullopt;
+}
+
+} // namespace
+
 std::optional<ScalarCase> typeBinOp(BinOp op, Scalar a, Scalar b) {
   if (isFp8(a) || isFp8(b)) // 8-bit floats have no operators (cuda_fp8.h defines none): convert first
     return std::nullopt;
+  if (isTime(a) || isTime(b))
+    return timeBinOp(op, a, b);
   bool arithmetic = op == BinOp::Add || op == BinOp::Sub || op == BinOp::Mul || op == BinOp::Div ||
                     op == BinOp::FloorDiv || op == BinOp::Mod || op == BinOp::Pow;
   if (arithmetic && bfloat16WithWideInteger(a, b))
@@ -157,6 +207,9 @@ std::optional<ScalarCase> typeBinOp(BinOp op, Scalar a, Scalar b) {
 std::optional<ScalarCase> typeUnaryOp(UnaryOp op, Scalar a) {
   if (isFp8(a)) // 8-bit floats have no operators (cuda_fp8.h defines none): convert first
     return std::nullopt;
+  if (isTime(a)) // -td, +td (NaT stays NaT)
+    return isTimedelta(a) && (op == UnaryOp::Neg || op == UnaryOp::Pos) ? std::optional(ScalarCase{{a}, a})
+                                                                        : std::nullopt;
   std::vector<ScalarCase> cases;
   if (op == UnaryOp::Invert) {
     cases.push_back({{S::Bool}, S::Bool});
@@ -188,6 +241,14 @@ std::optional<ScalarCase> typeCompare(CmpOp op, Scalar a, Scalar b) {
     return std::nullopt;
   if (bfloat16WithWideInteger(a, b))
     return ScalarCase{{S::F64, S::F64}, S::Bool};
+  if (isTime(a) || isTime(b)) { // two datetimes or two timedeltas, in the finer unit
+    bool same = (isDatetime(a) && isDatetime(b)) || (isTimedelta(a) && isTimedelta(b));
+    auto u = same ? commonUnit(a, b) : std::nullopt;
+    if (!u)
+      return std::nullopt;
+    S c = isDatetime(a) ? datetimeOf(*u) : timedeltaOf(*u);
+    return ScalarCase{{c, c}, S::Bool};
+  }
   std::vector<ScalarCase> cases;
   cases.push_back({{S::Bool, S::Bool}, S::Bool});
   for (S x : kSigned)

@@ -22,6 +22,16 @@ std::optional<Type> ModuleScope::typeFromExpr(const Expr &e, const SourceFile &f
       return Type::recordIn(r);
   }
   if (auto *sub = dyn<SubscriptExpr>(&e)) {
+    // datetime64[D], timedelta64[ns]: a time type in its unit
+    auto *kind = dyn<NameExpr>(sub->value.get());
+    if (kind && (kind->id == "datetime64" || kind->id == "timedelta64")) {
+      auto *unit = dyn<NameExpr>(sub->index.get());
+      auto *text = dyn<ConstantExpr>(sub->index.get());
+      std::string u = unit ? unit->id : text && text->type == ConstantExpr::Type::Str ? text->strValue : "";
+      if (auto s = scalarFromName(kind->id + "[" + u + "]"))
+        return Type::scalarOf(*s);
+      return std::nullopt;
+    }
     auto elem = typeFromExpr(*sub->value, file);
     if (!elem || !(elem->isScalar() || elem->isRecord()))
       return std::nullopt;

@@ -14,6 +14,13 @@ bool isSigned(Scalar s) { return s >= Scalar::I8 && s <= Scalar::I64; }
 bool isFloat(Scalar s) { return s == Scalar::F16 || s == Scalar::F32 || s == Scalar::F64; }
 bool isComplex(Scalar s) { return s == Scalar::C64 || s == Scalar::C128; }
 bool isFp8(Scalar s) { return s == Scalar::FP8E5M2 || s == Scalar::FP8E4M3 || s == Scalar::FP8E8M0; }
+bool isDatetime(Scalar s) { return s >= Scalar::DTY && s <= Scalar::DTns; }
+bool isTimedelta(Scalar s) { return s >= Scalar::TDY && s <= Scalar::TDns; }
+TimeUnit timeUnit(Scalar s) {
+  return TimeUnit(unsigned(s) - unsigned(isDatetime(s) ? Scalar::DTY : Scalar::TDY));
+}
+Scalar datetimeOf(TimeUnit u) { return Scalar(unsigned(Scalar::DTY) + unsigned(u)); }
+Scalar timedeltaOf(TimeUnit u) { return Scalar(unsigned(Scalar::TDY) + unsigned(u)); }
 Scalar partOf(Scalar s) { return s == Scalar::C64 ? Scalar::F32 : s == Scalar::C128 ? Scalar::F64 : s; }
 Scalar complexOf(Scalar part) {
   return part == Scalar::F32 || part == Scalar::F16 ? Scalar::C64 : Scalar::C128;
@@ -21,24 +28,13 @@ Scalar complexOf(Scalar part) {
 
 unsigned bitWidth(Scalar s) {
   switch (s) {
-  case Scalar::Bool: return 1;
-  case Scalar::I8:
-  case Scalar::U8:
-  case Scalar::FP8E5M2:
-  case Scalar::FP8E4M3:
-  case Scalar::FP8E8M0: return 8;
-  case Scalar::I16:
-  case Scalar::U16:
-  case Scalar::F16:
-  case Scalar::BF16: return 16;
-  case Scalar::I32:
-  case Scalar::U32:
-  case Scalar::F32: return 32;
-  case Scalar::I64:
-  case Scalar::U64:
-  case Scalar::F64:
-  case Scalar::C64: return 64;
-  case Scalar::C128: return 128;
+#define CUTWIN_SCALAR(id, value, name, code, bytes)                                                          \
+  case Scalar::id:                                                                                           \
+    return Scalar::id == Scalar::Bool ? 1 : (bytes)*8;
+#define CUTWIN_RECORD(...)
+#include "cutwin/dtypes.def"
+#undef CUTWIN_SCALAR
+#undef CUTWIN_RECORD
   }
   return 0;
 }
@@ -125,8 +121,12 @@ std::optional<Scalar> scalarFromName(const std::string &n) {
       {"fp8_e8m0", Scalar::FP8E8M0},
   };
   auto it = names.find(n);
-  if (it == names.end())
+  if (it == names.end()) {
+    for (unsigned s = 0; s < kNumScalars; ++s) // the other rows by their NumPy names: "datetime64[D]", ...
+      if (const char *name = scalarName(Scalar(s)); name && n == name)
+        return Scalar(s);
     return std::nullopt;
+  }
   return it->second;
 }
 
@@ -208,6 +208,16 @@ struct CastTable {
     set(S::F64, S::C128, Conversion::Safe);
     promoteUnsafe(S::C64, S::C128);
     bfloat16Rules();
+    // datetime64 and timedelta64 convert to finer units of their group safely (numba's
+    // rule), and to nothing else
+    for (int i = 0; i < kNumScalars; ++i)
+      for (int j = 0; j < kNumScalars; ++j) {
+        S a = S(i), b = S(j);
+        bool sameKind = (isDatetime(a) && isDatetime(b)) || (isTimedelta(a) && isTimedelta(b));
+        if (sameKind && timeUnit(b) > timeUnit(a) &&
+            (timeUnit(a) <= TimeUnit::M) == (timeUnit(b) <= TimeUnit::M))
+          set(a, b, Conversion::Safe);
+      }
     for (int k = 0; k < kNumScalars; ++k)
       for (int i = 0; i < kNumScalars; ++i)
         for (int j = 0; j < kNumScalars; ++j) {
@@ -418,9 +428,10 @@ std::string Type::signatureText() const {
 }
 
 std::string Type::mangle() const {
-  static constexpr const char *short_[] = {"b",   "i8",   "i16",  "i32",  "i64", "u8",  "u16",
-                                           "u32", "u64",  "f32",  "f64",  "?",   "c64", "c128",
-                                           "f16", "bf16", "e5m2", "e4m3", "e8m0"};
+  static constexpr const char *short_[] = {
+      "b",    "i8",   "i16",  "i32",  "i64",  "u8",   "u16", "u32", "u64", "f32", "f64",  "?",    "c64",
+      "c128", "f16",  "bf16", "e5m2", "e4m3", "e8m0", "M8Y", "M8M", "M8W", "M8D", "M8h",  "M8m",  "M8s",
+      "M8ms", "M8us", "M8ns", "m8Y",  "m8M",  "m8W",  "m8D", "m8h", "m8m", "m8s", "m8ms", "m8us", "m8ns"};
   static_assert(std::size(short_) == kNumScalars, "a short name for each scalar of dtypes.def");
   switch (kind) {
   case TypeKind::Scalar: return short_[int(scalar)];

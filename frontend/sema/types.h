@@ -36,6 +36,15 @@ bool isFloat(Scalar s);
 bool isComplex(Scalar s);
 /// CUDA's 8-bit floats (fp8_e5m2, fp8_e4m3, fp8_e8m0): constructed and converted, no arithmetic.
 bool isFp8(Scalar s);
+/// NumPy's datetime64 and timedelta64 in a unit (an int64 count; NaT the smallest int64).
+bool isDatetime(Scalar s);
+bool isTimedelta(Scalar s);
+/// The units, coarsest first (dtypes.def's order): years and months convert to each other
+/// only; weeks to nanoseconds to each other.
+enum class TimeUnit : unsigned { Y, M, W, D, h, m, s, ms, us, ns };
+TimeUnit timeUnit(Scalar s); ///< of a datetime64 or timedelta64
+Scalar datetimeOf(TimeUnit u);
+Scalar timedeltaOf(TimeUnit u);
 /// The real type of a complex type's parts (complex64 -> float32); other types map to themselves.
 Scalar partOf(Scalar s);
 Scalar complexOf(Scalar part); ///< float32 -> complex64, otherwise complex128

@@ -3,6 +3,8 @@
 (`void(float32[:], int32)`) and `void`. `str()` gives numba's signature text, which is
 what the C++ frontend reads. Called with a value in host code, a scalar type converts it
 like the NumPy scalar type of the same name (`float32(1.5)`)."""
+import re
+
 import numpy as np
 
 __all__ = []  # filled below: every type name
@@ -225,7 +227,9 @@ def parse_signature(text):
     tuple "(float32[:], int32)"): the text is a Python expression over the type names."""
     names = {n: globals()[n] for n in __all__}
     names["__builtins__"] = {}
+    names["datetime64"], names["timedelta64"] = datetime64, timedelta64
     text = _name_records(text, names)
+    text = re.sub(r"\b(datetime64|timedelta64)\[(\w+)\]", r'\1["\2"]', text)  # the unit as a string
     try:
         sig = eval(text, names)  # noqa: S307 - only type names are in scope
     except Exception as e:
@@ -256,11 +260,39 @@ def _name_records(text, names):
         pos = end + 1
 
 
+TIME_UNITS = ("Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns")
+
+
+class _TimeKind:
+    """`datetime64` / `timedelta64`: subscripted by a unit (`datetime64["D"]`, in signature
+    text `datetime64[D]`), the type of that unit."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __getitem__(self, unit):
+        if unit not in TIME_UNITS:
+            raise TypeError("%s takes a unit among %s, not %r" % (self.kind, ", ".join(TIME_UNITS), unit))
+        return Scalar("%s[%s]" % (self.kind, unit))
+
+    def __repr__(self):
+        return self.kind
+
+
+datetime64, timedelta64 = _TimeKind("datetime64"), _TimeKind("timedelta64")
+
+
 def from_dtype(dtype):
     """The type of a NumPy dtype: a scalar type, or a Record for a structured dtype."""
     dtype = np.dtype(dtype)
     if dtype.names:
         return Record(dtype)
+    if dtype.kind in "mM":  # datetime64[D], timedelta64[ns], ...
+        unit = np.datetime_data(dtype)[0]
+        if unit not in TIME_UNITS:
+            raise TypeError("kernels take datetime64 and timedelta64 in the units %s, not %s"
+                            % (", ".join(TIME_UNITS), dtype))
+        return Scalar(dtype.name)
     return boolean if dtype == np.bool_ else globals()[dtype.name]
 
 

@@ -27,11 +27,14 @@ def _native_dtype(dtype):
 
 def _raw(host):
     """A host array as the extension takes it: record arrays as their bytes, ml_dtypes'
-    numbers (bfloat16) as unsigned integers of their size."""
+    numbers (bfloat16) as unsigned integers of their size, datetime64 and timedelta64 as
+    their int64 counts."""
     if host.dtype.names:
         return host.view(np.uint8)
     if host.dtype.kind == "V":
         return host.view("u%d" % host.dtype.itemsize)
+    if host.dtype.kind in "mM":
+        return host.view(np.int64)
     return host
 
 

@@ -323,7 +323,10 @@ class Dispatcher(_JitFunction):
                 name = _SCALAR_NAMES.get(t)
                 if name is None:  # dtype.name costs microseconds: once per type
                     name = _SCALAR_NAMES[t] = a.dtype.name
-                native.append((name, a.item()))
+                if t is np.datetime64 or t is np.timedelta64:  # (the unit is in the value's dtype)
+                    native.append((a.dtype.name, int(a.view(np.int64))))
+                else:
+                    native.append((name, a.item()))
             elif isinstance(a, DeviceNDArray):
                 native.append(a._arr)
             elif hasattr(a, "__cuda_array_interface__"):  # CuPy, PyTorch, ...: used in place

@@ -53,6 +53,15 @@ class MemoryPointer:
     def owner(self):
         return self if self._owner is None else self._owner
 
+    def __eq__(self, other):
+        # the same memory: an array and its views (`a.view(np.int64).gpu_data == a.gpu_data`)
+        if not isinstance(other, MemoryPointer):
+            return NotImplemented
+        return self.device_pointer_value == other.device_pointer_value and self.size == other.size
+
+    def __hash__(self):
+        return hash((self.device_pointer_value, self.size))
+
     @property
     def device_pointer_value(self):
         return self.device_pointer.value or 0

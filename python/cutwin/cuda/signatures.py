@@ -38,6 +38,8 @@ def _numba_type_text(v):
         return base if hasattr(ct, base) else None
     if cls == "Bfloat16":  # numba-cuda's __nv_bfloat16
         return "bfloat16"
+    if cls in ("NPDatetime", "NPTimedelta"):  # datetime64[D], timedelta64[ns], ...
+        return str(v)
     if cls == "NoneType" or name in ("none", "void"):
         return "void"
     if cls == "Record":  # numba's spelling is cutwin's (the compiler reads and checks it)

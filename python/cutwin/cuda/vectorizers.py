@@ -103,35 +103,45 @@ class CUDAUFunc:
     @property
     def types(self):
         """The loops, as NumPy lists them ('ff->f')."""
-        return ["".join(np.dtype(a.dtype).char for a in s.args) + "->" + np.dtype(s.return_type.dtype).char
+        return ["".join(np.dtype(a.dtype).char for a in s.args) + "->" + self._result_dtype(s).char
                 for s in self._signatures]
 
     def __repr__(self):
         return "<cutwin CUDA ufunc %s>" % self.__name__
 
     # -- choosing a loop
+    def _result_dtype(self, sig):
+        """A signature's result dtype; a signature of argument types alone (numba's
+        `(datetime_t, datetime_t)`) takes the function's result type for them."""
+        if sig.return_type is not None:
+            return np.dtype(sig.return_type.dtype)
+        ins = tuple(np.dtype(a.dtype) for a in sig.args)
+        return self._inferred_result(ins)
+
+    def _inferred_result(self, key):
+        if key not in self._result_types:  # lazy: the function's result type for these inputs
+            _, resty = compile_device(self._device, tuple(ct.from_dtype(d) for d in key), device=True,
+                                      abi="numba")
+            if not isinstance(resty, ct.Scalar):
+                raise TypeError("'%s' returns %s: a ufunc's function returns a number" % (self.__name__, resty))
+            self._result_types[key] = np.dtype(resty.dtype)
+        return self._result_types[key]
+
     def _loop(self, dtypes):
         """(input dtypes, result dtype) of the loop for these input dtypes."""
         for s in self._signatures:
             ins = [np.dtype(a.dtype) for a in s.args]
             if all(d == t for d, t in zip(dtypes, ins)):
-                return ins, np.dtype(s.return_type.dtype)
+                return ins, self._result_dtype(s)
         for kind in ("safe", "same_kind"):
             for s in self._signatures:
                 ins = [np.dtype(a.dtype) for a in s.args]
                 if all(np.can_cast(d, t, kind) for d, t in zip(dtypes, ins)):
-                    return ins, np.dtype(s.return_type.dtype)
+                    return ins, self._result_dtype(s)
         if self._signatures:
             raise TypeError("ufunc '%s' has no loop for the input types (%s); it has %s" % (
                 self.__name__, ", ".join(str(d) for d in dtypes), ", ".join(self.types)))
-        key = tuple(dtypes)
-        if key not in self._result_types:  # lazy: the function's result type for these inputs
-            _, resty = compile_device(self._device, tuple(ct.from_dtype(d) for d in dtypes), device=True,
-                                      abi="numba")
-            if not isinstance(resty, ct.Scalar):
-                raise TypeError("'%s' returns %s: a ufunc's function returns a number" % (self.__name__, resty))
-            self._result_types[key] = np.dtype(resty.dtype)
-        return list(dtypes), self._result_types[key]
+        return list(dtypes), self._inferred_result(tuple(dtypes))
 
     def _kernel(self, ins, res, scalars):
         key = (tuple(ins), res, scalars)
