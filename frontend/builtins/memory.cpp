@@ -1,7 +1,8 @@
 // Memory: cuda.shared.array and cuda.local.array (arrays of a constant shape in the
 // block's shared memory or the thread's frame; a zero-length shared array views the
 // launch's dynamic shared memory) and cuda.const.array_like (a global array in constant
-// memory, which every global host array already is here).
+// memory, which every global host array already is here). And cffi's ffi.from_buffer(a):
+// the address of a global array's data as a CPointer (numba's cffi support).
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
@@ -10,10 +11,11 @@ namespace cutwin {
 
 namespace ir {
 llvm::Value *lowerMemoryBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
-}
+llvm::Value *lowerFromBuffer(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci);
+} // namespace ir
 
 namespace {
-enum class MemoryOp : unsigned { SharedArray, LocalArray, ConstArrayLike };
+enum class MemoryOp : unsigned { SharedArray, LocalArray, ConstArrayLike, FromBuffer };
 }
 
 namespace fe {
@@ -30,6 +32,7 @@ std::span<const Builtin> memoryBuiltins() {
       row("cuda.shared.array", MemoryOp::SharedArray, &ir::lowerMemoryBuiltin),
       row("cuda.local.array", MemoryOp::LocalArray, &ir::lowerMemoryBuiltin),
       row("cuda.const.array_like", MemoryOp::ConstArrayLike, nullptr), // the constant array itself
+      row("cffi.from_buffer", MemoryOp::FromBuffer, &ir::lowerFromBuffer),
   };
   return table;
 }
@@ -50,6 +53,16 @@ ExprInfo typeMemoryBuiltin(TypingContext &cx, const CallExpr &c, const std::vect
                                "compiled), got " +
                                    a.type.str());
     return a;
+  }
+  case MemoryOp::FromBuffer: {
+    if (c.args.size() != 1 || !c.keywords.empty())
+      cx.error(c.loc, "ffi.from_buffer() takes one array");
+    ExprInfo a = cx.typeExpr(*c.args[0]);
+    if (!a.type.isArray() || a.type.isRecordArray() || a.type.pointer || a.type.space != MemSpace::Global)
+      cx.error(c.args[0]->loc, "ffi.from_buffer() takes an array in global memory, not " + a.type.str());
+    ExprInfo info;
+    info.type = Type::pointerTo(a.type.scalar);
+    return info;
   }
   }
   return {};
@@ -154,6 +167,13 @@ ExprInfo typeArrayAlloc(TypingContext &cx, const CallExpr &c, MemSpace space) {
 namespace ir {
 
 using namespace llvm;
+
+Value *lowerFromBuffer(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
+  // the array's first element's address; a CPointer has no extent (C's p[i])
+  Value *arr = cx.lowerExpr(*c.args[0]);
+  Value *zero = cx.builder().getInt64(0);
+  return cx.buildArray(ci.type, cx.arrayField(arr, 0, 0), {zero}, {zero});
+}
 
 Value *lowerMemoryBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &) {
   const fe::ExprInfo &ci = cx.info(c);

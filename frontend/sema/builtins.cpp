@@ -101,6 +101,7 @@ std::optional<Type> knownModule(const std::string &p) {
       {"cmath", "cmath"},
       {"operator", "operator"},
       {"pdb", "pdb"},
+      {"cffi.FFI", "cffi.FFI"},
       {"numba.types", "numba.types"},
       {"numba.core.types", "numba.types"},
       {"numba.cuda.types", "numba.types"},
@@ -197,6 +198,8 @@ std::optional<Entity> moduleMember(const Type &module, const std::string &attr) 
   }
   if (m == "cuda.bf16" && attr == "bfloat16")
     return typeObject(Scalar::BF16);
+  if (m == "cffi.FFI") // a cffi.FFI() instance kernels use: its from_buffer
+    return attr == "from_buffer" ? std::optional(functionEntity("cffi.from_buffer")) : std::nullopt;
   if (m == "cuda.fp8")
     if (auto s = scalarFromName(attr); s && isFp8(*s)) // cuda.fp8.fp8_e4m3 & co.
       return typeObject(*s);

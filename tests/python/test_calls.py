@@ -98,6 +98,24 @@ def test_numba_jit_functions_in_a_kernel_file(cutwin_backend, tmp_path):
     assert mod.twice(21) == 42  # numba's own CPU function still runs on the host
 
 
+def test_numba_jit_function_with_an_explicit_signature_is_cpu_only(tmp_path):
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack
+    pytest.importorskip("numba")
+    path = tmp_path / "uses_numba_jit_sig.py"
+    path.write_text(
+        "from numba import jit\nfrom cutwin import cuda\n\n"
+        "@jit('(i4, i4)')\ndef add(a, b):\n    return a + b\n\n"
+        "@cuda.jit\ndef k(out):\n    out[0] = add(1, 2)\n")
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("uses_numba_jit_sig", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    # numba's rule: an explicit signature compiles the function for the CPU only
+    with pytest.raises(cutwin.errors.TypingError, match="Untyped global name 'add':.*using cpu function on device"):
+        mod.k[1, 1](np.zeros(1, np.int32))
+
+
 @cuda.jit(cutwin.types.void(cutwin.types.CPointer(cutwin.types.uint8), cutwin.types.uint32))
 def add_one(x, n):
     i = cuda.grid(1)

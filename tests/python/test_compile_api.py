@@ -140,3 +140,17 @@ def test_errors_are_clear():
 
     with pytest.raises(CompileError, match="scalar or None"):
         cuda.compile_ptx(pair, (int32,), device=True)
+
+
+def test_compile_device_names_the_function_in_its_code():
+    """numba's compile_device result: fndesc.mangled_name is the function's name in the
+    LLVM IR and the PTX of the device function compiled on its own."""
+    @cuda.jit(device=True)
+    def foo(x, y):
+        return x + y
+
+    cres = foo.compile_device((int32, int32))
+    name = cres.fndesc.mangled_name
+    assert "foo" in name and str(cres.signature) == "int64(int32, int32)"
+    assert name in foo.inspect_llvm((int32, int32))
+    assert name in foo.inspect_asm((int32, int32))

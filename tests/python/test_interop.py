@@ -41,6 +41,19 @@ def test_foreign_arrays_are_kernel_arguments_in_place(cutwin_backend):
     np.testing.assert_array_equal(d.copy_to_host(), 3.0 * np.arange(8))
 
 
+def test_foreign_arrays_in_and_out_of_ufuncs(cutwin_backend):
+    @cuda.vectorize(["float64(float64, float64)"])
+    def add(a, b):
+        return a + b
+
+    h = np.linspace(0, 1, 10)
+    np.testing.assert_array_equal(add(Producer(cuda.to_device(h)), 6).copy_to_host(), h + 6)
+    target = cuda.device_array(10)
+    got = add(h, 6, out=Producer(target))  # a device array of the foreign output's memory
+    assert got.device_ctypes_pointer.value == target.device_ctypes_pointer.value
+    np.testing.assert_array_equal(target.copy_to_host(), h + 6)
+
+
 def test_not_an_interface():
     with pytest.raises(TypeError, match="CUDA Array Interface"):
         cuda.as_cuda_array([1, 2, 3])
@@ -84,3 +97,28 @@ def test_interface_edge_cases(cutwin_backend):
         cuda.from_cuda_array_interface(masked)
     assert int(cuda.external_stream(0x12345678).handle) == 0x12345678
     assert cuda.default_stream().handle.value is None
+
+
+def test_cffi_from_buffer_gives_a_pointer_to_the_data(cutwin_backend):
+    cffi = pytest.importorskip("cffi")
+    ffi = cffi.FFI()
+
+    @cuda.jit
+    def k(x):
+        i = cuda.grid(1)
+        if i < x.size:
+            p = ffi.from_buffer(x[i:])  # a CPointer: C's p[j], from the view's first element
+            p[0] = p[0] * 10 + i
+
+    x = np.arange(6, dtype=np.int32)
+    k[1, 6](x)
+    np.testing.assert_array_equal(x, np.arange(6) * 10 + np.arange(6))
+
+    @cuda.jit
+    def bad(x):
+        s = cuda.shared.array(4, np.int32)
+        p = ffi.from_buffer(s)
+        x[0] = p[0]
+
+    with pytest.raises(Exception, match="ffi.from_buffer\\(\\) takes an array in global memory"):
+        bad[1, 1](np.zeros(1, np.int32))

@@ -91,7 +91,7 @@ def _declaration_of(v):
     as numba-cuda does); None for anything else."""
     if isinstance(v, _JitFunction):
         return v.py_func, v._declaration()
-    if type(v).__name__ == "CPUDispatcher" and hasattr(v, "py_func"):
+    if type(v).__name__ == "CPUDispatcher" and hasattr(v, "py_func") and getattr(v, "_can_compile", True):
         return v.py_func, {"device": True, "signatures": [], "debug": False, "fastmath": False, "lineinfo": False,
                            "boundscheck": None, "opt": 3, "link": []}
     return None
@@ -613,11 +613,17 @@ class DeviceFunction(_JitFunction):
         return {as_signature(s).args: self._code(s, output) for s in self._declared}
 
     def compile_device(self, args, return_type=None):
-        """Compiles the function for argument types `args` (numba's device dispatcher)."""
+        """Compiles the function for argument types `args` (numba's device dispatcher);
+        returns numba's compile result: `fndesc.mangled_name` (the function's name in
+        inspect_llvm/inspect_asm), `signature`, `return_type`."""
         sig = ct.Signature(return_type, tuple(args)) if return_type is not None else tuple(args)
-        self._code(sig, "ir")
+        module = self._module(runtime._selected_spec())
+        _, resty, name = module.compile_function(self._code_name, compile_signature_text(sig), True, "numba", "",
+                                                 "sm_90", "ir")
         if sig not in self._declared:
             self._declared.append(as_signature(sig))
+        return _CompileResult(self, name, ct.parse_signature("%s(%s)" % (resty, ", ".join(
+            str(a) for a in as_signature(sig).args))))
 
     def inspect_llvm(self, signature=None):
         """The kernel IR of the function compiled on its own, with numba's ABI."""
@@ -632,6 +638,25 @@ class DeviceFunction(_JitFunction):
 
     def __repr__(self):
         return "<cutwin device function %s>" % self.__qualname__
+
+
+class _FunctionDescriptor:
+    """numba's fndesc of a compiled device function: its names."""
+
+    def __init__(self, py_func, mangled_name):
+        self.mangled_name = mangled_name
+        self.qualname = py_func.__qualname__
+        self.modname = py_func.__module__
+
+
+class _CompileResult:
+    """What numba's compile_device returns, as far as it names the compiled function."""
+
+    def __init__(self, device_function, mangled_name, signature):
+        self.fndesc = _FunctionDescriptor(device_function.py_func, mangled_name)
+        self.signature = signature
+        self.return_type = signature.return_type
+        self.entry_point = device_function
 
 
 def _load_hook(codes):

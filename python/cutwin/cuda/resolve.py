@@ -156,6 +156,13 @@ def binding(name, v, unit_of, attrs=frozenset(), depth=0):
     hit = _members().get(id(v))
     if hit is not None and hit[0] is v:
         return {"kind": "member", "path": hit[1], "attrs": list(hit[2])}
+    if type(v).__name__ == "FFI" and type(v).__module__.startswith("cffi"):  # ffi.from_buffer in kernels
+        return {"kind": "module", "path": "cffi.FFI"}
+    if type(v).__name__ == "CPUDispatcher" and not getattr(v, "_can_compile", True):
+        # numba's: an explicit signature compiles the function for the CPU only
+        return {"kind": "host", "text": "Untyped global name '%s': using cpu function on device, but its "
+                                        "signature is explicit, which compiles it for the CPU only "
+                                        "(numba.jit without a signature compiles it for kernels too)" % name}
     reason = extension_reason(v) or extension_reason(type(v))
     if reason is not None:
         return {"kind": "host", "text": "'%s': %s" % (name, reason)}

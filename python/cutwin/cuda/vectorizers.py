@@ -175,20 +175,21 @@ class CUDAUFunc:
                 flat.append(v.astype(d)[()])
             else:
                 flat.append(_device_input(v, d, shape, (size,), "ufunc '%s'" % self.__name__, stream))
-        direct = (out is not None and _is_device(out) and as_cuda_array(out).is_c_contiguous()
-                  and tuple(out.shape) == tuple(shape) and np.dtype(out.dtype) == res)
-        result = as_cuda_array(out) if direct else device_array(shape, res, stream=stream)
+        # a device output (any CUDA Array Interface producer) as a device array of its memory
+        dev_out = as_cuda_array(out) if out is not None and _is_device(out) else None
+        direct = (dev_out is not None and dev_out.is_c_contiguous() and tuple(dev_out.shape) == tuple(shape)
+                  and np.dtype(dev_out.dtype) == res)
+        result = dev_out if direct else device_array(shape, res, stream=stream)
         flat_out = result.reshape(size) if size else result
         if size:
             blocks = (size + THREADS - 1) // THREADS
             self._kernel(ins, res, scalars)[blocks, THREADS, stream](flat_out, *flat)
         if out is not None:
-            if direct:
-                return out
-            if _is_device(out):
-                as_cuda_array(out)[...] = result
-            else:
-                np.copyto(out, result.copy_to_host(), casting="unsafe")
+            if dev_out is not None:  # (a foreign output comes back as a device array of it, as numba's)
+                if not direct:
+                    dev_out[...] = result
+                return dev_out
+            np.copyto(out, result.copy_to_host(), casting="unsafe")
             return out
         if on_device:
             return result
