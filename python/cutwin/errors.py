@@ -61,6 +61,11 @@ class NumbaPerformanceWarning(UserWarning):
     of host arrays). Raised as numba-cuda's own class where numba-cuda is loaded."""
 
 
+class NumbaInvalidConfigWarning(UserWarning):
+    """numba's name: options that do not go together (debug=True with optimisation, debug
+    with lineinfo). Raised as numba-cuda's own class where numba-cuda is loaded."""
+
+
 class SignatureMismatchError(CutwinError, TypeError):
     """A launch whose argument types no declared signature takes (numba: a TypeError,
     "No matching definition for argument type(s) ...")."""

@@ -369,3 +369,28 @@ def test_shared_memory_carveout_is_checked(carveout, error):
         cuda.jit(shared_memory_carveout=carveout)(lambda x: None)
     for good in (-1, 0, 100, "MaxL1", "maxshared", "default"):
         cuda.jit(shared_memory_carveout=good)(lambda x: None)
+
+
+def test_numba_config_warnings_in_numba_programs(monkeypatch):
+    """numba's NumbaInvalidConfigWarning for debug=True with optimisation and for debug with
+    lineinfo, where the program runs with numba's configuration loaded (a numba program);
+    numba's CUDA_DEBUGINFO_DEFAULT and OPT settings are the defaults of debug and opt."""
+    import sys
+    import types as pytypes
+
+    def jit_warnings(**options):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            cuda.jit(**options)(lambda a: None)
+        return [str(x.message) for x in w if issubclass(x.category, cutwin.errors.NumbaInvalidConfigWarning)]
+
+    assert jit_warnings(debug=True) == []  # a cutwin program: no numba warnings
+    config = pytypes.SimpleNamespace(OPT=3, CUDA_DEBUGINFO_DEFAULT=0)
+    monkeypatch.setitem(sys.modules, "numba.cuda.core.config", config)
+    assert any("not supported by CUDA" in m for m in jit_warnings(debug=True))
+    assert jit_warnings(debug=True, opt=False) == [] and jit_warnings() == []
+    assert any("mutually exclusive" in m for m in jit_warnings(debug=True, opt=False, lineinfo=True))
+    config.CUDA_DEBUGINFO_DEFAULT = 1
+    assert any("not supported by CUDA" in m for m in jit_warnings())
+    config.OPT = 0
+    assert jit_warnings() == [] and jit_warnings(debug=True) == []

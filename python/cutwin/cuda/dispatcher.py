@@ -18,7 +18,7 @@ from .args import ArgHint
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
 from . import launchconfig, resolve, serialize
 from .foreign import link_paths, with_callbacks
-from .settings import warn_implicit_copy, warn_low_occupancy
+from .settings import setting, warn_implicit_copy, warn_invalid_config, warn_low_occupancy
 from .signatures import as_signature, compile_signature_text, is_signature, signature_text, type_text
 
 def _codegen():
@@ -766,14 +766,23 @@ def _carveout(carveout):
 
 
 def _debug_default():
-    """debug=None: CUTWIN_DEBUG=1 compiles every kernel for debugging (breakpoints stop)."""
-    return os.environ.get("CUTWIN_DEBUG", "") not in ("", "0")
+    """debug=None: CUTWIN_DEBUG=1 compiles every kernel for debugging (breakpoints stop), as
+    does numba's CUDA_DEBUGINFO_DEFAULT setting."""
+    return os.environ.get("CUTWIN_DEBUG", "") not in ("", "0") or bool(setting("CUDA_DEBUGINFO_DEFAULT"))
 
 
-def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt=True, lineinfo=False,
+def _opt_default():
+    """opt=None: numba's OPT setting (any level but 0 optimises; cutwin's default is on)."""
+    return setting("OPT", 3) != 0
+
+
+def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt=None, lineinfo=False,
         cache=False, fastmath=False, boundscheck=None, max_registers=None, launch_bounds=None, forceinline=False,
         **kws):
     """numba's `cuda.jit`: as a decorator with or without options and signatures."""
+    debug = _debug_default() if debug is None else bool(debug)
+    opt = _opt_default() if opt is None else opt
+    warn_invalid_config(debug and os.environ.get("CUTWIN_DEBUG", "") in ("", "0"), opt, lineinfo)
     options = {"link": link_paths(link), "link_callbacks": with_callbacks(link), "device": bool(device),
                "debug": _debug_default() if debug is None else bool(debug), "opt": 3 if opt is True else 0 if opt is False else int(opt),
                "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": boundscheck,

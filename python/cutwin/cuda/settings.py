@@ -36,6 +36,27 @@ def _warning_class(name):
     return getattr(cutwin_errors, name)
 
 
+def numba_program():
+    """Is numba-cuda's configuration loaded (a program written for numba, or the switch)?"""
+    return _CONFIG_MODULE in sys.modules
+
+
+def warn_invalid_config(debug, opt, lineinfo, stacklevel=3):
+    """numba's warnings for options that do not go together, in programs written for numba
+    (numba_program()): cutwin compiles debug kernels unoptimised (-opt=0) whatever `opt`
+    says, and with full debug information when lineinfo is asked for too."""
+    if not numba_program():
+        return
+    cls = _warning_class("NumbaInvalidConfigWarning")
+    if debug and opt:
+        warnings.warn(cls("debug=True with opt=True is not supported by CUDA: cutwin compiles this kernel "
+                          "without optimisation - set debug=False or opt=False."), stacklevel=stacklevel)
+    if debug and lineinfo:
+        warnings.warn(cls("debug and lineinfo are mutually exclusive. Use debug to get full debug info (cutwin "
+                          "does, for this kernel), or lineinfo for line info only with code generation "
+                          "unaffected."), stacklevel=stacklevel)
+
+
 def warn_low_occupancy(griddim):
     """numba's warning for grids of fewer than 128 blocks (when asked for)."""
     if not setting("CUDA_LOW_OCCUPANCY_WARNINGS"):
