@@ -78,6 +78,15 @@ def test_cpu_function_in_kernel_and_on_host(cutwin_backend):
     np.testing.assert_array_equal(business_logic(x, y, z), 4 * z * (2 * x - (4 * y) / 2 * math.pi))
 
 
+def _load_module(path):
+    """The Python module of the file at `path` (imported under its stem)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def test_numba_jit_functions_in_a_kernel_file(cutwin_backend, tmp_path):
     if not hasattr(np, "row_stack"):  # numba 0.6x refers to it; NumPy 2.5 removed it
         np.row_stack = np.vstack
@@ -88,10 +97,7 @@ def test_numba_jit_functions_in_a_kernel_file(cutwin_backend, tmp_path):
         "@jit(nopython=True)\ndef twice(v):\n    return 2 * v\n\n"
         "@numba.njit\ndef plus_one(v):\n    return v + 1\n\n"
         "@cuda.jit\ndef k(out):\n    i = cuda.grid(1)\n    if i < out.size:\n        out[i] = plus_one(twice(i))\n")
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("uses_numba_jit", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _load_module(path)
     out = np.zeros(16, np.int64)
     mod.k[1, 16](out)
     np.testing.assert_array_equal(out, 2 * np.arange(16) + 1)
@@ -107,10 +113,7 @@ def test_numba_jit_function_with_an_explicit_signature_is_cpu_only(tmp_path):
         "from numba import jit\nfrom cutwin import cuda\n\n"
         "@jit('(i4, i4)')\ndef add(a, b):\n    return a + b\n\n"
         "@cuda.jit\ndef k(out):\n    out[0] = add(1, 2)\n")
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("uses_numba_jit_sig", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _load_module(path)
     # numba's rule: an explicit signature compiles the function for the CPU only
     with pytest.raises(cutwin.errors.TypingError, match="Untyped global name 'add':.*using cpu function on device"):
         mod.k[1, 1](np.zeros(1, np.int32))

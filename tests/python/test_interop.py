@@ -53,6 +53,16 @@ def test_foreign_arrays_in_and_out_of_ufuncs(cutwin_backend):
     assert got.device_ctypes_pointer.value == target.device_ctypes_pointer.value
     np.testing.assert_array_equal(target.copy_to_host(), h + 6)
 
+    @cuda.guvectorize(["(float64, float64, float64[:])"], "(),()->()")
+    def gadd(a, b, out):
+        out[0] = a + b
+
+    np.testing.assert_array_equal(gadd(Producer(cuda.to_device(h)), 7.0).copy_to_host(), h + 7)
+    target = cuda.device_array(10)
+    got = gadd(h, 7.0, out=Producer(target))
+    assert got.device_ctypes_pointer.value == target.device_ctypes_pointer.value
+    np.testing.assert_array_equal(target.copy_to_host(), h + 7)
+
 
 def test_not_an_interface():
     with pytest.raises(TypeError, match="CUDA Array Interface"):

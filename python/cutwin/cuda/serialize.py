@@ -7,6 +7,8 @@ import importlib
 import marshal
 import types
 
+from .resolve import code_names
+
 
 class _ModuleByName:
     """A module in a function's globals or closure: imported again by name."""
@@ -23,19 +25,10 @@ def _local(v):
     return importlib.import_module(v.name) if isinstance(v, _ModuleByName) else v
 
 
-def _code_names(code):
-    """The global names a code object (and the code nested in it) may read."""
-    names = set(code.co_names)
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            names |= _code_names(c)
-    return names
-
-
 def function_state(fn):
     """What rebuilds the Python function `fn` (picklable where its globals' values are)."""
     code = fn.__code__
-    globs = {n: _portable(fn.__globals__[n]) for n in sorted(_code_names(code)) if n in fn.__globals__}
+    globs = {n: _portable(fn.__globals__[n]) for n in sorted(code_names(code)) if n in fn.__globals__}
     cells = tuple(_portable(c.cell_contents) for c in fn.__closure__ or ())
     return (marshal.dumps(code), fn.__name__, fn.__qualname__, fn.__module__, globs, fn.__defaults__, cells,
             fn.__kwdefaults__)

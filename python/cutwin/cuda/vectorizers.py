@@ -323,6 +323,8 @@ class CUDAGUFunc:
             if outs:
                 raise ValueError("cannot specify argument 'out' as both positional and keyword")
             outs = list(out) if isinstance(out, (tuple, list)) else [out]
+        # device outputs (any CUDA Array Interface producer) as device arrays of their memory
+        outs = [as_cuda_array(o) if _is_device(o) else o for o in outs]
         on_device = any(_is_device(a) for a in args)
         values = [as_cuda_array(a) if _is_device(a) else np.asarray(a) for a in args[:self.nin]]
         sig = self._loop(_weak_dtypes(args[:self.nin], values))
