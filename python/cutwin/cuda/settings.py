@@ -13,14 +13,35 @@ import warnings
 _CONFIG_MODULE = "numba.cuda.core.config"
 
 
+_ENV_KEYS = {}  # setting -> its environment variable "NUMBA_" + name, as os.environ keys its data
+# os.environ.get costs a microsecond when the variable is absent (an exception inside); its
+# own dict (CPython's, kept by os.environ's writes) answers at once. Elsewhere: get().
+_ENVIRON_DATA = getattr(os.environ, "_data", None)
+_ENCODE_KEY = getattr(os.environ, "encodekey", None)
+
+
 def setting(name, default=0):
-    """numba's setting `name` (`CUDA_LOW_OCCUPANCY_WARNINGS`, ...), as an int."""
+    """numba's setting `name` (`CUDA_LOW_OCCUPANCY_WARNINGS`, ...), as an int. Read on every
+    call (programs and tests change them), cheaply: launches ask."""
     config = sys.modules.get(_CONFIG_MODULE)
-    if config is not None and hasattr(config, name):
-        return int(getattr(config, name))
-    value = os.environ.get("NUMBA_" + name)
+    if config is not None:
+        value = getattr(config, name, None)
+        if value is not None:
+            return int(value)
+    key = _ENV_KEYS.get(name)
+    if key is None:
+        key = _ENV_KEYS[name] = "NUMBA_" + name
+        if isinstance(_ENVIRON_DATA, dict) and _ENCODE_KEY is not None:
+            key = _ENV_KEYS[name] = _ENCODE_KEY(key)
+    if isinstance(key, str):
+        value = os.environ.get(key)
+    else:
+        value = _ENVIRON_DATA.get(key)
+        value = os.environ.decodevalue(value) if value is not None else None
+    if not value:
+        return default
     try:
-        return int(value) if value else default
+        return int(value)
     except ValueError:
         return default
 
