@@ -154,3 +154,20 @@ def test_compile_device_names_the_function_in_its_code():
     assert "foo" in name and str(cres.signature) == "int64(int32, int32)"
     assert name in foo.inspect_llvm((int32, int32))
     assert name in foo.inspect_asm((int32, int32))
+
+
+def test_inspect_sass_needs_nvdisasm(monkeypatch):
+    """numba's inspect_sass: ptxas and nvdisasm of the kernel's PTX; a clear error without them."""
+    @cuda.jit((float32[::1],))
+    def f(x):
+        x[0] = 0
+
+    if shutil.which("nvdisasm") and shutil.which("ptxas"):
+        sass = f.inspect_sass((float32[::1],))
+        assert "f__" in sass and ("STG" in sass or "ST." in sass)
+        assert "digraph" in f.inspect_sass_cfg((float32[::1],))
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(RuntimeError, match="nvdisasm was not found"):
+        f.inspect_sass()
+    with pytest.raises(RuntimeError, match="Cannot inspect SASS of a device function"):
+        cuda.jit(device=True)(lambda a: a).inspect_sass((float32,))

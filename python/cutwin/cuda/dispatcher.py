@@ -16,7 +16,7 @@ from ..errors import CutwinError, KernelError, as_user_exception
 from . import runtime
 from .args import ArgHint
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
-from . import launchconfig, resolve, serialize
+from . import launchconfig, resolve, sass, serialize
 from .foreign import link_paths, with_callbacks
 from .settings import setting, warn_implicit_copy, warn_invalid_config, warn_low_occupancy
 from .signatures import as_signature, compile_signature_text, is_signature, signature_text, type_text
@@ -509,6 +509,26 @@ class Dispatcher(_JitFunction):
         """PTX for a signature (the GPU code generator's, whatever the backend)."""
         return self._inspect(signature, "ptx")
 
+    def inspect_sass(self, signature=None):
+        """SASS for a signature (ptxas and nvdisasm of the PTX, sass.py), or a dict of all."""
+        ptx = self.inspect_asm(signature)
+        if signature is not None:
+            return sass.sass(ptx)
+        out = _Overloads()
+        for sig, text in ptx.items():
+            out[sig] = sass.sass(text)
+        return out
+
+    def inspect_sass_cfg(self, signature=None):
+        """nvdisasm's control-flow graph (DOT) of the SASS for a signature, or a dict of all."""
+        ptx = self.inspect_asm(signature)
+        if signature is not None:
+            return sass.sass(ptx, cfg=True)
+        out = _Overloads()
+        for sig, text in ptx.items():
+            out[sig] = sass.sass(text, cfg=True)
+        return out
+
     @property
     def overloads(self):
         """The compiled kernels - declared signatures and those launches compiled - by
@@ -571,6 +591,12 @@ class _Overload:
 
     def inspect_asm(self, signature=None):
         return self._dispatcher.inspect_asm(self.signature)
+
+    def inspect_sass(self, signature=None):
+        return self._dispatcher.inspect_sass(self.signature)
+
+    def inspect_sass_cfg(self, signature=None):
+        return self._dispatcher.inspect_sass_cfg(self.signature)
 
     @property
     def _type_annotation(self):
