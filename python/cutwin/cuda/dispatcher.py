@@ -511,22 +511,19 @@ class Dispatcher(_JitFunction):
 
     def inspect_sass(self, signature=None):
         """SASS for a signature (ptxas and nvdisasm of the PTX, sass.py), or a dict of all."""
-        ptx = self.inspect_asm(signature)
-        if signature is not None:
-            return sass.sass(ptx)
-        out = _Overloads()
-        for sig, text in ptx.items():
-            out[sig] = sass.sass(text)
-        return out
+        return self._sass(signature, cfg=False)
 
     def inspect_sass_cfg(self, signature=None):
         """nvdisasm's control-flow graph (DOT) of the SASS for a signature, or a dict of all."""
+        return self._sass(signature, cfg=True)
+
+    def _sass(self, signature, cfg):
         ptx = self.inspect_asm(signature)
         if signature is not None:
-            return sass.sass(ptx, cfg=True)
+            return sass.sass(ptx, cfg)
         out = _Overloads()
         for sig, text in ptx.items():
-            out[sig] = sass.sass(text, cfg=True)
+            out[sig] = sass.sass(text, cfg)
         return out
 
     @property
