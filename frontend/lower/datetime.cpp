@@ -16,8 +16,6 @@ constexpr int64_t kNaT = std::numeric_limits<int64_t>::min();
 /// How many of unit u + 1 make one of unit u (0 between months and weeks: no fixed ratio).
 constexpr int64_t kFiner[] = {12, 0, 7, 24, 60, 60, 1000, 1000, 1000};
 
-bool isTime(Scalar s) { return fe::isDatetime(s) || fe::isTimedelta(s); }
-
 Value *isNaT(llvm::IRBuilderBase &b, Value *v) { return b.CreateICmpEQ(v, b.getInt64(uint64_t(kNaT))); }
 
 } // namespace
@@ -25,8 +23,7 @@ Value *isNaT(llvm::IRBuilderBase &b, Value *v) { return b.CreateICmpEQ(v, b.getI
 Value *convertTime(llvm::IRBuilderBase &b, Value *v, Scalar from, Scalar to) {
   if (from == to)
     return v;
-  bool sameKind =
-      (fe::isDatetime(from) && fe::isDatetime(to)) || (fe::isTimedelta(from) && fe::isTimedelta(to));
+  bool sameKind = fe::sameTimeKind(from, to);
   unsigned f = unsigned(fe::timeUnit(from)), t = sameKind ? unsigned(fe::timeUnit(to)) : 0;
   int64_t factor = 1;
   for (unsigned u = f; sameKind && u < t; ++u)
@@ -39,7 +36,8 @@ Value *convertTime(llvm::IRBuilderBase &b, Value *v, Scalar from, Scalar to) {
 
 Value *timeBinary(llvm::IRBuilderBase &b, fe::BinOp op, Value *l, Value *r, Scalar la, Scalar rb,
                   Scalar res) {
-  Value *nat = isTime(la) && isTime(rb) ? b.CreateOr(isNaT(b, l), isNaT(b, r)) : isNaT(b, isTime(la) ? l : r);
+  Value *nat = fe::isTime(la) && fe::isTime(rb) ? b.CreateOr(isNaT(b, l), isNaT(b, r))
+                                                : isNaT(b, fe::isTime(la) ? l : r);
   if (op == fe::BinOp::Div) { // timedelta / timedelta: a float64, NaN with NaT
     Value *q = b.CreateFDiv(b.CreateSIToFP(l, b.getDoubleTy()), b.CreateSIToFP(r, b.getDoubleTy()));
     return b.CreateSelect(nat, llvm::ConstantFP::getNaN(b.getDoubleTy()), q);

@@ -106,7 +106,7 @@ Value *Lowerer::constant(const fe::ConstValue &v, const Type &t) {
 Value *Lowerer::convertScalar(Value *v, Scalar from, Scalar to) {
   if (from == to)
     return v;
-  if (fe::isDatetime(from) || fe::isTimedelta(from) || fe::isDatetime(to) || fe::isTimedelta(to))
+  if (fe::isTime(from) || fe::isTime(to))
     return convertTime(b_, v, from, to); // another unit (datetime.h)
   if (fe::isFp8(from) || fe::isFp8(to))  // CUDA's 8-bit floats (fp8.h)
     return convertFp8(b_, v, from, to,
@@ -427,7 +427,7 @@ Value *Lowerer::lowerBinOp(const fe::BinOpExpr &be) {
 }
 
 Value *Lowerer::binaryOperation(fe::BinOp op, Value *l, Value *r, Scalar la, Scalar rb, Scalar res) {
-  if (fe::isDatetime(la) || fe::isTimedelta(la) || fe::isDatetime(rb) || fe::isTimedelta(rb))
+  if (fe::isTime(la) || fe::isTime(rb))
     return timeBinary(b_, op, l, r, la, rb, res); // NaT-propagating (datetime.h)
   switch (op) {
   case fe::BinOp::Div:
@@ -494,7 +494,7 @@ Value *Lowerer::lowerBoolOp(const fe::BoolOpExpr &bo) {
 
 Value *Lowerer::compare(fe::CmpOp op, Value *a, Value *b, Scalar t) {
   using fe::CmpOp;
-  if (fe::isDatetime(t) || fe::isTimedelta(t))
+  if (fe::isTime(t))
     return timeCompare(b_, op, a, b);
   if (fe::isComplex(t))
     return complexCompare(op, a, b);

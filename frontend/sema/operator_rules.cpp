@@ -93,8 +93,6 @@ std::optional<ScalarCase> resolveOverload(const std::vector<ScalarCase> &cases,
 
 namespace {
 
-bool isTime(Scalar s) { return isDatetime(s) || isTimedelta(s); }
-
 /// The finer of two time units that convert to each other (years and months; weeks to
 /// nanoseconds), as numba and NumPy pick the unit of a result.
 std::optional<TimeUnit> commonUnit(Scalar a, Scalar b) {
@@ -242,8 +240,7 @@ std::optional<ScalarCase> typeCompare(CmpOp op, Scalar a, Scalar b) {
   if (bfloat16WithWideInteger(a, b))
     return ScalarCase{{S::F64, S::F64}, S::Bool};
   if (isTime(a) || isTime(b)) { // two datetimes or two timedeltas, in the finer unit
-    bool same = (isDatetime(a) && isDatetime(b)) || (isTimedelta(a) && isTimedelta(b));
-    auto u = same ? commonUnit(a, b) : std::nullopt;
+    auto u = sameTimeKind(a, b) ? commonUnit(a, b) : std::nullopt;
     if (!u)
       return std::nullopt;
     S c = isDatetime(a) ? datetimeOf(*u) : timedeltaOf(*u);

@@ -16,6 +16,10 @@ bool isComplex(Scalar s) { return s == Scalar::C64 || s == Scalar::C128; }
 bool isFp8(Scalar s) { return s == Scalar::FP8E5M2 || s == Scalar::FP8E4M3 || s == Scalar::FP8E8M0; }
 bool isDatetime(Scalar s) { return s >= Scalar::DTY && s <= Scalar::DTns; }
 bool isTimedelta(Scalar s) { return s >= Scalar::TDY && s <= Scalar::TDns; }
+bool isTime(Scalar s) { return isDatetime(s) || isTimedelta(s); }
+bool sameTimeKind(Scalar a, Scalar b) {
+  return (isDatetime(a) && isDatetime(b)) || (isTimedelta(a) && isTimedelta(b));
+}
 TimeUnit timeUnit(Scalar s) {
   return TimeUnit(unsigned(s) - unsigned(isDatetime(s) ? Scalar::DTY : Scalar::TDY));
 }
@@ -213,8 +217,7 @@ struct CastTable {
     for (int i = 0; i < kNumScalars; ++i)
       for (int j = 0; j < kNumScalars; ++j) {
         S a = S(i), b = S(j);
-        bool sameKind = (isDatetime(a) && isDatetime(b)) || (isTimedelta(a) && isTimedelta(b));
-        if (sameKind && timeUnit(b) > timeUnit(a) &&
+        if (sameTimeKind(a, b) && timeUnit(b) > timeUnit(a) &&
             (timeUnit(a) <= TimeUnit::M) == (timeUnit(b) <= TimeUnit::M))
           set(a, b, Conversion::Safe);
       }

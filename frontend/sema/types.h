@@ -39,6 +39,9 @@ bool isFp8(Scalar s);
 /// NumPy's datetime64 and timedelta64 in a unit (an int64 count; NaT the smallest int64).
 bool isDatetime(Scalar s);
 bool isTimedelta(Scalar s);
+bool isTime(Scalar s); ///< a datetime64 or a timedelta64
+/// Both datetime64, or both timedelta64 (whatever their units).
+bool sameTimeKind(Scalar a, Scalar b);
 /// The units, coarsest first (dtypes.def's order): years and months convert to each other
 /// only; weeks to nanoseconds to each other.
 enum class TimeUnit : unsigned { Y, M, W, D, h, m, s, ms, us, ns };

@@ -319,14 +319,13 @@ class Dispatcher(_JitFunction):
             elif isinstance(a, np.void) and a.dtype.names:  # a record: by reference, as numba passes it
                 copy_back = copy_back if copy_back is not None else []
                 native.append(_record_argument(a, copy_back))
+            elif t is np.datetime64 or t is np.timedelta64:  # (the unit is in the value's dtype)
+                native.append((a.dtype.name, int(a.view(np.int64))))
             elif isinstance(a, np.generic):
                 name = _SCALAR_NAMES.get(t)
                 if name is None:  # dtype.name costs microseconds: once per type
                     name = _SCALAR_NAMES[t] = a.dtype.name
-                if t is np.datetime64 or t is np.timedelta64:  # (the unit is in the value's dtype)
-                    native.append((a.dtype.name, int(a.view(np.int64))))
-                else:
-                    native.append((name, a.item()))
+                native.append((name, a.item()))
             elif isinstance(a, DeviceNDArray):
                 native.append(a._arr)
             elif hasattr(a, "__cuda_array_interface__"):  # CuPy, PyTorch, ...: used in place

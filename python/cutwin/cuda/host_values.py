@@ -15,11 +15,10 @@ _captured = {}  # id -> device array kernels captured by address (kept alive wit
 
 def host_constant(v):
     """A global's value as the compiler takes it, or None if it is not a constant."""
-    if isinstance(v, (bool, int, float, str)):
-        # (an int-valued enum member of a non-enum class, as cuda.bindings' FastEnum: its int)
-        return v if type(v) in (bool, int, float, str) else (bool(v) if isinstance(v, bool) else
-                                                              int(v) if isinstance(v, int) else
-                                                              float(v) if isinstance(v, float) else str(v))
+    for base in (bool, int, float, str):  # (bool first: it is an int)
+        if isinstance(v, base):
+            # its plain value (a subclass's too, e.g. the int members of cuda.bindings' FastEnum)
+            return base(v)
     if isinstance(v, (np.bool_, np.integer, np.floating)):
         # numba types a NumPy scalar by its dtype: np.float32(0.5) stays float32.
         return {"scalar": v.item(), "dtype": v.dtype.name}
