@@ -14,11 +14,14 @@ int64_t NpyArray::size() const {
 
 namespace {
 
-const std::pair<const char *, DType> kDescr[] = {
-    {"|b1", DType::Bool}, {"|i1", DType::I8},    {"<i2", DType::I16}, {"<i4", DType::I32},
-    {"<i8", DType::I64},  {"|u1", DType::U8},    {"<u2", DType::U16}, {"<u4", DType::U32},
-    {"<u8", DType::U64},  {"<f2", DType::F16},   {"<f4", DType::F32}, {"<f8", DType::F64},
-    {"<c8", DType::C64},  {"<c16", DType::C128},
+// NumPy's descr of each element type of dtypes.def: its type code after the byte order
+// ('|' where one byte has none).
+const std::pair<std::string, DType> kDescr[] = {
+#define CUTWIN_SCALAR(id, value, name, code, bytes) {std::string(bytes == 1 ? "|" : "<") + code, DType::id},
+#define CUTWIN_RECORD(id, value, name, bytes)
+#include "cutwin/dtypes.def"
+#undef CUTWIN_SCALAR
+#undef CUTWIN_RECORD
 };
 
 std::string headerValue(const std::string &h, const std::string &key) {
@@ -53,7 +56,7 @@ NpyArray readNpy(const std::string &path) {
   std::string descr = headerValue(h, "descr");
   bool found = false;
   for (auto &[d, t] : kDescr)
-    if (descr.find(std::string("'") + d + "'") < descr.find(',')) {
+    if (descr.find("'" + d + "'") < descr.find(',')) {
       a.dtype = t;
       found = true;
     }
@@ -76,10 +79,12 @@ NpyArray readNpy(const std::string &path) {
 }
 
 void writeNpy(const std::string &path, const NpyArray &a) {
-  const char *descr = nullptr;
+  std::string descr;
   for (auto &[d, t] : kDescr)
     if (t == a.dtype)
       descr = d;
+  if (descr.empty())
+    throw Error("'" + path + "': no .npy descr for this element type");
   std::string shape = "(";
   for (auto d : a.shape)
     shape += std::to_string(d) + ",";

@@ -40,8 +40,9 @@ fe::Type argumentType(const Arg &a) {
   }
   if (a.isArray()) {
     const DeviceArray &arr = a.array();
-    if (arr.ndim() < 1 || arr.ndim() > 3)
-      throw Error("kernel arguments must be arrays of 1 to 3 dimensions, got " + std::to_string(arr.ndim()));
+    if (arr.ndim() > kMaxArrayDims)
+      throw Error("kernel arguments must be arrays of at most " + std::to_string(kMaxArrayDims) +
+                  " dimensions, got " + std::to_string(arr.ndim()));
     fe::Layout layout = arr.isCContiguous()      ? fe::Layout::C
                         : isFContiguousOnly(arr) ? fe::Layout::F
                                                  : fe::Layout::A;

@@ -44,8 +44,8 @@ fe::ConstValue constValue(const HostValue &v) {
     return c;
   }
   case HostValue::Kind::DeviceArray: {
-    if (v.shape.empty() || v.shape.size() > 3 || v.strides.size() != v.shape.size())
-      throw Error("captured device arrays need 1 to 3 dimensions");
+    if (v.shape.size() > kMaxArrayDims || v.strides.size() != v.shape.size())
+      throw Error("captured device arrays have at most " + std::to_string(kMaxArrayDims) + " dimensions");
     fe::ConstValue a;
     a.kind = fe::ConstValue::Kind::DeviceArray;
     a.dtype = fe::Scalar(v.dtype);
@@ -58,8 +58,9 @@ fe::ConstValue constValue(const HostValue &v) {
     int64_t n = 1;
     for (int64_t d : v.shape)
       n *= d;
-    if (v.shape.size() > 3 || n * int64_t(dtypeSize(v.dtype)) != int64_t(v.bytes.size()))
-      throw Error("host array constants need 0 to 3 dimensions and one element per shape entry");
+    if (v.shape.size() > kMaxArrayDims || n * int64_t(dtypeSize(v.dtype)) != int64_t(v.bytes.size()))
+      throw Error("host array constants need at most " + std::to_string(kMaxArrayDims) +
+                  " dimensions and one element per shape entry");
     fe::ConstValue a;
     a.kind = fe::ConstValue::Kind::Array;
     if (dtypeIsRecord(v.dtype))

@@ -351,3 +351,72 @@ def rng_normal():
                                      "not libdevice, so normals differ in the last bits")
 
 
+
+
+@case
+def datetime_arith():
+    r = rng(71)
+    n = 500
+    dates = np.datetime64("1990-01-01", "D") + r.integers(-40000, 40000, n).astype("timedelta64[D]")
+    other = np.datetime64("2005-06-15", "D") + r.integers(-40000, 40000, n).astype("timedelta64[D]")
+    other[7::50] = dates[7::50]  # equal dates: a zero difference, not later
+    dates[::37] = np.datetime64("NaT")
+    other[3::41] = np.datetime64("NaT")
+    hours = r.integers(1, 10 ** 6, n).astype("timedelta64[h]")
+    hours[::29] = -hours[::29]
+    d = dates - other
+    with np.errstate(invalid="ignore"):
+        later = dates > other
+    return dict(kernel="datetime_arith", grid=[blocks(n, 128)], block=[128],
+                args=[("dates", dates), ("other", other), ("hours", hours),
+                      ("diff", np.zeros(n, "timedelta64[D]")), ("moved", np.zeros(n, "datetime64[h]")),
+                      ("ratio", np.zeros(n)), ("later", np.zeros(n, bool))],
+                expect={"diff": (d, {}), "moved": (dates + hours, {}), "ratio": (d / hours, {}),
+                        "later": (later, {})},
+                description="datetime64[D] and timedelta64[h] arithmetic with NaT: differences, a sum in the "
+                            "finer unit, division into float64, comparison (NumPy's results)")
+
+
+def _numba_order_stats(row):
+    """numba's reductions of a float32 row, in its order: float32 sums in C order, the mean
+    and variance from them in float64 (arraymath's array_mean and array_var); and the
+    standard deviation, correctly rounded."""
+    acc = np.float32(0)
+    nan_acc = np.float32(0)
+    for v in row:
+        acc = np.float32(acc + v)
+        if not np.isnan(v):
+            nan_acc = np.float32(nan_acc + v)
+    n = row.size
+    mean = float(acc) / n
+    ssd = 0.0
+    for v in row:
+        val = float(v) - mean
+        # contracted, as NVVM and cutwin's frontend contract it
+        ssd = float(fma(np.float64(val), np.float64(val), np.float64(ssd))) if np.isfinite(val) else val * val + ssd
+    var = ssd / n
+    with np.errstate(invalid="ignore"):
+        return [float(acc), mean, var, float(np.min(row)), float(np.max(row)), float(nan_acc),
+                float(np.count_nonzero(row))], var ** 0.5
+
+
+@case
+def array_reductions():
+    r = rng(73)
+    n = 300
+    x = (r.standard_normal((n, 24)) * 10.0 ** r.integers(-3, 4, (n, 1))).astype(np.float32)
+    x[::17, 5] = np.nan  # NaN propagates through sum, mean, var, min, max; nansum skips it
+    x[::11, 2:9] = 0.0
+    results = [_numba_order_stats(row) for row in x]
+    stats = np.array([r[0] for r in results])
+    spread = np.array([r[1] for r in results])
+    views = np.stack([(x[:, 23] - x[:, 8]).astype(np.float64), x[:, 8].astype(np.float64),
+                      x.view(np.int32)[:, 11].astype(np.float64)], axis=1)
+    return dict(kernel="array_reductions", grid=[blocks(n, 64)], block=[64],
+                args=[("x", x), ("stats", np.zeros((n, 7))), ("spread", np.zeros(n)), ("views", np.zeros((n, 3)))],
+                expect={"stats": (stats, {}), "spread": (spread, {"max_ulp": 2}), "views": (views, {})},
+                description="NumPy reductions in a kernel (sum, mean, var, std, min, max, nansum, count_nonzero "
+                            "of float32 rows, NaN among them) in numba's order of accumulation, and the row "
+                            "through reshape, .T, transpose and view",
+                numba_sim_difference="numba's simulator runs the reductions as NumPy's (pairwise summation); "
+                                     "compiled numba-cuda adds in C order, one element after another")

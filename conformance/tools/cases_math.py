@@ -141,3 +141,29 @@ def bfloat16_ops():
                 description="bfloat16 + - * / rounded once from the exact result (NaN 0x7fff), and float64 "
                             "and int64 beside bfloat16 ties converted with one rounding",
                 numba_sim_difference="numba's simulator has no bfloat16 (numba.cuda.bfloat16 is None there)")
+
+
+@case
+def fp8_conversions():
+    import ml_dtypes
+    r = rng(79)
+    every = np.concatenate([np.arange(256, dtype=np.uint8).view(t).astype(np.float32)
+                            for t in (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2)])
+    s = np.unique(every[np.isfinite(every)])
+    mids = ((s[1:].astype(np.float64) + s[:-1]) / 2).astype(np.float32)  # ties: to even
+    wide = (r.standard_normal(1500) * 10.0 ** r.integers(-10, 10, 1500)).astype(np.float32)
+    edges = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 448.0, 464.0, -465.0, 57344.0, 61440.0, -1e30, 2e-10],
+                     np.float32)
+    x = np.concatenate([s, mids, np.nextafter(mids, np.float32(np.inf)), wide, edges])
+    out = np.zeros((4, x.size), np.float32)
+    for row, (t, top) in enumerate(((ml_dtypes.float8_e4m3fn, 448.0), (ml_dtypes.float8_e5m2, 57344.0))):
+        sat = np.clip(x, -top, top)  # the constructors saturate to the largest finite value
+        out[row] = sat.astype(t).astype(np.float32)
+        out[row + 2] = sat.astype(np.float64).astype(t).astype(np.float32)
+    return dict(kernel="fp8_conversions", grid=[blocks(x.size, 128)], block=[128],
+                args=[("x", x), ("out", np.zeros((4, x.size), np.float32))],
+                expect={"out": (out, {})},
+                description="float32 and float64 to fp8_e4m3 and fp8_e5m2 (round to nearest even, saturating "
+                            "constructors) and back: every fp8 value, the midpoints, values across float32's "
+                            "range (ml_dtypes' conversions)",
+                numba_sim_difference="numba's simulator has no fp8 types")

@@ -30,6 +30,7 @@ std::span<const Builtin> cacheHintBuiltins();
 std::span<const Builtin> vectorTypeBuiltins();
 std::span<const Builtin> reductionBuiltins();
 std::span<const Builtin> fp8Builtins();
+std::span<const Builtin> arrayMethodBuiltins();
 
 std::span<const BuiltinFamily> builtinFamilies() {
   static const BuiltinFamily families[] = {
@@ -55,6 +56,7 @@ std::span<const BuiltinFamily> builtinFamilies() {
       {"vector types", "vector_types.cpp", vectorTypeBuiltins},
       {"reductions", "reductions.cpp", reductionBuiltins},
       {"fp8", "fp8.cpp", fp8Builtins},
+      {"array methods", "array_methods.cpp", arrayMethodBuiltins},
   };
   return families;
 }

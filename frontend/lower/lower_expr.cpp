@@ -1,5 +1,6 @@
 // Lowering of expressions with Python/numba semantics: conversions, arithmetic (floor
 // division and modulo, power, shifts), comparisons, boolean operators.
+#include "frontend/builtins/array_methods.h"
 #include "frontend/builtins/half.h"
 #include "frontend/lower/bfloat16.h"
 #include "frontend/lower/datetime.h"
@@ -620,7 +621,8 @@ Value *Lowerer::specialRegister(fe::Access reg, unsigned dim) {
   case fe::Access::Slices:
   case fe::Access::TupleStatic:
   case fe::Access::TupleDynamic:
-  case fe::Access::RecordField: break;
+  case fe::Access::RecordField:
+  case fe::Access::Transpose: break;
   }
   throw Error("internal error: not a special register");
 }
@@ -677,6 +679,12 @@ Value *Lowerer::lowerAttribute(const fe::AttributeExpr &a) {
     return real ? v : Constant::getNullValue(v->getType()); // a real number
   }
   case A::RecordField: return recordField(lowerExpr(*a.value), info(*a.value).type, unsigned(ei.staticIndex));
+  case A::Transpose: {
+    std::vector<unsigned> reversed;
+    for (unsigned k = ei.type.ndim; k-- > 0;)
+      reversed.push_back(k);
+    return permutedView(*this, lowerExpr(*a.value), ei.type, reversed);
+  }
   case A::None:
   case A::TupleIndices:
   case A::Slices:

@@ -6,9 +6,30 @@
 
 #include "frontend/sema/record_layout.h"
 
+#include <cstring>
+
 namespace cutwin::ir {
 
 using namespace llvm;
+
+namespace {
+
+/// The code points of UTF-8 text (the source's string literals).
+std::vector<uint32_t> codePoints(const std::string &text) {
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < text.size();) {
+    auto c = static_cast<unsigned char>(text[i]);
+    unsigned extra = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+    uint32_t p = extra ? c & (0x3f >> extra) : c;
+    for (unsigned k = 1; k <= extra && i + k < text.size(); ++k)
+      p = (p << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3f);
+    out.push_back(p);
+    i += 1 + extra;
+  }
+  return out;
+}
+
+} // namespace
 
 Value *Lowerer::recordFieldAddress(Value *rec, const Type &rt, unsigned field) {
   const fe::RecordField &f = rt.record->fields[field];
@@ -50,6 +71,31 @@ Lowerer::ScalarPlace Lowerer::recordFieldPlace(const fe::Expr &target) {
   unsigned field = unsigned(info(target).staticIndex);
   const fe::RecordField &f = rt.record->fields[field];
   return {recordFieldAddress(lowerExpr(base), rt, field), f.scalar, f.alignment()};
+}
+
+void Lowerer::storeString(const fe::Expr &target, const std::string &text) {
+  const fe::RecordLayout &r = *info(target).type.record;
+  Value *dst;
+  if (auto *sub = fe::dyn<fe::SubscriptExpr>(&target); sub && info(*sub->value).type.isArray()) {
+    Type elem;
+    dst = subscriptAddress(*sub, elem);
+  } else {
+    const fe::Expr &base = *fe::accessedObject(target);
+    dst = recordField(lowerExpr(base), info(base).type, unsigned(info(target).staticIndex));
+  }
+  setLoc(target.loc);
+  // NumPy's: the text's code units (UTF-32 for 'U', the bytes for 'S'), cut at the
+  // length, the rest zeros; one store of the element's bytes
+  std::vector<uint8_t> bytes(r.size, 0);
+  uint64_t count = uint64_t(r.fields[0].shape[0]);
+  if (r.charSequence() == 'S') {
+    std::memcpy(bytes.data(), text.data(), std::min<uint64_t>(count, text.size()));
+  } else {
+    std::vector<uint32_t> points = codePoints(text);
+    for (uint64_t k = 0; k < count && k < points.size(); ++k)
+      std::memcpy(bytes.data() + 4 * k, &points[k], 4); // little-endian, as NumPy's '<U'
+  }
+  b_.CreateAlignedStore(ConstantDataArray::get(ctx_, bytes), dst, Align(1));
 }
 
 void Lowerer::storeIntoRecord(const fe::Expr &target, Value *v, const Type &vt, SourceLoc loc) {

@@ -36,8 +36,14 @@ void Lowerer::lowerStmt(const fe::Stmt &s) {
   }
   case fe::StmtKind::Assign: {
     auto &a = static_cast<const fe::AssignStmt &>(s);
-    Value *v = lowerExpr(*a.value);
     const Type &vt = info(*a.value).type;
+    if (vt.kind == fe::TypeKind::String && info(*a.value).constant) { // into NumPy strings (records)
+      for (auto &t : a.targets)
+        if (t->kind != fe::ExprKind::Name)
+          storeString(*t, info(*a.value).constant->s);
+      return;
+    }
+    Value *v = lowerExpr(*a.value);
     for (auto &t : a.targets)
       lowerAssign(*t, v, vt);
     return;

@@ -200,6 +200,8 @@ private:
   ScalarPlace recordFieldPlace(const fe::Expr &target);
   /// `target = v` where target is a record's field or a record (`a[i] = r`).
   void storeIntoRecord(const fe::Expr &target, llvm::Value *v, const Type &vt, SourceLoc loc);
+  /// `a[i] = "text"`, `r.s = b"text"`: a constant string into a NumPy string element or field.
+  void storeString(const fe::Expr &target, const std::string &text);
 
   // ---- calls (lower_call.cpp)
   llvm::Value *lowerCall(const fe::CallExpr &c);

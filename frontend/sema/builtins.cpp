@@ -92,6 +92,7 @@ std::optional<Type> knownModule(const std::string &p) {
       {"numba.cuda.bf16", "cuda.bf16"},
       {"cutwin.cuda.bf16", "cuda.bf16"},
       {"cutwin.cuda.fp8", "cuda.fp8"},
+      {"numba.cuda._internal.cuda_fp8", "cuda.fp8"},
       {"cutwin", "cutwin"},
       {"cutwin.cuda", "cuda"},
       {"cutwin.types", "numba.types"},

@@ -40,6 +40,25 @@ const RecordField *RecordLayout::field(const std::string &name) const {
   return nullptr;
 }
 
+char RecordLayout::charSequence() const {
+  if (fields.size() != 1 || fields[0].offset != 0 || fields[0].shape.size() != 1 || fields[0].record)
+    return 0;
+  const RecordField &f = fields[0];
+  if (f.name == kUnicodeField && f.scalar == Scalar::U32)
+    return 'U';
+  if (f.name == kBytesField && f.scalar == Scalar::U8)
+    return 'S';
+  return 0;
+}
+
+std::string RecordLayout::displayName() const {
+  switch (charSequence()) {
+  case 'U': return "[unichr x " + std::to_string(fields[0].shape[0]) + "]";
+  case 'S': return "[char x " + std::to_string(fields[0].shape[0]) + "]";
+  }
+  return text;
+}
+
 namespace {
 
 struct Table {

@@ -35,7 +35,16 @@ struct RecordLayout {
   /// The record's own alignment in memory (arrays of it in shared and local memory).
   uint64_t alignment() const;
   const RecordField *field(const std::string &name) const;
+  /// NumPy's fixed-length strings, which the host spells as a record of one field of code
+  /// units (kUnicodeField: uint32, a 'U' dtype; kBytesField: uint8, an 'S' dtype): 'U' or
+  /// 'S', and 0 for other records.
+  char charSequence() const;
+  /// numba's name: "[unichr x 12]", "[char x 12]", or the record's spelling.
+  std::string displayName() const;
 };
+
+inline constexpr const char *kUnicodeField = "__unichr__";
+inline constexpr const char *kBytesField = "__char__";
 
 /// The record type numba spells `text` (a `Record(...)` spelling, nothing around it);
 /// throws cutwin::Error naming what is wrong and where.

@@ -359,14 +359,21 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
       info.access = a.attr == "real" ? Access::RealPart : Access::ImagPart;
       return info;
     }
+    if (a.attr == "T" && !t.pointer) { // numba: a view with the dimensions reversed
+      info.type = t;
+      if (t.ndim > 1 && t.layout != Layout::A)
+        info.type.layout = t.layout == Layout::C ? Layout::F : Layout::C;
+      info.access = Access::Transpose;
+      return info;
+    }
     if (findBuiltin("array." + a.attr)) { // a.sum(), a.min(), ...: the receiver is the array
       info.type = Type::named(TypeKind::Function, "array." + a.attr);
       return info;
     }
     error(a.loc, "arrays in kernels have no attribute '" + a.attr +
                      "' (supported: shape, "
-                     "strides, size, ndim, itemsize, dtype and the reductions sum, prod, mean, var, std, "
-                     "min, max, all, any)");
+                     "strides, size, ndim, itemsize, dtype, real, imag, T, the views reshape, view, "
+                     "transpose, copy and the reductions sum, prod, mean, var, std, min, max, all, any)");
   }
   if (t.isScalar() && (a.attr == "real" || a.attr == "imag")) {
     // numba: the parts of a complex number; a real number is its own real part, imag 0.

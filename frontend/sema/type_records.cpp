@@ -55,7 +55,12 @@ ExprInfo FunctionTyper::typeRecordField(const Type &record, const ConstValue &ke
 void FunctionTyper::checkRecordStore(const Type &value, const Type &target, SourceLoc loc) {
   if (target.space == MemSpace::Const)
     error(loc, "cannot assign into a constant array: it is read-only in kernels");
-  if (target.isRecord()) { // a whole record: its bytes copied
+  if (target.isRecord()) {                // a whole record: its bytes copied
+    if (value.kind == TypeKind::String) { // a constant string into a NumPy string: its code units
+      if (!target.record->charSequence())
+        error(loc, "cannot store a string into a record of type " + target.str());
+      return;
+    }
     if (!value.isRecord() || value.record != target.record)
       error(loc, "cannot store " + value.str() + " into a record of type " + target.str());
     return;

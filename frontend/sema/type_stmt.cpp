@@ -193,6 +193,8 @@ void FunctionTyper::typeStmt(const Stmt &s) {
     bool toNames = std::all_of(a.targets.begin(), a.targets.end(),
                                [](const ExprPtr &t) { return t->kind == ExprKind::Name; });
     ExprInfo v = toNames ? typeOptionalExpr(*a.value) : typeExpr(*a.value);
+    if (v.type.kind == TypeKind::String && !toNames && !v.constant)
+      error(a.value->loc, "only constant strings are stored into string arrays and fields in kernels");
     for (auto &t : a.targets)
       assignTo(*t, v.type, a.value->loc);
     return;

@@ -38,6 +38,7 @@ enum class Access : uint8_t {
   TupleStatic,  ///< t[k] with k a constant (staticIndex)
   TupleDynamic, ///< t[i] of a uniform tuple, i known at run time
   RecordField,  ///< r.x, r["x"]: a record's field, staticIndex its position
+  Transpose,    ///< a.T: the view with the dimensions reversed
 };
 
 /// What the typer learned about one expression.

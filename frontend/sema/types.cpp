@@ -340,7 +340,7 @@ std::string Type::str() const {
   case TypeKind::Array: {
     if (pointer)
       return std::string("CPointer(") + scalarName(scalar) + ")";
-    std::string s = std::string("array(") + (record ? record->text : scalarName(scalar)) + ", " +
+    std::string s = std::string("array(") + (record ? record->displayName() : scalarName(scalar)) + ", " +
                     std::to_string(ndim) + "d, " +
                     (layout == Layout::C   ? "C"
                      : layout == Layout::F ? "F"
@@ -387,7 +387,7 @@ std::string Type::str() const {
     return s + ")";
   }
   case TypeKind::Optional: return "OptionalType(" + elems[0].str() + ")"; // numba's spelling
-  case TypeKind::Record: return record->text;
+  case TypeKind::Record: return record->displayName();
   }
   return "?";
 }

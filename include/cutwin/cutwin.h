@@ -93,6 +93,9 @@ private:
 };
 
 /// An n-dimensional array in a device's memory (a view: strides in bytes).
+/// The most dimensions an array a kernel takes or captures may have (NumPy 1's limit).
+constexpr unsigned kMaxArrayDims = 32;
+
 class DeviceArray {
 public:
   DeviceArray() = default;
@@ -324,7 +327,7 @@ struct HostValue {
   std::vector<HostValue> elems;
   DType dtype = DType::F64;   ///< Array: element type; Bool/Int/Float if typedScalar: the type
   bool typedScalar = false;   ///< a NumPy scalar (np.float32(0.5)): kernels see its own dtype
-  std::vector<int64_t> shape; ///< Array: 1 to 3 dimensions
+  std::vector<int64_t> shape; ///< Array: 0 to kMaxArrayDims dimensions
   std::vector<uint8_t> bytes; ///< Array: the elements in C order
   /// DeviceArray: a device array a kernel's global holds, captured by address (numba's
   /// capture: the kernel uses that memory); `shape` and byte `strides` describe it.

@@ -97,6 +97,10 @@ def record_spelling(dtype):
     """numba's spelling of a structured dtype's record type; TypeError for fields kernels
     cannot hold (strings, bytes, dates, objects)."""
     dtype = np.dtype(dtype)
+    if is_string_dtype(dtype):  # NumPy's fixed-length strings: a record of their code units
+        count = dtype.itemsize // (4 if dtype.kind == "U" else 1)
+        field, unit = ("__unichr__", "uint32") if dtype.kind == "U" else ("__char__", "uint8")
+        return "Record(%s[type=nestedarray(%s, (%d,));offset=0];%d;False)" % (field, unit, count, dtype.itemsize)
     fields = []
     for name in dtype.names:
         ftype, offset = dtype.fields[name][:2]
@@ -104,7 +108,15 @@ def record_spelling(dtype):
     return "Record(%s;%d;%s)" % (",".join(fields), dtype.itemsize, bool(dtype.isalignedstruct))
 
 
+def is_string_dtype(dtype):
+    """NumPy's fixed-length str ('U') and bytes ('S') dtypes, which kernels store
+    constant strings into (numba's UnicodeCharSeq and CharSeq)."""
+    return dtype.kind in "US" and dtype.itemsize > 0 and dtype.byteorder in "=<|"
+
+
 def _field_spelling(ftype, name):
+    if is_string_dtype(ftype):
+        return record_spelling(ftype)
     if ftype.subdtype is not None:
         base, shape = ftype.subdtype
         return "nestedarray(%s, %s)" % (_field_spelling(base, name), tuple(shape))
@@ -285,7 +297,7 @@ datetime64, timedelta64 = _TimeKind("datetime64"), _TimeKind("timedelta64")
 def from_dtype(dtype):
     """The type of a NumPy dtype: a scalar type, or a Record for a structured dtype."""
     dtype = np.dtype(dtype)
-    if dtype.names:
+    if dtype.names or is_string_dtype(dtype):
         return Record(dtype)
     if dtype.kind in "mM":  # datetime64[D], timedelta64[ns], ...
         unit = np.datetime_data(dtype)[0]

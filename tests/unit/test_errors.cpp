@@ -265,7 +265,7 @@ TEST(CompileErrors, EveryUnsupportedConstructIsADiagnosticNotACrash) {
       "    x = a[1.5:2]\n",
       "    x = a[1:2, 0, 0]\n",
       "    a[0:2] += 1\n",
-      "    x = a.T\n",
+      "    x = a.flat\n",
       "    with a:\n        pass\n",
       "    try:\n        pass\n    except Exception:\n        pass\n",
       "    def inner():\n        pass\n",

@@ -24,7 +24,7 @@ from . import fp16  # noqa: F401,E402  cuda.fp16.hadd etc.: CUDA's float16 funct
 from . import bf16  # noqa: F401,E402  cuda.bf16.hadd etc.: CUDA's bfloat16 functions in kernels
 from . import cudadrv  # noqa: F401,E402  cuda.cudadrv.driver / drvapi names
 from .reduction import Reduce, reduce  # noqa: F401,E402
-from .special import literal_unroll  # noqa: F401,E402
+from .special import carray, farray, literal_unroll  # noqa: F401,E402
 from . import launchconfig  # noqa: F401,E402
 from .vectorizers import guvectorize, vectorize  # noqa: F401,E402
 from .runtime import (Event, Stream, close, current_backend, default_stream, detect, event,  # noqa: F401

@@ -19,8 +19,8 @@ def _native_dtype(dtype):
     """The C++ dtype name of a NumPy dtype (a structured dtype's: numba's spelling of it)."""
     if dtype == xoroshiro128p_dtype:
         return "xoroshiro128p"
-    if dtype.names:
-        from ..types import record_spelling
+    from ..types import is_string_dtype, record_spelling
+    if dtype.names or is_string_dtype(dtype):
         return record_spelling(dtype)
     return dtype.name
 
@@ -29,7 +29,7 @@ def _raw(host):
     """A host array as the extension takes it: record arrays as their bytes, ml_dtypes'
     numbers (bfloat16) as unsigned integers of their size, datetime64 and timedelta64 as
     their int64 counts."""
-    if host.dtype.names:
+    if host.dtype.names or host.dtype.kind in "US":
         return host.view(np.uint8)
     if host.dtype.kind == "V":
         return host.view("u%d" % host.dtype.itemsize)

@@ -705,6 +705,8 @@ def _dummy_arg(dev, t):
         return tuple(_dummy_arg(dev, e) for e in t)
     if isinstance(t, ct._RecordType):
         return ("record", _cutwin.zeros(dev, str(t), [1]))
+    if isinstance(t, ct.CPointer):  # an address, as launches pass it
+        return ("int64", 0)
     if not isinstance(t, ct.Array):
         return (t.dtype.name, 0)
     record = isinstance(t.dtype, ct._RecordType)

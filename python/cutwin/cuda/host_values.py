@@ -34,11 +34,11 @@ def host_constant(v):
         # Interface) is captured by address, as numba captures it: the kernel reads and
         # writes that memory (kept alive by the dispatcher).
         d = v if isinstance(v, DeviceNDArray) else as_cuda_array(v)
-        if 1 <= d.ndim <= 3 and d.dtype.name in _CONST_ARRAY_DTYPES:
+        if d.ndim <= 32 and d.dtype.name in _CONST_ARRAY_DTYPES:
             _captured[id(v)] = v
             return {"device_pointer": d._arr.device_pointer, "dtype": d.dtype.name, "shape": list(d.shape),
                     "strides": list(d.strides)}
-    if isinstance(v, np.ndarray) and 0 <= v.ndim <= 3 and (v.dtype.name in _CONST_ARRAY_DTYPES or v.dtype.names):
+    if isinstance(v, np.ndarray) and v.ndim <= 32 and (v.dtype.name in _CONST_ARRAY_DTYPES or v.dtype.names):
         # Global arrays are frozen into the kernel's constant memory when it compiles,
         # as numba does: later changes to the host array do not reach compiled kernels.
         # Arrays of records travel as their bytes, with numba's spelling of the record.

@@ -32,6 +32,16 @@ def _address(pointer):
     return int(pointer or 0)
 
 
+class DevicePointer(ctypes.c_void_p):
+    """A device address as ctypes holds it, which `int()` reads too (numba-cuda's
+    CUdeviceptr: `int(a.gpu_data.device_pointer)`)."""
+
+    def __int__(self):
+        return self.value or 0
+
+    __index__ = __int__
+
+
 class MemoryPointer:
     """Device memory owned by a memory manager, freed by `finalizer` when this object
     goes (or at `free()`)."""
@@ -40,7 +50,7 @@ class MemoryPointer:
 
     def __init__(self, context, pointer, size, owner=None, finalizer=None):
         self.context = context
-        self.device_pointer = ctypes.c_void_p(_address(pointer))
+        self.device_pointer = DevicePointer(_address(pointer))
         self.handle = self.device_pointer
         self.size = size
         self._cuda_memsize_ = size

@@ -153,6 +153,9 @@ def binding(name, v, unit_of, attrs=frozenset(), depth=0):
     kernel_only = getattr(type(v), "__name__", "") == "_KernelOnly" and hasattr(v, "_name")
     if kernel_only:
         return {"kind": "member", "path": "cutwin.cuda", "attrs": v._name.split(".")}
+    if (isinstance(v, pytypes.FunctionType) and v.__name__ in ("carray", "farray")
+            and getattr(v, "__module__", "") in ("numba.np.numpy_support", "numba.cuda.np.numpy_support")):
+        return {"kind": "member", "path": "cutwin.cuda", "attrs": [v.__name__]}  # numba's, as cutwin's
     hit = _members().get(id(v))
     if hit is not None and hit[0] is v:
         return {"kind": "member", "path": hit[1], "attrs": list(hit[2])}
