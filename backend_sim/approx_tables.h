@@ -102,7 +102,8 @@ float approxCosF32(float x);
 float approxTanhF32(float x);
 /// tanh.approx.f16 of a float16 value held as float32: tanh.approx.f32 rounded to half.
 float approxTanhF16(float x);
-/// tanh.approx.bf16 of a bfloat16 held as float32 (the result is one too).
+/// tanh.approx.bf16 of a bfloat16 held as float32 (the result is one too): tanh.approx.f32
+/// cut to bfloat16, as measured on an H100.
 float approxTanhBF16(float x);
 /// The units above over n lanes at once (in[i] -> out[i]), as the vector variants of a
 /// vectorised thread loop call them: the table blocks of all lanes are requested from

@@ -318,7 +318,28 @@ def test_math_functions_within_one_step_of_the_exact_result(cutwin_backend, name
     want = np.array([rounded(float(v)) for v in exact], np.uint16)
     steps = np.abs(out.view(np.uint16).astype(np.int32) - want.astype(np.int32))
     assert steps.max() <= 1, (name, x[steps.argmax()], got[steps.argmax()], exact[steps.argmax()])
-    assert (steps == 0).mean() > 0.97, (name, (steps == 0).mean())
+    # (tanh.approx.bf16 cuts the float32 unit's result toward zero: fewer exact results)
+    assert (steps == 0).mean() > (0.95 if name == "htanh_approx" else 0.97), (name, (steps == 0).mean())
+
+
+@cuda.jit(fastmath=True)
+def _tanh_f32_unit(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = math.tanh(x[i])  # tanh.approx.f32 with fastmath
+
+
+def test_tanh_approx_bf16_is_the_float32_unit_cut_toward_zero(cutwin_backend):
+    # measured on an H100 for all 65,536 inputs (docs/results/tanh_approx_bf16_h100.md);
+    # here every input against the same backend's tanh.approx.f32
+    bits = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    out = np.zeros(bits.size, np.uint16).view(BF16)
+    _math_kernel(bf16.htanh_approx)[512, 128](bits.view(BF16), out)
+    unit = np.zeros(bits.size, np.float32)
+    _tanh_f32_unit[512, 128]((bits.astype(np.uint32) << 16).view(np.float32), unit)
+    cut = (unit.view(np.uint32) >> 16).astype(np.uint16)
+    cut[np.isnan(unit)] = 0x7FFF
+    np.testing.assert_array_equal(out.view(np.uint16), cut)
 
 
 def test_math_functions_of_exact_cases_and_specials(cutwin_backend):
