@@ -344,15 +344,11 @@ Value *lowerView(LoweringContext &cx, const fe::CallExpr &c, Value *arr, const T
           b.CreateURem(b.CreateMul(shape[0], b.getInt64(oldSize)), b.getInt64(newSize)), b.getInt64(0));
       cx.raiseExceptionIf(b.CreateAnd(fEnd, b.CreateNot(fFits)), c.loc,
                           "ValueError: new type not compatible with array");
-      if (at.ndim == 1) {
-        shape[0] = cDim;
-        strides[0] = b.getInt64(newSize);
-      } else {
-        shape[last] = b.CreateSelect(cEnd, cDim, shape[last]);
-        strides[last] = b.CreateSelect(cEnd, b.getInt64(newSize), strides[last]);
-        shape[0] = b.CreateSelect(fEnd, fDim, shape[0]);
-        strides[0] = b.CreateSelect(fEnd, b.getInt64(newSize), strides[0]);
-      }
+      // (a 1-D array's ends are its one axis: either select picks it)
+      shape[last] = b.CreateSelect(cEnd, cDim, shape[last]);
+      strides[last] = b.CreateSelect(cEnd, b.getInt64(newSize), strides[last]);
+      shape[0] = b.CreateSelect(fEnd, fDim, shape[0]);
+      strides[0] = b.CreateSelect(fEnd, b.getInt64(newSize), strides[0]);
     }
   }
   return cx.buildArray(rt, cx.arrayField(arr, 0, 0), shape, strides);
