@@ -27,9 +27,9 @@ bool isFContiguousOnly(const DeviceArray &arr) {
   }
   return true;
 }
-} // namespace
 
-fe::Type argumentType(const Arg &a) {
+/// The type of the argument's value (an enum member's without its class).
+fe::Type valueType(const Arg &a) {
   if (a.isTuple()) {
     std::vector<fe::Type> elems;
     for (const Arg &e : a.elements())
@@ -56,9 +56,16 @@ fe::Type argumentType(const Arg &a) {
     throw Error("RNG states are passed as arrays, not scalars");
   return fe::Type::scalarOf(fe::Scalar(a.scalar().dtype));
 }
+} // namespace
+
+fe::Type argumentType(const Arg &a) {
+  fe::Type t = valueType(a);
+  t.enumClass = a.enumClass(); // an enum member's class is part of its type
+  t.intEnum = a.intEnum();
+  return t;
+}
 
 namespace {
-
 template <class T> void put(uint8_t *buf, uint32_t off, T v) { std::memcpy(buf + off, &v, sizeof v); }
 
 void putScalar(uint8_t *buf, uint32_t off, fe::Scalar to, const Arg::Scalar &s) {

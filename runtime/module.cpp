@@ -30,7 +30,17 @@ fe::ConstValue typed(fe::ConstValue c, const HostValue &v) {
   return c;
 }
 
+fe::ConstValue valueOf(const HostValue &v);
+
+/// A host value as the compiler's constant (an enum member: its value, typed with its class).
 fe::ConstValue constValue(const HostValue &v) {
+  fe::ConstValue c = valueOf(v);
+  c.enumClass = v.enumClass;
+  c.intEnum = v.intEnum;
+  return c;
+}
+
+fe::ConstValue valueOf(const HostValue &v) {
   switch (v.kind) {
   case HostValue::Kind::Bool: return typed(fe::ConstValue::ofBool(v.b), v);
   case HostValue::Kind::Int: return typed(fe::ConstValue::ofInt(v.i), v);

@@ -526,6 +526,16 @@ Value *Lowerer::compare(fe::CmpOp op, Value *a, Value *b, Scalar t) {
   throw Error("internal error: comparison not lowered");
 }
 
+void Lowerer::tupleLeaves(Value *tuple, const Type &t, std::vector<std::pair<Value *, Type>> &out) {
+  for (unsigned k = 0; k < t.elems.size(); ++k) {
+    Value *e = b_.CreateExtractValue(tuple, {k});
+    if (t.elems[k].isTuple())
+      tupleLeaves(e, t.elems[k], out);
+    else
+      out.push_back({e, t.elems[k]});
+  }
+}
+
 Value *Lowerer::lowerCompare(const fe::CompareExpr &c) {
   const fe::ExprInfo &ei = info(c);
   Value *left = lowerExpr(*c.left);
@@ -537,6 +547,19 @@ Value *Lowerer::lowerCompare(const fe::CompareExpr &c) {
       throw Error("internal error: an identity comparison without an Optional operand");
     Value *present = b_.CreateExtractValue(optional, {1});
     return c.ops[0] == fe::CmpOp::Is ? b_.CreateNot(present) : present;
+  }
+  if (c.ops.size() == 1 && leftT.isTuple()) { // tuples (and tuple-valued enum members): element by element
+    std::vector<std::pair<Value *, Type>> xs, ys;
+    tupleLeaves(left, leftT, xs);
+    tupleLeaves(lowerExpr(*c.comparators[0]), info(*c.comparators[0]).type, ys);
+    Value *all = ConstantInt::getTrue(ctx_);
+    for (size_t k = 0; k < xs.size(); ++k) {
+      Scalar a = ei.operandTypes[2 * k], b = ei.operandTypes[2 * k + 1];
+      all = b_.CreateAnd(all, compare(fe::CmpOp::Eq, convert(xs[k].first, xs[k].second, Type::scalarOf(a)),
+                                      convert(ys[k].first, ys[k].second, Type::scalarOf(b)), a));
+    }
+    bool equal = c.ops[0] == fe::CmpOp::Eq || c.ops[0] == fe::CmpOp::Is;
+    return equal ? all : b_.CreateNot(all);
   }
   if (c.ops.size() == 1) {
     Scalar a = ei.operandTypes[0], b = ei.operandTypes[1];
@@ -622,7 +645,8 @@ Value *Lowerer::specialRegister(fe::Access reg, unsigned dim) {
   case fe::Access::TupleStatic:
   case fe::Access::TupleDynamic:
   case fe::Access::RecordField:
-  case fe::Access::Transpose: break;
+  case fe::Access::Transpose:
+  case fe::Access::EnumValue: break;
   }
   throw Error("internal error: not a special register");
 }
@@ -633,6 +657,7 @@ Value *Lowerer::lowerAttribute(const fe::AttributeExpr &a) {
   switch (ei.access) {
   case A::TupleField: return b_.CreateExtractValue(lowerExpr(*a.value), {unsigned(ei.staticIndex)});
   case A::LaneId: return laneId();
+  case A::EnumValue: return lowerExpr(*a.value); // (a member is its value)
   case A::ThreadIdx:
   case A::BlockIdx:
   case A::BlockDim:

@@ -119,6 +119,8 @@ private:
   llvm::Value *lowerUnary(const fe::UnaryOpExpr &u);
   llvm::Value *lowerBoolOp(const fe::BoolOpExpr &b);
   llvm::Value *lowerCompare(const fe::CompareExpr &c);
+  /// The scalars of a tuple value, nested tuples flattened, with their types.
+  void tupleLeaves(llvm::Value *tuple, const Type &t, std::vector<std::pair<llvm::Value *, Type>> &out);
   llvm::Value *compare(fe::CmpOp op, llvm::Value *a, llvm::Value *b, Scalar t) override;
   llvm::Value *lowerIfExp(const fe::IfExpExpr &i);
   llvm::Value *lowerAttribute(const fe::AttributeExpr &a);

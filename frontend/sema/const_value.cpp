@@ -9,6 +9,14 @@
 namespace cutwin::fe {
 
 Type ConstValue::type() const {
+  if (!enumClass.empty()) {
+    ConstValue value = *this;
+    value.enumClass.clear();
+    Type t = value.type();
+    t.enumClass = enumClass;
+    t.intEnum = intEnum;
+    return t;
+  }
   if (typedScalar && isNumber())
     return Type::scalarOf(dtype);
   switch (kind) {
@@ -275,7 +283,19 @@ std::optional<ConstValue> evalConst(const Expr &e, const SourceFile &file, const
     auto l = rec(*c.left);
     for (size_t k = 0; k < c.ops.size(); ++k) {
       auto r = rec(*c.comparators[k]);
-      if (!l || !r || !l->isNumber() || !r->isNumber())
+      if (!l || !r)
+        return std::nullopt;
+      if (c.ops[k] == CmpOp::Eq || c.ops[k] == CmpOp::NotEq || c.ops[k] == CmpOp::Is ||
+          c.ops[k] == CmpOp::IsNot) {
+        bool identity = c.ops[k] == CmpOp::Is || c.ops[k] == CmpOp::IsNot;
+        if (auto same = enumClassesDecide(l->type(), r->type(), identity)) {
+          if (*same != (c.ops[k] == CmpOp::Eq || c.ops[k] == CmpOp::Is))
+            return ConstValue::ofBool(false);
+          l = r;
+          continue;
+        }
+      }
+      if (!l->isNumber() || !r->isNumber())
         return std::nullopt;
       double x = l->asDouble(), y = r->asDouble();
       bool ok;

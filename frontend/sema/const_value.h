@@ -33,6 +33,9 @@ struct ConstValue {
   /// A NumPy scalar from the host (np.float32(0.5)): typed `dtype`, as numba types it,
   /// instead of Python's int64/float64/bool.
   bool typedScalar = false;
+  /// An enum member's class (Type::enumClass); the member is this value.
+  std::string enumClass;
+  bool intEnum = false;
   std::vector<int64_t> shape;
   std::shared_ptr<const std::vector<uint8_t>> bytes;
   uint64_t address = 0;         ///< DeviceArray: its first element's device address

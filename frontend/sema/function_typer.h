@@ -49,6 +49,9 @@ private:
   ExprInfo typeUnaryOp(const UnaryOpExpr &u);
   ExprInfo typeBoolOp(const BoolOpExpr &b);
   ExprInfo typeCompare(const CompareExpr &c);
+  /// Tuples compared for equality, element by element (nested tuples flattened): the scalar
+  /// types each pair of elements is compared in.
+  std::vector<Scalar> tupleEqualityTypes(const Type &a, const Type &b, const SourceLoc &loc);
   ExprInfo typeIfExp(const IfExpExpr &i);
   ExprInfo typeAttribute(const AttributeExpr &a);
   ExprInfo typeSubscript(const SubscriptExpr &s);

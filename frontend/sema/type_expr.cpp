@@ -130,7 +130,8 @@ ExprInfo FunctionTyper::typeBinary(BinOp op, const Type &l, const Type &r, Sourc
   ExprInfo info;
   if (l.isUnknown() || r.isUnknown())
     return info;
-  if (l.isScalar() && r.isScalar()) {
+  bool plainEnum = (!l.enumClass.empty() && !l.intEnum) || (!r.enumClass.empty() && !r.intEnum);
+  if (l.isScalar() && r.isScalar() && !plainEnum) { // (an IntEnum's member computes as its int)
     auto c = fe::typeBinOp(op, l.scalar, r.scalar);
     if (!c)
       error(loc, std::string("unsupported operand types for ") + binOpSymbol(op) + ": '" + l.str() +
@@ -156,7 +157,7 @@ ExprInfo FunctionTyper::typeUnaryOp(const UnaryOpExpr &u) {
     info.type = Type::scalarOf(Scalar::Bool);
     return info;
   }
-  if (!v.type.isScalar())
+  if (!v.type.isScalar() || (!v.type.enumClass.empty() && !v.type.intEnum))
     error(u.loc,
           std::string("bad operand type for unary ") + unaryOpSymbol(u.op) + ": '" + v.type.str() + "'");
   auto c = fe::typeUnaryOp(u.op, v.type.scalar);
@@ -192,6 +193,26 @@ ExprInfo FunctionTyper::typeBoolOp(const BoolOpExpr &b) {
   return info;
 }
 
+std::vector<Scalar> FunctionTyper::tupleEqualityTypes(const Type &a, const Type &b, const SourceLoc &loc) {
+  std::vector<Scalar> types;
+  for (size_t k = 0; k < a.elems.size(); ++k) {
+    const Type &x = a.elems[k], &y = b.elems[k];
+    if (x.isTuple() && y.isTuple() && x.elems.size() == y.elems.size()) {
+      auto inner = tupleEqualityTypes(x, y, loc);
+      types.insert(types.end(), inner.begin(), inner.end());
+      continue;
+    }
+    auto cs = x.isScalar() && y.isScalar() && x.enumClass.empty() && y.enumClass.empty()
+                  ? fe::typeCompare(CmpOp::Eq, x.scalar, y.scalar)
+                  : std::nullopt;
+    if (!cs)
+      error(loc, "cannot compare tuples whose elements are " + x.str() + " and " + y.str() + " in a kernel");
+    types.push_back(cs->args[0]);
+    types.push_back(cs->args[1]);
+  }
+  return types;
+}
+
 ExprInfo FunctionTyper::typeCompare(const CompareExpr &c) {
   ExprInfo info;
   // `x is None` asks an Optional itself, not its value.
@@ -218,11 +239,18 @@ ExprInfo FunctionTyper::typeCompare(const CompareExpr &c) {
       }
       if (prev.kind == TypeKind::None || right.type.kind == TypeKind::None)
         same = prev.kind == right.type.kind;
+      else if (auto decided = enumClassesDecide(prev, right.type, /*identity=*/true))
+        same = decided;
       else if (left.constant && right.constant && left.constant->kind != ConstValue::Kind::Array)
         same = left.constant->str() == right.constant->str() && prev == right.type;
       info.type = Type::scalarOf(Scalar::Bool);
       if (same) {
         info.constant = ConstValue::ofBool(*same != isNot);
+        return info;
+      }
+      // Members of one enum class: the same member where their values are equal.
+      if (!prev.enumClass.empty() && prev.isTuple() && prev == right.type) {
+        info.operandTypes = tupleEqualityTypes(prev, right.type, c.loc);
         return info;
       }
       if (!prev.isScalar() || prev != right.type)
@@ -232,6 +260,28 @@ ExprInfo FunctionTyper::typeCompare(const CompareExpr &c) {
       info.operandTypes = {prev.scalar, prev.scalar};
       return info;
     }
+    if ((op == CmpOp::Eq || op == CmpOp::NotEq) && !prev.isUnknown() && !right.type.isUnknown()) {
+      // Enum members of different classes, or a plain Enum's member and a value: unequal.
+      if (auto decided = enumClassesDecide(prev, right.type, /*identity=*/false)) {
+        if (c.ops.size() != 1)
+          error(c.loc,
+                "chained comparisons of enum members of different classes are not supported in kernels");
+        info.type = Type::scalarOf(Scalar::Bool);
+        info.constant = ConstValue::ofBool(*decided == (op == CmpOp::Eq));
+        return info;
+      }
+      if (prev.isTuple() || right.type.isTuple()) { // tuples: element by element, as Python
+        if (c.ops.size() != 1)
+          error(c.loc, "chained comparisons of tuples are not supported in kernels");
+        info.type = Type::scalarOf(Scalar::Bool);
+        if (!prev.isTuple() || !right.type.isTuple() || prev.elems.size() != right.type.elems.size()) {
+          info.constant = ConstValue::ofBool(op == CmpOp::NotEq); // (numba: tuples of different lengths)
+          return info;
+        }
+        info.operandTypes = tupleEqualityTypes(prev, right.type, c.loc);
+        return info;
+      }
+    }
     if (op == CmpOp::In || op == CmpOp::NotIn)
       error(c.loc, std::string("'") + cmpOpSymbol(op) + "' comparisons are not supported in kernels");
     if (prev.isUnknown() || right.type.isUnknown()) {
@@ -239,7 +289,9 @@ ExprInfo FunctionTyper::typeCompare(const CompareExpr &c) {
       info.operandTypes.push_back(Scalar::Bool);
       info.operandTypes.push_back(Scalar::Bool);
     } else {
-      if (!prev.isScalar() || !right.type.isScalar())
+      bool plainEnum = (!prev.enumClass.empty() && !prev.intEnum) ||
+                       (!right.type.enumClass.empty() && !right.type.intEnum);
+      if (!prev.isScalar() || !right.type.isScalar() || (plainEnum && op != CmpOp::Eq && op != CmpOp::NotEq))
         error(c.loc, std::string("cannot compare ") + prev.str() + " " + cmpOpSymbol(op) + " " +
                          right.type.str() + " in a kernel");
       auto cs = fe::typeCompare(op, prev.scalar, right.type.scalar);
@@ -374,6 +426,16 @@ ExprInfo FunctionTyper::typeAttribute(const AttributeExpr &a) {
                      "' (supported: shape, "
                      "strides, size, ndim, itemsize, dtype, real, imag, T, the views reshape, view, "
                      "transpose, copy and the reductions sum, prod, mean, var, std, min, max, all, any)");
+  }
+  if (!t.enumClass.empty() && a.attr == "value") { // an enum member's value (numba: EnumMember.value)
+    info.type = t.valueType();
+    info.access = Access::EnumValue;
+    if (base.constant) {
+      info.constant = base.constant;
+      info.constant->enumClass.clear();
+      info.constant->intEnum = false;
+    }
+    return info;
   }
   if (t.isScalar() && (a.attr == "real" || a.attr == "imag")) {
     // numba: the parts of a complex number; a real number is its own real part, imag 0.

@@ -39,6 +39,7 @@ enum class Access : uint8_t {
   TupleDynamic, ///< t[i] of a uniform tuple, i known at run time
   RecordField,  ///< r.x, r["x"]: a record's field, staticIndex its position
   Transpose,    ///< a.T: the view with the dimensions reversed
+  EnumValue,    ///< m.value of an enum member: the member's value itself
 };
 
 /// What the typer learned about one expression.

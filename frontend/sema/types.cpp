@@ -3,6 +3,8 @@
 #include "frontend/sema/record_layout.h"
 
 #include <cctype>
+#include <cstdio>
+#include <functional>
 
 #include <array>
 #include <map>
@@ -305,7 +307,7 @@ bool Type::hasUnknown() const {
 uint64_t Type::itemSize() const { return record ? record->size : byteSize(scalar); }
 
 bool Type::operator==(const Type &o) const {
-  if (kind != o.kind)
+  if (kind != o.kind || enumClass != o.enumClass)
     return false;
   switch (kind) {
   case TypeKind::Scalar:
@@ -333,6 +335,9 @@ bool Type::operator==(const Type &o) const {
 }
 
 std::string Type::str() const {
+  if (!enumClass.empty()) // numba's spelling: IntEnumMember(<enum 'Shape'>, int64)
+    return std::string(intEnum ? "IntEnumMember" : "EnumMember") + "(<enum '" +
+           enumClass.substr(enumClass.rfind(':') + 1) + "'>, " + valueType().str() + ")";
   switch (kind) {
   case TypeKind::Unknown: return "<unknown>";
   case TypeKind::None: return "none";
@@ -436,6 +441,14 @@ std::string Type::mangle() const {
       "c128", "f16",  "bf16", "e5m2", "e4m3", "e8m0", "M8Y", "M8M", "M8W", "M8D", "M8h",  "M8m",  "M8s",
       "M8ms", "M8us", "M8ns", "m8Y",  "m8M",  "m8W",  "m8D", "m8h", "m8m", "m8s", "m8ms", "m8us", "m8ns"};
   static_assert(std::size(short_) == kNumScalars, "a short name for each scalar of dtypes.def");
+  if (!enumClass.empty()) { // the class is part of the type; its name, identifier-safe and unique
+    std::string s = "E";
+    for (char c : enumClass)
+      s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    char hash[20];
+    std::snprintf(hash, sizeof hash, "%zx", std::hash<std::string>{}(enumClass));
+    return s + hash + "_" + valueType().mangle();
+  }
   switch (kind) {
   case TypeKind::Scalar: return short_[int(scalar)];
   case TypeKind::Array: {
@@ -500,6 +513,20 @@ std::string Type::mangle() const {
 
 std::string displayName(const std::string &key) { return key.substr(0, key.find('@')); }
 
+std::optional<bool> enumClassesDecide(const Type &a, const Type &b, bool identity) {
+  if (a.enumClass.empty() && b.enumClass.empty())
+    return std::nullopt;
+  if (identity)
+    return a.enumClass == b.enumClass ? std::nullopt : std::optional<bool>(false);
+  if (a.enumClass == b.enumClass)
+    return std::nullopt;
+  bool aNumber = a.enumClass.empty() ? a.isScalar() : a.intEnum;
+  bool bNumber = b.enumClass.empty() ? b.isScalar() : b.intEnum;
+  if ((a.intEnum || b.intEnum) && aNumber && bNumber)
+    return std::nullopt; // an IntEnum's member and a number (or another IntEnum's member)
+  return false;
+}
+
 std::optional<Type> unify(const Type &a, const Type &b) {
   if (a.isUnknown())
     return b;
@@ -507,6 +534,10 @@ std::optional<Type> unify(const Type &a, const Type &b) {
     return a;
   if (a == b)
     return a;
+  // A plain Enum's members unify with their own class's only (an IntEnum's, as ints).
+  if (a.enumClass != b.enumClass &&
+      ((!a.enumClass.empty() && !a.intEnum) || (!b.enumClass.empty() && !b.intEnum)))
+    return std::nullopt;
   // numba's Optional: None with a value, or an Optional with a value or another Optional,
   // is an Optional of the values' unification.
   if (a.isOptional() || b.isOptional() || a.kind == TypeKind::None || b.kind == TypeKind::None) {

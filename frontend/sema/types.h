@@ -102,6 +102,11 @@ struct Type {
   std::vector<Type> elems;              ///< Tuple elements; TypeObject of an array: [element]
   std::vector<std::string> fields;      ///< Named tuples: field names (`path` is the class name)
   std::string path;                     ///< Module, Function, DeviceFunction
+  /// A member of a Python enum class, typed by its value (a Scalar or a Tuple): the class's
+  /// host name ("module:qualname"), so that `is` and `==` between members of different classes
+  /// answer as in Python (numba's EnumMember / IntEnumMember). Empty for other values.
+  std::string enumClass;
+  bool intEnum = false; ///< an enum.IntEnum member: compares and computes as its int value
 
   static Type unknown() { return {}; }
   static Type none() { return make(TypeKind::None); }
@@ -193,6 +198,13 @@ struct Type {
   uint64_t itemSize() const;
   /// Contains Unknown somewhere.
   bool hasUnknown() const;
+  /// The type of the value itself: an enum member's type without its class.
+  Type valueType() const {
+    Type t = *this;
+    t.enumClass.clear();
+    t.intEnum = false;
+    return t;
+  }
 
   bool operator==(const Type &o) const;
   bool operator!=(const Type &o) const { return !(*this == o); }
@@ -209,6 +221,12 @@ struct Type {
 /// A function's name as users wrote it, from its key: jit and foreign functions of
 /// different scopes are told apart by a suffix ("f@3" -> "f").
 std::string displayName(const std::string &key);
+
+/// Python's answer to `a == b` (`identity` false) or `a is b` where the operands' enum
+/// classes alone decide it: members of different classes are never the same object, and a
+/// plain Enum's member equals no value but its class's members (an IntEnum's compares as an
+/// int). nullopt where the values decide.
+std::optional<bool> enumClassesDecide(const Type &a, const Type &b, bool identity);
 
 /// Unification of two assignments to one variable (numba's unify_pairs); nullopt if the
 /// two cannot live in one variable.

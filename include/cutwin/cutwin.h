@@ -278,6 +278,14 @@ public:
     return a;
   }
 
+  /// A member of a Python enum class: `value` is the member's value, `className` its class
+  /// ("module:qualname"; `intEnum` for an IntEnum), part of the argument's type as in numba.
+  static Arg enumMember(std::string className, bool intEnum, Arg value) {
+    value.enumClass_ = std::move(className);
+    value.intEnum_ = intEnum;
+    return value;
+  }
+
   /// A record (a NumPy structured scalar): `one` holds its bytes, a one-element array of its
   /// record dtype; the kernel gets their address (numba passes records by reference).
   static Arg record(const DeviceArray &one) {
@@ -295,6 +303,9 @@ public:
   /// Named tuples: the class name and the field names (empty for plain tuples).
   const std::string &tupleName() const { return tupleName_; }
   const std::vector<std::string> &fields() const { return fields_; }
+  /// Enum members: the class (empty for other values).
+  const std::string &enumClass() const { return enumClass_; }
+  bool intEnum() const { return intEnum_; }
 
 private:
   static uint64_t bitsOf(double d) {
@@ -304,6 +315,8 @@ private:
   }
   std::string tupleName_;
   std::vector<std::string> fields_;
+  std::string enumClass_;
+  bool intEnum_ = false;
   bool record_ = false;
   std::variant<DeviceArray, Scalar, std::vector<Arg>> value_;
 };
@@ -333,6 +346,10 @@ struct HostValue {
   /// capture: the kernel uses that memory); `shape` and byte `strides` describe it.
   uint64_t address = 0;
   std::vector<int64_t> strides;
+  /// A member of a Python enum class (this value is the member's value): the class's name
+  /// ("module:qualname"), so that kernels tell members of different classes apart.
+  std::string enumClass;
+  bool intEnum = false; ///< the class is an IntEnum: its members compute as ints
 };
 
 /// A function the host program compiles with `jit` (it need not carry a decorator in the

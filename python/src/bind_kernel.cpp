@@ -22,11 +22,16 @@ namespace {
 
 /// A kernel argument from a Python value: a DeviceArray, a bool, an int (int64, or uint64
 /// beyond its range, as numba types them), a float (float64), a (dtype name, value) pair
-/// for a scalar of a given dtype (NumPy scalars), or ("record", array) for a record.
+/// for a scalar of a given dtype (NumPy scalars), ("record", array) for a record, or
+/// {"enum": class name, "int": IntEnum?, "value": value} for an enum member.
 Arg toArg(nb::handle h) {
   if (nb::isinstance<DeviceArray>(h))
     return Arg(nb::cast<const DeviceArray &>(h));
   PyObject *o = h.ptr();
+  if (PyDict_Check(o) && nb::borrow<nb::dict>(h).contains("enum")) {
+    nb::dict d = nb::borrow<nb::dict>(h);
+    return Arg::enumMember(nb::cast<std::string>(d["enum"]), nb::cast<bool>(d["int"]), toArg(d["value"]));
+  }
   if (PyBool_Check(o))
     return Arg(o == Py_True);
   if (PyLong_Check(o)) {
@@ -146,6 +151,12 @@ HostValue hostValue(nb::handle h) {
     v.kind = HostValue::Kind::Tuple;
     for (nb::handle e : nb::borrow<nb::tuple>(h))
       v.elems.push_back(hostValue(e));
+  } else if (PyDict_Check(o) && nb::borrow<nb::dict>(h).contains("enum")) {
+    // An enum member, as resolve packs it: its class and its value.
+    nb::dict d = nb::borrow<nb::dict>(h);
+    v = hostValue(d["value"]);
+    v.enumClass = nb::cast<std::string>(d["enum"]);
+    v.intEnum = nb::cast<bool>(d["int"]);
   } else if (PyDict_Check(o) && nb::borrow<nb::dict>(h).contains("scalar")) {
     // A NumPy scalar, as the dispatcher packs it: its dtype name and value.
     nb::dict d = nb::borrow<nb::dict>(h);

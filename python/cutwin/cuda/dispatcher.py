@@ -18,6 +18,7 @@ from .args import ArgHint
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
 from . import launchconfig, resolve, sass, serialize
 from .foreign import link_paths, with_callbacks
+from .host_values import enum_member
 from .settings import setting, warn_implicit_copy, warn_invalid_config, warn_low_occupancy
 from .signatures import as_signature, compile_signature_text, is_signature, signature_text, type_text
 
@@ -53,6 +54,8 @@ def _native_tuple(tup, kernel, copy_back=None):
             out.append(v._arr)
         elif hasattr(v, "__cuda_array_interface__"):
             out.append(as_cuda_array(v)._arr)
+        elif isinstance(v, enum.Enum):
+            out.append(_native_enum(v, kernel))
         elif isinstance(v, tuple):
             out.append(_native_tuple(v, kernel, copy_back))
         elif isinstance(v, np.ndarray) and copy_back is not None:
@@ -66,6 +69,17 @@ def _native_tuple(tup, kernel, copy_back=None):
     if fields is not None and type(tup) is not tuple:  # a namedtuple: its fields are part of its type
         return ("namedtuple", type(tup).__qualname__, tuple(fields), tuple(out))
     return tuple(out)
+
+
+def _native_enum(member, kernel):
+    """An enum member argument: its value (a number or a tuple of them), typed with its class."""
+    v = member.value
+    if type(v) in (int, float, bool, complex):
+        return enum_member(member, v)
+    if isinstance(v, tuple):
+        return enum_member(member, _native_tuple(v, kernel))
+    raise TypeError("cutwin cannot pass %r to kernel '%s': its value is a %s, not a number or a tuple"
+                    % (member, kernel, type(v).__name__))
 
 
 def _record_argument(rec, copy_back):
@@ -333,8 +347,8 @@ class Dispatcher(_JitFunction):
             elif isinstance(a, tuple):
                 copy_back = copy_back if copy_back is not None else []
                 native.append(_native_tuple(a, self.__name__, copy_back))
-            elif isinstance(a, enum.Enum) and isinstance(a.value, (int, float, bool)):
-                native.append(a.value)  # an enum member: its value, as numba passes IntEnums
+            elif isinstance(a, enum.Enum):
+                native.append(_native_enum(a, self.__name__))
             elif isinstance(a, ArgHint):  # cuda.In/Out/InOut
                 copy_back = copy_back or []
                 native.append(a.to_device(copy_back, stream or 0)._arr)

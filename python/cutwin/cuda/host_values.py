@@ -13,6 +13,14 @@ _CONST_ARRAY_DTYPES = frozenset(
 _captured = {}  # id -> device array kernels captured by address (kept alive with the process)
 
 
+def enum_member(member, value):
+    """An enum member for the compiler: `value` (its value, converted) with its class, which
+    is part of its type as in numba: members of different classes are never `is` each other,
+    and a plain Enum's member equals only its own class's members."""
+    cls = type(member)
+    return {"enum": "%s:%s" % (cls.__module__, cls.__qualname__), "int": isinstance(member, int), "value": value}
+
+
 def host_constant(v):
     """A global's value as the compiler takes it, or None if it is not a constant."""
     for base in (bool, int, float, str):  # (bool first: it is an int)

@@ -23,7 +23,7 @@ import types as pytypes
 from ..errors import CompileError
 from .extending import extension_reason
 from .foreign import ForeignFunction
-from .host_values import host_constant
+from .host_values import enum_member, host_constant
 from .signatures import is_numba_type, type_text
 
 # Modules whose members kernels may use, indexed by object identity (first wins).
@@ -133,10 +133,10 @@ def binding(name, v, unit_of, attrs=frozenset(), depth=0):
     uid = unit_of(v)
     if uid is not None:
         return {"kind": "function", "text": uid}
-    if isinstance(v, enum.Enum):  # a member: its value (IntEnum members are ints already)
+    if isinstance(v, enum.Enum):  # a member: its value, typed with its class
         c = host_constant(v.value)
         if c is not None:
-            return {"kind": "constant", "value": c}
+            return {"kind": "constant", "value": enum_member(v, c)}
     if isinstance(v, type) and (issubclass(v, enum.Enum) or (issubclass(v, int) and isinstance(
             getattr(v, "__members__", None), collections.abc.Mapping))):
         # the class: its members by name (also int enums of other kinds: cuda.bindings' FastEnum)
