@@ -143,6 +143,12 @@ Value *Lowerer::lowerSubscript(const fe::SubscriptExpr &s) {
   Value *tup = lowerExpr(*s.value);
   if (si.staticIndex >= 0)
     return b_.CreateExtractValue(tup, {unsigned(si.staticIndex)});
+  if (si.access == fe::Access::TupleSlice) {
+    Value *part = UndefValue::get(llvmType(si.type));
+    for (unsigned k = 0; k < si.elementIndices.size(); ++k)
+      part = b_.CreateInsertValue(part, b_.CreateExtractValue(tup, {si.elementIndices[k]}), {k});
+    return part;
+  }
   // A run-time index into a homogeneous tuple: its struct is laid out as an array of the
   // element type. Axis -1 tells the error report it is a tuple.
   AllocaInst *slot = entryAlloca(tup->getType(), "tuple.tmp");

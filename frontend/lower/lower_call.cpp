@@ -18,6 +18,12 @@ namespace cutwin::ir {
 using namespace llvm;
 
 Value *Lowerer::lowerCall(const fe::CallExpr &c) {
+  if (auto x = spec_->expandedCalls.find(&c); x != spec_->expandedCalls.end()) {
+    for (auto &a : c.args) // this evaluation of the call evaluates its unpacked tuples anew
+      if (auto *s = fe::dyn<fe::StarredExpr>(a.get()))
+        unpackedTuples_.erase(s->value.get());
+    return lowerCall(*x->second);
+  }
   const fe::ExprInfo &ci = info(c);
   setLoc(c.loc);
   if (ci.callee)

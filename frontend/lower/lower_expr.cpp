@@ -72,6 +72,13 @@ Value *Lowerer::lowerValue(const fe::Expr &e) {
   case fe::ExprKind::Attribute: return lowerAttribute(static_cast<const fe::AttributeExpr &>(e));
   case fe::ExprKind::Subscript: return lowerSubscript(static_cast<const fe::SubscriptExpr &>(e));
   case fe::ExprKind::Tuple: return lowerTuple(static_cast<const fe::TupleExpr &>(e));
+  case fe::ExprKind::StarElement: { // the tuple is evaluated at its first element's use
+    auto &s = static_cast<const fe::StarElementExpr &>(e);
+    Value *&tuple = unpackedTuples_[s.tuple];
+    if (!tuple)
+      tuple = lowerExpr(*s.tuple);
+    return b_.CreateExtractValue(tuple, {s.index});
+  }
   case fe::ExprKind::Constant: {
     auto &c = static_cast<const fe::ConstantExpr &>(e);
     if (c.type == fe::ConstantExpr::Type::Imag)
@@ -646,7 +653,8 @@ Value *Lowerer::specialRegister(fe::Access reg, unsigned dim) {
   case fe::Access::TupleDynamic:
   case fe::Access::RecordField:
   case fe::Access::Transpose:
-  case fe::Access::EnumValue: break;
+  case fe::Access::EnumValue:
+  case fe::Access::TupleSlice: break;
   }
   throw Error("internal error: not a special register");
 }
@@ -714,6 +722,7 @@ Value *Lowerer::lowerAttribute(const fe::AttributeExpr &a) {
   case A::TupleIndices:
   case A::Slices:
   case A::TupleStatic:
+  case A::TupleSlice:
   case A::TupleDynamic: return nullptr; // modules, type objects: compile-time only
   }
   return nullptr;

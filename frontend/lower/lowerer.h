@@ -246,6 +246,9 @@ private:
 
   // per function
   const fe::FunctionSpec *spec_ = nullptr;
+  /// The tuples unpacked into the call being lowered (`f(*t)`), each evaluated once for
+  /// all of its elements: by the starred expression.
+  std::unordered_map<const fe::Expr *, llvm::Value *> unpackedTuples_;
   llvm::Function *fn_ = nullptr;
   llvm::DISubprogram *diSub_ = nullptr;
   llvm::BasicBlock *allocaBlock_ = nullptr;

@@ -323,7 +323,8 @@ std::optional<ConstValue> evalConst(const Expr &e, const SourceFile &file, const
   }
   case ExprKind::Call: // (a call is no constant, even of a builtin)
   case ExprKind::Slice:
-  case ExprKind::Starred: return std::nullopt;
+  case ExprKind::Starred:
+  case ExprKind::StarElement: return std::nullopt;
   }
   return std::nullopt;
 }

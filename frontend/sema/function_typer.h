@@ -49,6 +49,10 @@ private:
   ExprInfo typeUnaryOp(const UnaryOpExpr &u);
   ExprInfo typeBoolOp(const BoolOpExpr &b);
   ExprInfo typeCompare(const CompareExpr &c);
+  /// t[i:j:k] of a tuple `t` (typed `base`): the elements taken, a tuple.
+  ExprInfo typeTupleSlice(const Type &t, const ExprInfo &base, const SliceExpr &slice);
+  /// `f(a, *t)`: the call with `t`'s elements as arguments (spec_.expandedCalls), typed.
+  ExprInfo typeExpandedCall(const CallExpr &c);
   /// Tuples compared for equality, element by element (nested tuples flattened): the scalar
   /// types each pair of elements is compared in.
   std::vector<Scalar> tupleEqualityTypes(const Type &a, const Type &b, const SourceLoc &loc);

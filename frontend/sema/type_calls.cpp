@@ -3,6 +3,7 @@
 #include "frontend/sema/builtins.h"
 #include "frontend/sema/function_typer.h"
 #include "frontend/sema/operator_rules.h"
+#include "frontend/syntax/ast_clone.h"
 
 #include <functional>
 
@@ -21,7 +22,43 @@ std::vector<Scalar> FunctionTyper::scalarArgs(const CallExpr &c, const std::vect
   return out;
 }
 
+ExprInfo FunctionTyper::typeExpandedCall(const CallExpr &c) {
+  std::unique_ptr<CallExpr> &expanded = spec_.expandedCalls[&c];
+  std::vector<ExprPtr> args;
+  for (auto &a : c.args) {
+    auto *s = dyn<StarredExpr>(a.get());
+    if (!s) {
+      args.push_back(expanded ? nullptr : cloneExpr(*a));
+      continue;
+    }
+    Type t = typeExpr(*s->value).type;
+    if (t.isUnknown())
+      return {};
+    if (!t.isTuple())
+      error(s->loc, "argument unpacking ('*') in kernels takes a tuple, not " + t.str());
+    for (unsigned k = 0; k < t.elems.size(); ++k)
+      args.push_back(expanded ? nullptr
+                              : std::make_unique<StarElementExpr>(s->value->loc, s->value.get(), k));
+  }
+  if (!expanded) { // (made once: its nodes key their types)
+    expanded = std::make_unique<CallExpr>(c.loc, cloneExpr(*c.func));
+    expanded->args = std::move(args);
+    for (auto &k : c.keywords)
+      expanded->keywords.push_back({k.loc, k.name, cloneExpr(*k.value)});
+  } else if (args.size() != expanded->args.size()) {
+    error(c.loc, "the tuple unpacked into this call changes its length while the function is typed");
+  }
+  ExprInfo info = typeExpr(*expanded); // (its own ExprInfo, which lowering reads)
+  if (info.function && (!info.function->lower || info.function->rawArguments))
+    error(c.loc,
+          std::string("argument unpacking ('*') is not supported in calls of '") + info.function->name + "'");
+  return info;
+}
+
 ExprInfo FunctionTyper::typeCall(const CallExpr &c) {
+  for (auto &a : c.args)
+    if (a->kind == ExprKind::Starred)
+      return typeExpandedCall(c);
   ExprInfo fn = typeExpr(*c.func);
   // A builtin is a row of the registry (frontend/builtins/); a type object's call is the
   // conversions family's row for it.

@@ -37,7 +37,13 @@ ExprInfo FunctionTyper::typeExprUncached(const Expr &e) {
   case ExprKind::Tuple: return typeTuple(static_cast<const TupleExpr &>(e));
   case ExprKind::List: error(e.loc, "lists are not supported in kernels; use a tuple");
   case ExprKind::Slice: error(e.loc, "slices are only valid inside an index");
-  case ExprKind::Starred: error(e.loc, "starred expressions are not supported in kernels");
+  case ExprKind::Starred: error(e.loc, "starred expressions are supported in kernels as call arguments only");
+  case ExprKind::StarElement: {
+    auto &s = static_cast<const StarElementExpr &>(e);
+    ExprInfo info;
+    info.type = typeExpr(*s.tuple).type.elems.at(s.index);
+    return info;
+  }
   }
   error(e.loc, "unsupported expression");
 }
@@ -565,6 +571,8 @@ ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
   if (t.isTuple()) {
     if (idx.size() != 1)
       error(s.index->loc, "tuples take a single index");
+    if (auto *sl = dyn<SliceExpr>(idx[0])) // t[i:j:k]: a tuple, as in Python (constant bounds)
+      return typeTupleSlice(t, base, *sl);
     ExprInfo ii = typeExpr(*idx[0]);
     if (ii.type.isUnknown())
       return info;
@@ -597,6 +605,44 @@ ExprInfo FunctionTyper::typeSubscript(const SubscriptExpr &s) {
     return info;
   }
   error(s.loc, "'" + t.str() + "' is not subscriptable");
+}
+
+ExprInfo FunctionTyper::typeTupleSlice(const Type &t, const ExprInfo &base, const SliceExpr &sl) {
+  auto bound = [&](const ExprPtr &e) -> std::optional<int64_t> {
+    if (!e)
+      return std::nullopt;
+    auto v = constInt(*e);
+    if (!v)
+      error(e->loc, "a tuple's slice takes constant bounds and step in kernels");
+    return v;
+  };
+  std::optional<int64_t> lo = bound(sl.lower), hi = bound(sl.upper), st = bound(sl.step);
+  int64_t n = int64_t(t.elems.size()), step = st.value_or(1);
+  if (step == 0)
+    error(sl.step->loc, "slice step cannot be zero");
+  // Python's slice.indices: negative bounds count from the end, then clamp.
+  auto clamp = [&](std::optional<int64_t> v, int64_t dflt) {
+    if (!v)
+      return dflt;
+    int64_t x = *v < 0 ? *v + n : *v;
+    return step > 0 ? std::clamp<int64_t>(x, 0, n) : std::clamp<int64_t>(x, -1, n - 1);
+  };
+  int64_t i = clamp(lo, step > 0 ? 0 : n - 1), end = clamp(hi, step > 0 ? n : -1);
+  ExprInfo info;
+  std::vector<Type> elems;
+  ConstValue cv;
+  cv.kind = ConstValue::Kind::Tuple;
+  for (; step > 0 ? i < end : i > end; i += step) {
+    info.elementIndices.push_back(unsigned(i));
+    elems.push_back(t.elems[size_t(i)]);
+    if (base.constant && base.constant->kind == ConstValue::Kind::Tuple)
+      cv.elems.push_back(base.constant->elems[size_t(i)]);
+  }
+  info.type = Type::tuple(std::move(elems));
+  info.access = Access::TupleSlice;
+  if (base.constant && base.constant->kind == ConstValue::Kind::Tuple)
+    info.constant = cv;
+  return info;
 }
 
 ExprInfo FunctionTyper::typeTuple(const TupleExpr &t) {

@@ -40,6 +40,7 @@ enum class Access : uint8_t {
   RecordField,  ///< r.x, r["x"]: a record's field, staticIndex its position
   Transpose,    ///< a.T: the view with the dimensions reversed
   EnumValue,    ///< m.value of an enum member: the member's value itself
+  TupleSlice,   ///< t[i:j:k] with constant bounds: a tuple of the elements `elementIndices` names
 };
 
 /// What the typer learned about one expression.
@@ -63,6 +64,8 @@ struct ExprInfo {
   std::vector<Scalar> operandTypes;
   /// Tuple element selected by a constant index (after wrapping negatives); -1 otherwise.
   int64_t staticIndex = -1;
+  /// Access::TupleSlice: the elements of the tuple taken, in order.
+  std::vector<unsigned> elementIndices;
   /// cuda.shared.array / cuda.local.array(..., alignment=N): the bytes (0: the default).
   uint32_t alignment = 0;
   /// An Optional used where its value is needed (numba converts it): `type` is the value's
@@ -95,6 +98,9 @@ struct FunctionSpec {
   std::unordered_map<const Stmt *, Type> loopElements;
   /// The operation of each augmented assignment (`x += y`): its type and operand types.
   std::unordered_map<const Stmt *, ExprInfo> augOps;
+  /// Calls with unpacked arguments (`f(a, *t)`): the call as typed and lowered in their
+  /// place, `t`'s elements as arguments (StarElementExprs; `t` is evaluated once).
+  std::unordered_map<const CallExpr *, std::unique_ptr<CallExpr>> expandedCalls;
   std::string irName; ///< name of the LLVM function
   /// Called (by itself or a function it calls) while it was being typed: its return type
   /// was taken before typing finished.

@@ -77,6 +77,7 @@ private:
         use(*x, assigned);
       return;
     case ExprKind::Starred: return use(*static_cast<const StarredExpr &>(e).value, assigned);
+    case ExprKind::StarElement: return; // (made while typing, after this check)
     case ExprKind::Constant: return;
     }
   }

@@ -30,6 +30,7 @@ enum class ExprKind {
   Tuple,
   List,
   Starred,
+  StarElement,
 };
 
 enum class BinOp { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, LShift, RShift, BitAnd, BitOr, BitXor, MatMul };
@@ -156,6 +157,16 @@ struct StarredExpr : Expr {
   static constexpr ExprKind Kind = ExprKind::Starred;
   StarredExpr(SourceLoc l, ExprPtr v) : Expr(Kind, l), value(std::move(v)) {}
   ExprPtr value;
+};
+
+/// One element of a tuple unpacked into a call's arguments (`f(*t)` is typed and lowered
+/// as `f(<t, 0>, <t, 1>, ...)`): `tuple` is the starred expression, owned by the call as
+/// written and evaluated once for all of its elements. The typer makes these; the parser never does.
+struct StarElementExpr : Expr {
+  static constexpr ExprKind Kind = ExprKind::StarElement;
+  StarElementExpr(SourceLoc l, const Expr *t, unsigned i) : Expr(Kind, l), tuple(t), index(i) {}
+  const Expr *tuple;
+  unsigned index;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -87,6 +87,10 @@ ExprPtr cloneExpr(const Expr &e, const NameMap &r) {
     auto &s = static_cast<const StarredExpr &>(e);
     return std::make_unique<StarredExpr>(s.loc, cloneExpr(*s.value, r));
   }
+  case ExprKind::StarElement: { // (the tuple stays the one of the call it came from)
+    auto &s = static_cast<const StarElementExpr &>(e);
+    return std::make_unique<StarElementExpr>(s.loc, s.tuple, s.index);
+  }
   }
   throw Error("internal error: an expression of unknown kind");
 }

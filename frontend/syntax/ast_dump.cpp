@@ -186,6 +186,13 @@ void printExpr(const Expr &e, std::ostream &os) {
     os << "*";
     printExpr(*static_cast<const StarredExpr &>(e).value, os);
     return;
+  case ExprKind::StarElement: {
+    auto &s = static_cast<const StarElementExpr &>(e);
+    os << "(*";
+    printExpr(*s.tuple, os);
+    os << ")[" << s.index << "]";
+    return;
+  }
   }
 }
 

@@ -427,6 +427,7 @@ private:
         checkTarget(*x);
       return;
     case ExprKind::Starred: return checkTarget(*static_cast<const StarredExpr &>(e).value);
+    case ExprKind::StarElement:
     case ExprKind::Constant:
     case ExprKind::BinOp:
     case ExprKind::UnaryOp:
@@ -708,8 +709,16 @@ private:
 
   void parseCallArgs(CallExpr &c) {
     while (!atOp(")")) {
-      if (atOp("*") || atOp("**"))
-        error(cur().loc, "argument unpacking ('" + cur().text + "') is not supported in kernels");
+      if (atOp("**"))
+        error(cur().loc, "keyword argument unpacking ('**') is not supported in kernels");
+      if (atOp("*")) { // a tuple's elements as positional arguments (the typer expands it)
+        if (!c.keywords.empty())
+          error(cur().loc, "iterable argument unpacking follows keyword argument");
+        c.args.push_back(parseStarred());
+        if (!acceptOp(","))
+          break;
+        continue;
+      }
       if (at(Tok::Name) && !isKeyword(cur()) && peek().isOp("=")) {
         Keyword k;
         k.loc = cur().loc;

@@ -186,17 +186,3 @@ def test_plain_enum_members_do_not_compute(cutwin_backend):
     with pytest.raises(CompileError, match="cannot compare EnumMember"):
         order[1, 1](Color.red, np.zeros(1))
 
-
-def test_tuple_equality(cutwin_backend):
-    @cuda.jit
-    def k(a, b, out):
-        out[0] = a == b
-        out[1] = a != b
-        out[2] = (a[0], (a[1], 2.5)) == (b[0], (b[1], 2.5))
-        out[3] = a == (1, 2, 3)  # different lengths: never equal
-
-    for a, b in [((1, 2.0), (1, 2.0)), ((1, 2.0), (1, 3.0)), ((np.int8(-1), 0.5), (-1, 0.5))]:
-        got = np.zeros(4, np.bool_)
-        k[1, 1](a, b, got)
-        np.testing.assert_array_equal(got, [a == b, a != b, (a[0], (a[1], 2.5)) == (b[0], (b[1], 2.5)),
-                                            a == (1, 2, 3)])
