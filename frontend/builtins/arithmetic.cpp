@@ -301,13 +301,16 @@ Value *lowerArithmeticBuiltin(LoweringContext &cx, const fe::CallExpr &c, const 
     auto imagOf = [&](size_t i) {
       return fe::isComplex(ci.operandTypes[i]) ? cx.imagPart(parts[i]) : ConstantFP::get(re->getType(), 0.0);
     };
+    // CPython's complex_new: the parts as given (signed zeros kept), and only a complex
+    // argument's other part added: complex(a, b) = (re a - im b) + (re b + im a) j.
     if (parts[0]) {
       re = realOf(0);
       im = imagOf(0);
     }
-    if (parts[1]) { // complex(a, b) = a + b*1j
-      re = irb.CreateFSub(re, imagOf(1));
-      im = irb.CreateFAdd(im, realOf(1));
+    if (parts[1]) {
+      if (fe::isComplex(ci.operandTypes[1]))
+        re = irb.CreateFSub(re, cx.imagPart(parts[1]));
+      im = fe::isComplex(ci.operandTypes[0]) ? irb.CreateFAdd(realOf(1), cx.imagPart(parts[0])) : realOf(1);
     }
     return cx.makeComplex(re, im, Scalar::C128);
   }

@@ -326,3 +326,27 @@ def test_real_and_imag_of_complex_arrays_are_writable_views(cutwin_backend):
     np.testing.assert_array_equal(z, want)
     np.testing.assert_array_equal(x, np.arange(3.0) + 1)
     assert sums[0] == want[:, 1:].real.sum()
+
+
+def test_complex_constructor_keeps_signed_zeros_as_python():
+    # complex(a, b) takes the parts as given (CPython's complex_new): complex(1.0, -0.0)
+    # is 1-0j, not 1+0j; a complex argument's other part is added, as in Python.
+    values = [0.0, -0.0, 1.5, -math.inf, complex(-0.0, -0.0), complex(2.0, -0.0), complex(-1.0, 3.0)]
+
+    @cuda.jit
+    def one(a, out):
+        out[0] = complex(a)
+
+    @cuda.jit
+    def two(a, b, out):
+        out[0] = complex(a, b)
+
+    for a in values:
+        out = np.zeros(1, np.complex128)
+        one[1, 1](a, out)
+        np.testing.assert_array_equal(out.view(np.int64), np.array([complex(a)]).view(np.int64), err_msg=repr(a))
+        for b in values:
+            out = np.zeros(1, np.complex128)
+            two[1, 1](a, b, out)
+            np.testing.assert_array_equal(out.view(np.int64), np.array([complex(a, b)]).view(np.int64),
+                                          err_msg="complex(%r, %r)" % (a, b))
