@@ -23,12 +23,11 @@ std::vector<Scalar> FunctionTyper::scalarArgs(const CallExpr &c, const std::vect
 }
 
 ExprInfo FunctionTyper::typeExpandedCall(const CallExpr &c) {
-  std::unique_ptr<CallExpr> &expanded = spec_.expandedCalls[&c];
-  std::vector<ExprPtr> args;
+  size_t count = 0; // the arguments once the tuples are unpacked
   for (auto &a : c.args) {
     auto *s = dyn<StarredExpr>(a.get());
     if (!s) {
-      args.push_back(expanded ? nullptr : cloneExpr(*a));
+      ++count;
       continue;
     }
     Type t = typeExpr(*s->value).type;
@@ -36,16 +35,23 @@ ExprInfo FunctionTyper::typeExpandedCall(const CallExpr &c) {
       return {};
     if (!t.isTuple())
       error(s->loc, "argument unpacking ('*') in kernels takes a tuple, not " + t.str());
-    for (unsigned k = 0; k < t.elems.size(); ++k)
-      args.push_back(expanded ? nullptr
-                              : std::make_unique<StarElementExpr>(s->value->loc, s->value.get(), k));
+    count += t.elems.size();
   }
+  std::unique_ptr<CallExpr> &expanded = spec_.expandedCalls[&c];
   if (!expanded) { // (made once: its nodes key their types)
     expanded = std::make_unique<CallExpr>(c.loc, cloneExpr(*c.func));
-    expanded->args = std::move(args);
+    for (auto &a : c.args) {
+      auto *s = dyn<StarredExpr>(a.get());
+      if (!s) {
+        expanded->args.push_back(cloneExpr(*a));
+        continue;
+      }
+      for (unsigned k = 0; k < spec_.info(*s->value).type.elems.size(); ++k)
+        expanded->args.push_back(std::make_unique<StarElementExpr>(s->value->loc, s->value.get(), k));
+    }
     for (auto &k : c.keywords)
       expanded->keywords.push_back({k.loc, k.name, cloneExpr(*k.value)});
-  } else if (args.size() != expanded->args.size()) {
+  } else if (count != expanded->args.size()) {
     error(c.loc, "the tuple unpacked into this call changes its length while the function is typed");
   }
   ExprInfo info = typeExpr(*expanded); // (its own ExprInfo, which lowering reads)

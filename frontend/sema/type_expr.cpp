@@ -136,7 +136,7 @@ ExprInfo FunctionTyper::typeBinary(BinOp op, const Type &l, const Type &r, Sourc
   ExprInfo info;
   if (l.isUnknown() || r.isUnknown())
     return info;
-  bool plainEnum = (!l.enumClass.empty() && !l.intEnum) || (!r.enumClass.empty() && !r.intEnum);
+  bool plainEnum = l.isPlainEnumMember() || r.isPlainEnumMember();
   if (l.isScalar() && r.isScalar() && !plainEnum) { // (an IntEnum's member computes as its int)
     auto c = fe::typeBinOp(op, l.scalar, r.scalar);
     if (!c)
@@ -163,7 +163,7 @@ ExprInfo FunctionTyper::typeUnaryOp(const UnaryOpExpr &u) {
     info.type = Type::scalarOf(Scalar::Bool);
     return info;
   }
-  if (!v.type.isScalar() || (!v.type.enumClass.empty() && !v.type.intEnum))
+  if (!v.type.isScalar() || v.type.isPlainEnumMember())
     error(u.loc,
           std::string("bad operand type for unary ") + unaryOpSymbol(u.op) + ": '" + v.type.str() + "'");
   auto c = fe::typeUnaryOp(u.op, v.type.scalar);
@@ -295,8 +295,7 @@ ExprInfo FunctionTyper::typeCompare(const CompareExpr &c) {
       info.operandTypes.push_back(Scalar::Bool);
       info.operandTypes.push_back(Scalar::Bool);
     } else {
-      bool plainEnum = (!prev.enumClass.empty() && !prev.intEnum) ||
-                       (!right.type.enumClass.empty() && !right.type.intEnum);
+      bool plainEnum = prev.isPlainEnumMember() || right.type.isPlainEnumMember();
       if (!prev.isScalar() || !right.type.isScalar() || (plainEnum && op != CmpOp::Eq && op != CmpOp::NotEq))
         error(c.loc, std::string("cannot compare ") + prev.str() + " " + cmpOpSymbol(op) + " " +
                          right.type.str() + " in a kernel");

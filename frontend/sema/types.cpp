@@ -535,8 +535,7 @@ std::optional<Type> unify(const Type &a, const Type &b) {
   if (a == b)
     return a;
   // A plain Enum's members unify with their own class's only (an IntEnum's, as ints).
-  if (a.enumClass != b.enumClass &&
-      ((!a.enumClass.empty() && !a.intEnum) || (!b.enumClass.empty() && !b.intEnum)))
+  if (a.enumClass != b.enumClass && (a.isPlainEnumMember() || b.isPlainEnumMember()))
     return std::nullopt;
   // numba's Optional: None with a value, or an Optional with a value or another Optional,
   // is an Optional of the values' unification.

@@ -198,6 +198,8 @@ struct Type {
   uint64_t itemSize() const;
   /// Contains Unknown somewhere.
   bool hasUnknown() const;
+  /// A member of a plain enum.Enum (not an IntEnum): no arithmetic, no ordering.
+  bool isPlainEnumMember() const { return !enumClass.empty() && !intEnum; }
   /// The type of the value itself: an enum member's type without its class.
   Type valueType() const {
     Type t = *this;
