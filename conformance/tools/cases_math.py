@@ -168,3 +168,57 @@ def fp8_conversions():
                             "constructors) and back: every fp8 value, the midpoints, values across float32's "
                             "range (ml_dtypes' conversions)",
                 numba_sim_difference="numba's simulator has no fp8 types")
+
+
+def e8m0_up_bits(x):
+    """The E8M0 bits (2^(bits - 127)) the saturating constructor gives each float: the power
+    of two at or above |x|, 2^-127 at least, 2^127 at most; NaN 0xff."""
+    a = np.abs(x.astype(np.float64))
+    m, k = np.frexp(np.where(np.isfinite(a) & (a > 0), a, 1.0))
+    e = np.where(m == 0.5, k - 1, k)
+    e = np.where(a == 0, -127, np.where(np.isinf(a), 127, e))
+    bits = np.clip(e, -127, 127) + 127
+    return np.where(np.isnan(a), 0xFF, bits).astype(np.uint8)
+
+
+@case
+def fp8_vectors():
+    import ml_dtypes
+    r = rng(83)
+    every = np.concatenate([np.arange(256, dtype=np.uint8).view(t).astype(np.float32)
+                            for t in (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2)])
+    s = np.unique(every[np.isfinite(every)])
+    s[s == 0] = 0.0
+    mids = ((s[1:].astype(np.float64) + s[:-1]) / 2).astype(np.float32)
+    wide = (r.standard_normal(1200) * 10.0 ** r.integers(-40, 39, 1200)).astype(np.float32)
+    edges = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 448.0, 464.0, -465.0, 57344.0, 61440.0, 3e38, 1e-45],
+                     np.float32)
+    x = np.concatenate([s, mids, wide, edges])
+    x = r.permutation(x)[: x.size // 4 * 4].reshape(-1, 4)
+    n = x.shape[0]
+
+    def element_bits(col, fmt, from_double):
+        if fmt == "e8m0":
+            return e8m0_up_bits(x[:, col])
+        t, top = {"e4m3": (ml_dtypes.float8_e4m3fn, 448.0), "e5m2": (ml_dtypes.float8_e5m2, 57344.0)}[fmt]
+        b = np.clip(x[:, col], -top, top).astype(t).view(np.uint8).copy()
+        # NaN (x's is float32's positive quiet NaN): float32's saturating conversion is
+
+        # NaN's two leading mantissa bits (10 here, of which E5M2 keeps 0x7e | 0b10 = 0x7e)
+        b[np.isnan(x[:, col])] = 0x7E if (from_double and fmt == "e5m2") else 0x7F
+        return b
+
+    pairs, quads = np.zeros((3, n), np.uint16), np.zeros((3, n), np.uint32)
+    for row, fmt in enumerate(("e4m3", "e5m2", "e8m0")):
+        b = [element_bits(k, fmt, False).astype(np.uint32) for k in range(2)]
+        pairs[row] = b[0] | b[1] << 8
+        b = [element_bits(k, fmt, True).astype(np.uint32) for k in range(4)]
+        quads[row] = b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24
+    return dict(kernel="fp8_vectors", grid=[blocks(n, 128)], block=[128],
+                args=[("x", x), ("pairs", np.zeros((3, n), np.uint16)), ("quads", np.zeros((3, n), np.uint32))],
+                expect={"pairs": (pairs, {}), "quads": (quads, {})},
+                description="float32x2 and float64x4 to fp8x2/fp8x4 in E4M3, E5M2 and E8M0 (each element as the "
+                            "saturating scalar constructor converts it, the first in the lowest byte): every fp8 "
+                            "value, the midpoints, values across float32's range (ml_dtypes' conversions; E8M0's "
+                            "powers of two computed exactly)",
+                numba_sim_difference="numba's simulator has no fp8 types")

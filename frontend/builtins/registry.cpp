@@ -30,6 +30,7 @@ std::span<const Builtin> cacheHintBuiltins();
 std::span<const Builtin> vectorTypeBuiltins();
 std::span<const Builtin> reductionBuiltins();
 std::span<const Builtin> fp8Builtins();
+std::span<const Builtin> fp8VectorBuiltins();
 std::span<const Builtin> arrayMethodBuiltins();
 
 std::span<const BuiltinFamily> builtinFamilies() {
@@ -56,6 +57,7 @@ std::span<const BuiltinFamily> builtinFamilies() {
       {"vector types", "vector_types.cpp", vectorTypeBuiltins},
       {"reductions", "reductions.cpp", reductionBuiltins},
       {"fp8", "fp8.cpp", fp8Builtins},
+      {"fp8 vectors", "fp8_vectors.cpp", fp8VectorBuiltins},
       {"array methods", "array_methods.cpp", arrayMethodBuiltins},
   };
   return families;

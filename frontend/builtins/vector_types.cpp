@@ -4,7 +4,10 @@
 // `v.x`, passed to device functions and returned like any tuple. A constructor takes its
 // elements in order from numbers (converted to the element type) and from vectors of the
 // same element type (their elements), as many as the vector has: `float32x4(v2, 1.0, 2.0)`.
+// `float32x2(v)` / `float32x4(v)` of an 8-bit float vector (fp8x2_e4m3, ...) converts it
+// (cuda_fp8.h's operator float2 / float4; fp8_vectors.cpp).
 #include "frontend/builtins/builtin.h"
+#include "frontend/builtins/fp8_vectors.h"
 #include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
@@ -42,6 +45,11 @@ std::string vectorTypeName(Scalar element, unsigned count) {
   return std::string(scalarName(element)) + "x" + std::to_string(count);
 }
 
+Type vectorType(Scalar element, unsigned count) {
+  return Type::namedTuple(vectorTypeName(element, count), std::vector<std::string>(kFields, kFields + count),
+                          std::vector<Type>(count, Type::scalarOf(element)));
+}
+
 } // namespace
 
 ExprInfo typeVectorConstructor(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
@@ -67,6 +75,14 @@ ExprInfo typeVectorConstructor(TypingContext &cx, const CallExpr &c, const std::
   unsigned count = countOf(b.op);
   if (!c.keywords.empty())
     cx.error(c.loc, std::string(b.name) + "() takes its elements as positional arguments");
+  ExprInfo info;
+  info.type = vectorType(element, count);
+  if (auto fp8 = args.size() == 1 ? fp8VectorShape(args[0].type) : std::nullopt) {
+    if (element != Scalar::F32 || count != fp8->count)
+      cx.error(c.args[0]->loc, std::string(b.name) + "() does not convert a " + args[0].type.path +
+                                   " (a float32x" + std::to_string(fp8->count) + " does)");
+    return info;
+  }
   unsigned elements = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     const Type &t = args[i].type;
@@ -84,10 +100,6 @@ ExprInfo typeVectorConstructor(TypingContext &cx, const CallExpr &c, const std::
     cx.error(c.loc, std::string(b.name) + "() takes " + std::to_string(count) +
                         " elements in all (numbers, and the elements of vectors), got " +
                         std::to_string(elements));
-  ExprInfo info;
-  info.type =
-      Type::namedTuple(vectorTypeName(element, count), std::vector<std::string>(kFields, kFields + count),
-                       std::vector<Type>(count, Type::scalarOf(element)));
   return info;
 }
 
@@ -101,6 +113,9 @@ Value *lowerVectorConstructor(LoweringContext &cx, const fe::CallExpr &c, const 
   IRBuilder<> &irb = cx.builder();
   const Type &vt = ci.type;
   Type element = vt.elems[0];
+  if (c.args.size() == 1)
+    if (auto fp8 = fe::fp8VectorShape(cx.info(*c.args[0]).type))
+      return fe::fp8VectorToFloat32(cx, cx.lowerExpr(*c.args[0]), *fp8, vt);
   Value *v = UndefValue::get(cx.llvmType(vt));
   unsigned k = 0;
   for (const fe::ExprPtr &a : c.args) {
