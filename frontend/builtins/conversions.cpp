@@ -1,6 +1,7 @@
 // Conversions: Python's int(), float() and bool(), and calls of a type object
 // (`np.float32(x)`, `numba.int64(x)`): the argument converted to the result's scalar type.
-// And the type test isinstance(x, T), a compile-time constant as numba makes it.
+// tuple() and tuple(t) of a tuple (a named tuple or vector gives its plain tuple). And the
+// type test isinstance(x, T), a compile-time constant as numba makes it.
 #include "frontend/builtins/builtin.h"
 #include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
@@ -17,7 +18,7 @@ llvm::Value *lowerConversionBuiltin(LoweringContext &cx, const fe::CallExpr &c, 
 }
 
 namespace {
-enum class ConversionOp : unsigned { Int, Float, Bool, TypeObject, IsInstance };
+enum class ConversionOp : unsigned { Int, Float, Bool, TypeObject, IsInstance, Tuple };
 }
 
 namespace fe {
@@ -102,6 +103,7 @@ std::span<const Builtin> conversionBuiltins() {
       row("builtins.bool", ConversionOp::Bool),
       row("scalar.type_object_call", ConversionOp::TypeObject), // typeCall's row for T(x)
       row("builtins.isinstance", ConversionOp::IsInstance),
+      row("builtins.tuple", ConversionOp::Tuple),
   };
   return table;
 }
@@ -142,6 +144,19 @@ ExprInfo typeConversionBuiltin(TypingContext &cx, const CallExpr &c, const std::
     info.constant = ConstValue::ofBool(matches(args[1].type, matches));
     return info;
   }
+  if (op == ConversionOp::Tuple) {
+    cx.checkArity(c, "tuple()", args.size(), 0, 1);
+    if (!args.empty() && !args[0].type.isTuple())
+      cx.error(c.args[0]->loc, "tuple() in kernels takes a tuple, not " + args[0].type.str());
+    info.type = Type::tuple(args.empty() ? std::vector<Type>{} : args[0].type.elems);
+    if (args.empty()) {
+      info.constant = ConstValue();
+      info.constant->kind = ConstValue::Kind::Tuple;
+    } else {
+      info.constant = args[0].constant;
+    }
+    return info;
+  }
   if (op == ConversionOp::TypeObject) {
     const Type &to = cx.typeExpr(*c.func).type;
     if (to.typeObjectIsVoid)
@@ -170,7 +185,8 @@ ExprInfo typeConversionBuiltin(TypingContext &cx, const CallExpr &c, const std::
     case ConversionOp::Float: r = isFloat(a) ? a : S::F64; break;
     case ConversionOp::Bool:
     case ConversionOp::TypeObject:
-    case ConversionOp::IsInstance: r = S::Bool; break;
+    case ConversionOp::IsInstance:
+    case ConversionOp::Tuple: r = S::Bool; break;
     }
   }
   info.type = Type::scalarOf(r);
@@ -185,6 +201,12 @@ namespace ir {
 llvm::Value *lowerConversionBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::ExprInfo &ci) {
   if (ci.constant) // float("nan") and friends
     return cx.constant(*ci.constant, ci.type);
+  if (ConversionOp(ci.function->op) == ConversionOp::Tuple) { // the elements, as a plain tuple
+    llvm::Value *t = cx.lowerExpr(*c.args[0]), *r = llvm::UndefValue::get(cx.llvmType(ci.type));
+    for (unsigned k = 0; k < ci.type.elems.size(); ++k)
+      r = cx.builder().CreateInsertValue(r, cx.builder().CreateExtractValue(t, {k}), {k});
+    return r;
+  }
   return cx.lowerAs(*c.args[0], Type::scalarOf(ci.operandTypes[0]));
 }
 

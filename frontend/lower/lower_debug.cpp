@@ -6,6 +6,8 @@
 #include "frontend/ir/intrinsics.h"
 #include "frontend/lower/lowerer.h"
 
+#include <algorithm>
+
 namespace cutwin::ir {
 
 using namespace llvm;
@@ -43,6 +45,8 @@ void Lowerer::enterDebugFrame() {
   for (const auto &[name, type] : spec_->locals) {
     if (!shown(type) || !slots_.count(name))
       continue;
+    if (std::find(addresses.begin(), addresses.end(), slots_.at(name)) != addresses.end())
+      continue; // a version of a variable listed already (its slot: lower_function.cpp)
     locals->push_back({name, type});
     addresses.push_back(slots_.at(name));
   }

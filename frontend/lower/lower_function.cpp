@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <tuple>
 
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/Verifier.h>
@@ -210,11 +211,22 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
   b_.SetCurrentDebugLocation(DebugLoc());
   setLoc(def.loc);
 
-  // Every variable gets a zero-initialised slot; mem2reg turns them into SSA values.
+  // Every variable gets a zero-initialised slot; mem2reg turns them into SSA values. The
+  // versions of a name (`v`, `v$1`: variable_versions.h) whose types agree share one: their
+  // values never overlap, and the debugger shows the one variable of the source.
+  std::vector<std::tuple<std::string, fe::Type, AllocaInst *>> versionSlots;
   for (auto &[name, t] : spec.locals) {
     if (fe::isStaticType(t))
       continue; // a type or function: known at compile time, nothing to store
+    std::string base = name.substr(0, name.find('$'));
+    auto shared = std::find_if(versionSlots.begin(), versionSlots.end(),
+                               [&](auto &v) { return std::get<0>(v) == base && std::get<1>(v) == t; });
+    if (shared != versionSlots.end()) {
+      slots_[name] = std::get<2>(*shared);
+      continue;
+    }
     AllocaInst *a = entryAlloca(llvmType(t), name + ".addr");
+    versionSlots.emplace_back(base, t, a);
     slots_[name] = a;
     b_.CreateStore(Constant::getNullValue(a->getAllocatedType()), a);
     if (dib_)

@@ -2,6 +2,7 @@
 // stores into arrays, returns, conditions, and every statement kind.
 #include "frontend/sema/function_typer.h"
 #include "frontend/sema/operator_rules.h"
+#include "frontend/sema/variable_versions.h"
 
 #include <algorithm>
 
@@ -22,7 +23,7 @@ void FunctionTyper::setLocal(const std::string &name, const Type &t, SourceLoc l
   Type &slot = spec_.locals[name];
   auto u = unify(slot, t);
   if (!u)
-    error(loc, "variable '" + name + "' is assigned both " + slot.str() + " and " + t.str() +
+    error(loc, "variable '" + sourceName(name) + "' is assigned both " + slot.str() + " and " + t.str() +
                    ", which cannot be unified");
   if (*u != slot) {
     // Parameters keep their launch types: numba types a reassigned parameter by unifying

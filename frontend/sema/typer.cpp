@@ -5,6 +5,7 @@
 #include "frontend/sema/literal_unroll.h"
 #include "frontend/sema/operator_rules.h"
 #include "frontend/sema/use_before_assign.h"
+#include "frontend/sema/variable_versions.h"
 
 #include <algorithm>
 
@@ -237,6 +238,8 @@ void FunctionTyper::unrollLiteralLoops() {
 
 void FunctionTyper::run() {
   unrollLiteralLoops();
+  if ((spec_.versioned = splitVariableVersions(*spec_.def))) // numba's SSA versions
+    spec_.def = spec_.versioned.get();
   const FunctionDefStmt &def = *spec_.def;
   for (size_t i = 0; i < def.params.size(); ++i) {
     const Type &t = spec_.argTypes[i];

@@ -76,9 +76,10 @@ struct ExprInfo {
 /// One typed specialisation of a kernel or device function.
 struct FunctionSpec {
   /// The function's definition as typed and lowered: the symbol's own, or the copy with
-  /// its literal_unroll loops unrolled (`unrolled`, owned here).
+  /// its literal_unroll loops unrolled (`unrolled`) and then its variables' versions
+  /// renamed (`versioned`; variable_versions.h), owned here.
   const FunctionDefStmt *def = nullptr;
-  std::unique_ptr<FunctionDefStmt> unrolled;
+  std::unique_ptr<FunctionDefStmt> unrolled, versioned;
   const Symbol *symbol = nullptr;
   bool isKernel = false;
   std::vector<Type> argTypes;

@@ -259,14 +259,25 @@ def test_locals_assigned_once_from_constants_shape_arrays(cutwin_backend):
     assert out[0] == 2 * sum(range(64)) + 0.5
 
     @cuda.jit
-    def reassigned(out):
+    def renewed(out):
         n = 4
-        n = n + 1
-        buf = cuda.shared.array(n, np.int32)  # assigned twice: not a constant
+        n = n + 1  # a new version of n, assigned once from a constant (numba's SSA)
+        buf = cuda.shared.array(n, np.int32)
+        out[0] = buf.size
+
+    renewed[1, 1](out)
+    assert out[0] == 5
+
+    @cuda.jit
+    def reassigned(out, m):
+        n = 4
+        for i in range(m):
+            n = n + 1
+        buf = cuda.shared.array(n, np.int32)  # two assignments meet here: not a constant
         out[0] = buf.size
 
     with pytest.raises(cutwin.errors.CompileError, match="shape must be a constant"):
-        reassigned[1, 1](out)
+        reassigned[1, 1](out, 1)
 
 
 # Local memory per thread: an H100 refuses a launch whose threads need 512 KiB or more of

@@ -272,7 +272,7 @@ TEST(CompileErrors, EveryUnsupportedConstructIsADiagnosticNotACrash) {
       "    import math\n",
       "    x = 1j // 2\n",
       "    x = 'text' + 1\n",
-      "    x = cuda\n    x = 1\n",
+      "    x = cuda\n    if n:\n        x = 1\n    a[0] = x\n",
       "    if cuda.threadIdx:\n        pass\n",
       "    x = float32(1, 2)\n",
       "    x = range(1.5)\n",

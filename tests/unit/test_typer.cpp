@@ -95,6 +95,7 @@ def k(a):
     x = 1
     if t > 0:
         x = 2.5
+    a[0] = x
 )PY",
                       {f32a1()});
   EXPECT_EQ(t->type("t"), "float64");
@@ -102,6 +103,38 @@ def k(a):
   EXPECT_EQ(t->type("c"), "float32");
   EXPECT_EQ(t->type("i"), "int64");
   EXPECT_EQ(t->type("x"), "float64");
+}
+
+TEST(Typer, VersionsOfAVariableWhoseAssignmentsNeverMeet) {
+  // numba's SSA versions: assignments meeting at a read unify, others are separate variables
+  auto t = typeKernel(R"PY(
+from numba import cuda
+@cuda.jit
+def k(a):
+    v = 1
+    a[0] = v
+    v = 2.5
+    a[1] = v
+    w = 1
+    if a[0] > 0:
+        w = 2.5
+    a[2] = w
+    for i in range(3):
+        a[i] = i
+    for i in range(2):
+        a[i] += 0.5
+    u = (1, 2)
+    while a[0] < 3:
+        a[0] += u[0]
+        u = (3, 4)
+)PY",
+                      {f32a1()});
+  EXPECT_EQ(t->type("v"), "int64");
+  EXPECT_EQ(t->type("v$1"), "float64");
+  EXPECT_EQ(t->type("w"), "float64");
+  EXPECT_EQ(t->type("i"), "int64");
+  EXPECT_EQ(t->type("i$1"), "int64");
+  EXPECT_EQ(t->type("u"), "UniTuple(int64 x 2)");
 }
 
 TEST(Typer, CudaBuiltins) {
@@ -252,7 +285,7 @@ TEST(Typer, DiagnosticsNamePlaceAndProblem) {
   EXPECT_THAT(err("    x = a[1.5]\n"),
               HasSubstr("t.py:5:11: error: array index must be an integer, not float64"));
   EXPECT_THAT(err("    x = a + a\n"), HasSubstr("whole-array arithmetic"));
-  EXPECT_THAT(err("    x = a\n    x = 1\n"),
+  EXPECT_THAT(err("    x = a\n    if n:\n        x = 1\n    a[0] = x[0]\n"),
               HasSubstr("variable 'x' is assigned both array(float32, 1d, C) and int64"));
   EXPECT_THAT(err("    return 1\n"), HasSubstr("kernels cannot return a value"));
   EXPECT_THAT(err("    s = cuda.shared.array(n, np.float32)\n"),
