@@ -15,6 +15,7 @@
 #include <optional>
 #include <sstream>
 #include <tuple>
+#include <utility>
 
 namespace cutwin {
 
@@ -218,6 +219,8 @@ std::vector<std::vector<std::string>> Kernel::compiledSignatures() const {
   return module_->compiledSignatures(name_);
 }
 
+std::vector<std::string> Kernel::takeWarnings() { return module_->takeWarnings(); }
+
 uint64_t Kernel::maxCooperativeGridBlocks(const std::vector<Arg> &args, Dim3 block, uint64_t sharedBytes) {
   return module_->maxCooperativeBlocks(name_, args, block, sharedBytes);
 }
@@ -263,7 +266,10 @@ std::vector<fe::Type> ModuleImpl::formalTypes(const std::string &kernel, const s
     return actual;
   // Explicit signatures: the one the arguments convert to best, as numba rates them
   // (fewest unsafe, then safe conversions, then promotions; the first of equals). Arrays
-  // must match dtype and ndim, and the layout if one is declared.
+  // must match dtype and ndim, and the layout if one is declared - except that a kernel
+  // of one signature takes an array of integers of the declared size and the other
+  // signedness as its declared type (numba launches its one signature without looking at
+  // an array's dtype; cutwin accepts only this reinterpretation, which keeps every bit).
   std::string declared;
   std::optional<std::vector<fe::Type>> best;
   std::tuple<int, int, int> bestRate{};
@@ -284,7 +290,11 @@ std::vector<fe::Type> ModuleImpl::formalTypes(const std::string &kernel, const s
         ok = a.isInt() || (a.isArray() && a.scalar == f.scalar);
         continue;
       }
-      switch (fe::argConversion(a, f)) {
+      fe::Type reinterpreted = a;
+      if (sym->options.signatures.size() == 1 && a.isArray() && f.isArray() && fe::isInteger(a.scalar) &&
+          fe::isInteger(f.scalar) && fe::byteSize(a.scalar) == fe::byteSize(f.scalar))
+        reinterpreted.scalar = f.scalar;
+      switch (fe::argConversion(reinterpreted, f)) {
       case fe::Conversion::Exact: break;
       case fe::Conversion::Promote: ++promote; break;
       case fe::Conversion::Safe: ++safe; break;
@@ -324,6 +334,10 @@ ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std:
   Compiled &out = *cache_.emplace(key, std::move(c)).first->second;
   lastCompiled_[kernel] = &out;
   order_.push_back(&out);
+  if (!out.info->warnings.empty()) {
+    pendingWarnings_.insert(pendingWarnings_.end(), out.info->warnings.begin(), out.info->warnings.end());
+    hasWarnings_ = true;
+  }
   lock.unlock(); // the hook may compile other kernels of this module
   if (loadHook_)
     loadHook_(kernel, out.kernel->moduleHandle(), true);
@@ -332,6 +346,14 @@ ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std:
 
 KernelAttributes ModuleImpl::attributes(const std::string &kernel, const std::vector<Arg> &args) {
   return compiled(kernel, formalTypes(kernel, args)).kernel->attributes();
+}
+
+std::vector<std::string> ModuleImpl::takeWarnings() {
+  if (!hasWarnings_) // (launches ask every time: a flag, not the lock)
+    return {};
+  std::lock_guard<std::mutex> lock(mu_);
+  hasWarnings_ = false;
+  return std::exchange(pendingWarnings_, {});
 }
 
 std::vector<std::vector<std::string>> ModuleImpl::compiledSignatures(const std::string &kernel) {

@@ -6,6 +6,7 @@
 #include "runtime/backend.h"
 #include "runtime/pipeline.h"
 
+#include <atomic>
 #include <map>
 #include <mutex>
 
@@ -33,6 +34,7 @@ public:
   std::string ptx(const std::string &kernel, const std::vector<Arg> &args, const std::string &arch);
   CompiledFunction compileFunction(const std::string &name, const FunctionCompileRequest &request);
   std::vector<std::vector<std::string>> compiledSignatures(const std::string &kernel);
+  std::vector<std::string> takeWarnings();
   KernelAttributes attributes(const std::string &kernel, const std::vector<Arg> &args);
   void setLoadHook(Module::LoadHook hook) { loadHook_ = std::move(hook); }
   ~ModuleImpl();
@@ -58,6 +60,8 @@ private:
   std::map<std::string, std::unique_ptr<Compiled>> cache_;
   std::map<std::string, Compiled *> lastCompiled_; ///< by kernel name: its latest specialization
   std::vector<const Compiled *> order_;            ///< every specialization, in compilation order
+  std::vector<std::string> pendingWarnings_;       ///< compiled kernels' warnings not yet taken
+  std::atomic<bool> hasWarnings_{false};
   Module::LoadHook loadHook_;
 };
 

@@ -1,12 +1,15 @@
 // print() in kernels: one printf-style line per call, as numba-cuda formats it (items
 // separated by spaces; integers as %lld/%llu, floats as %f, booleans as True/False,
-// tuples in parentheses), passed to `cutwin.print` with its arguments in 8-byte slots.
+// tuples in parentheses, cuda.threadIdx & co. as the tuple (x, y, z)), passed to
+// `cutwin.print` with its arguments in 8-byte slots. More than 32 items print the raw
+// format string, with numba's warning: CUDA's printf takes at most 32 arguments.
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
 #include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
 #include <functional>
+#include <optional>
 
 namespace cutwin {
 
@@ -26,12 +29,28 @@ std::span<const Builtin> printBuiltins() {
   return table;
 }
 
+namespace {
+/// cuda.threadIdx, blockIdx, blockDim, gridDim (numba's Dim3): the register read, or null.
+std::optional<Access> dim3Register(const Type &t) {
+  if (t.kind != TypeKind::Module)
+    return std::nullopt;
+  static const std::pair<const char *, Access> registers[] = {{"cuda.threadIdx", Access::ThreadIdx},
+                                                              {"cuda.blockIdx", Access::BlockIdx},
+                                                              {"cuda.blockDim", Access::BlockDim},
+                                                              {"cuda.gridDim", Access::GridDim}};
+  for (auto &[path, access] : registers)
+    if (t.path == path)
+      return access;
+  return std::nullopt;
+}
+} // namespace
+
 ExprInfo typePrintBuiltin(TypingContext &cx, const CallExpr &c, const std::vector<ExprInfo> &args,
                           const Builtin &b) {
   // numba's vprintf formats: %lld/%llu for integers, %f for floats
   ExprInfo info;
   std::function<bool(const Type &)> printable = [&](const Type &t) {
-    if (t.kind == TypeKind::String)
+    if (t.kind == TypeKind::String || dim3Register(t))
       return true;
     if (t.isScalar())
       return !isComplex(t.scalar);
@@ -105,16 +124,34 @@ Value *lowerPrintBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::E
       slots.push_back(irb.CreateIntCast(v, irb.getInt64Ty(), fe::isSigned(s)));
     }
   };
+  std::string raw; // numba's format string, with %s for each string
   for (size_t i = 0; i < c.args.size(); ++i) {
     if (i)
-      format += " ";
+      format += " ", raw += " ";
     const fe::ExprInfo &ai = cx.info(*c.args[i]);
-    if (ai.type.kind == fe::TypeKind::String)
+    size_t start = format.size();
+    if (ai.type.kind == fe::TypeKind::String) {
       format += escapePercent(ai.constant->s);
-    else
+      raw += "%s";
+      continue;
+    }
+    if (auto reg = fe::dim3Register(ai.type)) {
+      format += "(%lld, %lld, %lld)";
+      for (unsigned d = 0; d < 3; ++d)
+        slots.push_back(irb.CreateSExt(cx.specialRegister(*reg, d), irb.getInt64Ty()));
+    } else {
       item(cx.lowerExpr(*c.args[i]), ai.type);
+    }
+    raw += format.substr(start);
   }
   format += "\n";
+  if (c.args.size() > 32) { // CUDA's printf takes at most 32 arguments
+    cx.kernelInfo().warnings.push_back(
+        "CUDA print() cannot print more than 32 items. The raw format string will be emitted by the kernel "
+        "instead.");
+    format = escapePercent(raw + "\n");
+    slots.clear();
+  }
   Value *args = ConstantPointerNull::get(ptr);
   if (!slots.empty()) {
     std::vector<llvm::Type *> types;

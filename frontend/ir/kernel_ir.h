@@ -85,6 +85,9 @@ struct KernelInfo {
   /// @cuda.jit(launch_bounds=...): max threads per block[, min blocks per SM[, max
   /// cluster rank]]; a launch with larger blocks is refused on both backends.
   std::vector<int> launchBounds;
+  /// numba's compile-time warnings (its NumbaWarning; Python warns with each on the launch
+  /// that compiled the kernel).
+  std::vector<std::string> warnings;
 };
 
 struct KernelIR {

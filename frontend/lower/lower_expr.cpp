@@ -415,6 +415,9 @@ void Lowerer::raiseOnZeroDivisor(fe::BinOp op, Value *divisor, Scalar t, SourceL
   if (!out_.info.debug || fe::isComplex(t) ||
       (op != fe::BinOp::Div && op != fe::BinOp::FloorDiv && op != fe::BinOp::Mod))
     return;
+  if (out_.info.fastmath && op == fe::BinOp::Div && t == Scalar::F32)
+    return; // numba-cuda's fastmath float32 `/` is __nv_fast_fdividef, with no zero check
+
   bool integer = fe::isInteger(t);
   const char *what = op == fe::BinOp::Div        ? "division by zero"
                      : op == fe::BinOp::FloorDiv ? (integer ? "integer division by zero" : "division by zero")

@@ -495,6 +495,9 @@ public:
   /// The argument types of every specialization compiled so far (by launches or calls of
   /// ir/ptx), in compilation order, each in numba's signature syntax ("float32[::1]").
   std::vector<std::vector<std::string>> compiledSignatures() const;
+  /// numba's compile-time warnings (NumbaWarning: a print() of more than 32 items) of the
+  /// specializations this kernel's module compiled since the last call; each is given once.
+  std::vector<std::string> takeWarnings();
   /// The attributes of the kernel compiled for these argument types (compiling it if needed).
   KernelAttributes attributes(const std::vector<Arg> &args);
   const std::string &name() const { return name_; }

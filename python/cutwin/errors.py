@@ -56,6 +56,11 @@ def compile_error_class():
     return compatible_class("CompileError")
 
 
+class NumbaWarning(UserWarning):
+    """numba's name: a compile-time warning (a print() of more than 32 items). Raised as
+    numba-cuda's own class where numba-cuda is loaded."""
+
+
 class NumbaPerformanceWarning(UserWarning):
     """numba's name: a launch likely to run slowly on a GPU (a small grid, implicit copies
     of host arrays). Raised as numba-cuda's own class where numba-cuda is loaded."""

@@ -272,8 +272,13 @@ void bindKernel(nb::module_ &m) {
              const Stream *stream) {
             Dim3 g = toDim3(grid), b = toDim3(block);
             std::vector<Arg> a = toArgs(args);
-            nb::gil_scoped_release release;
-            k.launch(g, b, a, shared, stream);
+            {
+              nb::gil_scoped_release release;
+              k.launch(g, b, a, shared, stream);
+            }
+            // the warnings of a launch that compiled (the caller warns with each)
+            std::vector<std::string> w = k.takeWarnings();
+            return w.empty() ? nb::object(nb::none()) : nb::cast(w);
           },
           nb::arg("grid"), nb::arg("block"), nb::arg("args"), nb::arg("shared") = 0,
           nb::arg("stream").none() = nb::none())
@@ -283,6 +288,7 @@ void bindKernel(nb::module_ &m) {
           "local_types", [](Kernel &k, nb::handle args) { return k.localTypes(toArgs(args)); },
           nb::arg("args"))
       .def("compiled_signatures", &Kernel::compiledSignatures)
+      .def("take_warnings", &Kernel::takeWarnings)
       .def(
           "attributes",
           [](Kernel &k, nb::handle args) {

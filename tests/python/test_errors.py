@@ -276,6 +276,21 @@ def test_zero_divisors_raise_zero_division_error_with_debug(cutwin_backend, dtyp
     assert out[0] == 3
 
 
+@cuda.jit(debug=True, fastmath=True)
+def divide_fast(a, b, out):
+    out[0] = a[0] / b[0]
+
+
+def test_fastmath_float32_division_does_not_check_the_divisor(cutwin_backend):
+    # numba-cuda's fastmath float32 `/` is __nv_fast_fdividef: no ZeroDivisionError even
+    # with debug=True; float64 `/` and `//` still raise
+    out = np.zeros(1, np.float32)
+    divide_fast[1, 1](np.array([10.0], np.float32), np.array([0.0], np.float32), out)
+    assert np.isinf(out[0]) and out[0] > 0
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
+        divide_fast[1, 1](np.array([10.0]), np.array([0.0]), np.zeros(1))
+
+
 def test_zero_divisors_without_debug_and_the_overflowing_quotient():
     out = np.zeros(3, np.float64)
     divide_unchecked[1, 1](np.array([7], np.int64), np.array([0], np.int64), out)

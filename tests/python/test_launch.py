@@ -312,6 +312,31 @@ def test_no_matching_signature_is_a_type_error(cutwin_backend):
     assert len(put.overloads) == 2 and "(int64[::1], int64)" in put.overloads
 
 
+def test_one_signature_takes_integers_of_the_other_signedness(cutwin_backend):
+    # numba launches a kernel of one signature without looking at an array's dtype; cutwin
+    # takes the integers of the declared size and either signedness (every bit kept)
+    @cuda.jit("void(int32[:])")
+    def dec(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] -= 1
+
+    u = np.array([0, 1, 2 ** 31, 2 ** 32 - 1], np.uint32)
+    dec[1, 4](u)
+    assert u.tolist() == [2 ** 32 - 1, 0, 2 ** 31 - 1, 2 ** 32 - 2]  # int32's bits, as uint32
+    with pytest.raises(TypeError, match=r"No matching definition for argument type\(s\) array\(float32, 1d, C\)"):
+        dec[1, 4](np.zeros(4, np.float32))  # another kind: refused
+    with pytest.raises(TypeError, match=r"No matching definition for argument type\(s\) array\(uint16, 1d, C\)"):
+        dec[1, 4](np.zeros(4, np.uint16))  # another size: refused
+
+    @cuda.jit(["void(int32[:])", "void(int64[:])"])
+    def two(a):
+        a[0] = 1
+
+    with pytest.raises(TypeError, match="No matching definition"):
+        two[1, 1](np.zeros(1, np.uint32))  # several signatures: dtypes must match
+
+
 def test_launch_configuration_is_current_while_a_launch_compiles():
     """numba's launchconfig: a launch that compiles a new specialisation calls the
     dispatcher's _compile_for_args with its configuration current in that thread only."""

@@ -1,6 +1,8 @@
 """print(), raise and assert inside kernels, on every selected backend: lines formatted as
 numba-cuda's vprintf formats them, whole lines from threads of parallel blocks, and raised
 exceptions that are both cutwin's KernelError and the builtin class the kernel raised."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -99,3 +101,33 @@ def test_raise_is_the_builtin_exception_with_kernel_line_thread_block(cutwin_bac
     x[37] = 1
     checked[2, 32](x)  # the device still works
     cuda.synchronize()
+
+
+@cuda.jit
+def dim3_registers():
+    print(cuda.threadIdx, cuda.blockIdx, cuda.blockDim, cuda.gridDim)
+
+
+def test_thread_and_block_indices_print_as_tuples(cutwin_backend, capfd):
+    dim3_registers[(2, 1, 1), (2, 2, 2)]()
+    want = ["%s (%d, 0, 0) (2, 2, 2) (2, 1, 1)" % (str(t), b) for b in range(2) for t in np.ndindex(2, 2, 2)]
+    assert sorted(printed_lines(capfd)) == sorted(want)
+
+
+@cuda.jit
+def thirty_three_items(r):
+    print("r:", r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14],
+          r[15], r[16], r[17], r[18], r[19], r[20], r[21], r[22], r[23], r[24], r[25], r[26], r[27], r[28],
+          r[29], r[30], 0.5)
+
+
+def test_more_than_32_items_print_the_raw_format_with_numbas_warning(cutwin_backend, capfd):
+    # CUDA's printf takes 32 arguments: numba prints its format string instead, and warns
+    # when it compiles the kernel (once)
+    with pytest.warns(cutwin.errors.NumbaWarning, match="cannot print more than 32 items"):
+        thirty_three_items[1, 1](np.arange(31))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        thirty_three_items[1, 1](np.arange(31))
+    raw = " ".join(["%s"] + ["%lld"] * 31 + ["%f"])
+    assert printed_lines(capfd) == [raw, raw]

@@ -16,7 +16,7 @@ from ..errors import CutwinError, KernelError, as_user_exception
 from . import runtime
 from .args import ArgHint
 from .devicearray import DeviceNDArray, as_cuda_array, to_device
-from . import launchconfig, resolve, sass, serialize
+from . import launchconfig, resolve, sass, serialize, settings
 from .foreign import link_paths, with_callbacks
 from .host_values import enum_member
 from .settings import setting, warn_implicit_copy, warn_invalid_config, warn_low_occupancy
@@ -355,7 +355,9 @@ class Dispatcher(_JitFunction):
             else:
                 raise TypeError("cutwin cannot pass a %s to kernel '%s'" % (t.__name__, self.__name__))
         try:
-            kernel.launch(griddim, blockdim, native, sharedmem, stream)
+            compile_warnings = kernel.launch(griddim, blockdim, native, sharedmem, stream)
+            if compile_warnings:
+                _warn_compiled(compile_warnings)
         except KernelError as e:
             if self._exceptions:
                 raise as_user_exception(e, self._exceptions) from None
@@ -467,7 +469,9 @@ class Dispatcher(_JitFunction):
     def _native_args(self, sig, what, arch="sm_90"):
         args = _dummy_args(sig)
         kernel = self._kernel(runtime._selected_spec())
-        return kernel.ir(args) if what == "ir" else kernel.ptx(args, arch)
+        out = kernel.ir(args) if what == "ir" else kernel.ptx(args, arch)
+        _warn_compiled(kernel.take_warnings())
+        return out
 
     def _all_signatures(self):
         """The declared signatures and those launches compiled, as argument-type tuples."""
@@ -754,6 +758,12 @@ def _launch_bounds(lb):
         raise ValueError("Got %d launch bounds: %s. A maximum of three are supported: "
                          "(max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster)" % (len(lb), lb))
     return [int(v) for v in lb]
+
+
+def _warn_compiled(messages):
+    """numba's compile-time warnings (a print() of more than 32 items), as NumbaWarning."""
+    for m in messages:
+        warnings.warn(settings._warning_class("NumbaWarning")(m), stacklevel=3)
 
 
 def _warn_inactive_breakpoints(fn, spec):
