@@ -364,10 +364,7 @@ Value *lowerCopy(LoweringContext &cx, const fe::CallExpr &c, Value *arr, const T
     shape.push_back(b.getInt64(uint64_t(d.i)));
   }
   const Type &rt = ci.type;
-  llvm::Type *storage = at.isRecordArray() ? ArrayType::get(b.getInt8Ty(), count * at.itemSize())
-                                           : ArrayType::get(cx.memType(at.scalar), count);
-  AllocaInst *data = cx.entryAlloca(storage, "array.copy");
-  data->setAlignment(Align(16));
+  AllocaInst *data = cx.newLocalArrayStorage(at, count, 16);
   Value *copy = cx.buildArray(rt, data, shape, contiguousStrides(cx, shape, at.itemSize(), false));
   std::vector<Scalar> idxTypes(at.ndim, Scalar::I64);
   cx.forEachElement(arr, at, [&](ArrayRef<Value *> idx) {

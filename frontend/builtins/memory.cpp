@@ -187,19 +187,14 @@ Value *lowerMemoryBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::
   }
   if (t.space == fe::MemSpace::Shared && count == 0)
     return cx.lowerDynamicShared(t);
-  llvm::Type *storage = t.isRecordArray()
-                            ? ArrayType::get(llvm::Type::getInt8Ty(cx.context()), count * t.itemSize())
-                            : ArrayType::get(cx.memType(t.scalar), count);
   Value *data;
   if (t.space == fe::MemSpace::Shared) {
     // One shared buffer per call site, as numba allocates them.
-    GlobalVariable *g = cx.newSharedVariable(storage, "shared");
+    GlobalVariable *g = cx.newSharedVariable(cx.arrayStorageType(t, count), "shared");
     g->setAlignment(Align(std::max<uint64_t>(16, ci.alignment)));
     data = g;
   } else {
-    AllocaInst *a = cx.entryAlloca(storage, "local.array");
-    a->setAlignment(Align(std::max<uint64_t>(16, ci.alignment)));
-    data = a;
+    data = cx.newLocalArrayStorage(t, count, ci.alignment);
   }
   std::vector<Value *> shape, strides;
   uint64_t stride = t.itemSize();

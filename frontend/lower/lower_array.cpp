@@ -198,6 +198,17 @@ GlobalVariable *Lowerer::newSharedVariable(llvm::Type *t, const std::string &wha
                             GlobalValue::NotThreadLocal, 3);
 }
 
+llvm::Type *Lowerer::arrayStorageType(const Type &t, uint64_t count) {
+  return t.isRecordArray() ? ArrayType::get(llvm::Type::getInt8Ty(ctx_), count * t.itemSize())
+                           : ArrayType::get(memType(t.scalar), count);
+}
+
+AllocaInst *Lowerer::newLocalArrayStorage(const Type &t, uint64_t count, uint64_t alignment) {
+  AllocaInst *a = entryAlloca(arrayStorageType(t, count), "local.array");
+  a->setAlignment(Align(std::max<uint64_t>(16, alignment)));
+  return a;
+}
+
 Value *Lowerer::lowerDynamicShared(const Type &t) {
   // Every dynamic shared array starts at the same place (CUDA's extern __shared__) and
   // covers the launch's dynamic bytes, as many elements as fit.

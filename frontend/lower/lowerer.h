@@ -46,6 +46,8 @@ private:
   llvm::Function &function() override { return *fn_; }
   KernelInfo &kernelInfo() override { return out_.info; }
   llvm::GlobalVariable *newSharedVariable(llvm::Type *t, const std::string &what) override;
+  llvm::Type *arrayStorageType(const Type &t, uint64_t count) override;
+  llvm::AllocaInst *newLocalArrayStorage(const Type &t, uint64_t count, uint64_t alignment) override;
 
   // ---- types (lower_types.cpp)
   llvm::Type *llvmType(const Type &t) override;

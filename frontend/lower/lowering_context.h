@@ -33,6 +33,11 @@ public:
   /// A fresh shared-memory variable of this call site (one per site, as numba allocates
   /// them), named after the function and `what`.
   virtual llvm::GlobalVariable *newSharedVariable(llvm::Type *t, const std::string &what) = 0;
+  /// The memory of `count` elements of the array type `t` (records as their bytes).
+  virtual llvm::Type *arrayStorageType(const Type &t, uint64_t count) = 0;
+  /// A thread's arrayStorageType in the entry block, aligned to `alignment` and at least
+  /// 16: local arrays and copies.
+  virtual llvm::AllocaInst *newLocalArrayStorage(const Type &t, uint64_t count, uint64_t alignment) = 0;
   /// The source location of the instructions emitted next.
   virtual void setLoc(SourceLoc loc) = 0;
   /// The kernel's number for a source site (barriers and errors name it).
