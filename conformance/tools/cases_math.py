@@ -143,15 +143,22 @@ def bfloat16_ops():
                 numba_sim_difference="numba's simulator has no bfloat16 (numba.cuda.bfloat16 is None there)")
 
 
-@case
-def fp8_conversions():
+def fp8_values_and_midpoints():
+    """Every finite E4M3 and E5M2 value as float32, sorted, and the midpoints between
+    neighbours (the ties, which round to even)."""
     import ml_dtypes
-    r = rng(79)
     every = np.concatenate([np.arange(256, dtype=np.uint8).view(t).astype(np.float32)
                             for t in (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2)])
     s = np.unique(every[np.isfinite(every)])
     s[s == 0] = 0.0  # (which zero np.unique keeps of -0 and +0 depends on NumPy's version)
-    mids = ((s[1:].astype(np.float64) + s[:-1]) / 2).astype(np.float32)  # ties: to even
+    return s, ((s[1:].astype(np.float64) + s[:-1]) / 2).astype(np.float32)
+
+
+@case
+def fp8_conversions():
+    import ml_dtypes
+    r = rng(79)
+    s, mids = fp8_values_and_midpoints()
     wide = (r.standard_normal(1500) * 10.0 ** r.integers(-10, 10, 1500)).astype(np.float32)
     edges = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 448.0, 464.0, -465.0, 57344.0, 61440.0, -1e30, 2e-10],
                      np.float32)
@@ -185,11 +192,7 @@ def e8m0_up_bits(x):
 def fp8_vectors():
     import ml_dtypes
     r = rng(83)
-    every = np.concatenate([np.arange(256, dtype=np.uint8).view(t).astype(np.float32)
-                            for t in (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2)])
-    s = np.unique(every[np.isfinite(every)])
-    s[s == 0] = 0.0
-    mids = ((s[1:].astype(np.float64) + s[:-1]) / 2).astype(np.float32)
+    s, mids = fp8_values_and_midpoints()
     wide = (r.standard_normal(1200) * 10.0 ** r.integers(-40, 39, 1200)).astype(np.float32)
     edges = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 448.0, 464.0, -465.0, 57344.0, 61440.0, 3e38, 1e-45],
                      np.float32)

@@ -1,5 +1,7 @@
 #include "frontend/sema/use_before_assign.h"
 
+#include "frontend/syntax/ast_walk.h"
+
 namespace cutwin::fe {
 
 namespace {
@@ -16,70 +18,12 @@ public:
 
 private:
   void use(const Expr &e, const std::set<std::string> &assigned) {
-    switch (e.kind) {
-    case ExprKind::Name: {
-      auto &n = static_cast<const NameExpr &>(e);
-      if (locals_.count(n.id) && !assigned.count(n.id))
-        file_.error(n.loc, "local variable '" + n.id + "' is used before it is assigned");
+    if (auto *n = dyn<NameExpr>(&e)) {
+      if (locals_.count(n->id) && !assigned.count(n->id))
+        file_.error(n->loc, "local variable '" + n->id + "' is used before it is assigned");
       return;
     }
-    case ExprKind::BinOp: {
-      auto &b = static_cast<const BinOpExpr &>(e);
-      use(*b.lhs, assigned);
-      use(*b.rhs, assigned);
-      return;
-    }
-    case ExprKind::UnaryOp: return use(*static_cast<const UnaryOpExpr &>(e).operand, assigned);
-    case ExprKind::BoolOp:
-      for (auto &v : static_cast<const BoolOpExpr &>(e).values)
-        use(*v, assigned);
-      return;
-    case ExprKind::Compare: {
-      auto &c = static_cast<const CompareExpr &>(e);
-      use(*c.left, assigned);
-      for (auto &x : c.comparators)
-        use(*x, assigned);
-      return;
-    }
-    case ExprKind::IfExp: {
-      auto &i = static_cast<const IfExpExpr &>(e);
-      use(*i.test, assigned);
-      use(*i.body, assigned);
-      use(*i.orelse, assigned);
-      return;
-    }
-    case ExprKind::Call: {
-      auto &c = static_cast<const CallExpr &>(e);
-      use(*c.func, assigned);
-      for (auto &a : c.args)
-        use(*a, assigned);
-      for (auto &k : c.keywords)
-        use(*k.value, assigned);
-      return;
-    }
-    case ExprKind::Attribute: return use(*static_cast<const AttributeExpr &>(e).value, assigned);
-    case ExprKind::Subscript: {
-      auto &s = static_cast<const SubscriptExpr &>(e);
-      use(*s.value, assigned);
-      use(*s.index, assigned);
-      return;
-    }
-    case ExprKind::Slice: {
-      auto &s = static_cast<const SliceExpr &>(e);
-      for (auto *p : {s.lower.get(), s.upper.get(), s.step.get()})
-        if (p)
-          use(*p, assigned);
-      return;
-    }
-    case ExprKind::Tuple:
-    case ExprKind::List:
-      for (auto &x : static_cast<const TupleExpr &>(e).elts)
-        use(*x, assigned);
-      return;
-    case ExprKind::Starred: return use(*static_cast<const StarredExpr &>(e).value, assigned);
-    case ExprKind::StarElement: return; // (made while typing, after this check)
-    case ExprKind::Constant: return;
-    }
+    forEachChild(e, [&](const Expr &c) { use(c, assigned); });
   }
 
   /// Reads inside an assignment target (`a[i] = ...` reads a and i), then binds names.

@@ -4,6 +4,7 @@
 #include "frontend/sema/variable_versions.h"
 
 #include "frontend/syntax/ast_clone.h"
+#include "frontend/syntax/ast_walk.h"
 
 #include <map>
 #include <numeric>
@@ -97,69 +98,14 @@ private:
   };
 
   void read(const Expr &e, const State &s) {
-    switch (e.kind) {
-    case ExprKind::Name: {
-      auto &n = static_cast<const NameExpr &>(e);
-      auto &ids = reads_[&n];
+    if (auto *n = dyn<NameExpr>(&e)) {
+      auto &ids = reads_[n];
       if (s.reachable)
-        if (auto it = s.defs.find(n.id); it != s.defs.end())
+        if (auto it = s.defs.find(n->id); it != s.defs.end())
           ids.insert(it->second.begin(), it->second.end());
       return;
     }
-    case ExprKind::BinOp: {
-      auto &b = static_cast<const BinOpExpr &>(e);
-      read(*b.lhs, s);
-      return read(*b.rhs, s);
-    }
-    case ExprKind::UnaryOp: return read(*static_cast<const UnaryOpExpr &>(e).operand, s);
-    case ExprKind::BoolOp:
-      for (auto &v : static_cast<const BoolOpExpr &>(e).values)
-        read(*v, s);
-      return;
-    case ExprKind::Compare: {
-      auto &c = static_cast<const CompareExpr &>(e);
-      read(*c.left, s);
-      for (auto &x : c.comparators)
-        read(*x, s);
-      return;
-    }
-    case ExprKind::IfExp: {
-      auto &i = static_cast<const IfExpExpr &>(e);
-      read(*i.test, s);
-      read(*i.body, s);
-      return read(*i.orelse, s);
-    }
-    case ExprKind::Call: {
-      auto &c = static_cast<const CallExpr &>(e);
-      read(*c.func, s);
-      for (auto &a : c.args)
-        read(*a, s);
-      for (auto &k : c.keywords)
-        read(*k.value, s);
-      return;
-    }
-    case ExprKind::Attribute: return read(*static_cast<const AttributeExpr &>(e).value, s);
-    case ExprKind::Subscript: {
-      auto &x = static_cast<const SubscriptExpr &>(e);
-      read(*x.value, s);
-      return read(*x.index, s);
-    }
-    case ExprKind::Slice: {
-      auto &x = static_cast<const SliceExpr &>(e);
-      for (auto *p : {x.lower.get(), x.upper.get(), x.step.get()})
-        if (p)
-          read(*p, s);
-      return;
-    }
-    case ExprKind::Tuple:
-    case ExprKind::List:
-      for (auto &x : static_cast<const TupleExpr &>(e).elts)
-        read(*x, s);
-      return;
-    case ExprKind::Starred: return read(*static_cast<const StarredExpr &>(e).value, s);
-    case ExprKind::StarElement: // (made while typing, after this step)
-    case ExprKind::Constant: return;
-    }
+    forEachChild(e, [&](const Expr &c) { read(c, s); });
   }
 
   /// An assignment to `t`: names take a new definition; `a[i] = ...` reads a and i.
