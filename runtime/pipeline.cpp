@@ -9,6 +9,7 @@
 #include "frontend/ir/inline_calls.h"
 #include "frontend/ir/passes.h"
 #include "frontend/syntax/parser.h"
+#include "runtime/compiler_stack.h"
 
 #include <llvm/IR/Constants.h>
 
@@ -66,8 +67,27 @@ void runFrontendModuleSteps(llvm::Module &m, const ir::KernelInfo &info, StepRun
 
 } // namespace
 
+// The steps themselves, run on the compiler's stack by the functions of pipeline.h.
+static std::shared_ptr<ParsedModule> parseKernelModuleHere(std::shared_ptr<const fe::SourceFile> file,
+                                                           const PipelineOptions &opts,
+                                                           const fe::HostBindings &host);
+static std::shared_ptr<ParsedModule> parseHostUnitsHere(const std::vector<HostSource> &sources,
+                                                        const PipelineOptions &opts);
+static ir::KernelIR buildKernelIRHere(const ParsedModule &pm, const std::string &kernel,
+                                      const std::vector<fe::Type> &argTypes, const PipelineOptions &opts);
+static ir::KernelIR buildDeviceExportIRHere(const ParsedModule &pm, const std::string &function,
+                                            const std::vector<fe::Type> &argTypes,
+                                            std::optional<fe::Type> returnType, ir::ExportAbi abi,
+                                            const std::string &name, const PipelineOptions &opts);
+
 std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::SourceFile> file,
                                                 const PipelineOptions &opts, const fe::HostBindings &host) {
+  return onCompilerStack([&] { return parseKernelModuleHere(std::move(file), opts, host); });
+}
+
+static std::shared_ptr<ParsedModule> parseKernelModuleHere(std::shared_ptr<const fe::SourceFile> file,
+                                                           const PipelineOptions &opts,
+                                                           const fe::HostBindings &host) {
   auto pm = std::make_shared<ParsedModule>();
   StepRunner steps(opts);
   auto ast = std::make_shared<fe::Module>(fe::parseModule(*file));
@@ -85,6 +105,11 @@ std::shared_ptr<ParsedModule> parseKernelModule(std::shared_ptr<const fe::Source
 
 std::shared_ptr<ParsedModule> parseHostUnits(const std::vector<HostSource> &sources,
                                              const PipelineOptions &opts) {
+  return onCompilerStack([&] { return parseHostUnitsHere(sources, opts); });
+}
+
+static std::shared_ptr<ParsedModule> parseHostUnitsHere(const std::vector<HostSource> &sources,
+                                                        const PipelineOptions &opts) {
   if (sources.empty())
     throw Error("internal error: no function to compile");
   auto pm = std::make_shared<ParsedModule>();
@@ -124,6 +149,11 @@ ir::LowerOptions lowerOptions(const fe::FunctionSpec &spec, const PipelineOption
 
 ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
                            const std::vector<fe::Type> &argTypes, const PipelineOptions &opts) {
+  return onCompilerStack([&] { return buildKernelIRHere(pm, kernel, argTypes, opts); });
+}
+
+static ir::KernelIR buildKernelIRHere(const ParsedModule &pm, const std::string &kernel,
+                                      const std::vector<fe::Type> &argTypes, const PipelineOptions &opts) {
   StepRunner steps(opts);
   fe::Typer typer(*pm.program);
   const fe::FunctionSpec &spec = typer.typeKernel(kernel, argTypes);
@@ -139,6 +169,15 @@ ir::KernelIR buildKernelIR(const ParsedModule &pm, const std::string &kernel,
 ir::KernelIR buildDeviceExportIR(const ParsedModule &pm, const std::string &function,
                                  const std::vector<fe::Type> &argTypes, std::optional<fe::Type> returnType,
                                  ir::ExportAbi abi, const std::string &name, const PipelineOptions &opts) {
+  return onCompilerStack([&] {
+    return buildDeviceExportIRHere(pm, function, argTypes, std::move(returnType), abi, name, opts);
+  });
+}
+
+static ir::KernelIR buildDeviceExportIRHere(const ParsedModule &pm, const std::string &function,
+                                            const std::vector<fe::Type> &argTypes,
+                                            std::optional<fe::Type> returnType, ir::ExportAbi abi,
+                                            const std::string &name, const PipelineOptions &opts) {
   StepRunner steps(opts);
   fe::Typer typer(*pm.program);
   const fe::Symbol *sym = pm.scope().definedFunction(function);

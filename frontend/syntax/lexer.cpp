@@ -172,6 +172,8 @@ private:
     while (pos_ < p)
       advance();
     if (width > indents_.back()) {
+      if (indents_.size() >= kMaxIndentLevels) // CPython's limit and words (its MAXINDENT)
+        file_.error(loc(), "too many levels of indentation");
       indents_.push_back(width);
       push(Tok::Indent, "", loc());
     } else {
@@ -361,8 +363,8 @@ private:
       if (s_.compare(pos_, n, op) == 0) {
         for (size_t i = 0; i < n; ++i)
           advance();
-        if (n == 1 && std::strchr("([{", op[0]))
-          ++depth_;
+        if (n == 1 && std::strchr("([{", op[0]) && ++depth_ > kMaxBracketDepth)
+          file_.error(l, "too many nested parentheses"); // CPython's limit and words (its MAXLEVEL)
         if (n == 1 && std::strchr(")]}", op[0]) && depth_ > 0)
           --depth_;
         push(Tok::Op, op, l);
@@ -378,6 +380,10 @@ private:
   size_t pos_ = 0;
   uint32_t line_ = 1, col_ = 1;
   int depth_ = 0; // bracket nesting: newlines inside brackets are ignored
+  // CPython's tokenizer limits: deeper code is a SyntaxError there, and here the limits keep
+  // every later step's recursion within its stack.
+  static constexpr int kMaxBracketDepth = 200;
+  static constexpr size_t kMaxIndentLevels = 100;
   std::vector<unsigned> indents_;
   std::vector<Token> toks_;
 };

@@ -1,5 +1,6 @@
 #include "frontend/syntax/parser.h"
 
+#include "frontend/syntax/ast_walk.h"
 #include "frontend/syntax/lexer.h"
 
 #include <set>
@@ -15,6 +16,13 @@ const std::set<std::string, std::less<>> kKeywords = {
 };
 
 bool isKeyword(const Token &t) { return t.kind == Tok::Name && kKeywords.count(t.text); }
+
+/// How deep an expression may nest: CPython's compiler stops at about this depth
+/// ("maximum recursion depth exceeded during compilation"), and within it every later step's
+/// recursion fits its stack. Brackets and indentation have the tokenizer's own limits.
+constexpr size_t kMaxExpressionDepth = 3000;
+const char *const kTooDeep = "maximum recursion depth exceeded during compilation (an expression nested "
+                             "more than 3000 levels deep)";
 
 class Parser {
 public:
@@ -32,6 +40,7 @@ public:
       size_t start = pos_;
       try {
         parseStatementInto(m.body);
+        checkDepth(*m.body.back());
       } catch (const CompileError &e) {
         pos_ = start;
         auto u = std::make_unique<UnsupportedStmt>(cur().loc, e.loc(), e.message());
@@ -56,8 +65,30 @@ public:
       ++pos_;
     if (!at(Tok::End))
       expected("end of expression");
+    if (expressionDepth(*e) > kMaxExpressionDepth)
+      error(e->loc, kTooDeep);
     return e;
   }
+
+  /// Chains the parser builds in loops (`a + b + ...`, `f()()...`) nest without recursing
+  /// here, so each statement's expressions are measured once parsed.
+  void checkDepth(const Stmt &s) const {
+    forEachExpression(s, [&](const Expr &e) {
+      if (expressionDepth(e) > kMaxExpressionDepth)
+        error(e.loc, kTooDeep);
+    });
+  }
+
+  /// The parser's own recursion (unary operators, `not`, conditional expressions,
+  /// brackets), held within kMaxExpressionDepth.
+  struct Nested {
+    Nested(Parser &p, SourceLoc l) : p(p) {
+      if (++p.nesting_ > 2 * kMaxExpressionDepth) // (brackets and unary chains count more here)
+        p.error(l, kTooDeep);
+    }
+    ~Nested() { --p.nesting_; }
+    Parser &p;
+  };
 
 private:
   // ---- token helpers -----------------------------------------------------------------------
@@ -543,6 +574,7 @@ private:
   }
 
   ExprPtr parseTest() {
+    Nested nested(*this, cur().loc);
     if (atKw("lambda"))
       error(cur().loc, "lambda expressions are not supported in kernels");
     ExprPtr body = parseOrTest();
@@ -571,6 +603,7 @@ private:
   ExprPtr parseOrTest() { return parseBoolChain(false); }
 
   ExprPtr parseNotTest() {
+    Nested nested(*this, cur().loc);
     if (atKw("not")) {
       SourceLoc l = take().loc;
       return std::make_unique<UnaryOpExpr>(l, UnaryOp::Not, parseNotTest());
@@ -663,6 +696,7 @@ private:
   }
 
   ExprPtr parseFactor() {
+    Nested nested(*this, cur().loc);
     static const std::pair<const char *, UnaryOp> ops[] = {
         {"-", UnaryOp::Neg}, {"+", UnaryOp::Pos}, {"~", UnaryOp::Invert}};
     for (auto &[s, op] : ops)
@@ -864,6 +898,7 @@ private:
   const SourceFile &file_;
   std::vector<Token> toks_;
   size_t pos_ = 0;
+  size_t nesting_ = 0; ///< the expression parsers on the stack (Nested)
 };
 
 } // namespace

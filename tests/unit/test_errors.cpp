@@ -4,6 +4,8 @@
 
 #include <functional>
 
+#include <pthread.h>
+
 using namespace cutwin;
 using namespace cutwin::test;
 using ::testing::HasSubstr;
@@ -320,6 +322,89 @@ TEST(CompileErrors, EveryUnsupportedConstructIsADiagnosticNotACrash) {
       continue;
     }
     EXPECT_THAT(err, ::testing::MatchesRegex("bad\\.py:[6-9]:[0-9]+: error: .*")) << "for:\n" << body;
+  }
+}
+
+// Code nested deeper than CPython accepts gets CPython's error, with its place, instead of
+// overflowing a stack: brackets (200), indentation (100 levels) and expressions (3000 deep,
+// "maximum recursion depth exceeded during compilation"), whichever way they nest. Code
+// just within the limits compiles, on a thread with a small stack too (the frontend runs
+// on a stack of its own).
+TEST(CompileErrors, NestingLimitsAreCPythonsErrorsNotCrashes) {
+  auto compileBody = [](const std::string &expr) {
+    std::string src = "from numba import cuda\n\n@cuda.jit\ndef k(a):\n    a[0] = " + expr + "\n";
+    auto mod = moduleFrom(src, "deep.py");
+    return mod->kernel("k").ir({sim()->zeros(DType::I64, {4})});
+  };
+  auto repeat = [](const std::string &s, size_t n) {
+    std::string out;
+    for (size_t i = 0; i < n; ++i)
+      out += s;
+    return out;
+  };
+  auto joined = [](const std::string &item, const std::string &sep, size_t n) {
+    std::string out = item;
+    for (size_t i = 1; i < n; ++i)
+      out += sep + item;
+    return out;
+  };
+  auto errorOf = [&](const std::string &expr) {
+    try {
+      compileBody(expr);
+    } catch (const CompileError &e) {
+      return std::string(e.what());
+    }
+    return std::string("compiled");
+  };
+  const std::string tooDeep = "maximum recursion depth exceeded during compilation";
+  // brackets: 200 deep compile; the 201st is CPython's SyntaxError at its column
+  EXPECT_NE(compileBody(repeat("(", 200) + "1" + repeat(")", 200)).size(), 0u);
+  EXPECT_THAT(errorOf(repeat("(", 5000) + "1" + repeat(")", 5000)),
+              HasSubstr("deep.py:5:212: error: too many nested parentheses"));
+  EXPECT_THAT(errorOf(repeat("[", 201) + "1" + repeat("]", 201)), HasSubstr("too many nested parentheses"));
+  // expressions built by recursion (unary operators, not, **) and by loops (chains)
+  EXPECT_THAT(errorOf(repeat("-", 100000) + "1"), HasSubstr(tooDeep));
+  EXPECT_THAT(errorOf(repeat("not ", 100000) + "1"), HasSubstr(tooDeep));
+  EXPECT_THAT(errorOf(joined("a[1]", "+", 100000)), HasSubstr(tooDeep));
+  EXPECT_THAT(errorOf(joined("1", "**", 5000)), HasSubstr(tooDeep));
+  EXPECT_THAT(errorOf("abs" + repeat("(1)", 100000)), HasSubstr(tooDeep));
+  EXPECT_THAT(errorOf("a" + repeat(".shape", 100000)), HasSubstr(tooDeep));
+  EXPECT_THAT(errorOf(joined("1", " if a[0] else ", 5000)), HasSubstr(tooDeep));
+  // within the limits: compiled, and from a thread whose own stack holds far less
+  std::string deepest = joined("a[1]", "+", 2998), ifs = joined("a[1]", " if a[0] else ", 1490);
+  std::string ir, ir2;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 << 10);
+  struct Job {
+    std::function<void()> f;
+  } job{[&] {
+    ir = compileBody(deepest);
+    ir2 = compileBody(ifs);
+  }};
+  pthread_t t;
+  ASSERT_EQ(pthread_create(
+                &t, &attr, [](void *j) -> void * { return static_cast<Job *>(j)->f(), nullptr; }, &job),
+            0);
+  pthread_join(t, nullptr);
+  pthread_attr_destroy(&attr);
+  EXPECT_THAT(ir, HasSubstr("define"));
+  EXPECT_THAT(ir2, HasSubstr("define"));
+}
+
+TEST(CompileErrors, IndentationDeeperThanCPythonsLimitIsItsError) {
+  auto source = [](int levels) {
+    std::string src = "from numba import cuda\n\n@cuda.jit\ndef k(a):\n";
+    for (int i = 1; i < levels; ++i)
+      src += std::string(4 * i, ' ') + "if a[0] == 0:\n";
+    return src + std::string(4 * levels, ' ') + "a[0] = 1\n";
+  };
+  EXPECT_NE(moduleFrom(source(99), "deep.py")->kernel("k").ir({sim()->zeros(DType::I64, {4})}).size(), 0u);
+  try {
+    moduleFrom(source(100), "deep.py")->kernel("k").ir({sim()->zeros(DType::I64, {4})});
+    ADD_FAILURE() << "100 levels of indentation compiled";
+  } catch (const CompileError &e) {
+    EXPECT_THAT(e.what(), HasSubstr("deep.py:104:401: error: too many levels of indentation"));
   }
 }
 
