@@ -13,6 +13,7 @@
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_os_ostream.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -33,6 +34,7 @@ const char *kUsage = R"USAGE(usage:
   cutwin intrinsics                  the kernel IR's cutwin.* intrinsics (docs/ir.md's table)
   cutwin builtins                    the functions kernels call, by family (docs/language.md's table)
   cutwin --version
+  cutwin --help                      this text (also `cutwin COMMAND --help`)
 
 SIGNATURE is numba's, e.g. "void(float32[:], float32[:], int64)"; a kernel with a declared
 signature needs none. --dump-after=all prints every step of both backends; --time prints each
@@ -49,25 +51,79 @@ struct Args {
   }
 };
 
-Args parseArgs(int argc, char **argv, int first) {
+/// A command's options: those that take a value (`--kernel NAME`, `--kernel=NAME`) and the
+/// flags, and how many positional arguments it takes.
+struct CommandSpec {
+  const char *name;
+  std::vector<std::string> valued, flags;
+  size_t minPositional, maxPositional;
+};
+
+const std::vector<CommandSpec> &commands() {
+  static const std::vector<CommandSpec> specs = {
+      {"compile",
+       {"kernel", "sig", "emit", "arch", "codegen", "dump-after", "stop-after"},
+       {"no-boundscheck", "time"},
+       1,
+       1},
+      {"opt", {"step", "codegen", "arch"}, {"no-boundscheck"}, 1, 1},
+      {"kernels", {}, {}, 1, 1},
+      {"conformance", {"backend", "codegen", "arch", "filter"}, {"verbose", "no-boundscheck"}, 0, 1},
+      {"steps", {}, {}, 0, 0},
+      {"intrinsics", {}, {}, 0, 0},
+      {"builtins", {}, {}, 0, 0},
+  };
+  return specs;
+}
+
+/// A command line the command cannot take: the message says what it expected.
+struct UsageError {
+  std::string message;
+};
+
+std::string optionList(const std::vector<std::string> &names) {
+  std::string out;
+  for (auto &n : names)
+    out += (out.empty() ? "--" : ", --") + n;
+  return out.empty() ? "none" : out;
+}
+
+Args parseArgs(const CommandSpec &spec, int argc, char **argv, int first) {
   Args a;
+  auto in = [](const std::vector<std::string> &v, const std::string &s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+  };
+  std::vector<std::string> all = spec.valued;
+  all.insert(all.end(), spec.flags.begin(), spec.flags.end());
   for (int i = first; i < argc; ++i) {
     std::string s = argv[i];
-    if (s.rfind("--", 0) == 0) {
-      auto eq = s.find('=');
-      if (eq != std::string::npos) {
-        a.options[s.substr(2, eq - 2)] = s.substr(eq + 1);
-      } else if (s == "--no-boundscheck" || s == "--verbose" || s == "--time") {
-        a.options[s.substr(2)] = "1";
-      } else if (i + 1 < argc) {
-        a.options[s.substr(2)] = argv[++i];
-      } else {
-        a.options[s.substr(2)] = "";
-      }
-    } else {
+    if (s.rfind("--", 0) != 0) {
       a.positional.push_back(s);
+      continue;
+    }
+    auto eq = s.find('=');
+    std::string name = s.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    if (in(spec.flags, name)) {
+      if (eq != std::string::npos)
+        throw UsageError{"option --" + name + " takes no value"};
+      a.options[name] = "1";
+    } else if (in(spec.valued, name)) {
+      if (eq != std::string::npos)
+        a.options[name] = s.substr(eq + 1);
+      else if (i + 1 < argc)
+        a.options[name] = argv[++i];
+      else
+        throw UsageError{"option --" + name + " needs a value"};
+    } else {
+      throw UsageError{"unknown option '" + s + "'; its options: " + optionList(all)};
     }
   }
+  if (a.positional.size() < spec.minPositional || a.positional.size() > spec.maxPositional)
+    throw UsageError{std::string("takes ") +
+                     (spec.maxPositional == 0   ? std::string("no arguments")
+                      : spec.minPositional == 1 ? std::string("one file")
+                                                : std::string("at most one directory")) +
+                     ", got " + std::to_string(a.positional.size())};
   return a;
 }
 
@@ -117,10 +173,8 @@ cutwin::rt::PipelineOptions pipelineOptions(const Args &a) {
 
 int cmdCompile(const Args &a) {
   using namespace cutwin;
-  if (a.positional.size() != 1 || !a.has("kernel")) {
-    std::cerr << kUsage;
-    return 2;
-  }
+  if (!a.has("kernel"))
+    throw UsageError{"needs --kernel NAME"};
   rt::PipelineOptions po = pipelineOptions(a);
   po.dumpAfter = splitComma(a.get("dump-after"));
   po.stopAfter = a.get("stop-after");
@@ -185,10 +239,8 @@ int cmdCompile(const Args &a) {
 
 int cmdOpt(const Args &a) {
   using namespace cutwin;
-  if (a.positional.size() != 1 || !a.has("step")) {
-    std::cerr << kUsage;
-    return 2;
-  }
+  if (!a.has("step"))
+    throw UsageError{"needs --step=STEP (`cutwin steps` lists them)"};
   llvm::LLVMContext ctx;
   llvm::SMDiagnostic err;
   std::unique_ptr<llvm::Module> m = llvm::parseIRFile(a.positional[0], err, ctx);
@@ -203,10 +255,6 @@ int cmdOpt(const Args &a) {
 }
 
 int cmdKernels(const Args &a) {
-  if (a.positional.size() != 1) {
-    std::cerr << kUsage;
-    return 2;
-  }
   auto file = cutwin::fe::SourceFile::fromFile(a.positional[0]);
   auto pm = cutwin::rt::parseKernelModule(file, {});
   for (auto &k : pm->scope().kernelNames())
@@ -230,17 +278,32 @@ int cmdConformance(const Args &a) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+  auto asksForHelp = [&] {
+    for (int i = 1; i < argc; ++i)
+      if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h"))
+        return true;
+    return false;
+  };
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  if (asksForHelp()) {
     std::cout << kUsage;
-    return argc < 2 ? 2 : 0;
+    return 0;
   }
   std::string cmd = argv[1];
   if (cmd == "--version") {
     std::cout << "cutwin " << CUTWIN_VERSION << "\n";
     return 0;
   }
-  Args a = parseArgs(argc, argv, 2);
+  auto spec = std::find_if(commands().begin(), commands().end(), [&](auto &c) { return cmd == c.name; });
+  if (spec == commands().end()) {
+    std::cerr << "cutwin: unknown command '" << cmd << "'\n" << kUsage;
+    return 2;
+  }
   try {
+    Args a = parseArgs(*spec, argc, argv, 2);
     if (cmd == "compile")
       return cmdCompile(a);
     if (cmd == "kernels")
@@ -249,22 +312,18 @@ int main(int argc, char **argv) {
       return cmdConformance(a);
     if (cmd == "opt")
       return cmdOpt(a);
-    if (cmd == "steps") {
+    if (cmd == "steps")
       std::cout << cutwin::rt::stepTableMarkdown();
-      return 0;
-    }
-    if (cmd == "intrinsics") {
+    if (cmd == "intrinsics")
       std::cout << cutwin::ir::intrinsicTableMarkdown();
-      return 0;
-    }
-    if (cmd == "builtins") {
+    if (cmd == "builtins")
       std::cout << cutwin::fe::builtinTableMarkdown();
-      return 0;
-    }
+    return 0;
+  } catch (const UsageError &e) {
+    std::cerr << "cutwin " << cmd << ": " << e.message << "\n" << kUsage;
+    return 2;
   } catch (const cutwin::Error &e) {
     std::cerr << e.what() << "\n";
     return 1;
   }
-  std::cerr << "unknown command '" << cmd << "'\n" << kUsage;
-  return 2;
 }
