@@ -64,6 +64,7 @@ Intrinsic::ID specialRegister(ir::Intrinsic id) {
   case ir::Intrinsic::GridSync:
   case ir::Intrinsic::Nanosleep:
   case ir::Intrinsic::Spin:
+  case ir::Intrinsic::Poll:
   case ir::Intrinsic::Warp:
   case ir::Intrinsic::Print:
   case ir::Intrinsic::Breakpoint:
@@ -287,6 +288,7 @@ GpuLoweringResult lowerIntrinsicsForGpu(Module &m, const ir::KernelInfo &info) {
       break;
     }
     case ir::Intrinsic::Spin: break; // a GPU thread makes progress of its own
+    case ir::Intrinsic::Poll: break; // (the host watches for Ctrl-C between synchronisations)
     case ir::Intrinsic::Warp: lowerWarpCall(ci); break;
     case ir::Intrinsic::CacheLoad: lowerCacheAccess(ci, false); break;
     case ir::Intrinsic::CacheStore: lowerCacheAccess(ci, true); break;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "backend_sim/breakpoints.h"
+#include "backend_sim/interrupts.h"
 #include "backend_sim/scheduler.h"
 #include "backend_sim/thread_context.h"
 #include "backend_sim/warp_ops.h"
@@ -63,7 +64,8 @@ struct Fiber {
 struct BlockState {
   ir::ErrorRecord *err = nullptr;
   std::atomic<bool> *abort = nullptr;
-  sigjmp_buf *jmp = nullptr; ///< loop mode: where a raised error unwinds to
+  const LaunchDeadline *deadline = nullptr; ///< the watchdog's time limit, if the launch has one
+  sigjmp_buf *jmp = nullptr;                ///< loop mode: where a raised error unwinds to
   const SimKernel *kernel = nullptr;
   /// Loop mode: set (once) when a breakpoint's handler ended the launch; runGrid throws it.
   std::string *endedInDebugger = nullptr;

@@ -32,6 +32,7 @@ class Function;
   X(WatchStore, cutwin_sim_watch_store, Plain, void,                                                         \
     (cutwin::sim::ThreadContext *, const void *address, uint64_t size))                                      \
   X(Spin, cutwin_sim_spin, Plain, void, (cutwin::sim::ThreadContext *, uint32_t line))                       \
+  X(Poll, cutwin_sim_poll, Plain, void, (cutwin::sim::ThreadContext *, uint32_t line))                       \
   X(Raise, cutwin_sim_raise, NoReturn, void,                                                                 \
     (cutwin::sim::ThreadContext *, cutwin::ir::ErrorRecord * record, uint32_t kind, uint32_t site,           \
      int64_t a, int64_t b, int64_t c))                                                                       \

@@ -27,8 +27,9 @@ StructType *contextType(LLVMContext &c) {
     return t;
   auto *a3 = ArrayType::get(Type::getInt32Ty(c), 3);
   auto *p = PointerType::get(c, 0);
-  return StructType::create(c, {a3, a3, a3, a3, p, p, p, Type::getInt64Ty(c), p, Type::getInt32Ty(c)},
-                            "cutwin.ctx");
+  return StructType::create(
+      c, {a3, a3, a3, a3, p, p, p, Type::getInt64Ty(c), p, Type::getInt32Ty(c), Type::getInt32Ty(c)},
+      "cutwin.ctx");
 }
 
 /// Gives every defined function a leading `ptr %ctx` parameter and passes it along at
@@ -260,6 +261,7 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
   Function *breakpoint = declareHostCallback(m, HostCallback::Breakpoint);
   Function *raise = declareHostCallback(m, HostCallback::Raise);
   Function *spin = declareHostCallback(m, HostCallback::Spin);
+  Function *poll = declareHostCallback(m, HostCallback::Poll);
 
   std::vector<CallInst *> calls;
   for (Function &f : m)
@@ -302,6 +304,15 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
       b.CreateStore(b.CreateSelect(end, b.getInt32(kSpinPolls), left), slot);
       IRBuilder<> yield(SplitBlockAndInsertIfThen(end, ci, false));
       yield.CreateCall(spin, {ctx, ci->getArgOperand(0)})->setDebugLoc(ci->getDebugLoc());
+      break;
+    }
+    case ir::Intrinsic::Poll: { // count down; at the end, start again and ask (interrupts.h)
+      Value *slot = b.CreateStructGEP(ctxTy, ctx, 10);
+      Value *left = b.CreateSub(b.CreateLoad(i32, slot), b.getInt32(1));
+      Value *end = b.CreateICmpEQ(left, b.getInt32(0));
+      b.CreateStore(b.CreateSelect(end, b.getInt32(kInterruptPolls), left), slot);
+      IRBuilder<> ask(SplitBlockAndInsertIfThen(end, ci, false));
+      ask.CreateCall(poll, {ctx, ci->getArgOperand(0)})->setDebugLoc(ci->getDebugLoc());
       break;
     }
     case ir::Intrinsic::CacheLoad: { // no caches here: the access itself

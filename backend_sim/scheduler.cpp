@@ -194,6 +194,13 @@ uint32_t resolveWarps(std::vector<Fiber> &fibers, uint32_t n, WarpStall &stall) 
   return released;
 }
 
+/// The watchdog's deadline for a launch starting now, if it has a time limit.
+std::optional<LaunchDeadline> launchDeadline(const SchedulerOptions &opts) {
+  if (opts.timeout <= std::chrono::steady_clock::duration::zero())
+    return std::nullopt;
+  return LaunchDeadline{std::chrono::steady_clock::now() + opts.timeout, opts.timeout};
+}
+
 /// Resumes the block's threads until all have finished (Done), all wait at one grid
 /// barrier (AtGridBarrier), or a fault, barrier divergence or stuck warp operation was
 /// recorded (Stopped). Each round runs every ready thread until it blocks, then completes
@@ -217,6 +224,8 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
   bool open = false; // the block barrier every waiting thread reached opens in the next pass
   std::optional<std::chrono::steady_clock::time_point> &stalledSince = bf.stalledSince;
   while (true) {
+    if (recordInterrupt(fibers[0].tc, bs, 0)) // Ctrl-C or the watchdog (interrupts.h)
+      return BlockEnd::Stopped;
     if (opts.seed)
       std::shuffle(bf.order->begin(), bf.order->end(), bf.rng);
     bool atWarp = false, progress = false;
@@ -355,6 +364,7 @@ ThreadContext blockContext(uint64_t b, Dim3 grid, Dim3 block, uint64_t dynamicSh
   base.nctaid[2] = grid.z;
   base.dynamicShared = dynamicShared;
   base.spinPollsLeft = kSpinPolls;
+  base.interruptPollsLeft = kInterruptPolls;
   return base;
 }
 
@@ -377,6 +387,7 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
     bool started = false;
   };
   std::atomic<bool> abort{false};
+  std::optional<LaunchDeadline> deadline = launchDeadline(opts);
   uint64_t nblocks = grid.count();
   std::vector<std::unique_ptr<Resident>> blocks(nblocks);
   for (uint64_t b = 0; b < nblocks; ++b)
@@ -396,6 +407,7 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
       r.shared.assign(k.staticSharedBytes + dynamicShared, 0);
       r.bs.err = err;
       r.bs.abort = &abort;
+      r.bs.deadline = deadline ? &*deadline : nullptr;
       r.bs.kernel = &k;
       r.bs.otherBlocks = [&blocks, &k, b](std::vector<ThreadAtStop> &out) {
         for (uint64_t o = 0; o < blocks.size(); ++o)
@@ -553,6 +565,7 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
   if (k.cooperative)
     return runCooperative(k, grid, block, dynamicShared, args, err, opts);
   std::atomic<bool> abort{false};
+  std::optional<LaunchDeadline> deadline = launchDeadline(opts);
   std::string ended; // a breakpoint handler ended the launch (loop mode; debug kernels run serially)
   uint64_t nblocks = grid.count();
   uint64_t sharedBytes = k.staticSharedBytes + dynamicShared;
@@ -568,9 +581,12 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
     BlockState bs;
     bs.err = err;
     bs.abort = &abort;
+    bs.deadline = deadline ? &*deadline : nullptr;
     bs.kernel = &k;
     bs.endedInDebugger = &ended;
     ThreadContext base = blockContext(b, grid, block, dynamicShared);
+    if (recordInterrupt(base, bs, 0)) // between blocks: Ctrl-C or the watchdog (interrupts.h)
+      return;
     base.shared = ws.shared.data();
     base.block = &bs;
     prepareFaultHandling();

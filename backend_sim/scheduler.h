@@ -44,6 +44,9 @@ struct SchedulerOptions {
   /// How long a block's threads may all spin without progress before the launch fails as a
   /// livelock (CUTWIN_SIM_SPIN_TIMEOUT, seconds).
   std::chrono::steady_clock::duration spinTimeout = std::chrono::seconds(10);
+  /// The watchdog: a launch running longer ends with KernelErrorKind::Timeout
+  /// (CUTWIN_SIM_TIMEOUT, seconds; zero: no limit). interrupts.h.
+  std::chrono::steady_clock::duration timeout{};
 };
 
 /// Checks the configuration against `limits`; throws LaunchError as the GPU would refuse it.

@@ -3,6 +3,8 @@
 // the scheduler (CUTWIN_SIM_SEED, CUTWIN_SIM_SERIAL, CUTWIN_SIM_STACK_KB); the device
 // attributes it reports (an H200's limits).
 #include "backend_sim/device_arena.h"
+#include "backend_sim/interrupts.h"
+#include "backend_sim/kernel_faults.h"
 #include "backend_sim/scheduler.h"
 #include "backend_sim/sim_pipeline.h"
 #include "runtime/backend.h"
@@ -41,8 +43,13 @@ public:
               void *) override {
     sim::Dim3 g{grid.x, grid.y, grid.z}, b{block.x, block.y, block.z};
     sim::checkLaunch(k_, g, b, sharedBytes, limits_);
-    arena_.guardReleased(); // a kernel writing to memory released before it faults
+    arena_.guardReleased();         // a kernel writing to memory released before it faults
+    sim::InterruptScope interrupts; // Ctrl-C ends the launch (interrupts.h)
     sim::runGrid(k_, g, b, sharedBytes, args, err, opts_);
+    if (err->flag == 0 && interrupts.interrupted()) { // it came as the last threads finished
+      const uint32_t first[3] = {0, 0, 0};
+      sim::recordError(err, first, first, uint32_t(KernelErrorKind::Interrupted), UINT32_MAX, 0, 0, 0);
+    }
   }
 
   uint64_t maxCooperativeBlocks(Dim3 block, uint64_t sharedBytes) override {
@@ -153,6 +160,9 @@ public:
       opts_.parallel = false;
     if (const char *kb = std::getenv("CUTWIN_SIM_STACK_KB"))
       opts_.stackBytes = std::max<size_t>(8, std::strtoul(kb, nullptr, 0)) * 1024;
+    if (const char *s = std::getenv("CUTWIN_SIM_TIMEOUT"))
+      opts_.timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(std::max(0.0, std::strtod(s, nullptr))));
     if (const char *s = std::getenv("CUTWIN_SIM_SPIN_TIMEOUT"))
       opts_.spinTimeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
           std::chrono::duration<double>(std::max(0.0, std::strtod(s, nullptr))));

@@ -2,12 +2,16 @@
 
 #include "frontend/ir/intrinsics.h"
 
+#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
+#include <llvm/TargetParser/Triple.h>
 
 #include <set>
 #include <vector>
@@ -154,30 +158,41 @@ void collect(Loop *l, std::vector<Loop *> &out) {
 } // namespace
 
 unsigned insertSpinPolls(Module &m) {
-  Function *spin = nullptr;
+  Function *spin = nullptr, *poll = nullptr;
   unsigned marked = 0;
+  TargetLibraryInfoImpl tlii(Triple(m.getTargetTriple()));
+  TargetLibraryInfo tli(tlii);
   for (Function &f : m) {
     if (f.isDeclaration())
       continue;
     DominatorTree dt(f);
     LoopInfo li(dt);
+    AssumptionCache ac(f);
+    ScalarEvolution se(f, tli, ac, dt, li);
     std::vector<Loop *> loops;
     for (Loop *top : li)
       collect(top, loops);
     for (Loop *l : loops) {
-      if (hasSchedulingPoint(*l) || !exitDependsOnSharedState(*l))
+      if (hasSchedulingPoint(*l))
         continue;
-      if (!spin)
-        spin = ir::getIntrinsic(m, ir::Intrinsic::Spin);
+      bool waits = exitDependsOnSharedState(*l);
+      // A loop that neither waits nor has a count ScalarEvolution can bound (`while True:`,
+      // a search) asks now and then whether the launch was interrupted (interrupts.h);
+      // loops over ranges end by themselves and keep their code as it is.
+      if (!waits && !isa<SCEVCouldNotCompute>(se.getSymbolicMaxBackedgeTakenCount(l)))
+        continue;
+      Function *&callee = waits ? spin : poll;
+      if (!callee)
+        callee = ir::getIntrinsic(m, waits ? ir::Intrinsic::Spin : ir::Intrinsic::Poll);
       SmallVector<BasicBlock *, 4> latches;
       l->getLoopLatches(latches);
       DebugLoc where = l->getStartLoc();
       auto *line = ConstantInt::get(Type::getInt32Ty(m.getContext()), where ? where.getLine() : 0);
       for (BasicBlock *latch : latches) {
         IRBuilder<> b(latch->getTerminator());
-        b.CreateCall(spin, {line})->setDebugLoc(where ? where : latch->getTerminator()->getDebugLoc());
+        b.CreateCall(callee, {line})->setDebugLoc(where ? where : latch->getTerminator()->getDebugLoc());
       }
-      ++marked;
+      marked += waits;
     }
   }
   return marked;

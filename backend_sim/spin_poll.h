@@ -1,4 +1,5 @@
-/// Forward progress for threads that wait for other threads. On a GPU since Volta every
+/// Forward progress for threads that wait for other threads, and a way out of loops that
+/// may never end. On a GPU since Volta every
 /// thread makes progress of its own (independent thread scheduling): a thread may spin on
 /// a flag another thread of its block sets, or take a lock another holds. The simulator
 /// runs a block's threads one at a time, each until it blocks; a thread that spins would
@@ -25,7 +26,9 @@ class Module;
 namespace cutwin::sim {
 
 /// Inserts `cutwin.spin(line)` before the back edges of the loops that may wait for
-/// another thread; returns how many loops it marked.
+/// another thread, and `cutwin.poll(line)` before those of the other loops whose length
+/// ScalarEvolution cannot bound (`while True:`, searches: they ask whether the launch was
+/// interrupted, interrupts.h); returns how many loops it marked as waiting.
 unsigned insertSpinPolls(llvm::Module &m);
 
 } // namespace cutwin::sim

@@ -34,12 +34,18 @@ struct ThreadContext {
   /// field 9: polls left before a loop that may wait for another thread yields
   /// (`cutwin.spin`; the JIT code counts down and resets it to kSpinPolls)
   uint32_t spinPollsLeft;
+  /// field 10: iterations left before a loop of unknown length asks whether the launch
+  /// was interrupted (`cutwin.poll`; counted down like spinPollsLeft, reset to kInterruptPolls)
+  uint32_t interruptPollsLeft;
 };
 
 /// Iterations of a waiting loop (`cutwin.spin`) between two yields of its fiber.
 inline constexpr uint32_t kSpinPolls = 256;
+/// Iterations of a loop of unknown length (`cutwin.poll`) between two checks for Ctrl-C
+/// or the watchdog: a few microseconds of work, far below the 100 ms an interrupt may take.
+inline constexpr uint32_t kInterruptPolls = 4096;
 
-// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr, i64, ptr, i32}.
+// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr, i64, ptr, i32, i32}.
 static_assert(offsetof(ThreadContext, tid) == 0);
 static_assert(offsetof(ThreadContext, ctaid) == 12);
 static_assert(offsetof(ThreadContext, ntid) == 24);
@@ -50,6 +56,7 @@ static_assert(offsetof(ThreadContext, fiber) == 64);
 static_assert(offsetof(ThreadContext, dynamicShared) == 72);
 static_assert(offsetof(ThreadContext, debugTop) == 80);
 static_assert(offsetof(ThreadContext, spinPollsLeft) == 88);
+static_assert(offsetof(ThreadContext, interruptPollsLeft) == 92);
 // ... and the frame record's is {ptr, ptr, i32}.
 static_assert(offsetof(DebugFrameRecord, variables) == 8 && offsetof(DebugFrameRecord, site) == 16);
 

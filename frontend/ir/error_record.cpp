@@ -64,6 +64,19 @@ std::string describeError(const ErrorRecord &rec, const std::vector<Site> &sites
              " blocks wait at this grid sync, but this thread's block exited without reaching it "
              "(on a GPU the launch would hang)";
     break;
+  case KernelErrorKind::Interrupted:
+  case KernelErrorKind::Timeout: {
+    std::ostringstream m;
+    if (KernelErrorKind(rec.kind) == KernelErrorKind::Interrupted)
+      m << "interrupted (Ctrl-C)";
+    else
+      m << "the watchdog stopped the launch after " << double(rec.payload[1]) / 1000.0
+        << " s (CUTWIN_SIM_TIMEOUT)";
+    if (rec.payload[0] > 0)
+      m << " in the loop at line " << rec.payload[0];
+    detail = m.str();
+    break;
+  }
   case KernelErrorKind::Livelock: {
     std::ostringstream m;
     m << "livelock: " << rec.payload[1]

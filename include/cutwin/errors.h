@@ -73,6 +73,8 @@ enum class KernelErrorKind : uint32_t {
                       ///< it waits for (-1: the caller is not in its mask), that lane's site
   Livelock = 10,      ///< simulator: a block's threads spin without progress; payload: the loop's
                       ///< line, threads spinning, milliseconds waited
+  Interrupted = 11,   ///< simulator: Ctrl-C (SIGINT) during the launch; payload: the loop's line (0: none)
+  Timeout = 12,       ///< simulator: the watchdog (CUTWIN_SIM_TIMEOUT); payload: the loop's line, its ms
 };
 
 /// A fault inside a kernel, reported by the host after the launch:
@@ -98,6 +100,13 @@ private:
   SourceLoc loc_;
   std::array<uint32_t, 3> thread_, block_;
   std::string detail_;
+};
+
+/// A simulator launch stopped by Ctrl-C (SIGINT); where the thread named was (Python's
+/// KeyboardInterrupt). The process keeps working: the next launch runs.
+class Interrupted : public KernelError {
+public:
+  using KernelError::KernelError;
 };
 
 } // namespace cutwin

@@ -112,6 +112,17 @@ class KernelAssertionError(KernelError, AssertionError):
     """A failed `assert` inside a kernel (debug kernels)."""
 
 
+class KernelTimeoutError(KernelError, TimeoutError):
+    """The simulator's watchdog stopped a launch that ran longer than CUTWIN_SIM_TIMEOUT
+    seconds (or the launch option); `detail` says where the thread named was."""
+
+
+class KernelInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a simulator launch: a KeyboardInterrupt (not an Exception, so that
+    `except Exception` does not swallow it) with a KernelError's attributes - `kernel`,
+    `file`, `line`, `thread`, `block`, `detail` - naming where the thread was."""
+
+
 _raised = {}
 
 

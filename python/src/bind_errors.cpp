@@ -26,6 +26,8 @@ const char *kernelErrorClass(KernelErrorKind k) {
   case KernelErrorKind::StackOverflow:
   case KernelErrorKind::WarpDivergence:
   case KernelErrorKind::Livelock: break;
+  case KernelErrorKind::Interrupted: return "KernelInterrupted";
+  case KernelErrorKind::Timeout: return "KernelTimeoutError";
   }
   return "KernelError";
 }

@@ -1,6 +1,6 @@
 ; gpu-lower: threadIdx.x becomes the NVVM special-register read, the barrier bar.sync 0,
-; a waiting loop's poll (the simulator's) nothing, and the kernel is annotated as an entry
-; point.
+; a waiting loop's poll and an interrupt poll (the simulator's) nothing, and the kernel is
+; annotated as an entry point.
 ; RUN: --step gpu-lower
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -10,6 +10,7 @@ entry:
   %t = call i32 @cutwin.tid.x()
   call void @cutwin.barrier(i32 0)
   call void @cutwin.spin(i32 7)
+  call void @cutwin.poll(i32 7)
   %i = zext i32 %t to i64
   %p = getelementptr i32, ptr addrspace(1) %a.data, i64 %i
   store i32 %t, ptr addrspace(1) %p
@@ -18,6 +19,7 @@ entry:
 declare i32 @cutwin.tid.x()
 declare void @cutwin.barrier(i32)
 declare void @cutwin.spin(i32)
+declare void @cutwin.poll(i32)
 !cutwin.kernels = !{!0}
 !0 = !{ptr @k__a1Ci32}
 

@@ -1,8 +1,10 @@
 ; sim-spin: a loop whose end depends on a location it reads again each iteration polls on
 ; its back edge (a flag read by a plain load; a lock taken by compare-and-swap, ended
-; through a flag the loop sets to a constant). No poll in a counted loop, a binary search
-; (its bounds are the thread's own progress, though it re-reads its key), a loop that
-; waits at a barrier, or a loop over the thread's local array.
+; through a flag the loop sets to a constant). No such poll in a counted loop, a binary
+; search (its bounds are the thread's own progress, though it re-reads its key), a loop
+; that waits at a barrier, or a loop over the thread's local array. Loops whose length
+; ScalarEvolution cannot bound (the binary search, the endless local loop) poll for
+; interrupts instead (`cutwin.poll`); counted loops and loops with a barrier do not.
 ; RUN: --step sim-spin
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -119,11 +121,15 @@ declare void @cutwin.barrier(i32) convergent
 ; CHECK-NEXT: call void @cutwin.spin(i32 0)
 ; CHECK-NEXT: br label %head
 ; CHECK-LABEL: define void @counted(
-; CHECK-NOT: cutwin.spin
+; CHECK-NOT: cutwin.{{spin|poll}}
 ; CHECK-LABEL: define i64 @binary_search(
 ; CHECK-NOT: cutwin.spin
+; CHECK: call void @cutwin.poll(i32 0)
+; CHECK-NEXT: br label %head
 ; CHECK-LABEL: define void @wait_with_barrier(
-; CHECK-NOT: cutwin.spin
+; CHECK-NOT: cutwin.{{spin|poll}}
 ; CHECK-LABEL: define void @local_only(
 ; CHECK-NOT: cutwin.spin
+; CHECK: call void @cutwin.poll(i32 0)
+; CHECK-NEXT: br i1 %zero, label %loop, label %done
 ; CHECK-LABEL: declare void @cutwin.barrier

@@ -141,7 +141,7 @@ def test_a_block_that_can_only_spin_is_a_livelock_not_a_hang(tmp_path):
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0].startswith("KernelError nobody_sets_it (0, 0, 0) "), lines[0]
-    assert "livelock.py in nobody_sets_it, thread (0,0,0) block (0,0,0): livelock: 32 threads of the block " \
+    assert "livelock.py:8 in nobody_sets_it, thread (0,0,0) block (0,0,0): livelock: 32 threads of the block " \
            "spin in the loop at line 8 and no thread of the block made progress for 0.3 s" in lines[0]
     # Thread 0 spins; the others wait at a barrier for it: a GPU hangs too.
     assert lines[1].startswith("KernelError setter_waits_at_a_barrier (0, 0, 0) "), lines[1]
