@@ -8,6 +8,7 @@
 #include "frontend/sema/builtins.h"
 
 #include <algorithm>
+#include <cctype>
 #include <llvm/IR/Intrinsics.h>
 
 #include <cmath>
@@ -57,6 +58,17 @@ Value *Lowerer::lowerDeviceCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
 Value *Lowerer::lowerForeignCall(const fe::CallExpr &c, const fe::ExprInfo &ci) {
   const fe::Symbol &sym = *ci.foreign;
   const fe::Signature &sig = sym.foreignSignature;
+  // The name is the linked code's symbol: a C identifier (PTX and the CPU's linker accept
+  // no other; LLVM's NVPTX would abort on one)
+  const std::string &name = sym.foreignName;
+  bool identifier = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                    std::all_of(name.begin(), name.end(), [](char ch) {
+                      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+                    });
+  if (!identifier)
+    spec_->file().error(c.loc,
+                        "cuda.declare_device() names '" + name +
+                            "', which is not a C identifier: the linked code's function cannot have it");
   auto *ptr = PointerType::get(ctx_, 0);
   bool returns = sig.ret.isScalar();
   std::vector<llvm::Type *> params;
