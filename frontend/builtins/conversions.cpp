@@ -180,6 +180,8 @@ ExprInfo typeConversionBuiltin(TypingContext &cx, const CallExpr &c, const std::
       return info;
     }
     S a = cx.scalarArgs(c, args, name.c_str())[0];
+    if (isComplex(a) && op != ConversionOp::Bool) // (Python: TypeError; numba: a typing error)
+      cx.error(c.args[0]->loc, name + "() of a complex number: take its .real or abs() first");
     switch (op) {
     case ConversionOp::Int: r = isInteger(a) ? a : S::I64; break;
     case ConversionOp::Float: r = isFloat(a) ? a : S::F64; break;

@@ -317,12 +317,12 @@ static Value *ufuncScalar(LoweringContext &cx, const fe::Ufunc &u, ArrayRef<Valu
     if (u.op == fe::BinOp::Div && fe::isInteger(t)) // int / int is float64, as in Python
       return cx.fdiv(cx.convertScalar(args[0], t, Scalar::F64),
                      cx.convertScalar(args[1], argTypes[1], Scalar::F64));
+    if (u.op == fe::BinOp::Pow) // (complex too: the operator's complex power)
+      return cx.power(args[0], args[1], t, argTypes[1], out);
     if (complexIn)
       return cx.complexBinary(u.op, args[0], args[1], t);
     if (u.op == fe::BinOp::Div)
       return cx.fdiv(args[0], args[1]);
-    if (u.op == fe::BinOp::Pow)
-      return cx.power(args[0], args[1], t, argTypes[1], out);
     if (u.op == fe::BinOp::LShift || u.op == fe::BinOp::RShift)
       return cx.shift(u.op, cx.convertScalar(args[0], t, out), cx.convertScalar(args[1], argTypes[1], out),
                       out);

@@ -31,9 +31,13 @@ Value *Lowerer::lowerCall(const fe::CallExpr &c) {
     return lowerDeviceCall(c, ci);
   if (ci.foreign)
     return lowerForeignCall(c, ci);
-  if (!ci.function || !ci.function->lower) // range(), cuda.const.array_like: read by their users
-    throw Error(std::string("internal error: call of '") + (ci.function ? ci.function->name : "?") +
-                "' has no lowering of its own");
+  if (!ci.function || !ci.function->lower) { // range(), cuda.const.array_like: read by their users
+    std::string name = ci.function ? ci.function->name : "this function";
+    name = name.substr(name.find('.') + 1); // (builtins.range: range)
+    spec_->file().error(c.loc, name +
+                                   "() makes no value of its own in kernels: use it where it is read (a for "
+                                   "loop's range, an array's initial contents)");
+  }
   return ci.function->lower(*this, c, ci); // a builtin of the registry (frontend/builtins/)
 }
 

@@ -350,3 +350,20 @@ def test_complex_constructor_keeps_signed_zeros_as_python():
             two[1, 1](a, b, out)
             np.testing.assert_array_equal(out.view(np.int64), np.array([complex(a, b)]).view(np.int64),
                                           err_msg="complex(%r, %r)" % (a, b))
+
+
+def test_numpy_power_of_complex_numbers_is_the_operator(cutwin_backend):
+    # np.power on complex arguments computes what `**` computes (it was an internal error)
+    @cuda.jit
+    def k(z, w, out):
+        i = cuda.grid(1)
+        if i < z.size:
+            out[0, i] = np.power(z[i], w[i])
+            out[1, i] = z[i] ** w[i]
+
+    z = np.array([1 + 2j, -0.5 + 0.25j, 3 - 1j, 2 + 0j], np.complex128)
+    w = np.array([0.5 - 1j, 2 + 0j, -1.5 + 0.5j, 3 + 0j], np.complex128)
+    out = np.zeros((2, 4), np.complex128)
+    k[1, 4](z, w, out)
+    np.testing.assert_array_equal(out[0].view(np.int64), out[1].view(np.int64))
+    np.testing.assert_allclose(out[0], z ** w, rtol=1e-13)

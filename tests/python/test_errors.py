@@ -317,6 +317,10 @@ UNSUPPORTED_IN_KERNELS = [
     ("a[0] = len({1: 2})", 16, "dict and set displays are not supported"),
     ("if (n := 2):\n        a[0] = n", 11, "assignment expressions (':=') are not supported"),
     ("a[0] = [x for x in range(3)][0]", 15, "list comprehensions are not supported"),
+    # (found by the typing matrix, tests/fuzz/typing_matrix.py: internal errors before)
+    ("range(a.size)", 10, "range() makes no value of its own in kernels"),
+    ("a[0] = int(1j)", 16, "int() of a complex number: take its .real or abs() first"),
+    ("a[0] = float(a[0] * 1j)", 23, "float() of a complex number"),
 ]
 
 
