@@ -277,6 +277,16 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
     IRBuilder<> b(ci);
     Value *ctx = ci->getFunction()->getArg(0);
     Value *repl = nullptr;
+    // The polls (cutwin.spin, cutwin.poll): a countdown in thread-context field `field`;
+    // at zero it starts again at `every` and `callee(ctx, line)` runs.
+    auto countDownThenCall = [&](unsigned field, uint32_t every, Function *callee) {
+      Value *slot = b.CreateStructGEP(ctxTy, ctx, field);
+      Value *left = b.CreateSub(b.CreateLoad(i32, slot), b.getInt32(1));
+      Value *end = b.CreateICmpEQ(left, b.getInt32(0));
+      b.CreateStore(b.CreateSelect(end, b.getInt32(every), left), slot);
+      IRBuilder<> then(SplitBlockAndInsertIfThen(end, ci, false));
+      then.CreateCall(callee, {ctx, ci->getArgOperand(0)})->setDebugLoc(ci->getDebugLoc());
+    };
     switch (*id) {
     case ir::Intrinsic::Barrier:
       result.usesBarrier = true;
@@ -296,25 +306,13 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
     }
     case ir::Intrinsic::Nanosleep: // a scheduling hint; simulated threads need none
       break;
-    case ir::Intrinsic::Spin: {  // count down; at the end, start again and yield
+    case ir::Intrinsic::Spin:    // count down; at the end, start again and yield
       result.usesBarrier = true; // (a thread loop could not let another thread run)
-      Value *slot = b.CreateStructGEP(ctxTy, ctx, 9);
-      Value *left = b.CreateSub(b.CreateLoad(i32, slot), b.getInt32(1));
-      Value *end = b.CreateICmpEQ(left, b.getInt32(0));
-      b.CreateStore(b.CreateSelect(end, b.getInt32(kSpinPolls), left), slot);
-      IRBuilder<> yield(SplitBlockAndInsertIfThen(end, ci, false));
-      yield.CreateCall(spin, {ctx, ci->getArgOperand(0)})->setDebugLoc(ci->getDebugLoc());
+      countDownThenCall(9, kSpinPolls, spin);
       break;
-    }
-    case ir::Intrinsic::Poll: { // count down; at the end, start again and ask (interrupts.h)
-      Value *slot = b.CreateStructGEP(ctxTy, ctx, 10);
-      Value *left = b.CreateSub(b.CreateLoad(i32, slot), b.getInt32(1));
-      Value *end = b.CreateICmpEQ(left, b.getInt32(0));
-      b.CreateStore(b.CreateSelect(end, b.getInt32(kInterruptPolls), left), slot);
-      IRBuilder<> ask(SplitBlockAndInsertIfThen(end, ci, false));
-      ask.CreateCall(poll, {ctx, ci->getArgOperand(0)})->setDebugLoc(ci->getDebugLoc());
+    case ir::Intrinsic::Poll: // count down; at the end, start again and ask (interrupts.h)
+      countDownThenCall(10, kInterruptPolls, poll);
       break;
-    }
     case ir::Intrinsic::CacheLoad: { // no caches here: the access itself
       unsigned bits = unsigned(cast<ConstantInt>(ci->getArgOperand(2))->getZExtValue());
       Value *v = b.CreateLoad(IntegerType::get(m.getContext(), bits), ci->getArgOperand(0));
