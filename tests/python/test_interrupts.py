@@ -109,3 +109,34 @@ def test_the_watchdog_ends_a_launch_past_its_time(tmp_path, kernel):
     assert "the watchdog stopped the launch after 0.3 s (CUTWIN_SIM_TIMEOUT) in the loop at line %d" % \
         LINES[kernel] in lines[1]
     assert lines[2] == "next 7"
+
+
+BETWEEN_LAUNCHES = textwrap.dedent("""
+    import os, signal, threading, time
+    import numpy as np
+    from cutwin import cuda
+
+    @cuda.jit
+    def k(a):
+        a[0] += 1
+
+    a = np.zeros(1)
+    k[1, 1](a)  # (the simulator's handler is in place from the first launch on)
+    threading.Thread(target=lambda: (time.sleep(0.3), os.kill(os.getpid(), signal.SIGINT))).start()
+    try:
+        time.sleep(5)
+        print("slept on")
+    except KeyboardInterrupt as e:
+        print(type(e).__name__)
+    k[1, 1](a)
+    print(a[0])
+""")
+
+
+def test_ctrl_c_between_launches_is_pythons_own(tmp_path):
+    script = tmp_path / "between.py"
+    script.write_text(BETWEEN_LAUNCHES)
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, CUTWIN_BACKEND="sim"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["KeyboardInterrupt", "2.0"]
