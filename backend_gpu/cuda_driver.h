@@ -64,10 +64,12 @@ struct CudaDriver {
   X(cuStreamCreate, CUresult (*)(CUstream *, unsigned))                                                      \
   X(cuStreamDestroy, CUresult (*)(CUstream))                                                                 \
   X(cuStreamSynchronize, CUresult (*)(CUstream))                                                             \
+  X(cuStreamQuery, CUresult (*)(CUstream))                                                                   \
   X(cuEventCreate, CUresult (*)(CUevent *, unsigned))                                                        \
   X(cuEventDestroy, CUresult (*)(CUevent))                                                                   \
   X(cuEventRecord, CUresult (*)(CUevent, CUstream))                                                          \
   X(cuEventSynchronize, CUresult (*)(CUevent))                                                               \
+  X(cuEventQuery, CUresult (*)(CUevent))                                                                     \
   X(cuEventElapsedTime, CUresult (*)(float *, CUevent, CUevent))                                             \
   X(cuGetErrorName, CUresult (*)(CUresult, const char **))                                                   \
   X(cuGetErrorString, CUresult (*)(CUresult, const char **))

@@ -6,9 +6,11 @@
 #include "backend_gpu/link.h"
 #include "frontend/ir/linked_files.h"
 #include "runtime/backend.h"
+#include "runtime/interrupt_scope.h"
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 namespace cutwin::rt {
@@ -40,8 +42,8 @@ public:
     }
   }
 
-  void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *,
-              void *stream) override {
+  void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *, void *stream,
+              double /*timeoutSeconds: a GPU has no watchdog*/) override {
     d_.cuCtxSetCurrent(ctx_); // a launch may come from any host thread
     allowDynamicShared(sharedBytes);
     size_t size = argBytes_;
@@ -275,11 +277,35 @@ private:
   const GpuContext &g_;
 };
 
+/// Waits until `query` (cuStreamQuery, cuEventQuery) stops answering CUDA_ERROR_NOT_READY,
+/// polling, so that Ctrl-C ends the wait (runtime/interrupt_scope.h): the GPU goes on with
+/// the work, and the next synchronisation waits for it. The blocking call that follows
+/// reports the work's errors.
+void waitForGpu(const std::function<CUresult()> &query, const char *what) {
+  rt::waitInterruptibly([&] { return query() != CUDA_ERROR_NOT_READY; },
+                        [&] {
+                          return std::string("interrupted (Ctrl-C) while waiting for the GPU (") + what +
+                                 "); the work goes on there, and the next synchronisation waits for it";
+                        });
+}
+
 class GpuStreams final : public DeviceStreams {
 public:
   explicit GpuStreams(const GpuContext &g) : g_(g) {}
+  ~GpuStreams() {
+    if (allWork_)
+      g_.d->cuEventDestroy(allWork_);
+  }
   void synchronize() override {
     g_.current();
+    // An event on the legacy default stream completes after the work of every blocking
+    // stream before it (all of cutwin's and numba's streams are blocking): waiting for it
+    // is waiting for the context, interruptibly. Non-blocking streams are waited for by
+    // cuCtxSynchronize itself.
+    if (!allWork_)
+      g_.d->check(g_.d->cuEventCreate(&allWork_, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    if (g_.d->cuEventRecord(allWork_, nullptr) == CUDA_SUCCESS)
+      waitForGpu([&] { return g_.d->cuEventQuery(allWork_); }, "cuCtxSynchronize");
     CUresult r = g_.d->cuCtxSynchronize();
     if (r != CUDA_SUCCESS)
       throw DeviceError(
@@ -303,6 +329,7 @@ public:
   }
   void synchronizeStream(void *s) override {
     g_.current();
+    waitForGpu([&] { return g_.d->cuStreamQuery(static_cast<CUstream>(s)); }, "cuStreamSynchronize");
     g_.d->check(g_.d->cuStreamSynchronize(static_cast<CUstream>(s)), "cuStreamSynchronize");
   }
   void *createEvent() override {
@@ -317,6 +344,8 @@ public:
     g_.d->check(g_.d->cuEventRecord(static_cast<CUevent>(e), static_cast<CUstream>(stream)), "cuEventRecord");
   }
   void synchronizeEvent(void *e) override {
+    g_.current();
+    waitForGpu([&] { return g_.d->cuEventQuery(static_cast<CUevent>(e)); }, "cuEventSynchronize");
     g_.d->check(g_.d->cuEventSynchronize(static_cast<CUevent>(e)), "cuEventSynchronize");
   }
   float elapsedMilliseconds(void *a, void *b) override {
@@ -328,6 +357,7 @@ public:
 
 private:
   const GpuContext &g_;
+  CUevent allWork_ = nullptr; ///< recorded on the legacy default stream by synchronize()
 };
 
 /// LLVM NVPTX or libNVVM to PTX, loaded as a CUDA module with the files it links.

@@ -3,6 +3,7 @@
 #include "cutwin/errors.h"
 
 #include <algorithm>
+#include <string_view>
 
 namespace cutwin::sim {
 
@@ -62,6 +63,45 @@ void describeThreads(const SimKernel &k, const std::vector<Fiber> &fibers, uint3
       t.stack = callStack(k.breakpoints, o.tc.debugTop, stopSite);
     out.push_back(std::move(t));
   }
+}
+
+std::string threadsInWords(const std::vector<ThreadAtStop> &threads) {
+  struct Group {
+    const ThreadAtStop *first;
+    size_t count;
+  };
+  std::vector<Group> groups; // by state and line, in thread order
+  for (const ThreadAtStop &t : threads) {
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const Group &g) {
+      return std::string_view(g.first->state) == t.state && g.first->line == t.line;
+    });
+    if (g == groups.end())
+      groups.push_back({&t, 1});
+    else
+      ++g->count;
+  }
+  std::string out;
+  for (const Group &g : groups) {
+    std::string_view state = g.first->state;
+    out += (out.empty() ? "" : ", ") + std::to_string(g.count) + " ";
+    if (state == "running") // (a fiber not waiting anywhere: it runs when its turn comes)
+      out += "ready to run";
+    else if (state == "stopped") // the thread that noticed Ctrl-C or the watchdog
+      out += g.first->line ? "stopped in the loop at line " + std::to_string(g.first->line) : "stopped";
+    else if (state == "exited")
+      out += "finished";
+    else if (state == "faulted")
+      out += "faulted";
+    else if (state == "spinning")
+      out += "spinning in the loop at line " + std::to_string(g.first->line);
+    else
+      out += "at the " + std::string(state == "warp" ? "warp operation" : state) + " at line " +
+             std::to_string(g.first->line);
+    if (g.count == 1 && state != "exited")
+      out += " (thread (" + std::to_string(g.first->tid[0]) + "," + std::to_string(g.first->tid[1]) + "," +
+             std::to_string(g.first->tid[2]) + "))";
+  }
+  return out;
 }
 
 void stopFiber(const SimKernel &k, BreakpointEvent &e, const BlockState &bs, const std::vector<Fiber> &fibers,

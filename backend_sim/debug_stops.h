@@ -21,6 +21,10 @@ std::string endedInDebugger(const BreakpointEvent &e);
 /// Where each of a block's `n` fibers is, for the debugger's thread table.
 void describeThreads(const SimKernel &k, const std::vector<Fiber> &fibers, uint32_t n,
                      std::vector<ThreadAtStop> &out);
+/// Where the threads of a stopped block were, in words (a launch Ctrl-C or the watchdog
+/// ended; the thread that noticed is in state "stopped"): "1 stopped in the loop at line 12
+/// (thread (5,0,0)), 31 at the barrier at line 15".
+std::string threadsInWords(const std::vector<ThreadAtStop> &threads);
 /// Hands `e` (a stop of one of the block's fibers) to the process's breakpoint handler with
 /// the state of the block's `n` threads (and of the other resident blocks); throws
 /// LaunchError if the handler ends the launch.

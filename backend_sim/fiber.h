@@ -13,6 +13,20 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
+// A sanitized build (ci/sanitize.sh): AddressSanitizer is told each switch of stacks.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CUTWIN_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(CUTWIN_ASAN)
+#define CUTWIN_ASAN 1
+#endif
+#ifdef CUTWIN_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 #include <atomic>
 #include <csetjmp>
 #include <functional>
@@ -57,8 +71,86 @@ struct Fiber {
   EntryFn entry = nullptr;
   const void *args = nullptr;
   const char *stackLow = nullptr; ///< lowest usable byte; the guard page is below it
+  size_t stackBytes = 0;          ///< usable bytes from stackLow up
   PendingStop stop;               ///< AtBreakpoint: where and why
+  /// AddressSanitizer: the scheduler's stack, which the fiber switches back to.
+  const void *schedStackLow = nullptr;
+  size_t schedStackBytes = 0;
 };
+
+// Switching between a block's scheduler and its fibers. AddressSanitizer must know which
+// stack runs (or it takes a fiber's frames for overflows of the thread's stack); elsewhere
+// these are jump_fcontext alone.
+
+/// On the fiber, each time it gets the processor: notes the scheduler's stack.
+inline void enteredFiber(Fiber *f) {
+#ifdef CUTWIN_ASAN
+  __sanitizer_finish_switch_fiber(nullptr, &f->schedStackLow, &f->schedStackBytes);
+#endif
+}
+
+/// The scheduler runs fiber `f` until it waits, ends or faults.
+inline void resumeFiber(Fiber &f) {
+#ifdef CUTWIN_ASAN
+  void *fake = nullptr;
+  __sanitizer_start_switch_fiber(&fake, f.stackLow, f.stackBytes);
+#endif
+  bctx::transfer_t t = bctx::jump_fcontext(f.ctx, &f);
+#ifdef CUTWIN_ASAN
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#endif
+  f.ctx = t.fctx;
+}
+
+/// Fiber `f` waits (barrier, warp operation, spin, debugger stop): back to the scheduler
+/// until it is resumed.
+inline void yieldToScheduler(Fiber *f) {
+#ifdef CUTWIN_ASAN
+  void *fake = nullptr;
+  __sanitizer_start_switch_fiber(&fake, f->schedStackLow, f->schedStackBytes);
+#endif
+  bctx::transfer_t t = bctx::jump_fcontext(f->sched, nullptr);
+#ifdef CUTWIN_ASAN
+  __sanitizer_finish_switch_fiber(fake, &f->schedStackLow, &f->schedStackBytes);
+#endif
+  f->sched = t.fctx;
+}
+
+/// Fiber `f` has ended (its thread returned, or was abandoned after an error): back to the
+/// scheduler for good; its stack is reused.
+[[noreturn]] inline void leaveFiber(Fiber *f) {
+#ifdef CUTWIN_ASAN
+  __sanitizer_start_switch_fiber(nullptr, f->schedStackLow, f->schedStackBytes);
+#endif
+  bctx::jump_fcontext(f->sched, nullptr);
+  __builtin_unreachable();
+}
+
+/// A fault on fiber `f`: the signal handler is about to jump (siglongjmp) to its scheduler.
+inline void jumpingOutOfFiber(const Fiber *f) {
+#ifdef CUTWIN_ASAN
+  __sanitizer_start_switch_fiber(nullptr, f->schedStackLow, f->schedStackBytes);
+#else
+  (void)f;
+#endif
+}
+
+/// The scheduler, where that jump landed.
+inline void landedFromFiber() {
+#ifdef CUTWIN_ASAN
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+#endif
+}
+
+/// A stack about to be reused for a new fiber: what instrumented frames of an abandoned
+/// one left poisoned is cleared.
+inline void reuseFiberStack(const char *low, size_t bytes) {
+#ifdef CUTWIN_ASAN
+  ASAN_UNPOISON_MEMORY_REGION(low, bytes);
+#else
+  (void)low, (void)bytes;
+#endif
+}
 
 /// Per-launch state every thread of a block can reach through its context.
 struct BlockState {
@@ -70,6 +162,8 @@ struct BlockState {
   /// Loop mode: set (once) when a breakpoint's handler ended the launch; runGrid throws it.
   std::string *endedInDebugger = nullptr;
   const ThreadContext *faulted = nullptr; ///< the thread whose memory fault stopped the block
+  /// Ctrl-C or the watchdog stopped the launch in this block: where its threads were, in words.
+  std::string *stopReport = nullptr;
   /// A cooperative launch: the threads of the other resident blocks, for the debugger.
   std::function<void(std::vector<ThreadAtStop> &)> otherBlocks;
 };

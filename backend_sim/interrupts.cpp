@@ -3,62 +3,12 @@
 #include "backend_sim/fiber.h"
 #include "backend_sim/kernel_faults.h"
 #include "backend_sim/thread_context.h"
-
-#include <atomic>
-#include <csignal>
-#include <mutex> // (std::call_once)
+#include "runtime/interrupt_scope.h"
 
 namespace cutwin::sim {
 
-namespace {
-
-std::atomic<bool> gCtrlC{false}; ///< SIGINT came while some launch held a scope
-std::atomic<int> gScopes{0};     ///< launches running
-struct sigaction gPrevious;      ///< the handler before ours (the host program's, Python's)
-
-/// Installed once, on the first launch (two sigaction calls per launch cost 0.5 us, an
-/// eighth of a simulator launch): during a launch SIGINT sets the flag; between launches
-/// it goes to the handler that was there before, as if ours were not.
-void onSigint(int sig, siginfo_t *info, void *context) {
-  if (gScopes.load(std::memory_order_relaxed) > 0) {
-    gCtrlC.store(true, std::memory_order_relaxed);
-    return;
-  }
-  if (gPrevious.sa_flags & SA_SIGINFO) {
-    gPrevious.sa_sigaction(sig, info, context);
-  } else if (gPrevious.sa_handler == SIG_DFL) { // the default action: end the process
-    signal(sig, SIG_DFL);
-    raise(sig);
-  } else if (gPrevious.sa_handler != SIG_IGN) {
-    gPrevious.sa_handler(sig);
-  }
-}
-
-void installHandler() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    struct sigaction sa = {};
-    sa.sa_sigaction = &onSigint;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &gPrevious);
-  });
-}
-
-} // namespace
-
-InterruptScope::InterruptScope() {
-  installHandler();
-  if (gScopes.fetch_add(1) == 0) // a Ctrl-C of an earlier launch was reported with it
-    gCtrlC.store(false);
-}
-
-InterruptScope::~InterruptScope() { gScopes.fetch_sub(1); }
-
-bool InterruptScope::interrupted() { return gCtrlC.load(); }
-
 std::optional<KernelErrorKind> interruptOf(const BlockState &bs) {
-  if (gCtrlC.load(std::memory_order_relaxed))
+  if (rt::ctrlCPending())
     return KernelErrorKind::Interrupted;
   if (bs.deadline && std::chrono::steady_clock::now() > bs.deadline->at)
     return KernelErrorKind::Timeout;

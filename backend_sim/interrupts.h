@@ -1,7 +1,7 @@
 /// Stopping a simulator launch from outside: Ctrl-C (SIGINT) and the watchdog
-/// (CUTWIN_SIM_TIMEOUT seconds). While a launch runs it holds an InterruptScope: SIGINT
-/// then only sets a flag (between launches it goes to the handler that was there before,
-/// and a Ctrl-C that came during the launch is reported as the launch's own).
+/// (CUTWIN_SIM_TIMEOUT seconds, or the launch's own limit). While a launch runs it holds an
+/// rt::InterruptScope (runtime/interrupt_scope.h): SIGINT then only sets a flag, and a
+/// Ctrl-C that came during the launch is reported as the launch's own.
 /// The launch notices within microseconds: loops of unknown length poll (`cutwin.poll`,
 /// spin_poll.cpp), waiting loops poll as they yield, and the schedulers look between blocks
 /// and between a block's rounds. The thread that notices records the error -
@@ -24,17 +24,6 @@ struct BlockState;
 struct LaunchDeadline {
   std::chrono::steady_clock::time_point at;
   std::chrono::steady_clock::duration limit;
-};
-
-/// Held while a launch runs (nestable, from any thread).
-class InterruptScope {
-public:
-  InterruptScope();
-  ~InterruptScope();
-  InterruptScope(const InterruptScope &) = delete;
-  InterruptScope &operator=(const InterruptScope &) = delete;
-  /// Did Ctrl-C come while this scope was held? (Consumes it.)
-  bool interrupted();
 };
 
 /// Why the launch `bs` belongs to must stop now, if it must (Interrupted or Timeout).

@@ -6,8 +6,6 @@
 #include "backend_sim/host_callbacks.h"
 #include "backend_sim/kernel_faults.h"
 
-#include <boost/context/detail/fcontext.hpp>
-
 #include <atomic>
 #include <csetjmp>
 
@@ -20,8 +18,7 @@ extern "C" void cutwin_sim_barrier(ThreadContext *tc, uint32_t site) {
     return; // a kernel compiled as a loop has no barriers
   f->state = Fiber::State::AtBarrier;
   f->site = site;
-  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
-  f->sched = t.fctx;
+  cutwin::sim::yieldToScheduler(f);
 }
 
 namespace {
@@ -30,8 +27,7 @@ namespace {
 [[noreturn]] void endThread(ThreadContext *tc) {
   if (Fiber *f = tc->fiber) {
     f->state = Fiber::State::Faulted;
-    boost::context::detail::jump_fcontext(f->sched, nullptr);
-    __builtin_unreachable();
+    cutwin::sim::leaveFiber(f);
   }
   siglongjmp(*tc->block->jmp, 1);
 }
@@ -48,16 +44,14 @@ extern "C" void cutwin_sim_spin(ThreadContext *tc, uint32_t line) {
   Fiber *f = tc->fiber; // kernels with a waiting loop run as fibers
   f->state = Fiber::State::Spinning;
   f->spinLine = line;
-  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
-  f->sched = t.fctx;
+  cutwin::sim::yieldToScheduler(f);
 }
 
 extern "C" void cutwin_sim_grid_sync(ThreadContext *tc, uint32_t site) {
   Fiber *f = tc->fiber; // kernels that sync the grid always run as fibers
   f->state = Fiber::State::AtGridBarrier;
   f->site = site;
-  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
-  f->sched = t.fctx;
+  cutwin::sim::yieldToScheduler(f);
 }
 
 namespace {
@@ -74,8 +68,7 @@ void stopThread(ThreadContext *tc, cutwin::sim::PendingStop stop) {
   }
   f->state = Fiber::State::AtBreakpoint;
   f->stop = std::move(stop);
-  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
-  f->sched = t.fctx;
+  cutwin::sim::yieldToScheduler(f);
 }
 } // namespace
 
@@ -109,8 +102,7 @@ extern "C" uint64_t cutwin_sim_warp(ThreadContext *tc, uint32_t op, uint32_t mas
   f->state = Fiber::State::AtWarp;
   f->site = site;
   f->warp = cutwin::sim::WarpRequest{op, mask, value, b};
-  boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(f->sched, nullptr);
-  f->sched = t.fctx;
+  cutwin::sim::yieldToScheduler(f);
   return f->warpResult;
 }
 

@@ -86,6 +86,8 @@ void onFault(int sig, siginfo_t *info, void *context) {
 #else
   (void)context;
 #endif
+  if (a.tc->fiber)
+    jumpingOutOfFiber(a.tc->fiber);
   siglongjmp(*a.escape, 1);
 }
 
@@ -121,8 +123,16 @@ void prepareFaultHandling() {
     sigaction(SIGSEGV, &sa, &previousSegv);
     sigaction(SIGBUS, &sa, &previousBus);
   });
+  thread_local bool prepared = false;
   thread_local std::vector<char> altStack;
-  if (altStack.empty()) {
+  if (!prepared) {
+    prepared = true;
+    // One the thread has already (a sanitizer's runtime, the host program's) is kept if it
+    // holds the handler: whoever installed it frees it when the thread ends.
+    stack_t current{};
+    if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE) &&
+        current.ss_size >= 32 * 1024)
+      return;
     altStack.resize(64 * 1024);
     stack_t ss{};
     ss.ss_sp = altStack.data();

@@ -365,7 +365,9 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
     }
     case ir::Intrinsic::DebugLeave: {
       auto *p = PointerType::get(c, 0);
-      b.CreateStore(b.CreateLoad(p, ci->getArgOperand(0)), b.CreateStructGEP(ctxTy, ctx, 8));
+      Value *top = b.CreateStructGEP(
+          ctxTy, ctx, 8); // (its own statement: the IR's order is the same from any C++ compiler)
+      b.CreateStore(b.CreateLoad(p, ci->getArgOperand(0)), top);
       break;
     }
     case ir::Intrinsic::Print:

@@ -28,6 +28,7 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <string_view>
 #include <unistd.h>
 #include <vector>
 
@@ -49,17 +50,51 @@ WorkerScratch &scratch() {
 
 void fiberMain(bctx::transfer_t t) {
   auto *f = static_cast<Fiber *>(t.data);
+  enteredFiber(f);
   f->sched = t.fctx;
   f->entry(&f->tc, f->args);
   f->state = Fiber::State::Done;
-  bctx::jump_fcontext(f->sched, nullptr);
-  __builtin_unreachable();
+  leaveFiber(f);
 }
 
 void linearToTid(uint32_t i, Dim3 block, uint32_t tid[3]) {
   tid[0] = i % block.x;
   tid[1] = (i / block.x) % block.y;
   tid[2] = i / (block.x * block.y);
+}
+
+/// Ctrl-C or the watchdog stopped the launch in the block of `base` (the error record names
+/// it): where its threads were, into bs.stopReport. Fibers: each thread's state; a thread
+/// loop runs the threads one after another, so those before the one named had finished.
+void reportStop(const SimKernel &k, const ThreadContext &base, const BlockState &bs,
+                const std::vector<Fiber> *fibers, uint32_t n) {
+  const ir::ErrorRecord &e = *bs.err;
+  auto kind = KernelErrorKind(e.kind);
+  if (!bs.stopReport || e.flag != 2 ||
+      (kind != KernelErrorKind::Interrupted && kind != KernelErrorKind::Timeout) ||
+      !std::equal(e.block, e.block + 3, base.ctaid))
+    return;
+  std::string where;
+  if (fibers) {
+    std::vector<ThreadAtStop> threads;
+    describeThreads(k, *fibers, n, threads);
+    for (ThreadAtStop &t : threads)
+      if (std::equal(t.tid.begin(), t.tid.end(), e.thread) &&
+          (std::string_view(t.state) == "running" ||
+           std::string_view(t.state) == "faulted")) // (ended as after a fault)
+        t.state = "stopped", t.line = int(e.payload[0]);
+    where = threadsInWords(threads);
+  } else {
+    uint32_t before = e.thread[0] + base.ntid[0] * (e.thread[1] + base.ntid[1] * e.thread[2]);
+    where = std::to_string(before) + " finished, 1 stopped" +
+            (e.payload[0] ? " in the loop at line " + std::to_string(e.payload[0]) : "") + " (thread (" +
+            std::to_string(e.thread[0]) + "," + std::to_string(e.thread[1]) + "," +
+            std::to_string(e.thread[2]) + ")), " +
+            std::to_string(base.ntid[0] * base.ntid[1] * base.ntid[2] - before - 1) +
+            " not started (a kernel without barriers runs its threads one after another)";
+  }
+  *bs.stopReport = "threads of block (" + std::to_string(base.ctaid[0]) + "," +
+                   std::to_string(base.ctaid[1]) + "," + std::to_string(base.ctaid[2]) + "): " + where;
 }
 
 void runBlockAsLoop(const SimKernel &k, ThreadContext base, BlockState &bs, const void *args) {
@@ -72,6 +107,8 @@ void runBlockAsLoop(const SimKernel &k, ThreadContext base, BlockState &bs, cons
   if (sigsetjmp(jb, 1) == 0) {
     activeKernel() = ActiveKernel{&tc, &bs, &jb, nullptr, 0};
     k.blockEntry(&tc, args);
+  } else {
+    reportStop(k, base, bs, nullptr, 0);
   }
   activeKernel() = ActiveKernel{};
 }
@@ -106,6 +143,8 @@ void startFibers(const SimKernel &k, const ThreadContext &base, Dim3 block, cons
     f.args = args;
     char *top = stacks.top(i);
     f.stackLow = top - stacks.bytes(); // the guard page lies just below
+    f.stackBytes = stacks.bytes();
+    reuseFiberStack(f.stackLow, f.stackBytes);
     f.ctx = bctx::make_fcontext(top, stacks.bytes(), fiberMain);
   }
 }
@@ -212,6 +251,7 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
   uint32_t n = bf.n;
   sigjmp_buf escape;
   if (sigsetjmp(escape, 1) != 0) { // a fault in one of the fibers: recorded, the block is abandoned
+    landedFromFiber();
     if (Fiber *f = bs.faulted ? bs.faulted->fiber : nullptr) {
       f->state = Fiber::State::Faulted;
       postMortem(k, bs, *f, fibers, n, ir::describeError(*bs.err, k.sites));
@@ -238,17 +278,15 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
         bool wasSpinning = f.state == Fiber::State::Spinning;
         uint32_t spunAt = f.spinLine;
         activeKernel() = ActiveKernel{&f.tc, &bs, &escape, f.stackLow, k.stackBytes};
-        bctx::transfer_t t = bctx::jump_fcontext(f.ctx, &f);
+        resumeFiber(f);
         activeKernel() = ActiveKernel{};
-        f.ctx = t.fctx;
         while (f.state == Fiber::State::AtBreakpoint) { // the debugger runs here, off the fiber's stack
           BreakpointEvent e = stopEvent(k, f.tc, f.stop);
           stopFiber(k, e, bs, fibers, n);
           f.state = Fiber::State::Ready;
           activeKernel() = ActiveKernel{&f.tc, &bs, &escape, f.stackLow, k.stackBytes};
-          t = bctx::jump_fcontext(f.ctx, &f);
+          resumeFiber(f);
           activeKernel() = ActiveKernel{};
-          f.ctx = t.fctx;
         }
         if (f.state == Fiber::State::Faulted)
           return BlockEnd::Stopped; // the other fibers are abandoned; their stacks are reused
@@ -336,7 +374,8 @@ void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockS
   std::optional<GdbBlocksScope> gdb;
   if (k.debug)
     gdb.emplace(std::vector<GdbBlock>{{&k, bf.fibers, bf.n, nullptr}});
-  resumeFibers(k, base, bs, opts, bf);
+  if (resumeFibers(k, base, bs, opts, bf) == BlockEnd::Stopped)
+    reportStop(k, base, bs, bf.fibers, bf.n);
 }
 
 /// The thread stacks (local arrays included) a launch may keep at once: a quarter of the
@@ -374,7 +413,7 @@ ThreadContext blockContext(uint64_t b, Dim3 grid, Dim3 block, uint64_t dynamicSh
 /// begins when all blocks do. A block that finishes while others wait means the grid
 /// barrier can never complete: reported as a deadlock, where a GPU would hang.
 void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, const void *args,
-                    ir::ErrorRecord *err, const SchedulerOptions &opts) {
+                    ir::ErrorRecord *err, const SchedulerOptions &opts, std::string *stopReport) {
   struct Resident {
     FiberStacks stacks;
     std::vector<Fiber> fibers;
@@ -409,6 +448,7 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
       r.bs.abort = &abort;
       r.bs.deadline = deadline ? &*deadline : nullptr;
       r.bs.kernel = &k;
+      r.bs.stopReport = stopReport;
       r.bs.otherBlocks = [&blocks, &k, b](std::vector<ThreadAtStop> &out) {
         for (uint64_t o = 0; o < blocks.size(); ++o)
           if (o != b && blocks[o]->started)
@@ -429,6 +469,8 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
       gdb.emplace(std::move(resident));
     }
     r.end = resumeFibers(k, r.base, r.bs, opts, r.bf, /*yieldWhenSpinning=*/true, /*releaseGrid=*/!spinPass);
+    if (r.end == BlockEnd::Stopped)
+      reportStop(k, r.base, r.bs, &r.fibers, r.bf.n);
   };
   auto resumeAll = [&] {
     if (opts.parallel && nblocks > 1)
@@ -554,7 +596,7 @@ uint64_t maxCooperativeBlocks(const SimKernel &k, Dim3 block, uint64_t dynamicSh
 }
 
 void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, const void *args,
-             ir::ErrorRecord *err, const SchedulerOptions &opts) {
+             ir::ErrorRecord *err, const SchedulerOptions &opts, std::string *stopReport) {
   struct DebugLaunch { // however the launch ends, a step not completed does not carry over
     DebugLaunch() { beginLaunchWatches(); }
     ~DebugLaunch() {
@@ -563,13 +605,15 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
     }
   } debugLaunch;
   if (k.cooperative)
-    return runCooperative(k, grid, block, dynamicShared, args, err, opts);
+    return runCooperative(k, grid, block, dynamicShared, args, err, opts, stopReport);
   std::atomic<bool> abort{false};
   std::optional<LaunchDeadline> deadline = launchDeadline(opts);
   std::string ended; // a breakpoint handler ended the launch (loop mode; debug kernels run serially)
   uint64_t nblocks = grid.count();
   uint64_t sharedBytes = k.staticSharedBytes + dynamicShared;
   bool fibers = k.blockEntry == nullptr;
+  std::atomic<uint64_t> finished{0};
+  std::string blockReport; // written by the one block the error record names
 
   auto runOne = [&](uint64_t b) {
     if (abort.load(std::memory_order_relaxed))
@@ -577,13 +621,15 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
     WorkerScratch &ws = scratch();
     if (ws.shared.size() < sharedBytes)
       ws.shared.resize(sharedBytes);
-    std::memset(ws.shared.data(), 0, sharedBytes);
+    if (sharedBytes) // (an empty vector's data() may be null, which memset must not get)
+      std::memset(ws.shared.data(), 0, sharedBytes);
     BlockState bs;
     bs.err = err;
     bs.abort = &abort;
     bs.deadline = deadline ? &*deadline : nullptr;
     bs.kernel = &k;
     bs.endedInDebugger = &ended;
+    bs.stopReport = &blockReport;
     ThreadContext base = blockContext(b, grid, block, dynamicShared);
     if (recordInterrupt(base, bs, 0)) // between blocks: Ctrl-C or the watchdog (interrupts.h)
       return;
@@ -594,6 +640,8 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
       runBlockAsFibers(k, base, block, bs, args, opts, b);
     else
       runBlockAsLoop(k, base, bs, args);
+    if (!abort.load(std::memory_order_relaxed))
+      finished.fetch_add(1, std::memory_order_relaxed);
   };
 
   auto runAll = [&] {
@@ -614,6 +662,11 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
   }
   if (!ended.empty())
     throw LaunchError(ended);
+  auto kind = KernelErrorKind(err->kind);
+  if (stopReport && err->flag == 2 &&
+      (kind == KernelErrorKind::Interrupted || kind == KernelErrorKind::Timeout))
+    *stopReport = std::to_string(finished.load()) + " of " + std::to_string(nblocks) +
+                  " blocks had finished" + (blockReport.empty() ? "" : "; " + blockReport);
 }
 
 } // namespace cutwin::sim

@@ -59,8 +59,10 @@ void checkLaunch(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShar
 uint64_t maxCooperativeBlocks(const SimKernel &k, Dim3 block, uint64_t dynamicShared,
                               const DeviceLimits &limits);
 
-/// Runs every block; returns after all finished or the first fault. Faults are in `err`.
+/// Runs every block; returns after all finished or the first fault. Faults are in `err`;
+/// if Ctrl-C or the watchdog stopped the launch, where its blocks and threads were is in
+/// `stopReport` (when given).
 void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, const void *args,
-             ir::ErrorRecord *err, const SchedulerOptions &opts);
+             ir::ErrorRecord *err, const SchedulerOptions &opts, std::string *stopReport = nullptr);
 
 } // namespace cutwin::sim

@@ -8,6 +8,7 @@
 #include "backend_sim/scheduler.h"
 #include "backend_sim/sim_pipeline.h"
 #include "runtime/backend.h"
+#include "runtime/interrupt_scope.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -39,13 +40,22 @@ public:
       opts_.parallel = false;
   }
 
-  void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *err,
-              void *) override {
+  void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *err, void *,
+              double timeoutSeconds) override {
     sim::Dim3 g{grid.x, grid.y, grid.z}, b{block.x, block.y, block.z};
     sim::checkLaunch(k_, g, b, sharedBytes, limits_);
-    arena_.guardReleased();         // a kernel writing to memory released before it faults
-    sim::InterruptScope interrupts; // Ctrl-C ends the launch (interrupts.h)
-    sim::runGrid(k_, g, b, sharedBytes, args, err, opts_);
+    arena_.guardReleased();        // a kernel writing to memory released before it faults
+    rt::InterruptScope interrupts; // Ctrl-C ends the launch (backend_sim/interrupts.h)
+    std::string &report = lastStopReport();
+    report.clear();
+    if (timeoutSeconds > 0) { // this launch's own watchdog
+      sim::SchedulerOptions o = opts_;
+      o.timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(timeoutSeconds));
+      sim::runGrid(k_, g, b, sharedBytes, args, err, o, &report);
+    } else {
+      sim::runGrid(k_, g, b, sharedBytes, args, err, opts_, &report);
+    }
     if (err->flag == 0 && interrupts.interrupted()) { // it came as the last threads finished
       const uint32_t first[3] = {0, 0, 0};
       sim::recordError(err, first, first, uint32_t(KernelErrorKind::Interrupted), UINT32_MAX, 0, 0, 0);
@@ -55,6 +65,8 @@ public:
   uint64_t maxCooperativeBlocks(Dim3 block, uint64_t sharedBytes) override {
     return sim::maxCooperativeBlocks(k_, {block.x, block.y, block.z}, sharedBytes, limits_);
   }
+
+  std::string stopReport() const override { return lastStopReport(); }
 
   KernelAttributes attributes() const override {
     KernelAttributes a;
@@ -67,6 +79,12 @@ public:
   }
 
 private:
+  /// The last launch's report on this host thread (host threads launch a kernel at once).
+  static std::string &lastStopReport() {
+    thread_local std::string report;
+    return report;
+  }
+
   uint64_t constBytes_ = 0;
   sim::SimKernel k_;
   const sim::DeviceLimits &limits_;

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 need_pkgs=()
 for p in cmake ninja-build g++ ccache gdb clang-format llvm-16-dev llvm-16-tools libtbb-dev libboost-context-dev \
-         libzstd-dev googletest libgtest-dev libgmock-dev python3-venv python3-pip python3-dev debootstrap curl xz-utils; do
+         libzstd-dev googletest libgtest-dev libgmock-dev python3-venv python3-pip python3-dev debootstrap curl xz-utils \
+         clang-16 libclang-rt-16-dev; do
   dpkg -s "$p" >/dev/null 2>&1 || need_pkgs+=("$p")
 done
 if [ ${#need_pkgs[@]} -gt 0 ]; then

@@ -18,9 +18,13 @@ class CompiledKernel {
 public:
   virtual ~CompiledKernel() = default;
   /// Runs the kernel to completion. `args` is the packed argument buffer (docs/abi.md);
-  /// faults are reported in `err` (device memory, zeroed by the caller).
+  /// faults are reported in `err` (device memory, zeroed by the caller). `timeoutSeconds`:
+  /// the watchdog's limit for this launch where the backend has one (0: its default).
   virtual void launch(Dim3 grid, Dim3 block, uint64_t sharedBytes, const void *args, ir::ErrorRecord *err,
-                      void *stream) = 0;
+                      void *stream, double timeoutSeconds) = 0;
+  /// Where the threads were when Ctrl-C or the watchdog stopped this host thread's last
+  /// launch of the kernel, in words (empty where the backend cannot tell).
+  virtual std::string stopReport() const { return {}; }
   /// The most blocks of `block` threads that can be resident at once with this kernel:
   /// the largest grid a cooperative launch (one that syncs the grid) may have.
   virtual uint64_t maxCooperativeBlocks(Dim3 block, uint64_t sharedBytes) = 0;

@@ -95,6 +95,12 @@ void LaunchTracker::check() {
   }
   try {
     b_.streams().synchronize();
+  } catch (const Interrupted &) {
+    // Ctrl-C while the GPU ran them: they are still in flight, for the next check.
+    std::lock_guard<std::mutex> lock(mu_);
+    launches_.insert(launches_.begin(), std::make_move_iterator(done.begin()),
+                     std::make_move_iterator(done.end()));
+    throw;
   } catch (const DeviceError &e) {
     // An asynchronous fault: name the kernels that were in flight.
     std::string names;

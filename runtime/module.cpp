@@ -207,6 +207,11 @@ void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_
   module_->launch(name_, grid, block, args, sharedBytes, stream ? stream->handle() : nullptr);
 }
 
+void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, const LaunchOptions &opts) {
+  module_->launch(name_, grid, block, args, opts.sharedBytes, opts.stream ? opts.stream->handle() : nullptr,
+                  opts.timeoutSeconds);
+}
+
 std::string Kernel::ir(const std::vector<Arg> &args) { return module_->ir(name_, args); }
 
 std::map<std::string, std::string> Kernel::localTypes(const std::vector<Arg> &args) {
@@ -434,7 +439,7 @@ void checkAligned(const std::string &kernel, size_t i, const DeviceArray &a) {
 } // namespace
 
 void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
-                        uint64_t sharedBytes, void *stream) {
+                        uint64_t sharedBytes, void *stream, double timeoutSeconds) {
   std::function<void(const Arg &, size_t)> onThisDevice = [&](const Arg &a, size_t i) {
     if (a.isTuple()) {
       for (const Arg &e : a.elements())
@@ -453,7 +458,7 @@ void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const 
   ir::ErrorRecord *rec = device_->launches().acquire(c.info);
   auto buffer = packArguments(c.info->layout, args, rec);
   try {
-    c.kernel->launch(grid, block, sharedBytes, buffer.data(), rec, stream);
+    c.kernel->launch(grid, block, sharedBytes, buffer.data(), rec, stream, timeoutSeconds);
   } catch (...) {
     device_->launches().forget(rec);
     throw;
@@ -461,8 +466,22 @@ void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const 
   device_->launches().submitted(rec);
   // The simulator has finished: report faults at the launch. Debug kernels on a GPU are
   // waited for, as numba-cuda does, so that their exceptions are the launch's.
-  if (device_->backend().capabilities().synchronousLaunches || c.info->debug)
+  if (!device_->backend().capabilities().synchronousLaunches && !c.info->debug)
+    return;
+  try {
     device_->launches().check();
+  } catch (const KernelError &e) {
+    // Ctrl-C or the watchdog: the message says where the kernel's threads were.
+    std::string where = e.kind() == KernelErrorKind::Interrupted || e.kind() == KernelErrorKind::Timeout
+                            ? c.kernel->stopReport()
+                            : "";
+    if (where.empty())
+      throw;
+    std::string what = std::string(e.what()) + "\n  where: " + where;
+    if (e.kind() == KernelErrorKind::Interrupted)
+      throw Interrupted(what, e.kind(), e.kernel(), e.file(), e.loc(), e.thread(), e.block(), e.detail());
+    throw KernelError(what, e.kind(), e.kernel(), e.file(), e.loc(), e.thread(), e.block(), e.detail());
+  }
 }
 
 uint64_t ModuleImpl::maxCooperativeBlocks(const std::string &kernel, const std::vector<Arg> &args, Dim3 block,

@@ -24,7 +24,7 @@ public:
   ModuleImpl(std::shared_ptr<Device> dev, const std::vector<HostSource> &sources, CompileOptions opts);
 
   void launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
-              uint64_t sharedBytes, void *stream);
+              uint64_t sharedBytes, void *stream, double timeoutSeconds = 0);
   std::string ir(const std::string &kernel, const std::vector<Arg> &args);
   std::map<std::string, std::string> localTypes(const std::string &kernel, const std::vector<Arg> &args);
   uint64_t maxCooperativeBlocks(const std::string &kernel, const std::vector<Arg> &args, Dim3 block,

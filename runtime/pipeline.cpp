@@ -13,6 +13,7 @@
 
 #include <llvm/IR/Constants.h>
 
+#include <algorithm>
 #include <optional>
 #include <ostream>
 
@@ -66,6 +67,17 @@ void runFrontendModuleSteps(llvm::Module &m, const ir::KernelInfo &info, StepRun
 }
 
 } // namespace
+
+ParsedModule::~ParsedModule() {
+  constexpr size_t kDeepTree = 100; // (a few KiB of stack to free, wherever it is freed)
+  if (!program)
+    return;
+  size_t deepest = 0;
+  for (auto &scope : program->scopes())
+    deepest = std::max(deepest, scope->module().deepestExpression);
+  if (deepest > kDeepTree)
+    runOnCompilerStack([&] { program.reset(); });
+}
 
 // The steps themselves, run on the compiler's stack by the functions of pipeline.h.
 static std::shared_ptr<ParsedModule> parseKernelModuleHere(std::shared_ptr<const fe::SourceFile> file,

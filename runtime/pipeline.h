@@ -33,6 +33,9 @@ using ir::stepTableMarkdown;
 /// Parsed sources with their scopes (a kernel file read alone, or the functions a kernel
 /// reaches in the running program); shared by every kernel compiled from them.
 struct ParsedModule {
+  /// Syntax trees with deep expressions are freed on the compiler's stack: freeing recurses
+  /// as deep as they nest, which the owner's thread (a small stack) may not hold.
+  ~ParsedModule();
   std::unique_ptr<fe::Program> program;
   /// The first scope: the file's, or the kernel's (or device function's) own.
   const fe::ModuleScope &scope() const { return program->primary(); }

@@ -71,7 +71,7 @@ std::string describeError(const ErrorRecord &rec, const std::vector<Site> &sites
       m << "interrupted (Ctrl-C)";
     else
       m << "the watchdog stopped the launch after " << double(rec.payload[1]) / 1000.0
-        << " s (CUTWIN_SIM_TIMEOUT)";
+        << " s (its time limit: the launch's timeout, or CUTWIN_SIM_TIMEOUT)";
     if (rec.payload[0] > 0)
       m << " in the loop at line " << rec.payload[0];
     detail = m.str();

@@ -86,6 +86,11 @@ Lowerer::Lowerer(const fe::Typer &typer, const LowerOptions &opts, KernelIR &out
   }
 }
 
+Lowerer::~Lowerer() {
+  if (dib_ && !diFinalized_)
+    dib_->finalize();
+}
+
 // ---- functions ---------------------------------------------------------------------------------
 
 void Lowerer::setLoc(SourceLoc loc) {
@@ -184,8 +189,10 @@ void Lowerer::lowerPendingBodies() {
     pending_.pop_back();
     lowerBody(*spec, functions_[spec]);
   }
-  if (dib_)
+  if (dib_) {
     dib_->finalize();
+    diFinalized_ = true;
+  }
 }
 
 void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
@@ -215,7 +222,9 @@ void Lowerer::lowerBody(const fe::FunctionSpec &spec, llvm::Function *fn) {
   // versions of a name (`v`, `v$1`: variable_versions.h) whose types agree share one: their
   // values never overlap, and the debugger shows the one variable of the source.
   std::vector<std::tuple<std::string, fe::Type, AllocaInst *>> versionSlots;
-  for (auto &[name, t] : spec.locals) {
+  for (auto &local : spec.locals) {
+    const std::string &name = local.first; // (named, not bound: lambdas below capture them)
+    const fe::Type &t = local.second;
     if (fe::isStaticType(t))
       continue; // a type or function: known at compile time, nothing to store
     std::string base = name.substr(0, name.find('$'));

@@ -25,6 +25,9 @@ void finishKernelIR(const fe::Typer &typer, KernelIR &out);
 class Lowerer final : public LoweringContext {
 public:
   Lowerer(const fe::Typer &typer, const LowerOptions &opts, KernelIR &out);
+  /// Lowering that ended in a CompileError still finalizes the debug info builder: its
+  /// temporary nodes are not the context's and would leak.
+  ~Lowerer();
   void lowerKernelEntry(const fe::FunctionSpec &kernel);
   /// The wrapper of a device function compiled on its own (lower_export.cpp).
   void lowerExportEntry(const fe::FunctionSpec &fn, ExportAbi abi, const std::string &name, const Type &ret);
@@ -239,6 +242,7 @@ private:
   llvm::Module &mod_;
   llvm::IRBuilder<> b_;
   std::unique_ptr<llvm::DIBuilder> dib_;
+  bool diFinalized_ = false;
   llvm::DIFile *diFile_ = nullptr;
   std::map<std::string, llvm::DIFile *> diFiles_;
   llvm::DICompileUnit *diCU_ = nullptr;

@@ -342,6 +342,8 @@ struct UnsupportedStmt : Stmt {
 
 struct Module {
   Block body;
+  /// The depth of its deepest expression (freeing the tree recurses that deep).
+  size_t deepestExpression = 0;
 };
 
 // ---------------------------------------------------------------------------------------------

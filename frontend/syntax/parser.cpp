@@ -3,6 +3,7 @@
 #include "frontend/syntax/ast_walk.h"
 #include "frontend/syntax/lexer.h"
 
+#include <algorithm>
 #include <set>
 
 namespace cutwin::fe {
@@ -37,11 +38,14 @@ public:
       }
       if (at(Tok::Indent))
         error(cur().loc, "unexpected indent");
-      size_t start = pos_;
+      size_t start = pos_, statements = m.body.size();
       try {
         parseStatementInto(m.body);
-        checkDepth(*m.body.back());
+        m.deepestExpression = std::max(m.deepestExpression, checkDepth(*m.body.back()));
       } catch (const CompileError &e) {
+        // A statement too deep is freed here, on the compiler's stack (freeing recurses as
+        // deep as the tree), not kept for the module's owner to free on a smaller one.
+        m.body.resize(statements);
         pos_ = start;
         auto u = std::make_unique<UnsupportedStmt>(cur().loc, e.loc(), e.message());
         // A jitted function that cannot be parsed fails only where it is asked for (its
@@ -72,11 +76,16 @@ public:
 
   /// Chains the parser builds in loops (`a + b + ...`, `f()()...`) nest without recursing
   /// here, so each statement's expressions are measured once parsed.
-  void checkDepth(const Stmt &s) const {
+  /// Returns the deepest expression's depth.
+  size_t checkDepth(const Stmt &s) const {
+    size_t deepest = 0;
     forEachExpression(s, [&](const Expr &e) {
-      if (expressionDepth(e) > kMaxExpressionDepth)
+      size_t depth = expressionDepth(e);
+      if (depth > kMaxExpressionDepth)
         error(e.loc, kTooDeep);
+      deepest = std::max(deepest, depth);
     });
+    return deepest;
   }
 
   /// The parser's own recursion (unary operators, `not`, conditional expressions,

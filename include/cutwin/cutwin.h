@@ -472,12 +472,23 @@ struct KernelAttributes {
   bool cooperative = false; ///< syncs the grid, so it is launched cooperatively
 };
 
+/// A launch's settings beyond its grid and blocks.
+struct LaunchOptions {
+  uint64_t sharedBytes = 0;       ///< dynamic shared memory per block
+  const Stream *stream = nullptr; ///< null: the default stream
+  /// The simulator's watchdog for this launch, in seconds (0: CUTWIN_SIM_TIMEOUT's, if set):
+  /// a launch running longer throws KernelError (KernelErrorKind::Timeout) saying where its
+  /// threads were. GPUs have no watchdog.
+  double timeoutSeconds = 0;
+};
+
 class Kernel {
 public:
   /// Launches the kernel. On the simulator it runs to completion and faults are thrown
   /// here; on the GPU it is asynchronous and faults surface at the next synchronisation.
   void launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_t sharedBytes = 0,
               const Stream *stream = nullptr);
+  void launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, const LaunchOptions &opts);
   /// The kernel IR for these argument types (as `cutwin compile --emit=ir` prints it).
   std::string ir(const std::vector<Arg> &args);
   /// The type of each of the kernel's variables (arguments included) for these argument

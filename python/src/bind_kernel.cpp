@@ -269,19 +269,19 @@ void bindKernel(nb::module_ &m) {
       .def(
           "launch",
           [](Kernel &k, nb::handle grid, nb::handle block, nb::handle args, uint64_t shared,
-             const Stream *stream) {
+             const Stream *stream, double timeout) {
             Dim3 g = toDim3(grid), b = toDim3(block);
             std::vector<Arg> a = toArgs(args);
             {
               nb::gil_scoped_release release;
-              k.launch(g, b, a, shared, stream);
+              k.launch(g, b, a, LaunchOptions{shared, stream, timeout});
             }
             // the warnings of a launch that compiled (the caller warns with each)
             std::vector<std::string> w = k.takeWarnings();
             return w.empty() ? nb::object(nb::none()) : nb::cast(w);
           },
           nb::arg("grid"), nb::arg("block"), nb::arg("args"), nb::arg("shared") = 0,
-          nb::arg("stream").none() = nb::none())
+          nb::arg("stream").none() = nb::none(), nb::arg("timeout") = 0.0)
       .def(
           "ir", [](Kernel &k, nb::handle args) { return k.ir(toArgs(args)); }, nb::arg("args"))
       .def(

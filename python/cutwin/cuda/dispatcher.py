@@ -193,23 +193,25 @@ def _rebuild_jit_function(cls, function_state, declared, options):
 
 
 class _LaunchConfig:
-    """`kernel[griddim, blockdim, stream, sharedmem]`: call it with the arguments.
-    `pre_launch_callbacks` (numba's): functions called with (kernel, launch configuration)
-    before each launch."""
+    """`kernel[griddim, blockdim, stream, sharedmem]` or `kernel.configure(...)`: call it with
+    the arguments. `pre_launch_callbacks` (numba's): functions called with (kernel, launch
+    configuration) before each launch. `timeout`: the simulator's watchdog for these
+    launches, in seconds (0: CUTWIN_SIM_TIMEOUT's)."""
 
     __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem", "_native_stream",
-                 "pre_launch_callbacks")
+                 "pre_launch_callbacks", "timeout")
 
-    def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem):
+    def __init__(self, dispatcher, griddim, blockdim, stream, sharedmem, timeout=0.0):
         self.dispatcher, self.griddim, self.blockdim = dispatcher, griddim, blockdim
-        self.stream, self.sharedmem = stream, sharedmem
+        self.stream, self.sharedmem, self.timeout = stream, sharedmem, timeout
         self._native_stream = runtime._native_stream(stream)
         self.pre_launch_callbacks = []
 
     def __call__(self, *args):
         for callback in self.pre_launch_callbacks:
             callback(self.dispatcher, self)
-        self.dispatcher._launch(self.griddim, self.blockdim, self._native_stream, self.sharedmem, args)
+        self.dispatcher._launch(self.griddim, self.blockdim, self._native_stream, self.sharedmem, args,
+                                self.timeout)
 
     @property
     def args(self):
@@ -222,16 +224,18 @@ class _LaunchConfig:
         c = object.__new__(_LaunchConfig)
         c.dispatcher, c.griddim, c.blockdim, c.stream = self.dispatcher, self.griddim, self.blockdim, self.stream
         c.sharedmem, c._native_stream, c.pre_launch_callbacks = self.sharedmem, self._native_stream, []
+        c.timeout = self.timeout
         return c
 
     def __reduce__(self):
         if self.pre_launch_callbacks:
             raise pickle.PicklingError("Cannot pickle configured launches with pre-launch callbacks")
-        return (_rebuild_launch_config, (self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem))
+        return (_rebuild_launch_config, (self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem,
+                                         self.timeout))
 
 
-def _rebuild_launch_config(dispatcher, griddim, blockdim, stream, sharedmem):
-    return dispatcher[griddim, blockdim, stream, sharedmem]
+def _rebuild_launch_config(dispatcher, griddim, blockdim, stream, sharedmem, timeout=0.0):
+    return dispatcher.configure(griddim, blockdim, stream, sharedmem, timeout=timeout or None)
 
 
 _SCALAR_NAMES = {}  # NumPy scalar type -> its dtype's name
@@ -272,6 +276,20 @@ class Dispatcher(_JitFunction):
         warn_low_occupancy(c.griddim)
         return c._copy()
 
+    def configure(self, griddim, blockdim, stream=0, sharedmem=0, timeout=None):
+        """numba's `kernel.configure(griddim, blockdim, stream, sharedmem)`, which
+        `kernel[...]` is; `timeout` (cutwin's): the simulator's watchdog for these launches,
+        in seconds - a launch running longer raises KernelTimeoutError saying where its
+        threads were (None: CUTWIN_SIM_TIMEOUT's, if set; GPUs have no watchdog)."""
+        if timeout is None:
+            return self[griddim, blockdim, stream, sharedmem]
+        if not float(timeout) > 0:
+            raise ValueError("timeout must be a positive number of seconds, not %r" % (timeout,))
+        c = _LaunchConfig(self, _dim3(griddim, "griddim"), _dim3(blockdim, "blockdim"), stream, int(sharedmem),
+                          float(timeout))
+        warn_low_occupancy(c.griddim)
+        return c
+
     def __call__(self, *args, **kwargs):
         raise ValueError("kernel launch configuration was not specified; launch with "
                          "%s[blockspergrid, threadsperblock](arg0, ...)" % self.__name__)
@@ -305,7 +323,7 @@ class Dispatcher(_JitFunction):
         with launchconfig.launch_config(launchconfig.LaunchConfig(self, griddim, blockdim, stream, sharedmem, args)):
             self._compile_for_args(*args)
 
-    def _launch(self, griddim, blockdim, stream, sharedmem, args):
+    def _launch(self, griddim, blockdim, stream, sharedmem, args, timeout=0.0):
         """Launches on the current backend; `stream` is the native stream or None."""
         if "_compile_for_args" in self.__dict__:
             self._compile_with_config(griddim, blockdim, stream, sharedmem, args)
@@ -355,7 +373,7 @@ class Dispatcher(_JitFunction):
             else:
                 raise TypeError("cutwin cannot pass a %s to kernel '%s'" % (t.__name__, self.__name__))
         try:
-            compile_warnings = kernel.launch(griddim, blockdim, native, sharedmem, stream)
+            compile_warnings = kernel.launch(griddim, blockdim, native, sharedmem, stream, timeout)
             if compile_warnings:
                 _warn_compiled(compile_warnings)
         except KernelError as e:

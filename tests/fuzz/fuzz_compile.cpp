@@ -1,0 +1,109 @@
+// libFuzzer target: one input is a kernel file. It is parsed and resolved, and its kernels
+// are typed, lowered, and taken through both backends' steps (the simulator's to its last
+// IR step, the GPU's to PTX with LLVM's NVPTX backend), the IR verified after every step.
+// Whatever the input, the compiler must answer with a CompileError naming file:line:col;
+// anything else (a crash, a sanitizer report, an internal error, an unlocated error, a
+// hang) is a finding and aborts. docs/robustness.md: building it, the seed corpus, campaigns.
+//
+// Which kernels: those with a signature in their decorator, and the one the first line
+// names as the regression inputs and seeds do (`# kernel: NAME  signature: SIG`).
+#include "backend_gpu/gpu_pipeline.h"
+#include "backend_sim/sim_pipeline.h"
+#include "frontend/diagnostics.h"
+#include "frontend/sema/typer.h"
+#include "runtime/pipeline.h"
+
+#include <cutwin/errors.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace cutwin;
+
+constexpr size_t kMaxKernels = 4; // per input: enough for every seed, bounded for speed
+
+[[noreturn]] void finding(const std::string &what, const std::string &message) {
+  std::fprintf(stderr, "fuzz_compile: %s:\n%s\n", what.c_str(), message.c_str());
+  std::abort();
+}
+
+/// A CompileError is the one answer allowed; it must name where, and not be the compiler's own fault.
+void checkDiagnostic(const CompileError &e) {
+  if (e.file().empty() || e.loc().line == 0 || e.loc().col == 0)
+    finding("error without file:line:col", e.what());
+  if (std::string(e.what()).find("internal error") != std::string::npos)
+    finding("internal error", e.what());
+}
+
+/// The kernel and signature the input's first line names, if it names them.
+struct Requested {
+  std::string kernel, signature;
+};
+Requested requestedKernel(const std::string &text) {
+  static const std::regex header(R"(^# kernel: (\S+)\s+signature: ([^\n]+))");
+  std::smatch m;
+  if (std::regex_search(text, m, header, std::regex_constants::match_continuous))
+    return {m[1], m[2]};
+  return {};
+}
+
+/// One kernel for one signature, through every step but loading code into the process.
+void compileBoth(const rt::ParsedModule &pm, const std::string &kernel, const fe::Signature &sig) {
+  const fe::Symbol *sym = pm.scope().definedFunction(kernel);
+  auto types = fe::kernelArgTypesFromSignature(pm.scope(), *sym, sig);
+  rt::PipelineOptions po;
+  ir::KernelIR kir = rt::buildKernelIR(pm, kernel, types, po);
+  ir::StepRunner steps(po);
+  sim::SimLoweringResult lowered;
+  sim::runSimModuleSteps(*kir.module, kir.info, po, steps, lowered);
+  // The GPU's kernel IR carries line directives only, as the runtime builds it.
+  po.lineDirectivesOnly = true;
+  gpu::compileForGpu(rt::buildKernelIR(pm, kernel, types, po), po, "sm_90");
+}
+
+void compileInput(const std::string &text) {
+  auto file = std::make_shared<fe::SourceFile>("fuzz.py", text);
+  rt::PipelineOptions po;
+  auto pm = rt::parseKernelModule(file, po);
+  Requested req = requestedKernel(text);
+  size_t compiled = 0;
+  for (const std::string &name : pm->scope().kernelNames()) {
+    if (compiled == kMaxKernels)
+      break;
+    const fe::Symbol *sym = pm->scope().definedFunction(name);
+    if (name == req.kernel) {
+      compileBoth(*pm, name, pm->scope().parseSignatureText(req.signature, sym->loc));
+      ++compiled;
+    } else if (!sym->options.signatures.empty()) {
+      compileBoth(*pm, name, pm->scope().parseSignature(sym->options.signatures.front()));
+      ++compiled;
+    }
+  }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  std::string text(reinterpret_cast<const char *>(data), size);
+  try {
+    compileInput(text);
+  } catch (const CompileError &e) {
+    checkDiagnostic(e);
+  } catch (const Error &e) {
+    std::string msg = e.what();
+    // A file the kernel links (declare_device(link=...)) that is not there is named as a path.
+    if (msg.find("link file") == std::string::npos)
+      finding(msg.find("internal error") != std::string::npos ? "internal error"
+                                                              : "error without file:line:col",
+              msg);
+  } catch (const std::exception &e) {
+    finding("unexpected exception", e.what());
+  }
+  return 0;
+}

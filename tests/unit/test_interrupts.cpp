@@ -1,0 +1,67 @@
+// Ctrl-C during a wait on a device (runtime/interrupt_scope.h): the GPU backend's
+// synchronisations poll through rt::waitInterruptibly, tested here with a wait that never
+// ends by itself. (Simulator launches: tests/python/test_interrupts.py.)
+#include "runtime/interrupt_scope.h"
+
+#include "cutwin/errors.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <thread>
+#include <unistd.h>
+
+using namespace std::chrono_literals;
+
+namespace {
+
+/// Sends the process SIGINT `after` the wait has begun polling (inside its scope, where
+/// SIGINT only sets the flag).
+std::thread pressCtrlC(std::atomic<bool> &polling, std::chrono::milliseconds after) {
+  return std::thread([&polling, after] {
+    while (!polling.load())
+      std::this_thread::yield();
+    std::this_thread::sleep_for(after);
+    kill(getpid(), SIGINT);
+  });
+}
+
+} // namespace
+
+TEST(Interrupts, CtrlCEndsAWaitThatWouldNotEnd) {
+  std::atomic<bool> polling{false};
+  std::thread press = pressCtrlC(polling, 20ms);
+  auto start = std::chrono::steady_clock::now();
+  bool thrown = false;
+  try {
+    cutwin::rt::waitInterruptibly(
+        [&] {
+          polling = true;
+          return false;
+        },
+        [] { return std::string("interrupted while waiting for nothing"); });
+  } catch (const cutwin::Interrupted &e) {
+    thrown = true;
+    EXPECT_STREQ(e.what(), "interrupted while waiting for nothing");
+    EXPECT_EQ(e.kind(), cutwin::KernelErrorKind::Interrupted);
+  }
+  press.join();
+  EXPECT_TRUE(thrown);
+  // The signal came 20 ms in; the wait polls at least every 50 us once past its first millisecond.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
+
+  // The next wait is not interrupted by the Ctrl-C already reported: it runs to its end.
+  int polls = 0;
+  cutwin::rt::waitInterruptibly([&] { return ++polls == 1000; },
+                                [] { return std::string("no Ctrl-C here"); });
+  EXPECT_EQ(polls, 1000);
+}
+
+TEST(Interrupts, AWaitEndsWhenItsWorkIsDone) {
+  auto done = std::chrono::steady_clock::now() + 5ms; // past the first millisecond of spinning
+  cutwin::rt::waitInterruptibly([&] { return std::chrono::steady_clock::now() >= done; },
+                                [] { return std::string("no Ctrl-C here"); });
+  EXPECT_GE(std::chrono::steady_clock::now(), done);
+}
