@@ -10,6 +10,7 @@
 #include "frontend/ir/intrinsics.h"
 #include "frontend/sema/builtins.h"
 
+#include <algorithm>
 #include <llvm/IR/Intrinsics.h>
 
 namespace cutwin::ir {
@@ -734,8 +735,12 @@ Value *Lowerer::lowerAttribute(const fe::AttributeExpr &a) {
 Value *Lowerer::lowerTuple(const fe::TupleExpr &t) {
   const Type &tt = info(t).type;
   Value *agg = UndefValue::get(llvmType(tt));
-  for (unsigned i = 0; i < t.elts.size(); ++i)
-    agg = b_.CreateInsertValue(agg, lowerExpr(*t.elts[i]), {i});
+  for (unsigned i = 0; i < t.elts.size(); ++i) {
+    Value *v = lowerExpr(*t.elts[i]);
+    if (!v) // a module, function or type (`(math.sin, x)`): its place holds nothing
+      v = UndefValue::get(llvmType(tt.elems[i]));
+    agg = b_.CreateInsertValue(agg, v, {i});
+  }
   return agg;
 }
 

@@ -56,16 +56,16 @@ llvm::Type *Lowerer::llvmType(const Type &t) {
   case TypeKind::None: return llvm::Type::getVoidTy(ctx_);
   case TypeKind::Optional: return StructType::get(ctx_, {llvmType(t.elems[0]), llvm::Type::getInt1Ty(ctx_)});
   case TypeKind::Record: return PointerType::get(ctx_, addrSpace(t.space)); // the address of its bytes
-  case TypeKind::Module:
-    if (t.path == "cuda.cg.grid_group")
-      return StructType::get(ctx_); // an object with methods only
-    break;
-  case TypeKind::Unknown: // (static values: no run-time value to hold)
-  case TypeKind::Range:
+  case TypeKind::Module: // (cuda.cg.grid_group: an object with methods only)
   case TypeKind::Function:
   case TypeKind::TypeObject:
   case TypeKind::DeviceFunction:
   case TypeKind::ForeignFunction:
+    // Known when the kernel compiles: nothing to hold at run time, where a tuple has one
+    // as an element (`(math.sin, x)`).
+    return StructType::get(ctx_);
+  case TypeKind::Unknown:
+  case TypeKind::Range:
   case TypeKind::String:
   case TypeKind::Slice:
   case TypeKind::Iterator: break;

@@ -177,7 +177,9 @@ private:
       indents_.push_back(width);
       push(Tok::Indent, "", loc());
     } else {
-      while (width < indents_.back()) {
+      // (never below the first statement's indentation, the base: a line left of it
+      // matches no level)
+      while (indents_.size() > 1 && width < indents_.back()) {
         indents_.pop_back();
         push(Tok::Dedent, "", loc());
       }

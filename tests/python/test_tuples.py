@@ -73,3 +73,25 @@ def test_tuple_equality(cutwin_backend):
         k[1, 1](a, b, got)
         np.testing.assert_array_equal(got, [a == b, a != b, (a[0], (a[1], 2.5)) == (b[0], (b[1], 2.5)),
                                             a == (1, 2, 3)])
+
+
+def test_tuples_holding_functions_and_modules():
+    """A tuple may hold functions, types and modules beside run-time values: they have no
+    bits to carry, a device function calls through them, and `math, x` as a statement does
+    nothing (found by the fuzzer: such a tuple was an internal error)."""
+    import math
+
+    @cuda.jit(device=True)
+    def apply_first(t):
+        return t[0](t[1])
+
+    @cuda.jit
+    def k(out, x):
+        math, x, np.float32  # a statement of no effect
+        out[0] = apply_first((math.sin, x))
+        out[1] = apply_first((math.cos, x))
+        out[2] = apply_first((np.float32, x))
+
+    out = np.zeros(3)
+    k[1, 1](out, 0.5)
+    np.testing.assert_array_equal(out, [math.sin(0.5), math.cos(0.5), 0.5])
