@@ -1,7 +1,9 @@
 // Ctrl-C during a wait on a device (runtime/interrupt_scope.h): the GPU backend's
 // synchronisations poll through rt::waitInterruptibly, tested here with a wait that never
-// ends by itself. (Simulator launches: tests/python/test_interrupts.py.)
+// ends by itself; and a launch's own watchdog through the C++ API. (Ctrl-C during
+// simulator launches: tests/python/test_interrupts.py.)
 #include "runtime/interrupt_scope.h"
+#include "tests/unit/kernel_test_util.h"
 
 #include "cutwin/errors.h"
 
@@ -64,4 +66,36 @@ TEST(Interrupts, AWaitEndsWhenItsWorkIsDone) {
   cutwin::rt::waitInterruptibly([&] { return std::chrono::steady_clock::now() >= done; },
                                 [] { return std::string("no Ctrl-C here"); });
   EXPECT_GE(std::chrono::steady_clock::now(), done);
+}
+
+TEST(Interrupts, ALaunchSetsItsOwnWatchdogAndLearnsWhereItsThreadsWere) {
+  auto mod = cutwin::test::moduleFrom(R"PY(
+from numba import cuda
+
+@cuda.jit
+def k(out):
+    if cuda.threadIdx.x == 1:
+        x = 1
+        while x > 0:
+            x = (x * 5 + 1) % 999979 + 1
+        out[0] = x
+    cuda.syncthreads()
+)PY",
+                                      "watched.py");
+  auto out = cutwin::test::sim()->zeros(cutwin::DType::I64, {1});
+  cutwin::LaunchOptions opts;
+  opts.timeoutSeconds = 0.1;
+  cutwin::KernelError e =
+      cutwin::test::expectKernelError([&] { mod->kernel("k").launch(1, 4, {out}, opts); });
+  EXPECT_EQ(e.kind(), cutwin::KernelErrorKind::Timeout);
+  EXPECT_EQ(e.loc().line, 8u); // the loop
+  EXPECT_THAT(e.what(), ::testing::HasSubstr("after 0.1 s"));
+  EXPECT_THAT(e.what(),
+              ::testing::HasSubstr("\n  where: 0 of 1 blocks had finished; threads of block (0,0,0): 1 at "
+                                   "the barrier at line 11 (thread (0,0,0)), 1 stopped in the loop at line 8 "
+                                   "(thread (1,0,0)), 2 ready to run"));
+  // the limit was that launch's: the next one, without, runs to its end
+  auto fine = cutwin::test::moduleFrom("from numba import cuda\n\n@cuda.jit\ndef k(out):\n    out[0] = 7\n");
+  fine->kernel("k").launch(1, 1, {out});
+  EXPECT_EQ(out.toVector<int64_t>()[0], 7);
 }
