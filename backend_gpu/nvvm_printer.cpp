@@ -9,6 +9,7 @@
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
 #include <cctype>
@@ -147,10 +148,25 @@ void rewriteAtomicsForNvvm(Module &m) {
   }
 }
 
+/// Intrinsics newer than LLVM 7 as the ones it has: roundeven (LLVM 11) is rint, which
+/// rounds to nearest even in the default rounding mode, the only one kernels run in
+/// (libNVVM lowers it to cvt.rni, as NVPTX lowers roundeven).
+void rewriteNewIntrinsicsForNvvm(Module &m) {
+  std::vector<Function *> roundevens;
+  for (Function &f : m)
+    if (f.getIntrinsicID() == Intrinsic::roundeven)
+      roundevens.push_back(&f);
+  for (Function *f : roundevens) {
+    f->replaceAllUsesWith(Intrinsic::getDeclaration(&m, Intrinsic::rint, {f->getReturnType()}));
+    f->eraseFromParent();
+  }
+}
+
 } // namespace
 
 void prepareForNvvm(Module &m) {
   rewriteAtomicsForNvvm(m);
+  rewriteNewIntrinsicsForNvvm(m);
   for (GlobalVariable &g : m.globals())
     ir::expandConstantUsers(&g);
   for (Function &f : m)
