@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The libFuzzer target's seed corpus and dictionary (tests/fuzz/fuzz_compile.cpp), made
 from the kernels in the repository: every conformance case and textual IR test with its
-signature, the regression inputs, and one small kernel per builtin the compiler knows
-(`cutwin builtins`). Each seed names its kernel and signature on its first line, as the
+signature, the regression inputs, one small kernel per builtin the compiler knows
+(`cutwin builtins`), and the programs and Python tests as they are (their kernels with
+signatures in their decorators compile; the rest is parsed and resolved). Each seed names its kernel and signature on its first line, as the
 regression inputs do. With --replay, the fuzzer then runs each seed and regression input
 once: any crash, sanitizer report, internal error or unlocated error fails.
 
@@ -45,6 +46,12 @@ def ir_test_seeds():
             yield "ir_" + os.path.basename(path)[:-3], header(m.group(1), m.group(2)) + text
 
 
+def program_seeds():
+    for folder in ("examples/python", "tests/python", "tests/gdb", "bench"):
+        for path in sorted(glob.glob(os.path.join(ROOT, folder, "*.py"))):
+            yield folder.replace("/", "_") + "_" + os.path.basename(path)[:-3], open(path).read()
+
+
 def builtin_seeds(cutwin):
     table = subprocess.run([cutwin, "builtins"], capture_output=True, text=True, check=True).stdout
     names = [n for row in table.splitlines()[2:] for n in re.findall(r"`([\w.]+)`", row.split("|")[3])]
@@ -85,7 +92,7 @@ def main():
     shutil.rmtree(seeds_dir, ignore_errors=True)
     os.makedirs(seeds_dir)
     count = 0
-    for gen in (conformance_seeds(), ir_test_seeds(), builtin_seeds(args.cutwin)):
+    for gen in (conformance_seeds(), ir_test_seeds(), builtin_seeds(args.cutwin), program_seeds()):
         for name, text in gen:
             with open(os.path.join(seeds_dir, name + ".py"), "w") as f:
                 f.write(text)
