@@ -293,18 +293,22 @@ class GpuStreams final : public DeviceStreams {
 public:
   explicit GpuStreams(const GpuContext &g) : g_(g) {}
   ~GpuStreams() {
-    if (allWork_)
+    if (allWork_) {
+      g_.current();
       g_.d->cuEventDestroy(allWork_);
+    }
   }
   void synchronize() override {
     g_.current();
     // An event on the legacy default stream completes after the work of every blocking
     // stream before it (all of cutwin's and numba's streams are blocking): waiting for it
     // is waiting for the context, interruptibly. Non-blocking streams are waited for by
-    // cuCtxSynchronize itself.
-    if (!allWork_)
-      g_.d->check(g_.d->cuEventCreate(&allWork_, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
-    if (g_.d->cuEventRecord(allWork_, nullptr) == CUDA_SUCCESS)
+    // cuCtxSynchronize itself. (Work queued on blocking streams after the record waits for
+    // what came before it, as it would for any operation on the legacy stream.) Where the
+    // event cannot be made or recorded - a context a kernel broke - cuCtxSynchronize says why.
+    if (!allWork_ && g_.d->cuEventCreate(&allWork_, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
+      allWork_ = nullptr;
+    if (allWork_ && g_.d->cuEventRecord(allWork_, nullptr) == CUDA_SUCCESS)
       waitForGpu([&] { return g_.d->cuEventQuery(allWork_); }, "cuCtxSynchronize");
     CUresult r = g_.d->cuCtxSynchronize();
     if (r != CUDA_SUCCESS)

@@ -157,6 +157,7 @@ struct BlockState {
   ir::ErrorRecord *err = nullptr;
   std::atomic<bool> *abort = nullptr;
   const LaunchDeadline *deadline = nullptr; ///< the watchdog's time limit, if the launch has one
+  uint64_t ctrlCAtStart = 0;                ///< rt::ctrlCCount() when the launch began
   sigjmp_buf *jmp = nullptr;                ///< loop mode: where a raised error unwinds to
   const SimKernel *kernel = nullptr;
   /// Loop mode: set (once) when a breakpoint's handler ended the launch; runGrid throws it.

@@ -8,7 +8,7 @@
 namespace cutwin::sim {
 
 std::optional<KernelErrorKind> interruptOf(const BlockState &bs) {
-  if (rt::ctrlCPending())
+  if (rt::ctrlCCount() != bs.ctrlCAtStart)
     return KernelErrorKind::Interrupted;
   if (bs.deadline && std::chrono::steady_clock::now() > bs.deadline->at)
     return KernelErrorKind::Timeout;

@@ -447,6 +447,7 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
       r.bs.err = err;
       r.bs.abort = &abort;
       r.bs.deadline = deadline ? &*deadline : nullptr;
+      r.bs.ctrlCAtStart = opts.ctrlCAtStart;
       r.bs.kernel = &k;
       r.bs.stopReport = stopReport;
       r.bs.otherBlocks = [&blocks, &k, b](std::vector<ThreadAtStop> &out) {
@@ -627,6 +628,7 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
     bs.err = err;
     bs.abort = &abort;
     bs.deadline = deadline ? &*deadline : nullptr;
+    bs.ctrlCAtStart = opts.ctrlCAtStart;
     bs.kernel = &k;
     bs.endedInDebugger = &ended;
     bs.stopReport = &blockReport;

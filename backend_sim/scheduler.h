@@ -47,6 +47,8 @@ struct SchedulerOptions {
   /// The watchdog: a launch running longer ends with KernelErrorKind::Timeout
   /// (CUTWIN_SIM_TIMEOUT, seconds; zero: no limit). interrupts.h.
   std::chrono::steady_clock::duration timeout{};
+  /// rt::ctrlCCount() when the launch began: a Ctrl-C since stops it (interrupts.h).
+  uint64_t ctrlCAtStart = 0;
 };
 
 /// Checks the configuration against `limits`; throws LaunchError as the GPU would refuse it.

@@ -10,6 +10,7 @@
 #include "runtime/backend.h"
 #include "runtime/interrupt_scope.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -48,14 +49,12 @@ public:
     rt::InterruptScope interrupts; // Ctrl-C ends the launch (backend_sim/interrupts.h)
     std::string &report = lastStopReport();
     report.clear();
-    if (timeoutSeconds > 0) { // this launch's own watchdog
-      sim::SchedulerOptions o = opts_;
+    sim::SchedulerOptions o = opts_;
+    o.ctrlCAtStart = interrupts.start();
+    if (timeoutSeconds > 0) // this launch's own watchdog (a year at most: the clock's range)
       o.timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-          std::chrono::duration<double>(timeoutSeconds));
-      sim::runGrid(k_, g, b, sharedBytes, args, err, o, &report);
-    } else {
-      sim::runGrid(k_, g, b, sharedBytes, args, err, opts_, &report);
-    }
+          std::chrono::duration<double>(std::min(timeoutSeconds, 3.2e7)));
+    sim::runGrid(k_, g, b, sharedBytes, args, err, o, &report);
     if (err->flag == 0 && interrupts.interrupted()) { // it came as the last threads finished
       const uint32_t first[3] = {0, 0, 0};
       sim::recordError(err, first, first, uint32_t(KernelErrorKind::Interrupted), UINT32_MAX, 0, 0, 0);

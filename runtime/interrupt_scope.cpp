@@ -12,7 +12,7 @@ namespace cutwin::rt {
 
 namespace {
 
-std::atomic<bool> gCtrlC{false}; ///< SIGINT came while some wait held a scope
+std::atomic<uint64_t> gCtrlC{0}; ///< how many SIGINTs came while some wait held a scope
 std::atomic<int> gScopes{0};     ///< waits running
 struct sigaction gPrevious;      ///< the handler before ours (the host program's, Python's)
 
@@ -21,7 +21,7 @@ struct sigaction gPrevious;      ///< the handler before ours (the host program'
 /// goes to the handler that was there before, as if ours were not.
 void onSigint(int sig, siginfo_t *info, void *context) {
   if (gScopes.load(std::memory_order_relaxed) > 0) {
-    gCtrlC.store(true, std::memory_order_relaxed);
+    gCtrlC.fetch_add(1, std::memory_order_relaxed);
     return;
   }
   if (gPrevious.sa_flags & SA_SIGINFO) {
@@ -47,17 +47,15 @@ void installHandler() {
 
 } // namespace
 
-InterruptScope::InterruptScope() {
-  installHandler();
-  if (gScopes.fetch_add(1) == 0) // a Ctrl-C of an earlier wait was reported with it
-    gCtrlC.store(false);
-}
+// A scope counts the Ctrl-Cs that came since it began: one that an earlier wait reported
+// never ends a later one, however waits of several threads overlap.
+InterruptScope::InterruptScope() : start_((installHandler(), gScopes.fetch_add(1), gCtrlC.load())) {}
 
 InterruptScope::~InterruptScope() { gScopes.fetch_sub(1); }
 
-bool InterruptScope::interrupted() const { return gCtrlC.load(); }
+bool InterruptScope::interrupted() const { return gCtrlC.load() != start_; }
 
-bool ctrlCPending() { return gCtrlC.load(std::memory_order_relaxed); }
+uint64_t ctrlCCount() { return gCtrlC.load(std::memory_order_relaxed); }
 
 void waitInterruptibly(const std::function<bool()> &ready, const std::function<std::string()> &interrupted) {
   InterruptScope scope;

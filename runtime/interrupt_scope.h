@@ -5,6 +5,7 @@
 /// them, beside the interface they implement (runtime/backend.h).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -17,12 +18,16 @@ public:
   ~InterruptScope();
   InterruptScope(const InterruptScope &) = delete;
   InterruptScope &operator=(const InterruptScope &) = delete;
-  /// Did Ctrl-C come while some scope was held?
+  /// Did Ctrl-C come since this scope began?
   bool interrupted() const;
+  uint64_t start() const { return start_; }
+
+private:
+  uint64_t start_; ///< ctrlCCount() when it began
 };
 
-/// The flag, for polls that run often (a relaxed load).
-bool ctrlCPending();
+/// How many Ctrl-Cs came during waits so far, for polls that run often (a relaxed load).
+uint64_t ctrlCCount();
 
 /// Polls `ready` until it is true, spinning for the first millisecond (as the CUDA driver
 /// spins in a synchronisation), then sleeping 50 us between polls. A Ctrl-C that comes

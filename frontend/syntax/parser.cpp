@@ -40,8 +40,9 @@ public:
         error(cur().loc, "unexpected indent");
       size_t start = pos_, statements = m.body.size();
       try {
-        parseStatementInto(m.body);
-        m.deepestExpression = std::max(m.deepestExpression, checkDepth(*m.body.back()));
+        parseStatementInto(m.body); // (one line may add several: `x = ...; y = ...`)
+        for (size_t i = statements; i < m.body.size(); ++i)
+          m.deepestExpression = std::max(m.deepestExpression, checkDepth(*m.body[i]));
       } catch (const CompileError &e) {
         // A statement too deep is freed here, on the compiler's stack (freeing recurses as
         // deep as the tree), not kept for the module's owner to free on a smaller one.

@@ -366,6 +366,8 @@ TEST(CompileErrors, NestingLimitsAreCPythonsErrorsNotCrashes) {
   EXPECT_THAT(errorOf(repeat("-", 100000) + "1"), HasSubstr(tooDeep));
   EXPECT_THAT(errorOf(repeat("not ", 100000) + "1"), HasSubstr(tooDeep));
   EXPECT_THAT(errorOf(joined("a[1]", "+", 100000)), HasSubstr(tooDeep));
+  EXPECT_THAT(errorOf(joined("a[1]", "+", 100000) + "; b = 1"),
+              HasSubstr(tooDeep)); // (one line, two statements)
   EXPECT_THAT(errorOf(joined("1", "**", 5000)), HasSubstr(tooDeep));
   EXPECT_THAT(errorOf("abs" + repeat("(1)", 100000)), HasSubstr(tooDeep));
   EXPECT_THAT(errorOf("a" + repeat(".shape", 100000)), HasSubstr(tooDeep));

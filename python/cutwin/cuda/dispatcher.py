@@ -283,7 +283,7 @@ class Dispatcher(_JitFunction):
         threads were (None: CUTWIN_SIM_TIMEOUT's, if set; GPUs have no watchdog)."""
         if timeout is None:
             return self[griddim, blockdim, stream, sharedmem]
-        if not float(timeout) > 0:
+        if not 0 < float(timeout) < float("inf"):
             raise ValueError("timeout must be a positive number of seconds, not %r" % (timeout,))
         c = _LaunchConfig(self, _dim3(griddim, "griddim"), _dim3(blockdim, "blockdim"), stream, int(sharedmem),
                           float(timeout))
