@@ -65,6 +65,10 @@ void describeThreads(const SimKernel &k, const std::vector<Fiber> &fibers, uint3
   }
 }
 
+std::string indexText(const uint32_t v[3]) {
+  return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + ")";
+}
+
 std::string threadsInWords(const std::vector<ThreadAtStop> &threads) {
   struct Group {
     const ThreadAtStop *first;
@@ -98,8 +102,7 @@ std::string threadsInWords(const std::vector<ThreadAtStop> &threads) {
       out += "at the " + std::string(state == "warp" ? "warp operation" : state) + " at line " +
              std::to_string(g.first->line);
     if (g.count == 1 && state != "exited")
-      out += " (thread (" + std::to_string(g.first->tid[0]) + "," + std::to_string(g.first->tid[1]) + "," +
-             std::to_string(g.first->tid[2]) + "))";
+      out += " (thread " + indexText(g.first->tid.data()) + ")";
   }
   return out;
 }

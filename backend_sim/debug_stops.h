@@ -21,6 +21,8 @@ std::string endedInDebugger(const BreakpointEvent &e);
 /// Where each of a block's `n` fibers is, for the debugger's thread table.
 void describeThreads(const SimKernel &k, const std::vector<Fiber> &fibers, uint32_t n,
                      std::vector<ThreadAtStop> &out);
+/// A thread or block index as kernel errors write it: "(5,0,0)".
+std::string indexText(const uint32_t v[3]);
 /// Where the threads of a stopped block were, in words (a launch Ctrl-C or the watchdog
 /// ended; the thread that noticed is in state "stopped"): "1 stopped in the loop at line 12
 /// (thread (5,0,0)), 31 at the barrier at line 15".

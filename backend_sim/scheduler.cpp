@@ -63,16 +63,19 @@ void linearToTid(uint32_t i, Dim3 block, uint32_t tid[3]) {
   tid[2] = i / (block.x * block.y);
 }
 
+/// The launch `e` records was stopped from outside: Ctrl-C or the watchdog.
+bool stoppedFromOutside(const ir::ErrorRecord &e) {
+  auto kind = KernelErrorKind(e.kind);
+  return e.flag == 2 && (kind == KernelErrorKind::Interrupted || kind == KernelErrorKind::Timeout);
+}
+
 /// Ctrl-C or the watchdog stopped the launch in the block of `base` (the error record names
 /// it): where its threads were, into bs.stopReport. Fibers: each thread's state; a thread
 /// loop runs the threads one after another, so those before the one named had finished.
 void reportStop(const SimKernel &k, const ThreadContext &base, const BlockState &bs,
                 const std::vector<Fiber> *fibers, uint32_t n) {
   const ir::ErrorRecord &e = *bs.err;
-  auto kind = KernelErrorKind(e.kind);
-  if (!bs.stopReport || e.flag != 2 ||
-      (kind != KernelErrorKind::Interrupted && kind != KernelErrorKind::Timeout) ||
-      !std::equal(e.block, e.block + 3, base.ctaid))
+  if (!bs.stopReport || !stoppedFromOutside(e) || !std::equal(e.block, e.block + 3, base.ctaid))
     return;
   std::string where;
   if (fibers) {
@@ -87,14 +90,12 @@ void reportStop(const SimKernel &k, const ThreadContext &base, const BlockState 
   } else {
     uint32_t before = e.thread[0] + base.ntid[0] * (e.thread[1] + base.ntid[1] * e.thread[2]);
     where = std::to_string(before) + " finished, 1 stopped" +
-            (e.payload[0] ? " in the loop at line " + std::to_string(e.payload[0]) : "") + " (thread (" +
-            std::to_string(e.thread[0]) + "," + std::to_string(e.thread[1]) + "," +
-            std::to_string(e.thread[2]) + ")), " +
+            (e.payload[0] ? " in the loop at line " + std::to_string(e.payload[0]) : "") + " (thread " +
+            indexText(e.thread) + "), " +
             std::to_string(base.ntid[0] * base.ntid[1] * base.ntid[2] - before - 1) +
             " not started (a kernel without barriers runs its threads one after another)";
   }
-  *bs.stopReport = "threads of block (" + std::to_string(base.ctaid[0]) + "," +
-                   std::to_string(base.ctaid[1]) + "," + std::to_string(base.ctaid[2]) + "): " + where;
+  *bs.stopReport = "threads of block " + indexText(base.ctaid) + ": " + where;
 }
 
 void runBlockAsLoop(const SimKernel &k, ThreadContext base, BlockState &bs, const void *args) {
@@ -664,9 +665,7 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
   }
   if (!ended.empty())
     throw LaunchError(ended);
-  auto kind = KernelErrorKind(err->kind);
-  if (stopReport && err->flag == 2 &&
-      (kind == KernelErrorKind::Interrupted || kind == KernelErrorKind::Timeout))
+  if (stopReport && stoppedFromOutside(*err))
     *stopReport = std::to_string(finished.load()) + " of " + std::to_string(nblocks) +
                   " blocks had finished" + (blockReport.empty() ? "" : "; " + blockReport);
 }
