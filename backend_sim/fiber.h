@@ -37,6 +37,8 @@ namespace cutwin::sim {
 
 namespace bctx = boost::context::detail;
 
+class SanitizerBlock;
+
 /// What a thread that stops for the debugger hands the scheduler: where (a breakpoint site
 /// of the kernel) and why.
 struct PendingStop {
@@ -167,6 +169,7 @@ struct BlockState {
   std::string *stopReport = nullptr;
   /// A cooperative launch: the threads of the other resident blocks, for the debugger.
   std::function<void(std::vector<ThreadAtStop> &)> otherBlocks;
+  SanitizerBlock *sanitizer = nullptr; ///< kernels compiled with `sanitize=` (sanitizer.h)
 };
 
 } // namespace cutwin::sim

@@ -5,6 +5,7 @@
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/ModRef.h>
 
 #include <tuple>
 #include <type_traits>
@@ -59,6 +60,15 @@ Function *declare(Module &m, const char *symbol, FunctionType *type, CallbackEff
   case CallbackEffect::Pure:
     fn->setDoesNotThrow();
     fn->setDoesNotAccessMemory();
+    break;
+  case CallbackEffect::Shadow: // reads what its pointers point to; writes only its own state
+    fn->setMemoryEffects(MemoryEffects::argMemOnly(ModRefInfo::Ref) |
+                         MemoryEffects::inaccessibleMemOnly(ModRefInfo::ModRef));
+    for (unsigned i = context ? 1 : 0; i < type->getNumParams(); ++i)
+      if (type->getParamType(i)->isPointerTy()) {
+        fn->addParamAttr(i, Attribute::ReadOnly);
+        fn->addParamAttr(i, Attribute::NoCapture);
+      }
     break;
   }
   return fn;

@@ -19,8 +19,10 @@ class Function;
 
 /// X(Id, symbol, effect, result, (parameters)). A leading ThreadContext* is the calling
 /// thread's context, which the callee only reads (so loads of blockIdx stay hoistable).
-/// effect (cutwin::sim::CallbackEffect): Plain, NoReturn, NoThrow (a math helper) or Pure
-/// (touches no memory: the optimiser may merge, hoist or drop calls).
+/// effect (cutwin::sim::CallbackEffect): Plain, NoReturn, NoThrow (a math helper), Pure
+/// (touches no memory: the optimiser may merge, hoist or drop calls) or Shadow (reads what
+/// its pointers point to and writes only state of its own: the sanitizer's checks, which
+/// kernel loads may move around but stores to the address checked may not).
 #define CUTWIN_SIM_HOST_CALLBACKS(X)                                                                         \
   X(Barrier, cutwin_sim_barrier, Plain, void, (cutwin::sim::ThreadContext *, uint32_t site))                 \
   X(GridSync, cutwin_sim_grid_sync, Plain, void, (cutwin::sim::ThreadContext *, uint32_t site))              \
@@ -36,6 +38,12 @@ class Function;
   X(Raise, cutwin_sim_raise, NoReturn, void,                                                                 \
     (cutwin::sim::ThreadContext *, cutwin::ir::ErrorRecord * record, uint32_t kind, uint32_t site,           \
      int64_t a, int64_t b, int64_t c))                                                                       \
+  /* the sanitizer (sanitizer.cpp; the calls are sanitize_accesses.cpp's) */                                 \
+  X(SanitizeAccess, cutwin_sim_sanitize_access, Shadow, void,                                                \
+    (cutwin::sim::ThreadContext *, const void *address, uint64_t size, uint32_t access, uint32_t site,       \
+     uint64_t value))                                                                                        \
+  X(SanitizeLocalArray, cutwin_sim_sanitize_local_array, Shadow, void,                                       \
+    (cutwin::sim::ThreadContext *, const void *address, uint64_t size, uint64_t itemSize))                   \
   /* libdevice on the CPU (fp_helpers.cpp): operations in a directed rounding mode, the */                   \
   /* approximation units' sequences; float16 fma rounded once (half_ops.cpp) */                              \
   X(F32Op, cutwin_sim_f32op, NoThrow, float, (int op, int mode, float a, float b, float c))                  \
@@ -47,7 +55,7 @@ class Function;
   X(FmaF16, cutwin_sim_fma_f16, Pure, uint16_t, (uint16_t a, uint16_t b, uint16_t c))
 
 namespace cutwin::sim {
-enum class CallbackEffect { Plain, NoReturn, NoThrow, Pure };
+enum class CallbackEffect { Plain, NoReturn, NoThrow, Pure, Shadow };
 }
 
 extern "C" {

@@ -21,26 +21,16 @@ extern "C" void cutwin_sim_barrier(ThreadContext *tc, uint32_t site) {
   cutwin::sim::yieldToScheduler(f);
 }
 
-namespace {
-/// Ends the calling thread after its error was recorded: its fiber is abandoned, or the
-/// block's thread loop unwinds.
-[[noreturn]] void endThread(ThreadContext *tc) {
-  if (Fiber *f = tc->fiber) {
-    f->state = Fiber::State::Faulted;
-    cutwin::sim::leaveFiber(f);
-  }
-  siglongjmp(*tc->block->jmp, 1);
-}
-} // namespace
+using cutwin::sim::endFaultedThread;
 
 extern "C" void cutwin_sim_poll(ThreadContext *tc, uint32_t line) {
   if (cutwin::sim::recordInterrupt(*tc, *tc->block, line))
-    endThread(tc);
+    endFaultedThread(tc);
 }
 
 extern "C" void cutwin_sim_spin(ThreadContext *tc, uint32_t line) {
   if (cutwin::sim::recordInterrupt(*tc, *tc->block, line)) // (a spinning thread may wait forever)
-    endThread(tc);
+    endFaultedThread(tc);
   Fiber *f = tc->fiber; // kernels with a waiting loop run as fibers
   f->state = Fiber::State::Spinning;
   f->spinLine = line;
@@ -110,5 +100,5 @@ extern "C" void cutwin_sim_raise(ThreadContext *tc, cutwin::ir::ErrorRecord *rec
                                  uint32_t site, int64_t a, int64_t b, int64_t c) {
   cutwin::sim::recordError(rec, tc->tid, tc->ctaid, kind, site, a, b, c);
   tc->block->abort->store(true, std::memory_order_relaxed);
-  endThread(tc);
+  endFaultedThread(tc);
 }

@@ -31,6 +31,14 @@ void recordError(ir::ErrorRecord *rec, const uint32_t tid[3], const uint32_t cta
   flag.store(2, std::memory_order_release);
 }
 
+void endFaultedThread(ThreadContext *tc) {
+  if (Fiber *f = tc->fiber) {
+    f->state = Fiber::State::Faulted;
+    leaveFiber(f);
+  }
+  siglongjmp(*tc->block->jmp, 1);
+}
+
 ActiveKernel &activeKernel() {
   thread_local ActiveKernel active;
   return active;

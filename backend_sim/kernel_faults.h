@@ -20,6 +20,10 @@ struct BlockState;
 void recordError(ir::ErrorRecord *rec, const uint32_t tid[3], const uint32_t ctaid[3], uint32_t kind,
                  uint32_t site, int64_t a, int64_t b, int64_t c);
 
+/// Ends the calling simulated thread after its error was recorded: its fiber is abandoned,
+/// or the block's thread loop unwinds.
+[[noreturn]] void endFaultedThread(ThreadContext *tc);
+
 /// What an OS thread is running, for the fault handler: set while JIT code runs.
 struct ActiveKernel {
   const ThreadContext *tc = nullptr;

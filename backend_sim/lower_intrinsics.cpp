@@ -57,6 +57,7 @@ void addContextParameter(Module &m) {
       nf->getArg(i + 1)->takeName(f->getArg(i));
     }
     nf->getArg(0)->setName("ctx");
+    nf->addFnAttr(kKernelCodeAttribute);
     newOf[f] = nf;
   }
   for (auto &[f, nf] : newOf) {
@@ -84,7 +85,7 @@ void addContextParameter(Module &m) {
 
 /// Places shared-memory globals at offsets in the block's shared buffer: the static
 /// arrays first, then the dynamic one (the launch's extra bytes). Returns the static size.
-uint64_t lowerSharedMemory(Module &m, StructType *ctxTy) {
+uint64_t lowerSharedMemory(Module &m, StructType *ctxTy, std::vector<SharedArrayInfo> &arrays) {
   LLVMContext &c = m.getContext();
   const DataLayout &dl = m.getDataLayout();
   uint64_t offset = 0;
@@ -100,8 +101,22 @@ uint64_t lowerSharedMemory(Module &m, StructType *ctxTy) {
     offset = (offset + align - 1) / align * align;
     uint64_t myOffset = offset;
     offset += dl.getTypeAllocSize(g->getValueType());
-    if (g->getName() != ir::kDynamicSharedName)
+    if (g->getName() != ir::kDynamicSharedName) {
       staticBytes = offset;
+      SharedArrayInfo a;
+      a.offset = myOffset;
+      a.bytes = offset - myOffset;
+      if (MDNode *md = g->getMetadata(ir::kSharedArrayMetadata); md && md->getNumOperands() >= 2) {
+        auto field = [&](unsigned i) {
+          return mdconst::extract<ConstantInt>(md->getOperand(i))->getZExtValue();
+        };
+        a.line = uint32_t(field(0));
+        a.itemSize = field(1);
+        for (unsigned i = 2; i < md->getNumOperands(); ++i)
+          a.dims.push_back(field(i));
+      }
+      arrays.push_back(a);
+    }
     ir::expandConstantUsers(g);
     std::map<Function *, Value *> ptrIn;
     std::vector<Instruction *> uses;
@@ -411,7 +426,7 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
   }
   ir::removeLoweredIntrinsics(m, "sim-lower");
 
-  result.staticSharedBytes = lowerSharedMemory(m, ctxTy);
+  result.staticSharedBytes = lowerSharedMemory(m, ctxTy, result.sharedArrays);
 
   Function *kernel = m.getFunction(info.irName);
   if (!kernel)

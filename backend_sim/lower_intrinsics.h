@@ -5,6 +5,7 @@
 /// synchronises).
 #pragma once
 
+#include "backend_sim/sanitize_accesses.h"
 #include "frontend/ir/kernel_ir.h"
 
 #include <llvm/IR/Module.h>
@@ -13,8 +14,10 @@ namespace cutwin::sim {
 
 struct SimLoweringResult {
   uint64_t staticSharedBytes = 0;
-  bool usesBarrier = false;  ///< false: threads of a block may run as a plain loop
-  bool usesGridSync = false; ///< the launch is cooperative: all blocks stay resident
+  bool usesBarrier = false;                  ///< false: threads of a block may run as a plain loop
+  bool usesGridSync = false;                 ///< the launch is cooperative: all blocks stay resident
+  std::vector<SharedArrayInfo> sharedArrays; ///< where the shared arrays went (sanitizer reports)
+  std::vector<AccessSite> accessSites;       ///< step sim-sanitize's
 };
 
 SimLoweringResult lowerIntrinsicsForSim(llvm::Module &m, const ir::KernelInfo &info);

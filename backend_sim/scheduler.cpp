@@ -6,6 +6,7 @@
 #include "backend_sim/fiber_stacks.h"
 #include "backend_sim/gdb_view.h"
 #include "backend_sim/kernel_faults.h"
+#include "backend_sim/sanitizer.h"
 #include "backend_sim/warp_ops.h"
 #include "backend_sim/watchpoints.h"
 #include "frontend/ir/intrinsics.h"
@@ -41,6 +42,7 @@ struct WorkerScratch {
   std::vector<Fiber> fibers;
   std::vector<uint32_t> order;
   std::vector<uint8_t> shared;
+  SanitizerBlock sanitizer;
 };
 
 WorkerScratch &scratch() {
@@ -166,7 +168,7 @@ struct WarpStall {
 /// operation of the same kind with the same mask (the calls may be at different places,
 /// as on sm_70 and later). activemask() completes once nothing else in its warp can move:
 /// the lanes waiting in it at the same call site are the active ones.
-uint32_t resolveWarps(std::vector<Fiber> &fibers, uint32_t n, WarpStall &stall) {
+uint32_t resolveWarps(std::vector<Fiber> &fibers, uint32_t n, WarpStall &stall, SanitizerBlock *sanitizer) {
   uint32_t released = 0;
   for (uint32_t base = 0; base < n; base += 32) {
     uint32_t lanes = std::min<uint32_t>(32, n - base);
@@ -216,6 +218,8 @@ uint32_t resolveWarps(std::vector<Fiber> &fibers, uint32_t n, WarpStall &stall) 
         continue;
       }
       release(group);
+      if (sanitizer) // the lanes of the group are ordered with each other from here
+        sanitizer->warpSynced(base, group);
       pending &= ~group;
     }
     if (releasedHere)
@@ -259,9 +263,14 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
     }
     return BlockEnd::Stopped;
   }
+  bool released = false;
   for (uint32_t i = 0; releaseGrid && i < n; ++i) // released from the grid barrier
-    if (fibers[i].state == Fiber::State::AtGridBarrier)
+    if (fibers[i].state == Fiber::State::AtGridBarrier) {
       fibers[i].state = Fiber::State::Ready;
+      released = true;
+    }
+  if (released && bs.sanitizer) // a grid sync is a barrier of the block too
+    bs.sanitizer->barrier();
   bool open = false; // the block barrier every waiting thread reached opens in the next pass
   std::optional<std::chrono::steady_clock::time_point> &stalledSince = bf.stalledSince;
   while (true) {
@@ -311,7 +320,7 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
     }
     open = false;
     WarpStall stall;
-    if (atWarp && resolveWarps(fibers, n, stall) > 0)
+    if (atWarp && resolveWarps(fibers, n, stall, bs.sanitizer) > 0)
       continue;
     if (spinning) {
       // Spinning threads run again (a barrier opens once they reach it), unless none of the
@@ -364,6 +373,8 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
       return BlockEnd::Stopped;
     }
     open = true; // every unfinished thread waits at this barrier
+    if (bs.sanitizer)
+      bs.sanitizer->barrier();
   }
 }
 
@@ -425,6 +436,7 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
     BlockFibers bf;
     BlockEnd end = BlockEnd::Done;
     bool started = false;
+    SanitizerBlock sanitizer;
   };
   std::atomic<bool> abort{false};
   std::optional<LaunchDeadline> deadline = launchDeadline(opts);
@@ -459,6 +471,10 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
       r.base = blockContext(b, grid, block, dynamicShared);
       r.base.shared = r.shared.data();
       r.base.block = &r.bs;
+      if (opts.sanitizer) {
+        r.sanitizer.begin(*opts.sanitizer, r.base, b, r.shared.size());
+        r.bs.sanitizer = &r.sanitizer;
+      }
       r.bf = BlockFibers{&r.fibers, &r.order, 0, std::mt19937(opts.seed ^ uint32_t(b * 2654435761u)), {}};
       startFibers(k, r.base, block, args, r.stacks, r.bf);
     }
@@ -519,6 +535,8 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
                   site, int64_t(waiting), int64_t(nblocks), 0);
       return;
     }
+    if (opts.sanitizer) // every block waits at the grid barrier: all before it is ordered before all after
+      opts.sanitizer->gridSynced();
   }
 }
 
@@ -638,6 +656,10 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
       return;
     base.shared = ws.shared.data();
     base.block = &bs;
+    if (opts.sanitizer) {
+      ws.sanitizer.begin(*opts.sanitizer, base, b, sharedBytes);
+      bs.sanitizer = &ws.sanitizer;
+    }
     prepareFaultHandling();
     if (fibers)
       runBlockAsFibers(k, base, block, bs, args, opts, b);

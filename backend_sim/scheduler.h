@@ -15,6 +15,7 @@
 
 namespace cutwin::sim {
 
+class SanitizerLaunch;
 using EntryFn = void (*)(ThreadContext *, const void *args);
 
 /// A kernel ready to run: JIT entry points plus what the scheduler needs to know.
@@ -49,6 +50,8 @@ struct SchedulerOptions {
   std::chrono::steady_clock::duration timeout{};
   /// rt::ctrlCCount() when the launch began: a Ctrl-C since stops it (interrupts.h).
   uint64_t ctrlCAtStart = 0;
+  /// A kernel compiled with `sanitize=`: this launch's sanitizer state (sanitizer.h).
+  SanitizerLaunch *sanitizer = nullptr;
 };
 
 /// Checks the configuration against `limits`; throws LaunchError as the GPU would refuse it.

@@ -5,8 +5,11 @@
 #include "backend_sim/device_arena.h"
 #include "backend_sim/interrupts.h"
 #include "backend_sim/kernel_faults.h"
+#include "backend_sim/memory_shadow.h"
+#include "backend_sim/sanitizer.h"
 #include "backend_sim/scheduler.h"
 #include "backend_sim/sim_pipeline.h"
+#include "frontend/ir/sanitize_checks.h"
 #include "runtime/backend.h"
 #include "runtime/interrupt_scope.h"
 
@@ -23,8 +26,8 @@ namespace {
 class SimCompiledKernel : public CompiledKernel {
 public:
   SimCompiledKernel(const sim::SimCompiled &c, const sim::DeviceLimits &limits,
-                    const sim::SchedulerOptions &opts, sim::DeviceArena &arena)
-      : limits_(limits), opts_(opts), arena_(arena) {
+                    const sim::SchedulerOptions &opts, sim::DeviceArena &arena, sim::MemoryShadow &shadow)
+      : limits_(limits), opts_(opts), arena_(arena), shadow_(shadow) {
     k_.name = c.name;
     k_.threadEntry = reinterpret_cast<sim::EntryFn>(c.threadEntry);
     k_.blockEntry = reinterpret_cast<sim::EntryFn>(c.blockEntry);
@@ -37,6 +40,7 @@ public:
     k_.sites = c.sites;
     constBytes_ = c.constBytes;
     k_.debug = c.debug;
+    sanitizer_ = c.sanitizer;
     if (c.debug)
       opts_.parallel = false;
   }
@@ -49,12 +53,28 @@ public:
     rt::InterruptScope interrupts; // Ctrl-C ends the launch (backend_sim/interrupts.h)
     std::string &report = lastStopReport();
     report.clear();
+    lastFaultReport().reset();
     sim::SchedulerOptions o = opts_;
     o.ctrlCAtStart = interrupts.start();
     if (timeoutSeconds > 0) // this launch's own watchdog (a year at most: the clock's range)
       o.timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
           std::chrono::duration<double>(std::min(timeoutSeconds, 3.2e7)));
+    std::optional<sim::SanitizerLaunch> sanitizer;
+    if (sanitizer_) {
+      const uint32_t gd[3] = {grid.x, grid.y, grid.z}, bd[3] = {block.x, block.y, block.z};
+      sanitizer.emplace(*sanitizer_, shadow_, gd, bd, args, o.seed);
+      o.sanitizer = &*sanitizer;
+    }
+    if (!sanitizer_ || !(sanitizer_->checks & ir::kSanitizeInit))
+      shadow_.forgetUnwritten(); // it may write anything: nothing allocated so far counts as unwritten
     sim::runGrid(k_, g, b, sharedBytes, args, err, o, &report);
+    if (sanitizer)
+      sanitizer->finish(err);
+    if (sanitizer && sanitizer->report()) {
+      const sim::SanitizerReport &r = *sanitizer->report();
+      lastFaultReport() =
+          FaultReport{r.where.file, r.where.function, SourceLoc{r.where.line, r.where.col}, r.detail};
+    }
     if (err->flag == 0 && interrupts.interrupted()) { // it came as the last threads finished
       const uint32_t first[3] = {0, 0, 0};
       sim::recordError(err, first, first, uint32_t(KernelErrorKind::Interrupted), UINT32_MAX, 0, 0, 0);
@@ -66,6 +86,7 @@ public:
   }
 
   std::string stopReport() const override { return lastStopReport(); }
+  std::optional<FaultReport> faultReport() const override { return lastFaultReport(); }
 
   KernelAttributes attributes() const override {
     KernelAttributes a;
@@ -83,26 +104,55 @@ private:
     thread_local std::string report;
     return report;
   }
+  static std::optional<FaultReport> &lastFaultReport() {
+    thread_local std::optional<FaultReport> report;
+    return report;
+  }
 
   uint64_t constBytes_ = 0;
   sim::SimKernel k_;
   const sim::DeviceLimits &limits_;
   sim::SchedulerOptions opts_;
   sim::DeviceArena &arena_;
+  sim::MemoryShadow &shadow_;
+  std::shared_ptr<const sim::SanitizerProgram> sanitizer_;
 };
 
 /// Simulated device memory is host memory, in an arena of its own (device_arena.h):
 /// "page-locked" and "mapped" memory is ordinary memory that kernels address directly.
 class SimMemory final : public DeviceMemory {
 public:
-  explicit SimMemory(sim::DeviceArena &arena) : arena_(arena) {}
-  void *allocate(size_t bytes) override { return arena_.allocate(bytes); }
-  void release(void *p) override { arena_.release(p); }
-  void copyToDevice(void *dst, const void *src, size_t n) override { std::memcpy(dst, src, n); }
+  SimMemory(sim::DeviceArena &arena, sim::MemoryShadow &shadow) : arena_(arena), shadow_(shadow) {}
+  void *allocate(size_t bytes) override {
+    void *p = arena_.allocate(bytes);
+    shadow_.allocated(p, bytes);
+    return p;
+  }
+  void release(void *p) override {
+    shadow_.released(p);
+    arena_.release(p);
+  }
+  void copyToDevice(void *dst, const void *src, size_t n) override {
+    std::memcpy(dst, src, n);
+    shadow_.written(dst, n);
+  }
   void copyToHost(void *dst, const void *src, size_t n) override { std::memcpy(dst, src, n); }
-  void fill(void *dst, int byte, size_t n) override { std::memset(dst, byte, n); }
-  void copyOnDevice(void *dst, const void *src, size_t n) override { std::memmove(dst, src, n); }
-  void *allocateHost(size_t bytes, unsigned) override { return allocate(bytes); }
+  void fill(void *dst, int byte, size_t n) override {
+    std::memset(dst, byte, n);
+    shadow_.written(dst, n);
+  }
+  void copyOnDevice(void *dst, const void *src, size_t n) override {
+    std::memmove(dst, src, n);
+    shadow_.written(dst, n);
+  }
+  void writtenInPlace(void *p, size_t n) override { shadow_.written(p, n); }
+  // Host memory the host program writes directly (NumPy views of pinned and mapped arrays):
+  // written from the start, as far as the sanitizer can tell.
+  void *allocateHost(size_t bytes, unsigned) override {
+    void *p = allocate(bytes);
+    shadow_.written(p, bytes);
+    return p;
+  }
   void releaseHost(void *p) override { release(p); }
   void registerHost(void *, size_t, unsigned) override {}
   void unregisterHost(void *) override {}
@@ -126,6 +176,7 @@ public:
 
 private:
   sim::DeviceArena &arena_;
+  sim::MemoryShadow &shadow_;
 };
 
 /// Launches run to completion: streams need no ordering, events read the host clock.
@@ -155,17 +206,19 @@ public:
 /// The simulator's pipeline and JIT; its programs run on the scheduler with `opts`.
 class SimCompiler final : public KernelCompiler {
 public:
-  SimCompiler(const sim::DeviceLimits &limits, const sim::SchedulerOptions &opts, sim::DeviceArena &arena)
-      : limits_(limits), opts_(opts), arena_(arena) {}
+  SimCompiler(const sim::DeviceLimits &limits, const sim::SchedulerOptions &opts, sim::DeviceArena &arena,
+              sim::MemoryShadow &shadow)
+      : limits_(limits), opts_(opts), arena_(arena), shadow_(shadow) {}
   std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
     return std::make_unique<SimCompiledKernel>(sim::compileForSim(std::move(ir), opts), limits_, opts_,
-                                               arena_);
+                                               arena_, shadow_);
   }
 
 private:
   const sim::DeviceLimits &limits_;
   const sim::SchedulerOptions &opts_;
   sim::DeviceArena &arena_;
+  sim::MemoryShadow &shadow_;
 };
 
 class SimBackend : public Backend {
@@ -236,10 +289,11 @@ public:
 private:
   sim::DeviceLimits limits_;
   sim::SchedulerOptions opts_;
-  sim::DeviceArena arena_; // device memory apart from the host heap, guarded
-  SimMemory memory_{arena_};
+  sim::DeviceArena arena_;   // device memory apart from the host heap, guarded
+  sim::MemoryShadow shadow_; // what the sanitizer knows of it
+  SimMemory memory_{arena_, shadow_};
   SimStreams streams_;
-  SimCompiler compiler_{limits_, opts_, arena_};
+  SimCompiler compiler_{limits_, opts_, arena_, shadow_};
 };
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "backend_sim/half_to_int.h"
 #include "backend_sim/jit.h"
 #include "backend_sim/libdevice_cpu.h"
+#include "backend_sim/sanitizer.h"
 #include "backend_sim/shared_raise.h"
 #include "backend_sim/spin_poll.h"
 #include "backend_sim/thread_context.h"
@@ -14,6 +15,7 @@
 #include "cutwin/errors.h"
 #include "frontend/ir/libdevice_link.h"
 #include "frontend/ir/passes.h"
+#include "frontend/ir/sanitize_checks.h"
 
 #include <llvm/IR/Instructions.h>
 
@@ -52,6 +54,11 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
     lowered = lowerIntrinsicsForSim(m, info);
     m.setDataLayout(jit.dataLayout());
     m.setTargetTriple(jit.triple());
+  });
+  steps.run(ir::Step::SimSanitize, only, m, [&](llvm::Module &m) {
+    if (info.sanitize || only == ir::Step::SimSanitize) // (alone: every check)
+      lowered.accessSites =
+          instrumentAccessesForSanitizer(m, info.sanitize ? info.sanitize : ir::kSanitizeAll);
   });
   steps.run(ir::Step::SimWatch, only, m, [&](llvm::Module &m) {
     if (info.debug || only == ir::Step::SimWatch) // (alone, in `cutwin opt`: whatever it is given)
@@ -110,6 +117,18 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
   out.fibers = lowered.usesBarrier;
   out.cooperative = lowered.usesGridSync;
   out.staticSharedBytes = lowered.staticSharedBytes;
+  if (ir.info.sanitize) {
+    auto s = std::make_shared<SanitizerProgram>();
+    s->checks = ir.info.sanitize;
+    s->sites = std::move(lowered.accessSites);
+    s->sharedArrays = std::move(lowered.sharedArrays);
+    s->staticSharedBytes = lowered.staticSharedBytes;
+    s->kernel = ir.info.name;
+    s->argNames = ir.info.argNames;
+    s->layout = ir.info.layout;
+    s->argTypes = ir.info.argTypes;
+    out.sanitizer = std::move(s);
+  }
   for (const llvm::GlobalVariable &g : m.globals())
     if (g.isConstant() && g.getName().contains(".const."))
       out.constBytes += m.getDataLayout().getTypeAllocSize(g.getValueType());
@@ -164,6 +183,7 @@ SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts) {
   out.stackBytes = p.stackBytes;
   out.localBytes = p.localBytes;
   out.cooperative = p.cooperative;
+  out.sanitizer = std::move(p.sanitizer);
   return out;
 }
 

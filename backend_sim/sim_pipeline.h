@@ -8,10 +8,13 @@
 #include "frontend/ir/kernel_ir.h"
 #include "frontend/ir/step_runner.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace cutwin::sim {
+
+struct SanitizerProgram;
 
 /// A kernel the simulator loaded: its entry point and what a launch needs to know.
 struct SimProgram {
@@ -22,6 +25,7 @@ struct SimProgram {
   uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)
   size_t stackBytes = 0;   ///< a fiber's stack
   uint64_t localBytes = 0; ///< a thread's local arrays (the GPU's local memory per thread)
+  std::shared_ptr<const SanitizerProgram> sanitizer; ///< compiled with `sanitize=`: what its checks need
 };
 
 /// The module steps sim-lower to sim-vector-bodies, or only the step `only`.
@@ -52,9 +56,10 @@ struct SimCompiled {
   uint64_t localBytes = 0;  ///< local arrays per thread
   bool debug = false;       ///< compiled for debugging: its blocks run in order on one thread, and it stops
   bool cooperative = false; ///< syncs the grid
-  unsigned maxThreadsPerBlock = 0;             ///< launch_bounds (0: none)
-  std::vector<ir::BreakpointSite> breakpoints; ///< debug kernels: where threads may stop
-  std::vector<ir::Site> sites;                 ///< the kernel's sites (what a waiting thread waits at)
+  unsigned maxThreadsPerBlock = 0;                   ///< launch_bounds (0: none)
+  std::vector<ir::BreakpointSite> breakpoints;       ///< debug kernels: where threads may stop
+  std::vector<ir::Site> sites;                       ///< the kernel's sites (what a waiting thread waits at)
+  std::shared_ptr<const SanitizerProgram> sanitizer; ///< compiled with `sanitize=` (sanitizer.h)
 };
 
 /// The simulator's steps, sim-lower to sim-jit, for a kernel the runtime will launch

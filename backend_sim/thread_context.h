@@ -60,6 +60,10 @@ static_assert(offsetof(ThreadContext, interruptPollsLeft) == 92);
 // ... and the frame record's is {ptr, ptr, i32}.
 static_assert(offsetof(DebugFrameRecord, variables) == 8 && offsetof(DebugFrameRecord, site) == 16);
 
+/// The attribute of the functions compiled from the kernel's source (each got the context
+/// parameter): the code the sanitizer instruments, apart from the entry points and helpers.
+inline constexpr const char *kKernelCodeAttribute = "cutwin-kernel-code";
+
 /// Names of the generated entry points (the host functions JIT code calls: host_callbacks.h).
 inline constexpr const char *kThreadEntry = "cutwin.sim.thread";
 inline constexpr const char *kBlockEntry = "cutwin.sim.block";

@@ -6,6 +6,7 @@
 #include "cutwin/cutwin.h"
 #include "frontend/builtins/builtin.h"
 #include "frontend/ir/intrinsics.h"
+#include "frontend/ir/sanitize_checks.h"
 #include "frontend/sema/typer.h"
 #include "runtime/pipeline.h"
 
@@ -14,6 +15,7 @@
 #include <llvm/Support/raw_os_ostream.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -24,12 +26,12 @@ namespace {
 const char *kUsage = R"USAGE(usage:
   cutwin compile FILE --kernel NAME [--sig SIGNATURE] [--emit=ir|sim-ir|ptx] [--arch sm_XY]
                  [--codegen=nvptx|nvvm] [--dump-after=STEP[,STEP...]|all] [--stop-after=STEP]
-                 [--no-boundscheck] [--time]
+                 [--no-boundscheck] [--sanitize=CHECKS] [--time]
   cutwin opt FILE.ll --step=STEP [--codegen=nvptx|nvvm] [--arch sm_XY] [--no-boundscheck]
                                      one IR step alone on textual IR; prints its result
   cutwin kernels FILE
   cutwin conformance [DIR] [--backend sim|gpu|both|available|ptx] [--codegen nvptx|nvvm] [--arch sm_XY]
-                     [--filter TEXT] [--verbose] [--no-boundscheck]
+                     [--filter TEXT] [--verbose] [--no-boundscheck] [--sanitize=CHECKS]
   cutwin steps                       the pipeline's steps (docs/ir.md's table)
   cutwin intrinsics                  the kernel IR's cutwin.* intrinsics (docs/ir.md's table)
   cutwin builtins                    the functions kernels call, by family (docs/language.md's table)
@@ -38,7 +40,8 @@ const char *kUsage = R"USAGE(usage:
 
 SIGNATURE is numba's, e.g. "void(float32[:], float32[:], int64)"; a kernel with a declared
 signature needs none. --dump-after=all prints every step of both backends; --time prints each
-step's wall time to stderr. Steps: `cutwin steps`.
+step's wall time to stderr. Steps: `cutwin steps`. --sanitize compiles the simulator's kernels
+with the sanitizer's checks (race, init, all; docs/sanitizers.md), as CUTWIN_SANITIZE does.
 )USAGE";
 
 struct Args {
@@ -62,13 +65,17 @@ struct CommandSpec {
 const std::vector<CommandSpec> &commands() {
   static const std::vector<CommandSpec> specs = {
       {"compile",
-       {"kernel", "sig", "emit", "arch", "codegen", "dump-after", "stop-after"},
+       {"kernel", "sig", "emit", "arch", "codegen", "dump-after", "stop-after", "sanitize"},
        {"no-boundscheck", "time"},
        1,
        1},
       {"opt", {"step", "codegen", "arch"}, {"no-boundscheck"}, 1, 1},
       {"kernels", {}, {}, 1, 1},
-      {"conformance", {"backend", "codegen", "arch", "filter"}, {"verbose", "no-boundscheck"}, 0, 1},
+      {"conformance",
+       {"backend", "codegen", "arch", "filter", "sanitize"},
+       {"verbose", "no-boundscheck"},
+       0,
+       1},
       {"steps", {}, {}, 0, 0},
       {"intrinsics", {}, {}, 0, 0},
       {"builtins", {}, {}, 0, 0},
@@ -167,6 +174,8 @@ cutwin::rt::PipelineOptions pipelineOptions(const Args &a) {
   cutwin::rt::PipelineOptions po;
   po.dump = &std::cout;
   po.boundscheck = !a.has("no-boundscheck");
+  po.sanitize = a.has("sanitize") ? cutwin::ir::parseSanitizeChecks(a.get("sanitize"))
+                                  : cutwin::ir::sanitizeChecksFromEnvironment();
   po.codegen = a.get("codegen", "nvptx");
   return po;
 }
@@ -272,6 +281,10 @@ int cmdConformance(const Args &a) {
   o.verbose = a.has("verbose");
   if (a.has("no-boundscheck"))
     o.boundscheck = false;
+  if (a.has("sanitize")) {                              // every module the run opens reads it
+    cutwin::ir::parseSanitizeChecks(a.get("sanitize")); // (a bad name fails here, once)
+    setenv("CUTWIN_SANITIZE", a.get("sanitize").c_str(), 1);
+  }
   return cutwin::conformance::runSuite(o, std::cout) ? 0 : 1;
 }
 

@@ -8,11 +8,20 @@
 #include "frontend/ir/step_runner.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace cutwin::rt {
 
 using ir::PipelineOptions;
+
+/// A fault of a launch the backend can say more about than its error record holds (the
+/// simulator's sanitizer: both accesses of a data race): where and what, in words.
+struct FaultReport {
+  std::string file, function;
+  SourceLoc loc;
+  std::string detail;
+};
 
 class CompiledKernel {
 public:
@@ -25,6 +34,9 @@ public:
   /// Where the threads were when Ctrl-C or the watchdog stopped this host thread's last
   /// launch of the kernel, in words (empty where the backend cannot tell).
   virtual std::string stopReport() const { return {}; }
+  /// What the sanitizer found, if this host thread's last launch of the kernel ended with a
+  /// DataRace or UninitializedRead.
+  virtual std::optional<FaultReport> faultReport() const { return std::nullopt; }
   /// The most blocks of `block` threads that can be resident at once with this kernel:
   /// the largest grid a cooperative launch (one that syncs the grid) may have.
   virtual uint64_t maxCooperativeBlocks(Dim3 block, uint64_t sharedBytes) = 0;
@@ -61,6 +73,9 @@ public:
   virtual void copyToHost(void *dst, const void *src, size_t bytes) = 0;
   virtual void fill(void *dst, int byte, size_t bytes) = 0;
   virtual void copyOnDevice(void *dst, const void *src, size_t bytes) = 0;
+  /// The host wrote [p, p + bytes) of device memory in place (hostAddressableMemory): the
+  /// simulator's sanitizer counts those bytes written.
+  virtual void writtenInPlace(void *p, size_t bytes) { (void)p, (void)bytes; }
   /// Host memory (Device::allocateHost and friends; plain memory on the simulator).
   virtual void *allocateHost(size_t bytes, unsigned flags) = 0;
   virtual void releaseHost(void *p) = 0;

@@ -3,7 +3,9 @@
 #include "cutwin/time_cases.h"
 #include "runtime/module_impl.h"
 
+#include "frontend/ir/sanitize_checks.h"
 #include "frontend/sema/record_layout.h"
+#include "runtime/kernel_error.h"
 #include "runtime/launch_tracker.h"
 #include "runtime/marshal.h"
 
@@ -97,6 +99,8 @@ fe::JitOptions jitOptions(const JitDeclaration &d) {
   o.fastmath = d.fastmath;
   o.lineinfo = d.lineinfo;
   o.boundscheck = d.boundscheck;
+  if (d.sanitize)
+    o.sanitize = ir::parseSanitizeChecks(*d.sanitize);
   o.opt = d.opt;
   o.link = d.link;
   o.launchBounds = d.launchBounds;
@@ -255,6 +259,8 @@ ModuleImpl::ModuleImpl(std::shared_ptr<Device> dev, const std::vector<HostSource
 PipelineOptions ModuleImpl::pipelineOptions() const {
   PipelineOptions p;
   p.boundscheck = opts_.boundscheck.value_or(device_->backend().capabilities().boundscheckByDefault);
+  p.sanitize =
+      opts_.sanitize ? ir::parseSanitizeChecks(*opts_.sanitize) : ir::sanitizeChecksFromEnvironment();
   p.lineDirectivesOnly = !device_->backend().capabilities().fullDebugInfo;
   p.debuggerView = !p.lineDirectivesOnly && debuggerAttached();
   p.optLevel = opts_.optLevel;
@@ -471,6 +477,15 @@ void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const 
   try {
     device_->launches().check();
   } catch (const KernelError &e) {
+    // The sanitizer: its report names both accesses of a race.
+    if (e.kind() == KernelErrorKind::DataRace || e.kind() == KernelErrorKind::UninitializedRead)
+      if (std::optional<FaultReport> r = c.kernel->faultReport()) {
+        std::string file = r->file.empty() ? e.file() : r->file,
+                    fn = r->function.empty() ? kernel : r->function;
+        throw KernelError(
+            rt::kernelErrorText(file, r->loc.line, fn, kernel, e.thread(), e.block(), r->detail), e.kind(),
+            e.kernel(), file, r->loc, e.thread(), e.block(), r->detail);
+      }
     // Ctrl-C or the watchdog: the message says where the kernel's threads were.
     std::string where = e.kind() == KernelErrorKind::Interrupted || e.kind() == KernelErrorKind::Timeout
                             ? c.kernel->stopReport()

@@ -147,10 +147,11 @@ static std::shared_ptr<ParsedModule> parseHostUnitsHere(const std::vector<HostSo
 
 namespace {
 
-/// How `spec` is lowered: @cuda.jit(boundscheck=...) overrides the device's default.
+/// How `spec` is lowered: @cuda.jit(boundscheck=..., sanitize=...) override the defaults.
 ir::LowerOptions lowerOptions(const fe::FunctionSpec &spec, const PipelineOptions &opts) {
   ir::LowerOptions lo;
   lo.boundscheck = spec.options().boundscheck.value_or(opts.boundscheck);
+  lo.sanitize = spec.options().sanitize.value_or(opts.sanitize);
   lo.debugInfo = opts.debugInfo;
   lo.lineDirectivesOnly = opts.lineDirectivesOnly;
   lo.debuggerView = opts.debuggerView;
@@ -224,6 +225,7 @@ ir::KernelInfo kernelInfoFromModule(const llvm::Module &m, const PipelineOptions
     throw Error("the IR names no kernel: add !cutwin.kernels = !{!N} with !N = !{ptr @kernel}");
   info.name = info.irName.substr(0, info.irName.find("__"));
   info.boundscheck = opts.boundscheck;
+  info.sanitize = opts.sanitize;
   const llvm::DataLayout &dl = m.getDataLayout();
   uint32_t offset = 0;
   for (const llvm::Argument &a : m.getFunction(info.irName)->args()) {

@@ -228,6 +228,7 @@ void initXoroshiro128pStates(DeviceArray &states, uint64_t seed, uint64_t subseq
   checkStates(states);
   if (states.device().backend().capabilities().hostAddressableMemory) { // write in place
     xoroshiro128pStates(static_cast<State *>(states.data()), states.size(), seed, subsequenceStart);
+    states.device().backend().memory().writtenInPlace(states.data(), size_t(states.size()) * sizeof(State));
     return;
   }
   if (states.size() >= kGpuMinStates)

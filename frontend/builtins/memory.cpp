@@ -4,6 +4,7 @@
 // memory, which every global host array already is here). And cffi's ffi.from_buffer(a):
 // the address of a global array's data as a CPointer (numba's cffi support).
 #include "frontend/builtins/builtin.h"
+#include "frontend/ir/intrinsics.h"
 #include "frontend/lower/lowering_context.h"
 #include "frontend/sema/typing_context.h"
 
@@ -192,6 +193,13 @@ Value *lowerMemoryBuiltin(LoweringContext &cx, const fe::CallExpr &c, const fe::
     // One shared buffer per call site, as numba allocates them.
     GlobalVariable *g = cx.newSharedVariable(cx.arrayStorageType(t, count), "shared");
     g->setAlignment(Align(std::max<uint64_t>(16, ci.alignment)));
+    // Where it was declared and its element size and shape, for the simulator's sanitizer
+    // reports ("element [3, 1] of the shared array of line 12"): !{line, itemsize, dims...}
+    std::vector<Metadata *> md{ConstantAsMetadata::get(cx.builder().getInt64(c.loc.line)),
+                               ConstantAsMetadata::get(cx.builder().getInt64(t.itemSize()))};
+    for (uint64_t d : dims)
+      md.push_back(ConstantAsMetadata::get(cx.builder().getInt64(d)));
+    g->setMetadata(ir::kSharedArrayMetadata, MDNode::get(cx.context(), md));
     data = g;
   } else {
     data = cx.newLocalArrayStorage(t, count, ci.alignment);

@@ -87,6 +87,12 @@ std::string describeError(const ErrorRecord &rec, const std::vector<Site> &sites
     detail = m.str();
     break;
   }
+  case KernelErrorKind::DataRace: // (the sanitizer's report, which names both accesses, replaces these)
+    detail = "data race at line " + std::to_string(rec.payload[0]);
+    break;
+  case KernelErrorKind::UninitializedRead:
+    detail = "read of uninitialised memory at line " + std::to_string(rec.payload[0]);
+    break;
   case KernelErrorKind::WarpDivergence: {
     std::ostringstream m;
     m << "warp operation with mask 0x" << std::hex << (uint64_t(rec.payload[0]) & 0xffffffffu) << std::dec;

@@ -85,6 +85,9 @@ const char *cachePolicyName(CachePolicy p); ///< "ca", "cg", ...
 /// shared memory (an external, zero-length addrspace(3) array).
 inline constexpr const char *kDynamicSharedName =
     "cutwin_dynamic_shared"; // a PTX identifier: it stays external
+/// Metadata of a `cuda.shared.array` global: !{i64 line, i64 itemsize, i64 dims...} (the
+/// simulator's sanitizer names the array and element an access touched).
+inline constexpr const char *kSharedArrayMetadata = "cutwin.shared.array";
 
 const char *intrinsicName(Intrinsic id);
 std::optional<Intrinsic> lookupIntrinsic(std::string_view name);

@@ -61,6 +61,7 @@ struct KernelInfo {
   std::string irName; ///< LLVM function name of the kernel entry
   std::string file;   ///< kernel source path
   std::vector<fe::Type> argTypes;
+  std::vector<std::string> argNames; ///< the kernel's parameters, as the source names them
   ArgLayout layout;
   std::vector<Site> sites;
   std::vector<BreakpointSite> breakpoints;
@@ -71,6 +72,8 @@ struct KernelInfo {
   /// so that gdb steps lines in order and shows each simulated thread as a frame.
   bool debuggerView = false;
   bool boundscheck = true;
+  /// The simulator's sanitizer checks (ir::SanitizeCheck bits, sanitize_checks.h); the GPU ignores them.
+  unsigned sanitize = 0;
   bool fastmath = false;
   int opt = 3; ///< @cuda.jit(opt=...); debug=True compiles at 0 as numba does
   /// A device function compiled on its own (compile_ptx): irName is an external device

@@ -23,6 +23,7 @@ struct PipelineOptions {
   std::ostream *dump = nullptr;       ///< where dumps go
   std::ostream *timing = nullptr;     ///< where each step's wall time goes (`cutwin compile --time`)
   bool boundscheck = true;
+  unsigned sanitize = 0; ///< the sanitizer's checks for kernels that name none (ir::SanitizeCheck)
   bool debugInfo = true;
   bool lineDirectivesOnly = false; ///< GPU: line directives, no full debug info
   bool debuggerView = false;       ///< a debugger traces the process (KernelInfo::debuggerView)

@@ -18,6 +18,7 @@ namespace cutwin::ir {
 
 struct LowerOptions {
   bool boundscheck = true; ///< emit index checks (simulator default; GPU only with debug)
+  unsigned sanitize = 0;   ///< the simulator sanitizer's checks (ir::SanitizeCheck bits)
   bool debugInfo = true;   ///< DWARF line tables (and locals) for the .py source
   /// Only line directives (numba's lineinfo): what the GPU gets, since full debug info
   /// makes PTX `.target sm_XY, debug`, which the driver compiles unoptimised.

@@ -51,6 +51,7 @@ KernelIR startKernelIR(const fe::Typer &typer, const fe::FunctionSpec &fn, const
   out.info.opt = fn.options().debug ? 0 : fn.options().opt;
   out.info.launchBounds = fn.options().launchBounds;
   out.info.boundscheck = opts.boundscheck;
+  out.info.sanitize = opts.sanitize;
   return out;
 }
 
@@ -67,6 +68,8 @@ void finishKernelIR(const fe::Typer &typer, KernelIR &out) {
 KernelIR lowerKernel(const fe::Typer &typer, const fe::FunctionSpec &kernel, const LowerOptions &opts) {
   KernelIR out = startKernelIR(typer, kernel, opts, kernel.irName);
   out.info.layout = computeArgLayout(kernel.argTypes);
+  for (const fe::Param &p : kernel.def->params)
+    out.info.argNames.push_back(p.name);
   Lowerer(typer, opts, out).lowerKernelEntry(kernel);
   finishKernelIR(typer, out);
   return out;

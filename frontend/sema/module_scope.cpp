@@ -1,5 +1,6 @@
 #include "frontend/sema/module_scope.h"
 
+#include "frontend/ir/sanitize_checks.h"
 #include "frontend/sema/const_array.h"
 
 #include <algorithm>
@@ -421,7 +422,20 @@ std::optional<JitOptions> ModuleScope::jitDecorator(const Expr &d) const {
       o.cache = boolOpt(k);
     else if (k.name == "boundscheck")
       o.boundscheck = boolOpt(k);
-    else if (k.name == "opt") {
+    else if (k.name == "sanitize") {
+      auto v = evalConstant(*k.value);
+      if (v && v->kind == ConstValue::Kind::Str) {
+        try {
+          o.sanitize = ir::parseSanitizeChecks(v->s);
+        } catch (const Error &e) {
+          file_->error(k.value->loc, std::string("@cuda.jit option 'sanitize': ") + e.what());
+        }
+      } else if (v && v->kind == ConstValue::Kind::None) {
+        o.sanitize.reset();
+      } else {
+        o.sanitize = boolOpt(k) ? ir::kSanitizeAll : ir::kSanitizeNone;
+      }
+    } else if (k.name == "opt") {
       auto v = evalConstant(*k.value);
       if (!v || !v->isNumber())
         file_->error(k.value->loc, "@cuda.jit option 'opt' must be a bool or an integer level");

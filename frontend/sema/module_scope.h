@@ -45,6 +45,7 @@ struct JitOptions {
   bool forceInline = false;  ///< forceinline=True: the function marked alwaysinline
   int opt = 3;
   std::optional<bool> boundscheck;
+  std::optional<unsigned> sanitize; ///< sanitize=...: the simulator sanitizer's checks (ir::SanitizeCheck)
   /// Explicit signatures (string or type-object form), in the decorator's order.
   std::vector<SignatureDecl> signatures;
   /// Files linked with the kernel (`link=[...]`): .cu, .ptx, ... (paths as given).

@@ -323,8 +323,11 @@ private:
 
 struct CompileOptions {
   std::optional<bool> boundscheck; ///< default: on for the simulator, off on the GPU
-  int optLevel = 2;                ///< simulator code generation
-  std::string codegen = "nvptx";   ///< GPU code generator: "nvptx" (LLVM) or "nvvm" (libNVVM)
+  /// The simulator's sanitizer (docs/sanitizers.md): "race", "init", "all", "none" or a
+  /// comma-separated list; unset: CUTWIN_SANITIZE (none if that is unset too). The GPU ignores it.
+  std::optional<std::string> sanitize;
+  int optLevel = 2;              ///< simulator code generation
+  std::string codegen = "nvptx"; ///< GPU code generator: "nvptx" (LLVM) or "nvvm" (libNVVM)
 };
 
 /// A value the host program gives a module-level name: a bool, an integer, a float, a
@@ -359,6 +362,9 @@ struct JitDeclaration {
   std::vector<std::string> signatures; ///< numba signature text, e.g. "void(float32[:], int64)"
   bool debug = false, fastmath = false, lineinfo = false;
   std::optional<bool> boundscheck;
+  /// The simulator sanitizer's checks for this function: "race", "init", "all", "none" or a
+  /// comma-separated list (unset: the module's, CompileOptions::sanitize).
+  std::optional<std::string> sanitize;
   int opt = 3;
   std::vector<std::string> link; ///< files linked with the kernel (.cu, .ptx, ...)
   /// numba's launch_bounds: max threads per block, then optionally min blocks per

@@ -75,6 +75,9 @@ enum class KernelErrorKind : uint32_t {
                       ///< line, threads spinning, milliseconds waited
   Interrupted = 11,   ///< simulator: Ctrl-C (SIGINT) during the launch; payload: the loop's line (0: none)
   Timeout = 12,       ///< simulator: the watchdog (CUTWIN_SIM_TIMEOUT); payload: the loop's line, its ms
+  DataRace = 13,      ///< simulator sanitizer: two unordered accesses, one a write; payload: the line, the
+                      ///< access site (the backend's report names both accesses)
+  UninitializedRead = 14, ///< simulator sanitizer: a read of memory nothing wrote; payload as DataRace
 };
 
 /// A fault inside a kernel, reported by the host after the launch:

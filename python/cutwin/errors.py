@@ -117,6 +117,18 @@ class KernelTimeoutError(KernelError, TimeoutError):
     seconds (or the launch option); `detail` says where the thread named was."""
 
 
+class KernelRaceError(KernelError):
+    """The simulator's sanitizer (`sanitize=`, CUTWIN_SANITIZE) found a data race: two
+    accesses of different threads to one element, at least one a write, that nothing
+    orders. The message names both (thread, block, file:line, read/write/atomic) and the
+    element; `detail` is it without the location."""
+
+
+class KernelUninitializedError(KernelError):
+    """The simulator's sanitizer found a read of memory nothing wrote: shared memory at a
+    block's start, a local array, a device_array() before any copy or kernel wrote it."""
+
+
 class KernelInterrupted(KeyboardInterrupt):
     """Ctrl-C during a simulator launch: a KeyboardInterrupt (not an Exception, so that
     `except Exception` does not swallow it) with a KernelError's attributes - `kernel`,

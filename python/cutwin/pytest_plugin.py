@@ -13,6 +13,10 @@ none is an error, not a skip.
 
 `--cutwin-as-numba` runs a numba-cuda test suite unchanged on cutwin: `numba.cuda` is
 cutwin's from before the first conftest is imported.
+
+`--cutwin-sanitize=race|init|all` compiles every kernel the tests launch on the simulator
+with the sanitizer's checks (as CUTWIN_SANITIZE does): a data race or a read of unwritten
+memory fails the test that launched it with KernelRaceError or KernelUninitializedError.
 """
 import os
 
@@ -27,15 +31,29 @@ def pytest_addoption(parser):
     group.addoption("--cutwin-backend", choices=("sim", "gpu", "both"), default=None,
                     help="backends for tests using the cutwin_backend fixture (default: sim, or "
                          "$CUTWIN_TEST_BACKEND)")
+    group.addoption("--cutwin-sanitize", default=None, metavar="CHECKS",
+                    help="the simulator's sanitizer for every kernel: race, init, all (or a comma-separated "
+                         "list); as CUTWIN_SANITIZE=CHECKS")
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config, parser, args):
+    checks = early_config.known_args_namespace.cutwin_sanitize
+    if checks:
+        os.environ["CUTWIN_SANITIZE"] = checks  # (child processes too)
     if early_config.known_args_namespace.cutwin_as_numba:
         os.environ["CUTWIN_NUMBA"] = "1"  # for the tests' child processes
         from cutwin import as_numba
 
         as_numba.install()
+
+
+def pytest_configure(config):
+    # (a plugin a conftest.py registers misses pytest_load_initial_conftests; kernels compile
+    # when the tests run, after this)
+    checks = config.getoption("--cutwin-sanitize", None)
+    if checks:
+        os.environ["CUTWIN_SANITIZE"] = checks
 
 
 def _selected(config):

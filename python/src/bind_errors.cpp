@@ -28,6 +28,8 @@ const char *kernelErrorClass(KernelErrorKind k) {
   case KernelErrorKind::Livelock: break;
   case KernelErrorKind::Interrupted: return "KernelInterrupted";
   case KernelErrorKind::Timeout: return "KernelTimeoutError";
+  case KernelErrorKind::DataRace: return "KernelRaceError";
+  case KernelErrorKind::UninitializedRead: return "KernelUninitializedError";
   }
   return "KernelError";
 }

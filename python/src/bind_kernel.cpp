@@ -201,6 +201,9 @@ JitDeclaration jitDeclaration(nb::dict d) {
     j.lineinfo = nb::cast<bool>(v);
   if (auto v = get("boundscheck"); v && !v.is_none())
     j.boundscheck = nb::cast<bool>(v);
+  if (auto v = get("sanitize"); v && !v.is_none()) // a bool, or the checks' names
+    j.sanitize =
+        nb::isinstance<nb::bool_>(v) ? (nb::cast<bool>(v) ? "all" : "none") : nb::cast<std::string>(v);
   if (auto v = get("opt"))
     j.opt = nb::cast<int>(v);
   if (auto v = get("link"))

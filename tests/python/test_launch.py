@@ -282,7 +282,7 @@ def test_kernel_attributes_by_signature(cutwin_backend):
 def test_numba_performance_warnings_when_asked_for(cutwin_backend, monkeypatch):
     @cuda.jit
     def inc(a):
-        a[0] += 1
+        cuda.atomic.add(a, 0, 1)
 
     host = np.zeros(1)
     with warnings.catch_warnings():

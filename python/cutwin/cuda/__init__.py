@@ -2,7 +2,7 @@
 run unchanged on the simulator (no GPU needed) or on an NVIDIA GPU; see docs/python.md
 for the backend choice and the differences from numba-cuda."""
 from ..errors import (CompileError, CutwinError, DeviceError, KernelAssertionError, KernelError,  # noqa: F401
-                      KernelIndexError, LaunchError, TypingError)
+                      KernelIndexError, KernelRaceError, KernelUninitializedError, LaunchError, TypingError)
 from ..types import *  # noqa: F401,F403  numba exposes its types through numba.cuda too
 from .. import types  # noqa: F401  (from numba.cuda import types)
 from .args import In, InOut, Out  # noqa: F401

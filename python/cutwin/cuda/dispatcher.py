@@ -157,7 +157,8 @@ class _JitFunction:
         o = self.targetoptions
         return {"device": o["device"], "signatures": [signature_text(s) for s in self._declared],
                 "debug": o["debug"], "fastmath": o["fastmath"], "lineinfo": o["lineinfo"],
-                "boundscheck": o["boundscheck"], "opt": o["opt"], "link": o.get("link", []),
+                "boundscheck": o["boundscheck"], "sanitize": o.get("sanitize"), "opt": o["opt"],
+                "link": o.get("link", []),
                 "launch_bounds": o.get("launch_bounds", []), "inline": _inlines(o.get("inline", False)),
                 "forceinline": bool(o.get("forceinline", False))}
 
@@ -842,9 +843,27 @@ def _opt_default():
     return setting("OPT", 3) != 0
 
 
+def _sanitize_option(sanitize):
+    """sanitize=: None (CUTWIN_SANITIZE decides), a bool, or the checks' names ("race",
+    "init", "all", "shared" (both, in shared memory only), "none", or several joined by
+    commas; docs/sanitizers.md)."""
+    if sanitize is None or isinstance(sanitize, bool):
+        return sanitize
+    if isinstance(sanitize, (list, tuple, set, frozenset)):
+        sanitize = ",".join(sanitize)
+    if not isinstance(sanitize, str):
+        raise TypeError("cuda.jit(sanitize=...) takes a bool or the checks' names ('race', 'init', 'all'), not %r"
+                        % (sanitize,))
+    for word in sanitize.split(","):
+        if word.strip() not in ("race", "init", "all", "shared", "none", ""):
+            raise ValueError("cuda.jit(sanitize=%r): unknown check %r (the checks are race, init, all, shared "
+                             "and none)" % (sanitize, word.strip()))
+    return sanitize
+
+
 def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt=None, lineinfo=False,
         cache=False, fastmath=False, boundscheck=None, max_registers=None, launch_bounds=None, forceinline=False,
-        **kws):
+        sanitize=None, **kws):
     """numba's `cuda.jit`: as a decorator with or without options and signatures."""
     debug = _debug_default() if debug is None else bool(debug)
     opt = _opt_default() if opt is None else opt
@@ -852,7 +871,7 @@ def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt
     options = {"link": link_paths(link), "link_callbacks": with_callbacks(link), "device": bool(device),
                "debug": _debug_default() if debug is None else bool(debug), "opt": 3 if opt is True else 0 if opt is False else int(opt),
                "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": boundscheck,
-               "cache": bool(cache), "inline": inline, "forceinline": bool(forceinline),
+               "sanitize": _sanitize_option(sanitize), "cache": bool(cache), "inline": inline, "forceinline": bool(forceinline),
                "launch_bounds": _launch_bounds(launch_bounds),
                "shared_memory_carveout": _carveout(kws.pop("shared_memory_carveout", None)),
                "extensions": kws.pop("extensions", None)}

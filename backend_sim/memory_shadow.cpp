@@ -1,0 +1,117 @@
+#include "backend_sim/memory_shadow.h"
+
+#include "backend_sim/sanitizer.h"
+
+#include <sys/mman.h>
+
+namespace cutwin::sim {
+
+MemoryShadow::Allocation::~Allocation() {
+  if (cells)
+    munmap(cells, cellBytes);
+}
+
+void MemoryShadow::allocated(const void *p, size_t bytes) {
+  auto a = std::make_unique<Allocation>();
+  a->base = reinterpret_cast<uintptr_t>(p);
+  a->bytes = bytes;
+  a->written.reset(new std::atomic<uint64_t>[(bytes + 63) / 64]());
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  a->generation = generation_.load(std::memory_order_relaxed);
+  allocations_[a->base] = std::move(a);
+}
+
+void MemoryShadow::released(const void *p) {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  allocations_.erase(reinterpret_cast<uintptr_t>(p));
+  releases_.fetch_add(1, std::memory_order_release);
+}
+
+MemoryShadow::Allocation *MemoryShadow::find(const void *p) {
+  // Kernels touch a few arrays over and over: each OS thread remembers its last one.
+  struct Last {
+    const MemoryShadow *shadow = nullptr;
+    uint64_t releases = 0;
+    Allocation *a = nullptr;
+  };
+  thread_local Last last;
+  auto at = reinterpret_cast<uintptr_t>(p);
+  uint64_t releases = releases_.load(std::memory_order_acquire);
+  if (last.shadow == this && last.releases == releases && last.a && at >= last.a->base &&
+      at < last.a->base + last.a->bytes)
+    return last.a;
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  Allocation *a = findLocked(at);
+  if (a)
+    last = {this, releases, a};
+  return a;
+}
+
+MemoryShadow::Allocation *MemoryShadow::findLocked(uintptr_t at) {
+  auto it = allocations_.upper_bound(at);
+  if (it == allocations_.begin())
+    return nullptr;
+  --it;
+  Allocation &a = *it->second;
+  return at < a.base + a.bytes ? &a : nullptr;
+}
+
+void MemoryShadow::markWritten(Allocation &a, size_t from, size_t n) {
+  if (!a.written || n == 0)
+    return;
+  if (from == 0 && n >= a.bytes) { // the whole allocation: nothing left to track
+    for (size_t w = 0; w < (a.bytes + 63) / 64; ++w)
+      a.written[w].store(~uint64_t(0), std::memory_order_relaxed);
+    return;
+  }
+  size_t end = std::min(from + n, a.bytes);
+  for (size_t i = from; i < end;) {
+    size_t w = i / 64, bit = i % 64, take = std::min<size_t>(64 - bit, end - i);
+    uint64_t mask = take == 64 ? ~uint64_t(0) : ((uint64_t(1) << take) - 1) << bit;
+    if ((a.written[w].load(std::memory_order_relaxed) & mask) != mask) // (most stores write written bytes)
+      a.written[w].fetch_or(mask, std::memory_order_relaxed);
+    i += take;
+  }
+}
+
+void MemoryShadow::written(const void *p, size_t n) {
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  auto at = reinterpret_cast<uintptr_t>(p);
+  for (size_t done = 0; done < n;) { // (a copy may span allocations only where they touch)
+    Allocation *a = findLocked(at + done);
+    if (!a)
+      return;
+    size_t from = at + done - a->base, take = std::min(n - done, a->bytes - from);
+    markWritten(*a, from, take);
+    done += take;
+  }
+}
+
+bool MemoryShadow::isWritten(const Allocation &a, const void *p, size_t n) const {
+  if (!a.written || a.generation < generation_.load(std::memory_order_relaxed))
+    return true;
+  size_t from = reinterpret_cast<uintptr_t>(p) - a.base, end = std::min(from + n, a.bytes);
+  for (size_t i = from; i < end;) {
+    size_t w = i / 64, bit = i % 64, take = std::min<size_t>(64 - bit, end - i);
+    uint64_t mask = take == 64 ? ~uint64_t(0) : ((uint64_t(1) << take) - 1) << bit;
+    if ((a.written[w].load(std::memory_order_relaxed) & mask) != mask)
+      return false;
+    i += take;
+  }
+  return true;
+}
+
+RaceCell *MemoryShadow::cells(Allocation &a) {
+  std::call_once(a.cellsMade, [&] {
+    size_t page = 4096, count = (a.bytes + 3) / 4;
+    a.cellBytes = (count * sizeof(RaceCell) + page - 1) / page * page;
+    // Zero pages until touched: a kernel that touches a few elements of a large array pays
+    // for those only.
+    void *m = mmap(nullptr, a.cellBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    a.cells = m == MAP_FAILED ? nullptr : static_cast<RaceCell *>(m);
+  });
+  return a.cells;
+}
+
+} // namespace cutwin::sim

@@ -1,0 +1,472 @@
+#include "backend_sim/sanitizer.h"
+
+#include "backend_sim/fiber.h"
+#include "backend_sim/host_callbacks.h"
+#include "backend_sim/kernel_faults.h"
+#include "cutwin/errors.h"
+#include "frontend/ir/sanitize_checks.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+namespace cutwin::sim {
+
+namespace {
+
+std::string triple(uint64_t x, uint64_t y, uint64_t z) {
+  return "(" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + ")";
+}
+
+/// "[3]" or "[2, 5]": the element at byte `offset` of a C-ordered array of `dims`.
+std::string elementIndex(uint64_t offset, uint64_t itemSize, const std::vector<uint64_t> &dims) {
+  uint64_t linear = offset / std::max<uint64_t>(itemSize, 1);
+  std::vector<uint64_t> idx(dims.size());
+  for (size_t d = dims.size(); d-- > 0;) {
+    uint64_t n = std::max<uint64_t>(dims[d], 1);
+    idx[d] = linear % n;
+    linear /= n;
+  }
+  std::string s = "[";
+  for (size_t d = 0; d < idx.size(); ++d)
+    s += (d ? ", " : "") + std::to_string(idx[d]);
+  return s + "]";
+}
+
+const char *verb(uint32_t access) {
+  if (access & kAccessAtomic)
+    return access & kAccessWrite ? "atomic update" : "atomic read";
+  return access & kAccessWrite ? "write" : "read";
+}
+
+} // namespace
+
+struct SanitizerBlock::Me {
+  const ThreadContext &tc;
+  uint64_t thread;    ///< in the grid
+  uint32_t tid;       ///< in the block
+  const uint32_t *vc; ///< the lane clocks of its warp as it knows them (null: its warp never synced)
+};
+
+SanitizerLaunch::SanitizerLaunch(const SanitizerProgram &p, MemoryShadow &m, const uint32_t grid[3],
+                                 const uint32_t block[3], const void *args, unsigned seed)
+    : program(p), memory(m), interval_(m.nextInterval()), args_(args), seed_(seed) {
+  std::copy(grid, grid + 3, grid_);
+  std::copy(block, block + 3, block_);
+  threadsPerBlock_ = uint64_t(block[0]) * block[1] * block[2];
+}
+
+void SanitizerLaunch::finish(ir::ErrorRecord *err) {
+  std::lock_guard<std::mutex> lock(reportMu_);
+  if (!suspect_ || err->flag != 0 || report_)
+    return;
+  const UnwrittenRead &s = *suspect_;
+  report_ = SanitizerReport{s.site < program.sites.size() ? program.sites[s.site] : AccessSite{}, s.detail};
+  recordError(err, s.tid, s.ctaid, uint32_t(KernelErrorKind::UninitializedRead), UINT32_MAX,
+              int64_t(report_->where.line), int64_t(s.site), 0);
+}
+
+void SanitizerBlock::begin(SanitizerLaunch &launch, const ThreadContext &base, uint64_t blockLinear,
+                           uint64_t sharedBytes) {
+  launch_ = &launch;
+  blockLinear_ = blockLinear;
+  threads_ = base.ntid[0] * base.ntid[1] * base.ntid[2];
+  sharedBase_ = base.shared;
+  sharedBytes_ = sharedBytes;
+  staticSharedBytes_ = launch.program.staticSharedBytes;
+  epoch_ = blockStart_ = ++epochs_;
+  if (sharedCells_.size() < (sharedBytes_ + 3) / 4)
+    sharedCells_.resize((sharedBytes_ + 3) / 4);
+  if (sharedWritten_.size() < sharedBytes_)
+    sharedWritten_.resize(sharedBytes_);
+  // A warp's clocks are made at its first *_sync operation; until then each lane knows only
+  // its own (at 1), and nothing orders its lanes but barriers.
+  warpClocks_.assign((threads_ + 31) / 32, 0);
+  if (clocks_.size() < size_t(threads_) * 32)
+    clocks_.resize(size_t(threads_) * 32);
+  if (locals_.size() < threads_)
+    locals_.resize(threads_);
+  for (uint32_t t = 0; t < threads_; ++t)
+    locals_[t].clear();
+}
+
+void SanitizerBlock::warpSynced(uint32_t first, uint32_t group) {
+  if (!warpClocks_[first / 32]) {
+    warpClocks_[first / 32] = 1;
+    for (uint32_t t = first; t < std::min(first + 32, threads_); ++t) {
+      std::fill_n(&clocks_[size_t(t) * 32], 32, 0u);
+      clocks_[size_t(t) * 32 + t % 32] = 1;
+    }
+  }
+  uint32_t joined[32] = {};
+  for (uint32_t l = 0; l < 32; ++l)
+    if (group >> l & 1u)
+      for (uint32_t k = 0; k < 32; ++k)
+        joined[k] = std::max(joined[k], clocks_[size_t(first + l) * 32 + k]);
+  for (uint32_t l = 0; l < 32; ++l)
+    if (group >> l & 1u) {
+      std::copy(joined, joined + 32, &clocks_[size_t(first + l) * 32]);
+      clocks_[size_t(first + l) * 32 + l] = joined[l] + 1;
+    }
+}
+
+uint32_t SanitizerBlock::fencesOf(uint64_t thread) {
+  std::lock_guard<std::mutex> lock(launch_->fenceMu_);
+  auto it = launch_->fences_.find(thread);
+  return it == launch_->fences_.end() ? 0 : it->second;
+}
+
+bool SanitizerBlock::ordered(const AccessRecord &r, const Me &me) {
+  if (r.thread == me.thread)
+    return true;
+  uint64_t tpb = launch_->threadsPerBlock_;
+  if (r.thread / tpb == me.thread / tpb) { // one block
+    if (r.epoch != epoch_)
+      return true; // a barrier between them
+    uint32_t t = uint32_t(r.thread % tpb);
+    if (t / 32 == me.tid / 32 && me.vc && r.clock <= me.vc[t % 32])
+      return true; // lanes of one warp, a *_sync operation of both between them
+  }
+  // the threadfence idiom: the other thread fenced after its access, this one since
+  if (launch_->anyFence_.load(std::memory_order_relaxed) && fencesOf(r.thread) > r.fences &&
+      fencesOf(me.thread) > 0)
+    return true;
+  return false;
+}
+
+bool SanitizerBlock::cell(const Me &me, RaceCell &c, uint32_t tag, uint8_t bytes, uint32_t access,
+                          uint32_t site, const StoreValue *stored, const void *at) {
+  if (c.tag != tag) {
+    c = RaceCell{};
+    c.tag = tag;
+  }
+  bool writes = access & kAccessWrite, atomic = access & kAccessAtomic;
+  auto conflicts = [&](const AccessRecord &r) {
+    return r.site && (r.bytes & bytes) && !(r.atomic && atomic) && !ordered(r, me);
+  };
+  // Two plain writes of one value (a flag every thread may set) are benign; so is a write
+  // that leaves memory as it was, for the reads it races with.
+  bool sameValue = stored && c.write.valueKnown && c.write.size == stored->size &&
+                   c.write.value == stored->bits && c.write.bytes == bytes;
+  if (conflicts(c.write) && !(writes && sameValue && !atomic && !c.write.atomic))
+    return raceFound(me, c.write, access, site, at, 0);
+  if (writes)
+    for (const AccessRecord &r : c.read)
+      if (conflicts(r) && !(stored && stored->unchanged && !atomic))
+        return raceFound(me, r, access, site, at, 0);
+  AccessRecord mine;
+  mine.thread = me.thread;
+  mine.site = site + 1;
+  mine.clock = me.vc ? me.vc[me.tid % 32] : 1;
+  mine.epoch = epoch_;
+  mine.fences = launch_->anyFence_.load(std::memory_order_relaxed) ? fencesOf(me.thread) : 0;
+  mine.bytes = bytes;
+  mine.atomic = atomic;
+  mine.write = writes;
+  if (stored) {
+    mine.valueKnown = 1;
+    mine.size = stored->size;
+    mine.value = stored->bits;
+  }
+  if (writes) {
+    c.write = mine;
+    return true;
+  }
+  for (AccessRecord &r : c.read)
+    if (!r.site || r.thread == me.thread) {
+      if (r.site && r.epoch == epoch_)
+        mine.bytes |= r.bytes;
+      r = mine;
+      return true;
+    }
+  c.read[1] = mine; // (two threads' reads are enough to name one that races with a write)
+  return true;
+}
+
+bool SanitizerBlock::shared(const Me &me, uint64_t offset, uint64_t size, uint32_t access, uint32_t site,
+                            const StoreValue *stored) {
+  uint64_t end = std::min(offset + size, sharedBytes_);
+  const uint8_t *at = sharedBase_ + offset;
+  if ((launch_->program.checks & ir::kSanitizeInit) && end > offset) {
+    if ((access & kAccessRead) && !(access & kAccessCopy))
+      for (uint64_t i = offset; i < end; ++i)
+        if (sharedWritten_[i] != blockStart_)
+          return unwrittenRead(me, at, size, site, "shared memory is undefined when a block starts", true);
+    if (access & kAccessWrite)
+      std::fill(sharedWritten_.begin() + offset, sharedWritten_.begin() + end, blockStart_);
+  }
+  if (launch_->program.checks & ir::kSanitizeRace)
+    for (uint64_t g = offset / 4; g * 4 < end; ++g) {
+      uint8_t bytes = 0;
+      for (uint64_t b = std::max(g * 4, offset); b < std::min(g * 4 + 4, end); ++b)
+        bytes |= uint8_t(1u << (b % 4));
+      if (!cell(me, sharedCells_[g], epoch_, bytes, access, site, stored, sharedBase_ + g * 4))
+        return false;
+    }
+  return true;
+}
+
+bool SanitizerBlock::global(const Me &me, const void *address, uint64_t size, uint32_t access, uint32_t site,
+                            const StoreValue *stored) {
+  MemoryShadow &mem = launch_->memory;
+  MemoryShadow::Allocation *a = mem.find(address);
+  if (!a)
+    return true; // not device memory the simulator allocated (host memory, foreign memory)
+  if (launch_->program.checks & ir::kSanitizeInit) {
+    if ((access & kAccessRead) && !(access & kAccessCopy) && !mem.isWritten(*a, address, size))
+      return unwrittenRead(me, address, size, site,
+                           "device memory is undefined until something writes it: cuda.device_array() and "
+                           "device_array_like() do not initialise it",
+                           true);
+    if (access & kAccessWrite)
+      mem.writtenIn(*a, address, size);
+  }
+  if (!(launch_->program.checks & ir::kSanitizeRace))
+    return true;
+  RaceCell *cells = mem.cells(*a);
+  if (!cells)
+    return true; // (no memory for the cells: races in this allocation go unchecked)
+  uint32_t tag = launch_->interval_.load(std::memory_order_relaxed);
+  uint64_t offset = reinterpret_cast<uintptr_t>(address) - a->base, end = std::min(offset + size, a->bytes);
+  for (uint64_t g = offset / 4; g * 4 < end; ++g) {
+    uint8_t bytes = 0;
+    for (uint64_t b = std::max(g * 4, offset); b < std::min(g * 4 + 4, end); ++b)
+      bytes |= uint8_t(1u << (b % 4));
+    std::lock_guard<MemoryShadow::SpinLock> lock(mem.stripe(*a, g));
+    if (!cell(me, cells[g], tag, bytes, access, site, stored,
+              reinterpret_cast<const void *>(a->base + g * 4)))
+      return false;
+  }
+  return true;
+}
+
+bool SanitizerBlock::local(const Me &me, const void *address, uint64_t size, uint32_t access, uint32_t site) {
+  auto at = reinterpret_cast<uintptr_t>(address);
+  for (LocalArray &l : locals_[me.tid])
+    if (at >= l.base && at < l.base + l.written.size()) {
+      uint64_t from = at - l.base, end = std::min<uint64_t>(from + size, l.written.size());
+      if ((access & kAccessRead) && !(access & kAccessCopy) &&
+          std::find(l.written.begin() + from, l.written.begin() + end, 0) != l.written.begin() + end)
+        return unwrittenRead(me, address, size, site,
+                             "a local array is undefined each time its function begins", false);
+      if (access & kAccessWrite)
+        std::fill(l.written.begin() + from, l.written.begin() + end, 1);
+      return true;
+    }
+  return true;
+}
+
+void SanitizerBlock::localArray(const ThreadContext &tc, const void *address, uint64_t size,
+                                uint64_t itemSize) {
+  uint32_t tid = tc.tid[0] + tc.ntid[0] * (tc.tid[1] + tc.ntid[1] * tc.tid[2]);
+  auto base = reinterpret_cast<uintptr_t>(address);
+  std::vector<LocalArray> &mine = locals_[tid];
+  for (LocalArray &l : mine)
+    if (base < l.base + l.written.size() && l.base < base + size) { // the same frame again
+      l.base = base;
+      l.itemSize = itemSize;
+      l.written.assign(size, 0);
+      return;
+    }
+  mine.push_back({base, itemSize, std::vector<uint8_t>(size, 0)});
+}
+
+bool SanitizerBlock::access(const ThreadContext &tc, const void *address, uint64_t size, uint32_t access,
+                            uint32_t site, uint64_t value) {
+  uint32_t tid = tc.tid[0] + tc.ntid[0] * (tc.tid[1] + tc.ntid[1] * tc.tid[2]);
+  Me me{tc, blockLinear_ * launch_->threadsPerBlock_ + tid, tid,
+        warpClocks_[tid / 32] ? &clocks_[size_t(tid) * 32] : nullptr};
+  if (access & kAccessFence) {
+    std::lock_guard<std::mutex> lock(launch_->fenceMu_);
+    ++launch_->fences_[me.thread];
+    launch_->anyFence_.store(true, std::memory_order_relaxed);
+    return true;
+  }
+  if (size == 0)
+    return true;
+  bool valueKnown = (access & kAccessValueKnown) && size <= 8;
+  StoreValue known{value, uint8_t(size), valueKnown && std::memcmp(address, &value, size) == 0};
+  const StoreValue *stored = valueKnown ? &known : nullptr;
+  auto space = AccessSpace((access >> kAccessSpaceShift) & 3);
+  auto at = reinterpret_cast<uintptr_t>(address), sharedAt = reinterpret_cast<uintptr_t>(sharedBase_);
+  if (space == AccessSpace::Unknown) { // a generic pointer: where does it point?
+    if (at >= sharedAt && at < sharedAt + sharedBytes_)
+      space = AccessSpace::Shared;
+    else if (std::any_of(locals_[tid].begin(), locals_[tid].end(),
+                         [&](const LocalArray &l) { return at >= l.base && at < l.base + l.written.size(); }))
+      space = AccessSpace::Local;
+    else
+      space = AccessSpace::Global;
+  }
+  if ((launch_->program.checks & ir::kSanitizeSharedOnly) && space != AccessSpace::Shared)
+    return true;
+  switch (space) {
+  case AccessSpace::Shared: return shared(me, at - sharedAt, size, access, site, stored);
+  case AccessSpace::Global: return global(me, address, size, access, site, stored);
+  case AccessSpace::Local: return local(me, address, size, access, site);
+  case AccessSpace::Unknown: break;
+  }
+  return true;
+}
+
+std::string SanitizerBlock::whatIsAt(const void *at, uint32_t tid) const {
+  auto p = reinterpret_cast<uintptr_t>(at), shared = reinterpret_cast<uintptr_t>(sharedBase_);
+  for (const LocalArray &l : locals_[tid])
+    if (p >= l.base && p < l.base + l.written.size())
+      return "local memory: element " +
+             elementIndex(p - l.base, l.itemSize, {l.written.size() / l.itemSize}) +
+             " of a local array of this thread";
+  const SanitizerProgram &prog = launch_->program;
+  if (p >= shared && p < shared + sharedBytes_) {
+    uint64_t off = p - shared;
+    for (const SharedArrayInfo &a : prog.sharedArrays)
+      if (off >= a.offset && off < a.offset + a.bytes && a.line)
+        return "shared memory: element " + elementIndex(off - a.offset, a.itemSize, a.dims) +
+               " of the shared array of line " + std::to_string(a.line);
+    return "shared memory at byte " + std::to_string(off) + " of the block's (" +
+           (off >= staticSharedBytes_ ? "its dynamic shared memory"
+                                      : "a counter of syncthreads_count() or the like") +
+           ")";
+  }
+  // an element of a kernel argument?
+  const auto *args = static_cast<const uint8_t *>(launch_->args_);
+  const ir::ArgLayout &layout = prog.layout;
+  for (size_t i = 0; i < layout.slots.size(); ++i) {
+    const ir::ParamSlot &s = layout.slots[i];
+    if (s.role != ir::ParamSlot::Role::Data || !s.path.empty() || s.arg >= prog.argTypes.size())
+      continue;
+    const fe::Type &t = prog.argTypes[s.arg];
+    uintptr_t data;
+    std::memcpy(&data, args + s.offset, sizeof data);
+    unsigned nd = t.ndim;
+    std::vector<int64_t> shape(nd), strides(nd);
+    for (size_t j = i + 1; j < layout.slots.size() && layout.slots[j].arg == s.arg; ++j) {
+      const ir::ParamSlot &d = layout.slots[j];
+      if (d.role == ir::ParamSlot::Role::Shape && d.dim < nd)
+        std::memcpy(&shape[d.dim], args + d.offset, 8);
+      else if (d.role == ir::ParamSlot::Role::Stride && d.dim < nd)
+        std::memcpy(&strides[d.dim], args + d.offset, 8);
+    }
+    int64_t lo = 0, hi = int64_t(t.itemSize());
+    for (unsigned d = 0; d < nd; ++d) {
+      if (shape[d] <= 0) {
+        hi = 0;
+        break;
+      }
+      (strides[d] < 0 ? lo : hi) += strides[d] * (shape[d] - 1);
+    }
+    if (int64_t(p - data) < lo || int64_t(p - data) >= hi)
+      continue;
+    // the index: strides in decreasing order of size
+    std::vector<unsigned> order(nd);
+    for (unsigned d = 0; d < nd; ++d)
+      order[d] = d;
+    std::sort(order.begin(), order.end(),
+              [&](unsigned a, unsigned b) { return std::abs(strides[a]) > std::abs(strides[b]); });
+    int64_t rest = int64_t(p - data);
+    std::vector<int64_t> idx(nd);
+    for (unsigned d : order)
+      if (strides[d] != 0) {
+        idx[d] = rest / strides[d];
+        rest -= idx[d] * strides[d];
+      }
+    std::string name =
+        s.arg < prog.argNames.size() ? prog.argNames[s.arg] : "argument " + std::to_string(s.arg);
+    std::string text = "global memory: " + name + "[";
+    for (unsigned d = 0; d < nd; ++d)
+      text += (d ? ", " : "") + std::to_string(idx[d]);
+    return text + "]";
+  }
+  std::ostringstream os;
+  os << "global memory at 0x" << std::hex << p;
+  return os.str();
+}
+
+void SanitizerBlock::record(const Me &me, bool, const std::string &detail, uint32_t site) {
+  std::lock_guard<std::mutex> lock(launch_->reportMu_);
+  if (launch_->report_)
+    return;
+  SanitizerReport r;
+  r.where = site < launch_->program.sites.size() ? launch_->program.sites[site] : AccessSite{};
+  r.detail = detail;
+  launch_->report_ = std::move(r);
+}
+
+bool SanitizerBlock::raceFound(const Me &me, const AccessRecord &other, uint32_t access, uint32_t site,
+                               const void *at, uint64_t) {
+  const SanitizerProgram &prog = launch_->program;
+  auto siteText = [&](uint32_t s) {
+    if (s >= prog.sites.size())
+      return std::string("?");
+    const AccessSite &a = prog.sites[s];
+    return a.file + ":" + std::to_string(a.line);
+  };
+  uint64_t tpb = launch_->threadsPerBlock_;
+  uint64_t ot = other.thread % tpb, ob = other.thread / tpb;
+  const uint32_t *bd = launch_->block_, *gd = launch_->grid_;
+  std::string otherThread = triple(ot % bd[0], ot / bd[0] % bd[1], ot / (uint64_t(bd[0]) * bd[1])),
+              otherBlock = triple(ob % gd[0], ob / gd[0] % gd[1], ob / (uint64_t(gd[0]) * gd[1]));
+  uint32_t otherAccess = (other.write ? kAccessWrite : kAccessRead) | (other.atomic ? kAccessAtomic : 0);
+  const char *hazard =
+      (access & kAccessWrite) ? (other.write ? "write after write" : "write after read") : "read after write";
+  bool sameBlock = ob == blockLinear_;
+  bool sameWarp = sameBlock && ot / 32 == me.tid / 32;
+  std::string between = !sameBlock ? "the threads are in different blocks and no grid sync comes between them"
+                        : sameWarp ? "no syncthreads() between them, nor a syncwarp() or *_sync operation of "
+                                     "both lanes"
+                                   : "no syncthreads() between them";
+  std::string detail = std::string("data race (") + hazard + ") on " + whatIsAt(at, me.tid) + ":\n    " +
+                       verb(access) + " by thread " + triple(me.tc.tid[0], me.tc.tid[1], me.tc.tid[2]) +
+                       " block " + triple(me.tc.ctaid[0], me.tc.ctaid[1], me.tc.ctaid[2]) + " at " +
+                       siteText(site) + "\n    " + verb(otherAccess) + " by thread " + otherThread +
+                       " block " + otherBlock + " at " + siteText(other.site - 1) + "\n    " + between +
+                       " (simulator schedule: CUTWIN_SIM_SEED=" + std::to_string(launch_->seed_) + ")";
+  record(me, true, detail, site);
+  uint32_t line = site < prog.sites.size() ? prog.sites[site].line : 0;
+  recordError(me.tc.block->err, me.tc.tid, me.tc.ctaid, uint32_t(KernelErrorKind::DataRace), UINT32_MAX,
+              int64_t(line), int64_t(site), 0);
+  return false;
+}
+
+bool SanitizerBlock::unwrittenRead(const Me &me, const void *at, uint64_t size, uint32_t site,
+                                   const char *why, bool deferred) {
+  std::string detail = "read of uninitialised memory: " + whatIsAt(at, me.tid) + " (" + std::to_string(size) +
+                       " bytes) was never written before this read (" + why + ")";
+  if (deferred && (launch_->program.checks & ir::kSanitizeRace)) {
+    std::lock_guard<std::mutex> lock(launch_->reportMu_);
+    auto &s = launch_->suspect_;
+    if (!s || blockLinear_ < s->block) { // (the lowest block's first: the same whatever ran first)
+      s.emplace();
+      s->block = blockLinear_;
+      std::copy(me.tc.tid, me.tc.tid + 3, s->tid);
+      std::copy(me.tc.ctaid, me.tc.ctaid + 3, s->ctaid);
+      s->site = site;
+      s->detail = detail;
+    }
+    return true;
+  }
+  record(me, true, detail, site);
+  uint32_t line = site < launch_->program.sites.size() ? launch_->program.sites[site].line : 0;
+  recordError(me.tc.block->err, me.tc.tid, me.tc.ctaid, uint32_t(KernelErrorKind::UninitializedRead),
+              UINT32_MAX, int64_t(line), int64_t(site), 0);
+  return false;
+}
+
+} // namespace cutwin::sim
+
+using cutwin::sim::ThreadContext;
+
+extern "C" void cutwin_sim_sanitize_access(ThreadContext *tc, const void *address, uint64_t size,
+                                           uint32_t access, uint32_t site, uint64_t value) {
+  cutwin::sim::SanitizerBlock *s = tc->block->sanitizer;
+  if (!s || s->access(*tc, address, size, access, site, value))
+    return;
+  tc->block->abort->store(true, std::memory_order_relaxed);
+  cutwin::sim::endFaultedThread(tc);
+}
+
+extern "C" void cutwin_sim_sanitize_local_array(ThreadContext *tc, const void *address, uint64_t size,
+                                                uint64_t itemSize) {
+  if (cutwin::sim::SanitizerBlock *s = tc->block->sanitizer)
+    s->localArray(*tc, address, size, itemSize);
+}
