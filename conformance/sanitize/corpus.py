@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 if os.environ.get("CORPUS_CUDA", "cutwin") == "numba":
+    if not hasattr(np, "row_stack"):  # numba-cuda 0.30 overloads it; NumPy 2.5 removed it
+        np.row_stack = np.vstack
     from numba import cuda
 else:
     from cutwin import cuda
