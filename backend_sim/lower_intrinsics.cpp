@@ -28,7 +28,7 @@ StructType *contextType(LLVMContext &c) {
   auto *a3 = ArrayType::get(Type::getInt32Ty(c), 3);
   auto *p = PointerType::get(c, 0);
   return StructType::create(
-      c, {a3, a3, a3, a3, p, p, p, Type::getInt64Ty(c), p, Type::getInt32Ty(c), Type::getInt32Ty(c)},
+      c, {a3, a3, a3, a3, p, p, p, Type::getInt64Ty(c), p, Type::getInt32Ty(c), Type::getInt32Ty(c), p},
       "cutwin.ctx");
 }
 

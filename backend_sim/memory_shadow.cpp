@@ -28,23 +28,8 @@ void MemoryShadow::released(const void *p) {
 }
 
 MemoryShadow::Allocation *MemoryShadow::find(const void *p) {
-  // Kernels touch a few arrays over and over: each OS thread remembers its last one.
-  struct Last {
-    const MemoryShadow *shadow = nullptr;
-    uint64_t releases = 0;
-    Allocation *a = nullptr;
-  };
-  thread_local Last last;
-  auto at = reinterpret_cast<uintptr_t>(p);
-  uint64_t releases = releases_.load(std::memory_order_acquire);
-  if (last.shadow == this && last.releases == releases && last.a && at >= last.a->base &&
-      at < last.a->base + last.a->bytes)
-    return last.a;
   std::shared_lock<std::shared_mutex> lock(mu_);
-  Allocation *a = findLocked(at);
-  if (a)
-    last = {this, releases, a};
-  return a;
+  return findLocked(reinterpret_cast<uintptr_t>(p));
 }
 
 MemoryShadow::Allocation *MemoryShadow::findLocked(uintptr_t at) {

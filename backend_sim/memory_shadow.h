@@ -42,6 +42,8 @@ public:
   void released(const void *p);
   /// Bytes [p, p + n) were written (a host copy, a memset, a kernel's store).
   void written(const void *p, size_t n);
+  /// Allocations released so far (a remembered allocation may be stale once it changes).
+  uint64_t releases() const { return releases_.load(std::memory_order_acquire); }
   /// A kernel without init checks ran: whatever exists now counts as written.
   void forgetUnwritten() { generation_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -64,7 +66,7 @@ public:
 
   /// A lock held for the few instructions of one cell's check (a checking thread never waits
   /// for anything else while it holds one).
-  class SpinLock {
+  class alignas(64) SpinLock { // (one per cache line: the cores take different stripes at once)
   public:
     void lock() {
       while (flag_.test_and_set(std::memory_order_acquire))

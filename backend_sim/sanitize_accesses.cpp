@@ -9,6 +9,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include <map>
 #include <set>
@@ -137,6 +138,78 @@ AccessSite siteOf(const DILocation *loc) {
   return s;
 }
 
+/// Whether an aligned 4-byte read of shared memory needs no call (SharedFastPath): the
+/// thread's read is recorded in its cell already, or two other readers' are, no other
+/// thread wrote it, and its bytes were written. (Writes always call: the cell keeps the
+/// value and clock of the latest.)
+Value *readNeedsNoCall(IRBuilder<> &b, Value *ctx, Value *ptr, unsigned checks) {
+  // (one value per statement: the IR's order is the same from any C++ compiler)
+  auto *i32 = b.getInt32Ty();
+  auto *i64 = b.getInt64Ty();
+  auto *p0 = PointerType::get(b.getContext(), 0);
+  auto at = [&](Value *base, uint64_t offset) {
+    return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), base, offset);
+  };
+  auto word = [&](Value *base, uint64_t offset) { return b.CreateLoad(i32, at(base, offset)); };
+  Value *fast = b.CreateLoad(p0, at(ctx, offsetof(ThreadContext, sanitizer)), "san.fast");
+  Value *shared = b.CreateLoad(p0, at(ctx, offsetof(ThreadContext, shared)));
+  Value *address = b.CreatePtrToInt(b.CreateAddrSpaceCast(ptr, p0), i64);
+  Value *off = b.CreateSub(address, b.CreatePtrToInt(shared, i64), "san.offset");
+  Value *g = b.CreateLShr(off, 2);
+  Value *granules = b.CreateZExt(word(fast, offsetof(SharedFastPath, granules)), i64);
+  Value *inside = b.CreateICmpULT(g, granules);
+  Value *aligned = b.CreateICmpEQ(b.CreateAnd(off, 3), b.getInt64(0));
+  Value *ok = b.CreateAnd(aligned, inside);
+  g = b.CreateSelect(inside, g, b.getInt64(0), "san.granule"); // (the loads below stay inside the arrays)
+  if (checks & ir::kSanitizeRace) {
+    // this thread: its linear id in the grid + 1
+    Value *x = word(ctx, offsetof(ThreadContext, tid));
+    Value *y = word(ctx, offsetof(ThreadContext, tid) + 4);
+    Value *z = word(ctx, offsetof(ThreadContext, tid) + 8);
+    Value *nx = word(ctx, offsetof(ThreadContext, ntid));
+    Value *ny = word(ctx, offsetof(ThreadContext, ntid) + 4);
+    Value *tid = b.CreateAdd(x, b.CreateMul(nx, b.CreateAdd(y, b.CreateMul(ny, z))));
+    Value *first = word(fast, offsetof(SharedFastPath, firstThread));
+    Value *me = b.CreateAdd(first, tid, "san.me");
+    Value *cells = b.CreateLoad(p0, at(fast, offsetof(SharedFastPath, cells)));
+    Value *cell = b.CreateInBoundsGEP(i32, cells, b.CreateShl(g, 2));
+    auto field = [&](unsigned k, const char *name) {
+      return b.CreateLoad(i32, b.CreateConstInBoundsGEP1_64(i32, cell, k), name);
+    };
+    Value *tag = field(0, "san.tag");
+    Value *w = field(1, "san.write");
+    Value *r0 = field(2, "san.read0");
+    Value *r1 = field(3, "san.read1");
+    Value *epoch = word(fast, offsetof(SharedFastPath, epoch));
+    Value *current = b.CreateICmpEQ(tag, epoch);
+    Value *zero = b.getInt32(0), *partial = b.getInt32(kPartialAccess);
+    auto either = [&](Value *v, Value *p, Value *q) {
+      Value *isP = b.CreateICmpEQ(v, p);
+      Value *isQ = b.CreateICmpEQ(v, q);
+      return b.CreateOr(isP, isQ);
+    };
+    Value *writer = either(w, zero, me);
+    Value *recorded = either(me, r0, r1);
+    auto another = [&](Value *r) { // a whole-word read of some thread
+      Value *some = b.CreateICmpNE(r, zero);
+      Value *whole = b.CreateICmpNE(r, partial);
+      return b.CreateAnd(some, whole);
+    };
+    Value *full0 = another(r0);
+    Value *full1 = another(r1);
+    Value *others = b.CreateAnd(full0, full1);
+    Value *race = b.CreateAnd(writer, b.CreateOr(recorded, others));
+    ok = b.CreateAnd(ok, b.CreateAnd(current, race));
+  }
+  if (checks & ir::kSanitizeInit) {
+    Value *written = b.CreateLoad(p0, at(fast, offsetof(SharedFastPath, written)));
+    Value *tag = b.CreateLoad(i32, b.CreateInBoundsGEP(i32, written, g), "san.written");
+    Value *start = word(fast, offsetof(SharedFastPath, blockStart));
+    ok = b.CreateAnd(ok, b.CreateICmpEQ(tag, start));
+  }
+  return ok;
+}
+
 } // namespace
 
 std::vector<AccessSite> instrumentAccessesForSanitizer(Module &m, unsigned checks) {
@@ -172,6 +245,14 @@ std::vector<AccessSite> instrumentAccessesForSanitizer(Module &m, unsigned check
       }
     for (Access &a : accesses) {
       IRBuilder<> b(a.at);
+      // An aligned 4-byte plain read of shared memory its cell says needs nothing: no call.
+      auto *size = dyn_cast<ConstantInt>(a.size);
+      uint32_t kind = a.bits & (kAccessRead | kAccessWrite | kAccessAtomic | kAccessCopy | kAccessFence);
+      if (AccessSpace(a.bits >> kAccessSpaceShift) == AccessSpace::Shared && size &&
+          size->getZExtValue() == 4 && kind == kAccessRead) {
+        Value *skip = readNeedsNoCall(b, ctx, a.ptr, checks);
+        b.SetInsertPoint(SplitBlockAndInsertIfThen(b.CreateNot(skip), a.at, false));
+      }
       uint32_t bits = a.bits;
       Value *value = a.value ? storedBits(b, a.value, dl) : nullptr;
       if (value)

@@ -6,6 +6,7 @@
 /// allocation of each local array (init checks), a call saying its bytes are unwritten.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -41,6 +42,26 @@ struct SharedArrayInfo {
   uint32_t line = 0;
   std::vector<uint64_t> dims;
 };
+
+/// What the inline check of an aligned 4-byte shared-memory access reads (the block's
+/// SanitizerBlock keeps it current; ThreadContext::sanitizer points at it). `cells` mirrors
+/// the race cells of shared memory, 4 words per 4 bytes: the cell's epoch, then the thread
+/// (its linear id in the grid + 1; 0 none, kPartialAccess for an access of fewer bytes) of
+/// its write and of its two reads. `written`: per 4 bytes, the block's first epoch once all
+/// of them were written. An access needs the sanitizer's call only when the words say it may
+/// race, may read unwritten bytes or is not yet recorded.
+struct SharedFastPath {
+  const uint32_t *cells = nullptr;
+  const uint32_t *written = nullptr;
+  uint32_t epoch = 0;       ///< the block's barrier epoch
+  uint32_t blockStart = 0;  ///< its first epoch
+  uint32_t firstThread = 0; ///< the linear id in the grid of the block's thread (0,0,0), + 1
+  uint32_t granules = 0;    ///< 4-byte words of shared memory the arrays cover
+};
+inline constexpr uint32_t kPartialAccess = 0xffffffffu;
+static_assert(offsetof(SharedFastPath, cells) == 0 && offsetof(SharedFastPath, written) == 8 &&
+              offsetof(SharedFastPath, epoch) == 16 && offsetof(SharedFastPath, blockStart) == 20 &&
+              offsetof(SharedFastPath, firstThread) == 24 && offsetof(SharedFastPath, granules) == 28);
 
 /// Instruments every kernel function (those the context parameter was given) for `checks`
 /// (ir::SanitizeCheck bits); returns the sites, indexed by the calls' site operands.

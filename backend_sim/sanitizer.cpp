@@ -33,6 +33,29 @@ std::string elementIndex(uint64_t offset, uint64_t itemSize, const std::vector<u
   return s + "]";
 }
 
+/// Whether the `size` (at most 8) bytes at `p` are `value`'s low bytes.
+bool holds(const void *p, uint64_t value, uint64_t size) {
+  switch (size) {
+  case 1: return *static_cast<const uint8_t *>(p) == uint8_t(value);
+  case 2: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v == uint16_t(value);
+  }
+  case 4: {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v == uint32_t(value);
+  }
+  case 8: {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v == value;
+  }
+  }
+  return std::memcmp(p, &value, size) == 0;
+}
+
 const char *verb(uint32_t access) {
   if (access & kAccessAtomic)
     return access & kAccessWrite ? "atomic update" : "atomic read";
@@ -69,16 +92,27 @@ void SanitizerLaunch::finish(ir::ErrorRecord *err) {
 void SanitizerBlock::begin(SanitizerLaunch &launch, const ThreadContext &base, uint64_t blockLinear,
                            uint64_t sharedBytes) {
   launch_ = &launch;
+  std::fill(std::begin(lastAllocations_), std::end(lastAllocations_), nullptr);
   blockLinear_ = blockLinear;
   threads_ = base.ntid[0] * base.ntid[1] * base.ntid[2];
   sharedBase_ = base.shared;
   sharedBytes_ = sharedBytes;
   staticSharedBytes_ = launch.program.staticSharedBytes;
-  epoch_ = blockStart_ = ++epochs_;
+  fast_.epoch = fast_.blockStart = epoch_ = blockStart_ = ++epochs_;
+  fast_.firstThread = uint32_t(blockLinear * launch.threadsPerBlock_ + 1);
   if (sharedCells_.size() < (sharedBytes_ + 3) / 4)
     sharedCells_.resize((sharedBytes_ + 3) / 4);
   if (sharedWritten_.size() < sharedBytes_)
     sharedWritten_.resize(sharedBytes_);
+  // (stale words need no clearing: epochs are never handed out twice)
+  uint64_t granules = std::max<uint64_t>((sharedBytes_ + 3) / 4, 1);
+  if (mirror_.size() < granules * 4)
+    mirror_.resize(granules * 4);
+  if (writtenGranules_.size() < granules)
+    writtenGranules_.resize(granules);
+  fast_.cells = mirror_.data();
+  fast_.written = writtenGranules_.data();
+  fast_.granules = uint32_t(sharedBytes_ / 4);
   // A warp's clocks are made at its first *_sync operation; until then each lane knows only
   // its own (at 1), and nothing orders its lanes but barriers.
   warpClocks_.assign((threads_ + 31) / 32, 0);
@@ -91,6 +125,9 @@ void SanitizerBlock::begin(SanitizerLaunch &launch, const ThreadContext &base, u
 }
 
 void SanitizerBlock::warpSynced(uint32_t first, uint32_t group) {
+  // The records of the lanes' accesses so far carry their old clocks: the inline path must
+  // call again for the next access of each (a thread's record is kept current by its calls).
+  fast_.epoch = ++epochs_;
   if (!warpClocks_[first / 32]) {
     warpClocks_[first / 32] = 1;
     for (uint32_t t = first; t < std::min(first + 32, threads_); ++t) {
@@ -117,7 +154,7 @@ uint32_t SanitizerBlock::fencesOf(uint64_t thread) {
 }
 
 bool SanitizerBlock::ordered(const AccessRecord &r, const Me &me) {
-  if (r.thread == me.thread)
+  if (r.thread == uint32_t(me.thread))
     return true;
   uint64_t tpb = launch_->threadsPerBlock_;
   if (r.thread / tpb == me.thread / tpb) { // one block
@@ -128,17 +165,17 @@ bool SanitizerBlock::ordered(const AccessRecord &r, const Me &me) {
       return true; // lanes of one warp, a *_sync operation of both between them
   }
   // the threadfence idiom: the other thread fenced after its access, this one since
-  if (launch_->anyFence_.load(std::memory_order_relaxed) && fencesOf(r.thread) > r.fences &&
-      fencesOf(me.thread) > 0)
+  if (launch_->anyFence_.load(std::memory_order_relaxed) &&
+      (fencesOf(r.thread) > r.fences || r.fences == UINT16_MAX) && fencesOf(me.thread) > 0)
     return true;
   return false;
 }
 
 bool SanitizerBlock::cell(const Me &me, RaceCell &c, uint32_t tag, uint8_t bytes, uint32_t access,
                           uint32_t site, const StoreValue *stored, const void *at) {
-  if (c.tag != tag) {
-    c = RaceCell{};
+  if (c.tag != tag) { // a stale cell: its records are empty from now on (a record with no site is none)
     c.tag = tag;
+    c.write.site = c.read[0].site = c.read[1].site = 0;
   }
   bool writes = access & kAccessWrite, atomic = access & kAccessAtomic;
   auto conflicts = [&](const AccessRecord &r) {
@@ -146,41 +183,60 @@ bool SanitizerBlock::cell(const Me &me, RaceCell &c, uint32_t tag, uint8_t bytes
   };
   // Two plain writes of one value (a flag every thread may set) are benign; so is a write
   // that leaves memory as it was, for the reads it races with.
-  bool sameValue = stored && c.write.valueKnown && c.write.size == stored->size &&
-                   c.write.value == stored->bits && c.write.bytes == bytes;
+  bool sameValue = stored && c.write.valueKnown && c.write.size == stored->size && c.value == stored->bits &&
+                   c.write.bytes == bytes;
   if (conflicts(c.write) && !(writes && sameValue && !atomic && !c.write.atomic))
-    return raceFound(me, c.write, access, site, at, 0);
+    return raceFound(me, c.write, access, site, at);
   if (writes)
     for (const AccessRecord &r : c.read)
       if (conflicts(r) && !(stored && stored->unchanged && !atomic))
-        return raceFound(me, r, access, site, at, 0);
+        return raceFound(me, r, access, site, at);
   AccessRecord mine;
-  mine.thread = me.thread;
+  mine.thread = uint32_t(me.thread);
   mine.site = site + 1;
   mine.clock = me.vc ? me.vc[me.tid % 32] : 1;
   mine.epoch = epoch_;
-  mine.fences = launch_->anyFence_.load(std::memory_order_relaxed) ? fencesOf(me.thread) : 0;
+  mine.fences = launch_->anyFence_.load(std::memory_order_relaxed)
+                    ? uint16_t(std::min<uint32_t>(fencesOf(me.thread), UINT16_MAX))
+                    : 0;
   mine.bytes = bytes;
   mine.atomic = atomic;
   mine.write = writes;
   if (stored) {
     mine.valueKnown = 1;
     mine.size = stored->size;
-    mine.value = stored->bits;
   }
   if (writes) {
     c.write = mine;
+    c.value = stored ? stored->bits : 0;
     return true;
   }
   for (AccessRecord &r : c.read)
-    if (!r.site || r.thread == me.thread) {
+    if (!r.site || r.thread == uint32_t(me.thread)) {
       if (r.site && r.epoch == epoch_)
         mine.bytes |= r.bytes;
       r = mine;
       return true;
     }
-  c.read[1] = mine; // (two threads' reads are enough to name one that races with a write)
+  // Two other threads' reads are enough to name one that races with a later write; this one
+  // is kept only to have readers of two blocks (a write after a barrier of one block races
+  // with the other's). Otherwise the cell, read by every core, stays unwritten.
+  uint64_t tpb = launch_->threadsPerBlock_;
+  if (c.read[0].thread / tpb == c.read[1].thread / tpb && me.thread / tpb != c.read[0].thread / tpb)
+    c.read[1] = mine;
   return true;
+}
+
+void SanitizerBlock::mirror(uint64_t g) {
+  const RaceCell &c = sharedCells_[g];
+  auto id = [](const AccessRecord &r) {
+    return !r.site ? 0u : r.bytes != 0xF ? kPartialAccess : r.thread + 1;
+  };
+  uint32_t *m = &mirror_[g * 4];
+  m[0] = c.tag == epoch_ ? fast_.epoch : 0; // (stale after a warp sync, as a barrier makes it)
+  m[1] = id(c.write);
+  m[2] = id(c.read[0]);
+  m[3] = id(c.read[1]);
 }
 
 bool SanitizerBlock::shared(const Me &me, uint64_t offset, uint64_t size, uint32_t access, uint32_t site,
@@ -190,10 +246,18 @@ bool SanitizerBlock::shared(const Me &me, uint64_t offset, uint64_t size, uint32
   if ((launch_->program.checks & ir::kSanitizeInit) && end > offset) {
     if ((access & kAccessRead) && !(access & kAccessCopy))
       for (uint64_t i = offset; i < end; ++i)
-        if (sharedWritten_[i] != blockStart_)
-          return unwrittenRead(me, at, size, site, "shared memory is undefined when a block starts", true);
-    if (access & kAccessWrite)
+        if (sharedWritten_[i] != blockStart_) {
+          if (!unwrittenRead(me, at, size, site, "shared memory is undefined when a block starts", true))
+            return false;
+          break; // (held until the launch ends; the read still takes part in the race checks)
+        }
+    if (access & kAccessWrite) {
       std::fill(sharedWritten_.begin() + offset, sharedWritten_.begin() + end, blockStart_);
+      for (uint64_t g = offset / 4; g * 4 + 4 <= sharedBytes_ && g * 4 < end; ++g)
+        if (std::all_of(&sharedWritten_[g * 4], &sharedWritten_[g * 4 + 4],
+                        [&](uint32_t t) { return t == blockStart_; }))
+          writtenGranules_[g] = blockStart_;
+    }
   }
   if (launch_->program.checks & ir::kSanitizeRace)
     for (uint64_t g = offset / 4; g * 4 < end; ++g) {
@@ -202,6 +266,7 @@ bool SanitizerBlock::shared(const Me &me, uint64_t offset, uint64_t size, uint32
         bytes |= uint8_t(1u << (b % 4));
       if (!cell(me, sharedCells_[g], epoch_, bytes, access, site, stored, sharedBase_ + g * 4))
         return false;
+      mirror(g);
     }
   return true;
 }
@@ -209,15 +274,33 @@ bool SanitizerBlock::shared(const Me &me, uint64_t offset, uint64_t size, uint32
 bool SanitizerBlock::global(const Me &me, const void *address, uint64_t size, uint32_t access, uint32_t site,
                             const StoreValue *stored) {
   MemoryShadow &mem = launch_->memory;
-  MemoryShadow::Allocation *a = mem.find(address);
+  auto at = reinterpret_cast<uintptr_t>(address);
+  uint64_t releases = mem.releases();
+  if (releases != lastReleases_) { // an allocation went away: forget those remembered
+    lastReleases_ = releases;
+    std::fill(std::begin(lastAllocations_), std::end(lastAllocations_), nullptr);
+  }
+  MemoryShadow::Allocation *a = nullptr;
+  for (MemoryShadow::Allocation *r : lastAllocations_)
+    if (r && at >= r->base && at < r->base + r->bytes) {
+      a = r;
+      break;
+    }
+  if (!a && (a = mem.find(address))) {
+    std::copy_backward(std::begin(lastAllocations_), std::end(lastAllocations_) - 1,
+                       std::end(lastAllocations_));
+    lastAllocations_[0] = a;
+  }
   if (!a)
     return true; // not device memory the simulator allocated (host memory, foreign memory)
   if (launch_->program.checks & ir::kSanitizeInit) {
-    if ((access & kAccessRead) && !(access & kAccessCopy) && !mem.isWritten(*a, address, size))
-      return unwrittenRead(me, address, size, site,
-                           "device memory is undefined until something writes it: cuda.device_array() and "
-                           "device_array_like() do not initialise it",
-                           true);
+    if ((access & kAccessRead) && !(access & kAccessCopy) && !launch_->program.foreignCode &&
+        !mem.isWritten(*a, address, size) &&
+        !unwrittenRead(me, address, size, site,
+                       "device memory is undefined until something writes it: cuda.device_array() and "
+                       "device_array_like() do not initialise it",
+                       true))
+      return false;
     if (access & kAccessWrite)
       mem.writtenIn(*a, address, size);
   }
@@ -280,12 +363,13 @@ bool SanitizerBlock::access(const ThreadContext &tc, const void *address, uint64
     std::lock_guard<std::mutex> lock(launch_->fenceMu_);
     ++launch_->fences_[me.thread];
     launch_->anyFence_.store(true, std::memory_order_relaxed);
+    fast_.epoch = ++epochs_; // (records made before it carry the old fence count)
     return true;
   }
   if (size == 0)
     return true;
   bool valueKnown = (access & kAccessValueKnown) && size <= 8;
-  StoreValue known{value, uint8_t(size), valueKnown && std::memcmp(address, &value, size) == 0};
+  StoreValue known{value, uint8_t(size), valueKnown && holds(address, value, size)};
   const StoreValue *stored = valueKnown ? &known : nullptr;
   auto space = AccessSpace((access >> kAccessSpaceShift) & 3);
   auto at = reinterpret_cast<uintptr_t>(address), sharedAt = reinterpret_cast<uintptr_t>(sharedBase_);
@@ -382,18 +466,23 @@ std::string SanitizerBlock::whatIsAt(const void *at, uint32_t tid) const {
   return os.str();
 }
 
-void SanitizerBlock::record(const Me &me, bool, const std::string &detail, uint32_t site) {
+void SanitizerBlock::record(const Me &me, KernelErrorKind kind, const std::string &detail, uint32_t site) {
+  // The report and the error record under one lock: the first finding names its own
+  // thread, block and line (a fault recorded first keeps the record, without a report).
   std::lock_guard<std::mutex> lock(launch_->reportMu_);
   if (launch_->report_)
     return;
-  SanitizerReport r;
-  r.where = site < launch_->program.sites.size() ? launch_->program.sites[site] : AccessSite{};
-  r.detail = detail;
-  launch_->report_ = std::move(r);
+  const std::vector<AccessSite> &sites = launch_->program.sites;
+  AccessSite where = site < sites.size() ? sites[site] : AccessSite{};
+  ir::ErrorRecord *err = me.tc.block->err;
+  recordError(err, me.tc.tid, me.tc.ctaid, uint32_t(kind), UINT32_MAX, int64_t(where.line), int64_t(site), 0);
+  if (err->kind == uint32_t(kind) && std::equal(me.tc.tid, me.tc.tid + 3, err->thread) &&
+      std::equal(me.tc.ctaid, me.tc.ctaid + 3, err->block))
+    launch_->report_ = SanitizerReport{where, detail};
 }
 
 bool SanitizerBlock::raceFound(const Me &me, const AccessRecord &other, uint32_t access, uint32_t site,
-                               const void *at, uint64_t) {
+                               const void *at) {
   const SanitizerProgram &prog = launch_->program;
   auto siteText = [&](uint32_t s) {
     if (s >= prog.sites.size())
@@ -421,10 +510,7 @@ bool SanitizerBlock::raceFound(const Me &me, const AccessRecord &other, uint32_t
                        siteText(site) + "\n    " + verb(otherAccess) + " by thread " + otherThread +
                        " block " + otherBlock + " at " + siteText(other.site - 1) + "\n    " + between +
                        " (simulator schedule: CUTWIN_SIM_SEED=" + std::to_string(launch_->seed_) + ")";
-  record(me, true, detail, site);
-  uint32_t line = site < prog.sites.size() ? prog.sites[site].line : 0;
-  recordError(me.tc.block->err, me.tc.tid, me.tc.ctaid, uint32_t(KernelErrorKind::DataRace), UINT32_MAX,
-              int64_t(line), int64_t(site), 0);
+  record(me, KernelErrorKind::DataRace, detail, site);
   return false;
 }
 
@@ -445,10 +531,7 @@ bool SanitizerBlock::unwrittenRead(const Me &me, const void *at, uint64_t size, 
     }
     return true;
   }
-  record(me, true, detail, site);
-  uint32_t line = site < launch_->program.sites.size() ? launch_->program.sites[site].line : 0;
-  recordError(me.tc.block->err, me.tc.tid, me.tc.ctaid, uint32_t(KernelErrorKind::UninitializedRead),
-              UINT32_MAX, int64_t(line), int64_t(site), 0);
+  record(me, KernelErrorKind::UninitializedRead, detail, site);
   return false;
 }
 

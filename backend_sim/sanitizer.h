@@ -24,6 +24,7 @@
 #include "backend_sim/memory_shadow.h"
 #include "backend_sim/sanitize_accesses.h"
 #include "backend_sim/thread_context.h"
+#include "cutwin/errors.h"
 #include "frontend/ir/abi.h"
 #include "frontend/ir/error_record.h"
 
@@ -37,19 +38,24 @@
 
 namespace cutwin::sim {
 
-/// One access as a race cell remembers it.
+/// One access as a race cell remembers it (20 bytes: a cell is read for every access).
 struct AccessRecord {
-  uint64_t thread = 0; ///< linear id in the grid: block * threads per block + thread
-  uint32_t site = 0;   ///< access site + 1 (0: no access)
-  uint32_t clock = 0;  ///< the thread's own lane clock then
-  uint32_t epoch = 0;  ///< its block's barrier epoch then
-  uint32_t fences = 0; ///< fences the thread had made before it
-  uint8_t bytes = 0;   ///< which of the cell's 4 bytes
-  uint8_t atomic = 0;
-  uint8_t write = 0;
-  uint8_t valueKnown = 0; ///< a store whose bytes are `value` (`size` of them)
+  uint32_t thread = 0;    ///< linear id in the grid: block * threads per block + thread
+  uint32_t site : 24 = 0; ///< access site + 1 (0: no access)
+  uint32_t bytes : 4 = 0; ///< which of the cell's 4 bytes
+  uint32_t write : 1 = 0;
+  uint32_t atomic : 1 = 0;
+  uint32_t valueKnown : 1 = 0; ///< a store whose bytes are the cell's `value` (`size` of them)
+  uint32_t epoch = 0;          ///< its block's barrier epoch then
+  uint32_t clock = 0;          ///< the thread's own lane clock then
+  uint16_t fences = 0;         ///< fences the thread had made before it
   uint8_t size = 0;
-  uint64_t value = 0;
+};
+
+struct RaceCell {
+  uint32_t tag = 0; ///< the epoch (shared) or interval (global) the records belong to
+  AccessRecord write, read[2];
+  uint64_t value = 0; ///< what the write stored, if known
 };
 
 /// The bits a store of at most 8 bytes writes.
@@ -59,17 +65,15 @@ struct StoreValue {
   bool unchanged = false; ///< memory already holds these bits
 };
 
-struct RaceCell {
-  uint32_t tag = 0; ///< the epoch (shared) or interval (global) the records belong to
-  AccessRecord write, read[2];
-};
-
 /// What a sanitized kernel tells the sanitizer, from its compilation.
 struct SanitizerProgram {
   unsigned checks = 0; ///< ir::SanitizeCheck bits
   std::vector<AccessSite> sites;
   std::vector<SharedArrayInfo> sharedArrays;
   uint64_t staticSharedBytes = 0;
+  /// The kernel calls foreign code (`link=`), whose writes the sanitizer does not see: no
+  /// unwritten-read checks of global memory, and afterwards all of it counts as written.
+  bool foreignCode = false;
   std::string kernel;
   std::vector<std::string> argNames;
   ir::ArgLayout layout;
@@ -129,7 +133,9 @@ public:
   /// A block begins: its shared memory (`sharedBytes`, static and dynamic) is all unwritten.
   void begin(SanitizerLaunch &launch, const ThreadContext &base, uint64_t blockLinear, uint64_t sharedBytes);
   /// Every thread of the block passed a barrier.
-  void barrier() { epoch_ = ++epochs_; }
+  void barrier() { fast_.epoch = epoch_ = ++epochs_; }
+  /// What the inline checks read (ThreadContext::sanitizer).
+  const SharedFastPath *fastPath() const { return &fast_; }
   /// The lanes `group` of the warp whose first thread is `first` completed a *_sync operation.
   void warpSynced(uint32_t first, uint32_t group);
 
@@ -157,15 +163,14 @@ private:
             const StoreValue *stored, const void *at);
   bool ordered(const AccessRecord &r, const Me &me);
   uint32_t fencesOf(uint64_t thread);
-  bool raceFound(const Me &me, const AccessRecord &other, uint32_t access, uint32_t site, const void *at,
-                 uint64_t size);
+  bool raceFound(const Me &me, const AccessRecord &other, uint32_t access, uint32_t site, const void *at);
   /// `deferred`: the memory is shared by threads (a race may explain the read; decided when the
   /// launch ends, SanitizerLaunch::finish).
   bool unwrittenRead(const Me &me, const void *at, uint64_t size, uint32_t site, const char *why,
                      bool deferred);
   /// "shared memory, element [3] of the shared array of line 8" and the like.
   std::string whatIsAt(const void *at, uint32_t tid) const;
-  void record(const Me &me, bool first, const std::string &detail, uint32_t site);
+  void record(const Me &me, KernelErrorKind kind, const std::string &detail, uint32_t site);
 
   SanitizerLaunch *launch_ = nullptr;
   uint64_t blockLinear_ = 0;
@@ -175,11 +180,18 @@ private:
   uint32_t epoch_ = 0;
   uint32_t epochs_ = 0; ///< epochs handed out by this block state (never reused: older cells are stale)
   std::vector<RaceCell> sharedCells_;
+  std::vector<uint32_t> mirror_;          ///< SharedFastPath::cells
+  std::vector<uint32_t> writtenGranules_; ///< SharedFastPath::written
+  SharedFastPath fast_;
+  void mirror(uint64_t granule);        ///< after a change to the shared cell
   std::vector<uint32_t> sharedWritten_; ///< per byte: the epoch base of the block that wrote it
   uint32_t blockStart_ = 0;             ///< this block's first epoch
   std::vector<uint32_t> clocks_;        ///< per thread: its warp's 32 lane clocks as it knows them
   std::vector<uint8_t> warpClocks_;     ///< per warp: whether its clocks were made (at its first *_sync)
   std::vector<std::vector<LocalArray>> locals_;
+  /// The allocations the last global accesses found, latest first (kernels touch few arrays).
+  MemoryShadow::Allocation *lastAllocations_[4] = {};
+  uint64_t lastReleases_ = 0; ///< MemoryShadow::releases() when they were found
 };
 
 } // namespace cutwin::sim

@@ -474,6 +474,7 @@ void runCooperative(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicS
       if (opts.sanitizer) {
         r.sanitizer.begin(*opts.sanitizer, r.base, b, r.shared.size());
         r.bs.sanitizer = &r.sanitizer;
+        r.base.sanitizer = r.sanitizer.fastPath();
       }
       r.bf = BlockFibers{&r.fibers, &r.order, 0, std::mt19937(opts.seed ^ uint32_t(b * 2654435761u)), {}};
       startFibers(k, r.base, block, args, r.stacks, r.bf);
@@ -659,6 +660,7 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
     if (opts.sanitizer) {
       ws.sanitizer.begin(*opts.sanitizer, base, b, sharedBytes);
       bs.sanitizer = &ws.sanitizer;
+      base.sanitizer = ws.sanitizer.fastPath();
     }
     prepareFaultHandling();
     if (fibers)

@@ -65,7 +65,8 @@ public:
       sanitizer.emplace(*sanitizer_, shadow_, gd, bd, args, o.seed);
       o.sanitizer = &*sanitizer;
     }
-    if (!sanitizer_ || !(sanitizer_->checks & ir::kSanitizeInit))
+    if (!sanitizer_ || !(sanitizer_->checks & ir::kSanitizeInit) ||
+        (sanitizer_->checks & ir::kSanitizeSharedOnly) || sanitizer_->foreignCode)
       shadow_.forgetUnwritten(); // it may write anything: nothing allocated so far counts as unwritten
     sim::runGrid(k_, g, b, sharedBytes, args, err, o, &report);
     if (sanitizer)
@@ -241,7 +242,7 @@ public:
   BackendCapabilities capabilities() const override {
     BackendCapabilities c;
     c.simulator = c.hostAddressableMemory = c.synchronousLaunches = c.fullDebugInfo = c.boundscheckByDefault =
-        true;
+        c.sanitizers = true;
     return c;
   }
   std::optional<int64_t> attribute(const std::string &name) const override {

@@ -123,6 +123,7 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
     s->sites = std::move(lowered.accessSites);
     s->sharedArrays = std::move(lowered.sharedArrays);
     s->staticSharedBytes = lowered.staticSharedBytes;
+    s->foreignCode = !ir.info.foreign.empty() || !ir.info.link.empty();
     s->kernel = ir.info.name;
     s->argNames = ir.info.argNames;
     s->layout = ir.info.layout;

@@ -10,6 +10,7 @@ namespace cutwin::sim {
 
 struct Fiber;
 struct BlockState;
+struct SharedFastPath;
 
 /// A function of a debug kernel as it runs (`cutwin.debug.enter`, docs/ir.md): the frame
 /// record the frontend lays out in the function's frame. The thread's debug stack links
@@ -37,6 +38,9 @@ struct ThreadContext {
   /// field 10: iterations left before a loop of unknown length asks whether the launch
   /// was interrupted (`cutwin.poll`; counted down like spinPollsLeft, reset to kInterruptPolls)
   uint32_t interruptPollsLeft;
+  /// field 11: kernels compiled with `sanitize=`: what the inline checks of shared-memory
+  /// accesses read (sanitize_accesses.h); null otherwise
+  const SharedFastPath *sanitizer;
 };
 
 /// Iterations of a waiting loop (`cutwin.spin`) between two yields of its fiber.
@@ -45,7 +49,7 @@ inline constexpr uint32_t kSpinPolls = 256;
 /// or the watchdog: a few microseconds of work, far below the 100 ms an interrupt may take.
 inline constexpr uint32_t kInterruptPolls = 4096;
 
-// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr, i64, ptr, i32, i32}.
+// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr, i64, ptr, i32, i32, ptr}.
 static_assert(offsetof(ThreadContext, tid) == 0);
 static_assert(offsetof(ThreadContext, ctaid) == 12);
 static_assert(offsetof(ThreadContext, ntid) == 24);
@@ -57,6 +61,7 @@ static_assert(offsetof(ThreadContext, dynamicShared) == 72);
 static_assert(offsetof(ThreadContext, debugTop) == 80);
 static_assert(offsetof(ThreadContext, spinPollsLeft) == 88);
 static_assert(offsetof(ThreadContext, interruptPollsLeft) == 92);
+static_assert(offsetof(ThreadContext, sanitizer) == 96);
 // ... and the frame record's is {ptr, ptr, i32}.
 static_assert(offsetof(DebugFrameRecord, variables) == 8 && offsetof(DebugFrameRecord, site) == 16);
 

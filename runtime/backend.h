@@ -60,6 +60,9 @@ struct BackendCapabilities {
   bool fullDebugInfo = false;
   /// Bounds checks default: on for the simulator, off on the GPU (numba-cuda's default).
   bool boundscheckByDefault = false;
+  /// Kernels compiled with `sanitize=` run the sanitizer's checks (docs/sanitizers.md); a
+  /// backend without them compiles such kernels as any other.
+  bool sanitizers = false;
 };
 
 /// Device memory, and the host memory the device reaches (pinned, mapped, IPC): the

@@ -261,6 +261,7 @@ PipelineOptions ModuleImpl::pipelineOptions() const {
   p.boundscheck = opts_.boundscheck.value_or(device_->backend().capabilities().boundscheckByDefault);
   p.sanitize =
       opts_.sanitize ? ir::parseSanitizeChecks(*opts_.sanitize) : ir::sanitizeChecksFromEnvironment();
+  p.sanitizers = device_->backend().capabilities().sanitizers;
   p.lineDirectivesOnly = !device_->backend().capabilities().fullDebugInfo;
   p.debuggerView = !p.lineDirectivesOnly && debuggerAttached();
   p.optLevel = opts_.optLevel;

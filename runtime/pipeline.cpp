@@ -58,7 +58,7 @@ void runFrontendModuleSteps(llvm::Module &m, const ir::KernelInfo &info, StepRun
   steps.run(Step::Inline, only, m, [](llvm::Module &m) { ir::inlineMarkedCalls(m); });
   steps.run(Step::Cleanup, only, m, [&](llvm::Module &m) {
     if (info.opt > 0) // debug kernels keep their variables in memory, visible to a debugger
-      ir::runCleanup(m);
+      ir::runCleanup(m, /*speculate=*/!info.sanitize);
   });
   steps.run(Step::Contract, only, m, [&](llvm::Module &m) {
     if (info.opt > 0) // at -opt=0 (opt=False, debug=True) NVVM fuses no multiply-adds
@@ -151,7 +151,7 @@ namespace {
 ir::LowerOptions lowerOptions(const fe::FunctionSpec &spec, const PipelineOptions &opts) {
   ir::LowerOptions lo;
   lo.boundscheck = spec.options().boundscheck.value_or(opts.boundscheck);
-  lo.sanitize = spec.options().sanitize.value_or(opts.sanitize);
+  lo.sanitize = opts.sanitizers ? spec.options().sanitize.value_or(opts.sanitize) : 0;
   lo.debugInfo = opts.debugInfo;
   lo.lineDirectivesOnly = opts.lineDirectivesOnly;
   lo.debuggerView = opts.debuggerView;

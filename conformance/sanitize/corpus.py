@@ -287,6 +287,46 @@ def compute_sanitizer_warp_hazard(a, out):
     out[t] = sm[t - lane + (lane + 1) % 32]  # <-
 
 
+@case(1, 64, lambda: (f32(64), zeros(64)), "race", "shared",
+      "a neighbour's element read before its owner wrote it (a race, not an unwritten read)")
+@cuda.jit
+def neighbour_read_before_its_write(a, out):
+    sm = cuda.shared.array(64, float32)
+    t = cuda.threadIdx.x
+    sm[t] = a[t]  # <-
+    if t < 63:
+        out[t] = sm[t + 1]  # <-
+
+
+@case(1, 32, lambda: (zeros(1),), "race", "shared", "a lane writes again after a syncwarp() another lane reads without")
+@cuda.jit
+def write_after_syncwarp_read_without(out):
+    sm = cuda.shared.array(32, float32)
+    t = cuda.threadIdx.x
+    sm[t] = t
+    cuda.syncwarp()
+    if t == 0:
+        sm[0] = 42  # <-
+    if t == 1:
+        out[0] = sm[0]  # <-
+
+
+@case(1, 32, lambda: (zeros(32),), "race", "shared", "a lane reads again after a syncwarp() another lane writes without")
+@cuda.jit
+def read_after_syncwarp_written_without(out):
+    sm = cuda.shared.array(32, float32)
+    t = cuda.threadIdx.x
+    sm[t] = t
+    cuda.syncwarp()
+    v = sm[0]
+    cuda.syncwarp()
+    if t == 0:
+        v += sm[0]  # <-
+    if t == 1:
+        sm[0] = 7  # <-
+    out[t] = v
+
+
 # ---------------------------------------------------------------------------------------------
 # Races in global memory
 
@@ -362,6 +402,20 @@ def write_after_read_global(a):
     i = cuda.grid(1)
     v = a[i + 1]  # <-
     a[i] = v  # <-
+
+
+def _unwritten_scratch():
+    return (np.arange(64, dtype=np.float32), cuda.device_array(64, np.float32), np.zeros(64, np.float32))
+
+
+@case(1, 64, _unwritten_scratch, "race", "global",
+      "a scratch device_array's neighbour read before its owner wrote it (a race, not an unwritten read)")
+@cuda.jit
+def scratch_read_before_its_write(a, tmp, out):
+    t = cuda.threadIdx.x
+    tmp[t] = a[t] * 2  # <-
+    if t < 63:
+        out[t] = tmp[t + 1]  # <-
 
 
 @case((2, 2), (8, 8), lambda: (zeros((4, 4)),), "race", "global", "a 2D array's element written by many threads")

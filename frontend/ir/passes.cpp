@@ -36,14 +36,15 @@ struct Analyses {
 };
 } // namespace
 
-void runCleanup(llvm::Module &m) {
+void runCleanup(llvm::Module &m, bool speculate) {
   llvm::PassBuilder pb;
   Analyses a(pb);
   llvm::FunctionPassManager fpm;
   fpm.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
   fpm.addPass(llvm::EarlyCSEPass());
   fpm.addPass(llvm::InstCombinePass());
-  fpm.addPass(llvm::SimplifyCFGPass());
+  if (speculate) // (after sim-sanitize's calls the optimiser cannot move a block's loads out of it)
+    fpm.addPass(llvm::SimplifyCFGPass());
   llvm::ModulePassManager mpm;
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   mpm.run(m, a.mam);

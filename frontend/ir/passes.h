@@ -12,7 +12,10 @@ namespace cutwin::ir {
 
 /// Target-neutral clean-up of freshly lowered kernel IR: variables to SSA, simple
 /// folding, dead blocks removed. The IR stays readable and keeps its intrinsic calls.
-void runCleanup(llvm::Module &m);
+/// `speculate`: SimplifyCFG runs, and may run a branch's instructions unconditionally (off
+/// for kernels the sanitizer checks: a load hoisted out of `if t == 0:` would be an access
+/// the source does not make, in every thread).
+void runCleanup(llvm::Module &m, bool speculate = true);
 
 /// Loop-invariant code motion alone (LICM, with loop-simplify and LCSSA): moves invariant
 /// arithmetic out of loops, including out of conditional blocks inside them.

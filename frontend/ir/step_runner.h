@@ -23,7 +23,8 @@ struct PipelineOptions {
   std::ostream *dump = nullptr;       ///< where dumps go
   std::ostream *timing = nullptr;     ///< where each step's wall time goes (`cutwin compile --time`)
   bool boundscheck = true;
-  unsigned sanitize = 0; ///< the sanitizer's checks for kernels that name none (ir::SanitizeCheck)
+  unsigned sanitize = 0;  ///< the sanitizer's checks for kernels that name none (ir::SanitizeCheck)
+  bool sanitizers = true; ///< the backend runs them (false: `sanitize=` of kernels is ignored)
   bool debugInfo = true;
   bool lineDirectivesOnly = false; ///< GPU: line directives, no full debug info
   bool debuggerView = false;       ///< a debugger traces the process (KernelInfo::debuggerView)

@@ -2,7 +2,10 @@
 ; share or that may be unwritten, a call tells the sanitizer the address, byte count, what
 ; the access does (1 read, 2 write, 4 atomic, 8 value known, 16 a copy's source, 32 fence)
 ; with the memory its address space says (<< 8: 1 global, 2 shared, 3 local, 0 unknown),
-; the access's site and the bits a store writes. Volatile accesses and the read a
+; the access's site and the bits a store writes. An aligned 4-byte plain access to shared
+; memory first reads its cell's words (ThreadContext::sanitizer, SharedFastPath): the call is
+; made only where they say the access may race, is not recorded or reads unwritten bytes.
+; Volatile accesses and the read a
 ; compare-and-swap loop begins with (its value the cmpxchg's compare operand, same address)
 ; count as atomic. A local array begins unwritten. A
 ; variable's slot, the thread context and constants are not checked; neither are functions
@@ -19,6 +22,7 @@ entry:
   %p = getelementptr inbounds float, ptr addrspace(1) %a.data, i64 %i
   %x = load float, ptr addrspace(1) %p, !dbg !8
   store float %x, ptr addrspace(3) %s, !dbg !9
+  %back = load float, ptr addrspace(3) %s, !dbg !9
   %q = getelementptr inbounds [4 x i32], ptr %tmp, i64 0, i64 %i
   store i32 3, ptr %q
   %y = load i32, ptr %g
@@ -72,6 +76,22 @@ attributes #0 = { "cutwin-kernel-code" }
 ; CHECK-NEXT: [[S:%[0-9]+]] = addrspacecast ptr addrspace(3) %s to ptr
 ; CHECK-NEXT: call void @cutwin_sim_sanitize_access(ptr %ctx, ptr [[S]], i64 4, i32 522, i32 1, i64 [[V]])
 ; CHECK-NEXT: store float %x, ptr addrspace(3) %s
+; CHECK: %san.fast = load ptr, ptr {{%[0-9]+}}
+; CHECK: %san.offset = sub i64
+; CHECK: %san.granule = select i1 {{%[0-9]+}}, i64 {{%[0-9]+}}, i64 0
+; CHECK: %san.me = add i32
+; CHECK: %san.tag = load i32
+; CHECK: %san.write = load i32
+; CHECK: %san.read0 = load i32
+; CHECK: %san.read1 = load i32
+; CHECK: %san.written = load i32
+; CHECK: br i1 {{%[0-9]+}}, label %[[CALL:[0-9]+]], label %[[GO:[0-9]+]]
+; CHECK: [[CALL]]:
+; CHECK-NEXT: [[R:%[0-9]+]] = addrspacecast ptr addrspace(3) %s to ptr
+; CHECK-NEXT: call void @cutwin_sim_sanitize_access(ptr %ctx, ptr [[R]], i64 4, i32 513, i32 1, i64 0)
+; CHECK-NEXT: br label %[[GO]]
+; CHECK: [[GO]]:
+; CHECK-NEXT: %back = load float, ptr addrspace(3) %s
 ; CHECK: call void @cutwin_sim_sanitize_access(ptr %ctx, ptr %q, i64 4, i32 778, i32 2, i64 3)
 ; CHECK-NEXT: store i32 3, ptr %q
 ; CHECK: call void @cutwin_sim_sanitize_access(ptr %ctx, ptr %g, i64 4, i32 1, i32 2, i64 0)
