@@ -41,22 +41,29 @@ MemoryShadow::Allocation *MemoryShadow::findLocked(uintptr_t at) {
   return at < a.base + a.bytes ? &a : nullptr;
 }
 
-void MemoryShadow::markWritten(Allocation &a, size_t from, size_t n) {
-  if (!a.written || n == 0)
-    return;
-  if (from == 0 && n >= a.bytes) { // the whole allocation: nothing left to track
-    for (size_t w = 0; w < (a.bytes + 63) / 64; ++w)
-      a.written[w].store(~uint64_t(0), std::memory_order_relaxed);
-    return;
-  }
-  size_t end = std::min(from + n, a.bytes);
+namespace {
+/// The bitmap words that hold bits [from, end), each with the mask of those bits: f(word,
+/// mask) for each, in order, while it returns true. Whether it always did.
+template <class F> bool forEachWord(size_t from, size_t end, F f) {
   for (size_t i = from; i < end;) {
-    size_t w = i / 64, bit = i % 64, take = std::min<size_t>(64 - bit, end - i);
+    size_t bit = i % 64, take = std::min<size_t>(64 - bit, end - i);
     uint64_t mask = take == 64 ? ~uint64_t(0) : ((uint64_t(1) << take) - 1) << bit;
-    if ((a.written[w].load(std::memory_order_relaxed) & mask) != mask) // (most stores write written bytes)
-      a.written[w].fetch_or(mask, std::memory_order_relaxed);
+    if (!f(i / 64, mask))
+      return false;
     i += take;
   }
+  return true;
+}
+} // namespace
+
+void MemoryShadow::markWritten(Allocation &a, size_t from, size_t n) {
+  if (!a.written)
+    return;
+  forEachWord(from, std::min(from + n, a.bytes), [&](size_t w, uint64_t mask) {
+    if ((a.written[w].load(std::memory_order_relaxed) & mask) != mask) // (most stores write written bytes)
+      a.written[w].fetch_or(mask, std::memory_order_relaxed);
+    return true;
+  });
 }
 
 void MemoryShadow::written(const void *p, size_t n) {
@@ -75,15 +82,10 @@ void MemoryShadow::written(const void *p, size_t n) {
 bool MemoryShadow::isWritten(const Allocation &a, const void *p, size_t n) const {
   if (!a.written || a.generation < generation_.load(std::memory_order_relaxed))
     return true;
-  size_t from = reinterpret_cast<uintptr_t>(p) - a.base, end = std::min(from + n, a.bytes);
-  for (size_t i = from; i < end;) {
-    size_t w = i / 64, bit = i % 64, take = std::min<size_t>(64 - bit, end - i);
-    uint64_t mask = take == 64 ? ~uint64_t(0) : ((uint64_t(1) << take) - 1) << bit;
-    if ((a.written[w].load(std::memory_order_relaxed) & mask) != mask)
-      return false;
-    i += take;
-  }
-  return true;
+  size_t from = reinterpret_cast<uintptr_t>(p) - a.base;
+  return forEachWord(from, std::min(from + n, a.bytes), [&](size_t w, uint64_t mask) {
+    return (a.written[w].load(std::memory_order_relaxed) & mask) == mask;
+  });
 }
 
 RaceCell *MemoryShadow::cells(Allocation &a) {

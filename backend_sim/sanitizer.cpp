@@ -1,5 +1,6 @@
 #include "backend_sim/sanitizer.h"
 
+#include "backend_sim/debug_stops.h"
 #include "backend_sim/fiber.h"
 #include "backend_sim/host_callbacks.h"
 #include "backend_sim/kernel_faults.h"
@@ -14,8 +15,17 @@ namespace cutwin::sim {
 
 namespace {
 
-std::string triple(uint64_t x, uint64_t y, uint64_t z) {
-  return "(" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + ")";
+/// Which of granule `g`'s 4 bytes an access of bytes [offset, end) touches.
+uint8_t granuleBytes(uint64_t g, uint64_t offset, uint64_t end) {
+  uint8_t bytes = 0;
+  for (uint64_t b = std::max(g * 4, offset); b < std::min(g * 4 + 4, end); ++b)
+    bytes |= uint8_t(1u << (b % 4));
+  return bytes;
+}
+
+const AccessSite &siteOf(const SanitizerProgram &p, uint32_t site) {
+  static const AccessSite unknown;
+  return site < p.sites.size() ? p.sites[site] : unknown;
 }
 
 /// "[3]" or "[2, 5]": the element at byte `offset` of a C-ordered array of `dims`.
@@ -84,7 +94,7 @@ void SanitizerLaunch::finish(ir::ErrorRecord *err) {
   if (!suspect_ || err->flag != 0 || report_)
     return;
   const UnwrittenRead &s = *suspect_;
-  report_ = SanitizerReport{s.site < program.sites.size() ? program.sites[s.site] : AccessSite{}, s.detail};
+  report_ = SanitizerReport{siteOf(program, s.site), s.detail};
   recordError(err, s.tid, s.ctaid, uint32_t(KernelErrorKind::UninitializedRead), UINT32_MAX,
               int64_t(report_->where.line), int64_t(s.site), 0);
 }
@@ -261,10 +271,8 @@ bool SanitizerBlock::shared(const Me &me, uint64_t offset, uint64_t size, uint32
   }
   if (launch_->program.checks & ir::kSanitizeRace)
     for (uint64_t g = offset / 4; g * 4 < end; ++g) {
-      uint8_t bytes = 0;
-      for (uint64_t b = std::max(g * 4, offset); b < std::min(g * 4 + 4, end); ++b)
-        bytes |= uint8_t(1u << (b % 4));
-      if (!cell(me, sharedCells_[g], epoch_, bytes, access, site, stored, sharedBase_ + g * 4))
+      if (!cell(me, sharedCells_[g], epoch_, granuleBytes(g, offset, end), access, site, stored,
+                sharedBase_ + g * 4))
         return false;
       mirror(g);
     }
@@ -312,11 +320,8 @@ bool SanitizerBlock::global(const Me &me, const void *address, uint64_t size, ui
   uint32_t tag = launch_->interval_.load(std::memory_order_relaxed);
   uint64_t offset = reinterpret_cast<uintptr_t>(address) - a->base, end = std::min(offset + size, a->bytes);
   for (uint64_t g = offset / 4; g * 4 < end; ++g) {
-    uint8_t bytes = 0;
-    for (uint64_t b = std::max(g * 4, offset); b < std::min(g * 4 + 4, end); ++b)
-      bytes |= uint8_t(1u << (b % 4));
     std::lock_guard<MemoryShadow::SpinLock> lock(mem.stripe(*a, g));
-    if (!cell(me, cells[g], tag, bytes, access, site, stored,
+    if (!cell(me, cells[g], tag, granuleBytes(g, offset, end), access, site, stored,
               reinterpret_cast<const void *>(a->base + g * 4)))
       return false;
   }
@@ -326,7 +331,7 @@ bool SanitizerBlock::global(const Me &me, const void *address, uint64_t size, ui
 bool SanitizerBlock::local(const Me &me, const void *address, uint64_t size, uint32_t access, uint32_t site) {
   auto at = reinterpret_cast<uintptr_t>(address);
   for (LocalArray &l : locals_[me.tid])
-    if (at >= l.base && at < l.base + l.written.size()) {
+    if (l.holds(at)) {
       uint64_t from = at - l.base, end = std::min<uint64_t>(from + size, l.written.size());
       if ((access & kAccessRead) && !(access & kAccessCopy) &&
           std::find(l.written.begin() + from, l.written.begin() + end, 0) != l.written.begin() + end)
@@ -341,7 +346,7 @@ bool SanitizerBlock::local(const Me &me, const void *address, uint64_t size, uin
 
 void SanitizerBlock::localArray(const ThreadContext &tc, const void *address, uint64_t size,
                                 uint64_t itemSize) {
-  uint32_t tid = tc.tid[0] + tc.ntid[0] * (tc.tid[1] + tc.ntid[1] * tc.tid[2]);
+  auto tid = uint32_t(linearOfIndex(tc.tid, tc.ntid));
   auto base = reinterpret_cast<uintptr_t>(address);
   std::vector<LocalArray> &mine = locals_[tid];
   for (LocalArray &l : mine)
@@ -356,7 +361,7 @@ void SanitizerBlock::localArray(const ThreadContext &tc, const void *address, ui
 
 bool SanitizerBlock::access(const ThreadContext &tc, const void *address, uint64_t size, uint32_t access,
                             uint32_t site, uint64_t value) {
-  uint32_t tid = tc.tid[0] + tc.ntid[0] * (tc.tid[1] + tc.ntid[1] * tc.tid[2]);
+  auto tid = uint32_t(linearOfIndex(tc.tid, tc.ntid));
   Me me{tc, blockLinear_ * launch_->threadsPerBlock_ + tid, tid,
         warpClocks_[tid / 32] ? &clocks_[size_t(tid) * 32] : nullptr};
   if (access & kAccessFence) {
@@ -377,7 +382,7 @@ bool SanitizerBlock::access(const ThreadContext &tc, const void *address, uint64
     if (at >= sharedAt && at < sharedAt + sharedBytes_)
       space = AccessSpace::Shared;
     else if (std::any_of(locals_[tid].begin(), locals_[tid].end(),
-                         [&](const LocalArray &l) { return at >= l.base && at < l.base + l.written.size(); }))
+                         [&](const LocalArray &l) { return l.holds(at); }))
       space = AccessSpace::Local;
     else
       space = AccessSpace::Global;
@@ -396,7 +401,7 @@ bool SanitizerBlock::access(const ThreadContext &tc, const void *address, uint64
 std::string SanitizerBlock::whatIsAt(const void *at, uint32_t tid) const {
   auto p = reinterpret_cast<uintptr_t>(at), shared = reinterpret_cast<uintptr_t>(sharedBase_);
   for (const LocalArray &l : locals_[tid])
-    if (p >= l.base && p < l.base + l.written.size())
+    if (l.holds(p))
       return "local memory: element " +
              elementIndex(p - l.base, l.itemSize, {l.written.size() / l.itemSize}) +
              " of a local array of this thread";
@@ -472,8 +477,7 @@ void SanitizerBlock::record(const Me &me, KernelErrorKind kind, const std::strin
   std::lock_guard<std::mutex> lock(launch_->reportMu_);
   if (launch_->report_)
     return;
-  const std::vector<AccessSite> &sites = launch_->program.sites;
-  AccessSite where = site < sites.size() ? sites[site] : AccessSite{};
+  const AccessSite &where = siteOf(launch_->program, site);
   ir::ErrorRecord *err = me.tc.block->err;
   recordError(err, me.tc.tid, me.tc.ctaid, uint32_t(kind), UINT32_MAX, int64_t(where.line), int64_t(site), 0);
   if (err->kind == uint32_t(kind) && std::equal(me.tc.tid, me.tc.tid + 3, err->thread) &&
@@ -483,18 +487,15 @@ void SanitizerBlock::record(const Me &me, KernelErrorKind kind, const std::strin
 
 bool SanitizerBlock::raceFound(const Me &me, const AccessRecord &other, uint32_t access, uint32_t site,
                                const void *at) {
-  const SanitizerProgram &prog = launch_->program;
   auto siteText = [&](uint32_t s) {
-    if (s >= prog.sites.size())
-      return std::string("?");
-    const AccessSite &a = prog.sites[s];
-    return a.file + ":" + std::to_string(a.line);
+    const AccessSite &a = siteOf(launch_->program, s);
+    return s >= launch_->program.sites.size() ? std::string("?") : a.file + ":" + std::to_string(a.line);
   };
   uint64_t tpb = launch_->threadsPerBlock_;
   uint64_t ot = other.thread % tpb, ob = other.thread / tpb;
-  const uint32_t *bd = launch_->block_, *gd = launch_->grid_;
-  std::string otherThread = triple(ot % bd[0], ot / bd[0] % bd[1], ot / (uint64_t(bd[0]) * bd[1])),
-              otherBlock = triple(ob % gd[0], ob / gd[0] % gd[1], ob / (uint64_t(gd[0]) * gd[1]));
+  uint32_t otherTid[3], otherCtaid[3];
+  indexOfLinear(ot, launch_->block_, otherTid);
+  indexOfLinear(ob, launch_->grid_, otherCtaid);
   uint32_t otherAccess = (other.write ? kAccessWrite : kAccessRead) | (other.atomic ? kAccessAtomic : 0);
   const char *hazard =
       (access & kAccessWrite) ? (other.write ? "write after write" : "write after read") : "read after write";
@@ -505,10 +506,10 @@ bool SanitizerBlock::raceFound(const Me &me, const AccessRecord &other, uint32_t
                                      "both lanes"
                                    : "no syncthreads() between them";
   std::string detail = std::string("data race (") + hazard + ") on " + whatIsAt(at, me.tid) + ":\n    " +
-                       verb(access) + " by thread " + triple(me.tc.tid[0], me.tc.tid[1], me.tc.tid[2]) +
-                       " block " + triple(me.tc.ctaid[0], me.tc.ctaid[1], me.tc.ctaid[2]) + " at " +
-                       siteText(site) + "\n    " + verb(otherAccess) + " by thread " + otherThread +
-                       " block " + otherBlock + " at " + siteText(other.site - 1) + "\n    " + between +
+                       verb(access) + " by thread " + indexText(me.tc.tid) + " block " +
+                       indexText(me.tc.ctaid) + " at " + siteText(site) + "\n    " + verb(otherAccess) +
+                       " by thread " + indexText(otherTid) + " block " + indexText(otherCtaid) + " at " +
+                       siteText(other.site - 1) + "\n    " + between +
                        " (simulator schedule: CUTWIN_SIM_SEED=" + std::to_string(launch_->seed_) + ")";
   record(me, KernelErrorKind::DataRace, detail, site);
   return false;

@@ -74,7 +74,6 @@ struct SanitizerProgram {
   /// The kernel calls foreign code (`link=`), whose writes the sanitizer does not see: no
   /// unwritten-read checks of global memory, and afterwards all of it counts as written.
   bool foreignCode = false;
-  std::string kernel;
   std::vector<std::string> argNames;
   ir::ArgLayout layout;
   std::vector<fe::Type> argTypes;
@@ -150,7 +149,8 @@ private:
   struct LocalArray {
     uintptr_t base = 0;
     uint64_t itemSize = 1;
-    std::vector<uint8_t> written;
+    std::vector<uint8_t> written; ///< per byte
+    bool holds(uintptr_t p) const { return p >= base && p < base + written.size(); }
   };
   struct Me; // the accessing thread
   bool shared(const Me &me, uint64_t offset, uint64_t size, uint32_t access, uint32_t site,

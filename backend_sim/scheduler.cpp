@@ -59,12 +59,6 @@ void fiberMain(bctx::transfer_t t) {
   leaveFiber(f);
 }
 
-void linearToTid(uint32_t i, Dim3 block, uint32_t tid[3]) {
-  tid[0] = i % block.x;
-  tid[1] = (i / block.x) % block.y;
-  tid[2] = i / (block.x * block.y);
-}
-
 /// The launch `e` records was stopped from outside: Ctrl-C or the watchdog.
 bool stoppedFromOutside(const ir::ErrorRecord &e) {
   auto kind = KernelErrorKind(e.kind);
@@ -90,7 +84,7 @@ void reportStop(const SimKernel &k, const ThreadContext &base, const BlockState 
         t.state = "stopped", t.line = int(e.payload[0]);
     where = threadsInWords(threads);
   } else {
-    uint32_t before = e.thread[0] + base.ntid[0] * (e.thread[1] + base.ntid[1] * e.thread[2]);
+    auto before = uint32_t(linearOfIndex(e.thread, base.ntid));
     where = std::to_string(before) + " finished, 1 stopped" +
             (e.payload[0] ? " in the loop at line " + std::to_string(e.payload[0]) : "") + " (thread " +
             indexText(e.thread) + "), " +
@@ -139,7 +133,7 @@ void startFibers(const SimKernel &k, const ThreadContext &base, Dim3 block, cons
   for (uint32_t i = 0; i < n; ++i) {
     Fiber &f = (*bf.fibers)[i];
     f.tc = base;
-    linearToTid(i, block, f.tc.tid);
+    indexOfLinear(i, base.ntid, f.tc.tid);
     f.tc.fiber = &f;
     f.state = Fiber::State::Ready;
     f.entry = k.threadEntry;
@@ -404,15 +398,13 @@ int blocksThatFit(uint64_t stackBytes) {
 
 ThreadContext blockContext(uint64_t b, Dim3 grid, Dim3 block, uint64_t dynamicShared) {
   ThreadContext base{};
-  base.ctaid[0] = uint32_t(b % grid.x);
-  base.ctaid[1] = uint32_t((b / grid.x) % grid.y);
-  base.ctaid[2] = uint32_t(b / (uint64_t(grid.x) * grid.y));
-  base.ntid[0] = block.x;
-  base.ntid[1] = block.y;
-  base.ntid[2] = block.z;
   base.nctaid[0] = grid.x;
   base.nctaid[1] = grid.y;
   base.nctaid[2] = grid.z;
+  indexOfLinear(b, base.nctaid, base.ctaid);
+  base.ntid[0] = block.x;
+  base.ntid[1] = block.y;
+  base.ntid[2] = block.z;
   base.dynamicShared = dynamicShared;
   base.spinPollsLeft = kSpinPolls;
   base.interruptPollsLeft = kInterruptPolls;

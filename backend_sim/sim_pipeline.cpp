@@ -124,7 +124,6 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
     s->sharedArrays = std::move(lowered.sharedArrays);
     s->staticSharedBytes = lowered.staticSharedBytes;
     s->foreignCode = !ir.info.foreign.empty() || !ir.info.link.empty();
-    s->kernel = ir.info.name;
     s->argNames = ir.info.argNames;
     s->layout = ir.info.layout;
     s->argTypes = ir.info.argTypes;

@@ -69,6 +69,18 @@ static_assert(offsetof(DebugFrameRecord, variables) == 8 && offsetof(DebugFrameR
 /// parameter): the code the sanitizer instruments, apart from the entry points and helpers.
 inline constexpr const char *kKernelCodeAttribute = "cutwin-kernel-code";
 
+/// The (x, y, z) of the `i`-th element of a box of `dims`, x fastest: threadIdx from a
+/// thread's linear index in its block (dims blockDim), blockIdx from a block's in the grid.
+inline void indexOfLinear(uint64_t i, const uint32_t dims[3], uint32_t out[3]) {
+  out[0] = uint32_t(i % dims[0]);
+  out[1] = uint32_t(i / dims[0] % dims[1]);
+  out[2] = uint32_t(i / (uint64_t(dims[0]) * dims[1]));
+}
+/// The inverse: the linear index of (x, y, z) in a box of `dims`.
+inline uint64_t linearOfIndex(const uint32_t v[3], const uint32_t dims[3]) {
+  return v[0] + uint64_t(dims[0]) * (v[1] + uint64_t(dims[1]) * v[2]);
+}
+
 /// Names of the generated entry points (the host functions JIT code calls: host_callbacks.h).
 inline constexpr const char *kThreadEntry = "cutwin.sim.thread";
 inline constexpr const char *kBlockEntry = "cutwin.sim.block";

@@ -40,15 +40,4 @@ unsigned sanitizeChecksFromEnvironment() {
   }
 }
 
-std::string sanitizeChecksText(unsigned checks) {
-  std::string text;
-  if (checks & kSanitizeRace)
-    text = "race";
-  if (checks & kSanitizeInit)
-    text += text.empty() ? "init" : ",init";
-  if (text.empty())
-    return "none";
-  return (checks & kSanitizeSharedOnly) ? text + ",shared" : text;
-}
-
 } // namespace cutwin::ir

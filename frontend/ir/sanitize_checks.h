@@ -25,7 +25,4 @@ unsigned parseSanitizeChecks(const std::string &text);
 /// The checks the environment asks for (CUTWIN_SANITIZE; none if unset).
 unsigned sanitizeChecksFromEnvironment();
 
-/// "race,init", "race", "init", "shared", "race,shared", ... or "none".
-std::string sanitizeChecksText(unsigned checks);
-
 } // namespace cutwin::ir
