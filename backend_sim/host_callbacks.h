@@ -44,6 +44,8 @@ class Function;
      uint64_t value))                                                                                        \
   X(SanitizeLocalArray, cutwin_sim_sanitize_local_array, Shadow, void,                                       \
     (cutwin::sim::ThreadContext *, const void *address, uint64_t size, uint64_t itemSize))                   \
+  /* (a fence changes what the inline checks read after it: a plain call) */                                 \
+  X(SanitizeFence, cutwin_sim_sanitize_fence, Plain, void, (cutwin::sim::ThreadContext *, uint32_t site))    \
   /* libdevice on the CPU (fp_helpers.cpp): operations in a directed rounding mode, the */                   \
   /* approximation units' sequences; float16 fma rounded once (half_ops.cpp) */                              \
   X(F32Op, cutwin_sim_f32op, NoThrow, float, (int op, int mode, float a, float b, float c))                  \

@@ -7,6 +7,8 @@
 namespace cutwin::sim {
 
 MemoryShadow::Allocation::~Allocation() {
+  if (words)
+    munmap(words, wordBytes);
   if (cells)
     munmap(cells, cellBytes);
 }
@@ -23,8 +25,30 @@ void MemoryShadow::allocated(const void *p, size_t bytes) {
 
 void MemoryShadow::released(const void *p) {
   std::unique_lock<std::shared_mutex> lock(mu_);
-  allocations_.erase(reinterpret_cast<uintptr_t>(p));
+  auto it = allocations_.find(reinterpret_cast<uintptr_t>(p));
+  if (it == allocations_.end())
+    return;
+  if (launches_) // (a launch stopped by a debugger, or another host thread's)
+    released_.push_back(std::move(it->second));
+  allocations_.erase(it);
   releases_.fetch_add(1, std::memory_order_release);
+}
+
+void MemoryShadow::launchBegins() {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  if (launches_++ == 0 && stamps_.load(std::memory_order_relaxed) > kStampLimit / 2) {
+    // Half the stamps are spent: clear every word (zero: stale), start them again.
+    for (auto &[base, a] : allocations_)
+      if (a->words)
+        madvise(a->words, a->wordBytes, MADV_DONTNEED);
+    stamps_.store(0, std::memory_order_relaxed);
+  }
+}
+
+void MemoryShadow::launchEnds() {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  if (--launches_ == 0)
+    released_.clear();
 }
 
 MemoryShadow::Allocation *MemoryShadow::find(const void *p) {
@@ -88,17 +112,31 @@ bool MemoryShadow::isWritten(const Allocation &a, const void *p, size_t n) const
   });
 }
 
-RaceCell *MemoryShadow::cells(Allocation &a) {
-  std::call_once(a.cellsMade, [&] {
-    size_t page = 4096, count = (a.bytes + 3) / 4;
-    a.cellBytes = (count * sizeof(RaceCell) + page - 1) / page * page;
+bool MemoryShadow::raceState(Allocation &a) {
+  std::call_once(a.raceStateMade, [&] {
     // Zero pages until touched: a kernel that touches a few elements of a large array pays
     // for those only.
-    void *m = mmap(nullptr, a.cellBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
-    a.cells = m == MAP_FAILED ? nullptr : static_cast<RaceCell *>(m);
+    // (The words get a spare one: an 8-byte access's inline check reads two.)
+    size_t page = 4096, count = (a.bytes + 3) / 4;
+    auto map = [&](size_t &bytes, size_t each, size_t n) -> void * {
+      bytes = (n * each + page - 1) / page * page;
+      void *m =
+          mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      return m == MAP_FAILED ? nullptr : m;
+    };
+    void *words = map(a.wordBytes, sizeof(uint64_t), count + 1);
+    void *cells = map(a.cellBytes, sizeof(RaceCell), count);
+    if (!words || !cells) {
+      if (words)
+        munmap(words, a.wordBytes);
+      if (cells)
+        munmap(cells, a.cellBytes);
+      return;
+    }
+    a.words = static_cast<std::atomic<uint64_t> *>(words);
+    a.cells = static_cast<RaceCell *>(cells);
   });
-  return a.cells;
+  return a.cells != nullptr;
 }
 
 } // namespace cutwin::sim

@@ -1,9 +1,10 @@
 /// What the sanitizer knows of the simulated device's memory (docs/sanitizers.md): for each
 /// allocation, which bytes something has written (host copies, memsets and kernel stores
 /// count), so that a kernel reading bytes of a `device_array` nothing wrote is reported; and
-/// the race cells of global memory (sanitizer.h), made when a sanitized kernel first touches
-/// the allocation. A launch of a kernel compiled without init checks may write anything:
-/// after it every allocation made so far counts as written.
+/// the compact race words and race cells of global memory (sanitize_accesses.h,
+/// sanitizer.h), made when a sanitized kernel first touches the allocation. A launch of a
+/// kernel compiled without init checks may write anything: after it every allocation made
+/// so far counts as written.
 #pragma once
 
 #include <atomic>
@@ -13,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <vector>
 
 namespace cutwin::sim {
 
@@ -27,9 +29,12 @@ public:
     /// Which bytes were written: one bit per byte (null: all, or untracked).
     std::unique_ptr<std::atomic<uint64_t>[]> written;
     uint64_t generation = 0; ///< allocations older than the shadow's generation count as written
-    std::once_flag cellsMade;
-    RaceCell *cells = nullptr; ///< one per 4 bytes, mapped on first use (zero pages until touched)
-    size_t cellBytes = 0;
+    std::once_flag raceStateMade;
+    /// Mapped on first use (zero pages until touched): a word and a cell per 4 bytes; the
+    /// inline checks read and update the words, the sanitizer keeps the cells where they do not.
+    std::atomic<uint64_t> *words = nullptr;
+    RaceCell *cells = nullptr;
+    size_t wordBytes = 0, cellBytes = 0;
     ~Allocation();
   };
 
@@ -44,6 +49,10 @@ public:
   void written(const void *p, size_t n);
   /// Allocations released so far (a remembered allocation may be stale once it changes).
   uint64_t releases() const { return releases_.load(std::memory_order_acquire); }
+  /// A sanitized launch begins / ends. A released allocation's shadow lives on until no
+  /// sanitized launch runs (a check may still hold it).
+  void launchBegins();
+  void launchEnds();
   /// A kernel without init checks ran: whatever exists now counts as written.
   void forgetUnwritten() { generation_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -55,14 +64,34 @@ public:
   void writtenIn(Allocation &a, const void *p, size_t n) {
     markWritten(a, reinterpret_cast<uintptr_t>(p) - a.base, n);
   }
+  /// `a`'s written-bytes bitmap, one bit per byte; null where every byte counts as written.
+  const uint64_t *writtenBits(const Allocation &a) const {
+    return a.written && a.generation >= generation_.load(std::memory_order_relaxed)
+               ? reinterpret_cast<const uint64_t *>(a.written.get())
+               : nullptr;
+  }
   /// Whether all of [p, p + n) inside `a` was written.
   bool isWritten(const Allocation &a, const void *p, size_t n) const;
-  /// The allocation's race cells (made on first use).
-  RaceCell *cells(Allocation &a);
+  /// Makes the allocation's race words and cells (on first use); false where the system
+  /// has no memory for them (races in the allocation go unchecked).
+  bool raceState(Allocation &a);
 
   /// A fresh tag for a stretch of a launch that no ordering crosses (a launch, or the time
   /// between two grid syncs): race cells of other tags are stale.
-  uint32_t nextInterval() { return interval_.fetch_add(1, std::memory_order_relaxed) + 1; }
+  uint32_t nextInterval() { return intervals_.fetch_add(1, std::memory_order_relaxed) + 1; }
+  /// `n` fresh stamps (the first; the others follow it), 0 when none are left: the stamps of
+  /// compact words (a block's barrier epochs, and the start of each stretch of a launch:
+  /// words of older stamps are stale) stay below 2^24. Stamps only grow; launchBegins()
+  /// clears every word and starts them again once half are spent and no launch runs.
+  uint32_t nextStamps(uint32_t n) {
+    uint32_t s = stamps_.load(std::memory_order_relaxed);
+    do
+      if (s + n >= kStampLimit)
+        return 0;
+    while (!stamps_.compare_exchange_weak(s, s + n, std::memory_order_relaxed));
+    return s + 1;
+  }
+  static constexpr uint32_t kStampLimit = uint32_t(1) << 24;
 
   /// A lock held for the few instructions of one cell's check (a checking thread never waits
   /// for anything else while it holds one).
@@ -83,7 +112,7 @@ public:
     std::atomic_flag flag_;
   };
 
-  /// The lock guarding the race cell at `index` of `a` (blocks run in parallel).
+  /// The lock guarding the race word and cell at `index` of `a` (blocks run in parallel).
   SpinLock &stripe(const Allocation &a, size_t index) { return stripes_[((a.base >> 8) + index) % kStripes]; }
 
 private:
@@ -94,7 +123,9 @@ private:
   std::map<uintptr_t, std::unique_ptr<Allocation>> allocations_;
   std::atomic<uint64_t> generation_{1};
   std::atomic<uint64_t> releases_{0}; ///< allocations released so far: a thread's cached one may be stale
-  std::atomic<uint32_t> interval_{0};
+  std::atomic<uint32_t> stamps_{0}, intervals_{0};
+  unsigned launches_ = 0;                             ///< sanitized launches running (under mu_)
+  std::vector<std::unique_ptr<Allocation>> released_; ///< released while one ran (under mu_)
   SpinLock stripes_[kStripes];
 };
 

@@ -9,8 +9,10 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -49,11 +51,17 @@ std::optional<AccessSpace> spaceOf(Value *ptr, Value *ctx) {
   return AccessSpace::Unknown;
 }
 
+/// Whether storedBits() tells a store's bits: values of at most 8 bytes, no aggregates.
+bool storedBitsFit(Type *t, const DataLayout &dl) {
+  uint64_t bits = dl.getTypeSizeInBits(t).getFixedValue();
+  return bits <= 64 && !t->isAggregateType() && dl.getTypeStoreSizeInBits(t) == bits;
+}
+
 /// The bits a store of at most 8 bytes writes, as an i64 (null for wider values).
 Value *storedBits(IRBuilder<> &b, Value *v, const DataLayout &dl) {
   Type *t = v->getType();
   uint64_t bits = dl.getTypeSizeInBits(t).getFixedValue();
-  if (bits > 64 || t->isAggregateType() || dl.getTypeStoreSizeInBits(t) != bits)
+  if (!storedBitsFit(t, dl))
     return nullptr;
   if (t->isPointerTy())
     v = b.CreatePtrToInt(v, b.getIntNTy(unsigned(bits)));
@@ -138,77 +146,393 @@ AccessSite siteOf(const DILocation *loc) {
   return s;
 }
 
-/// Whether an aligned 4-byte read of shared memory needs no call (SharedFastPath): the
-/// thread's read is recorded in its cell already, or two other readers' are, no other
-/// thread wrote it, and its bytes were written. (Writes always call: the cell keeps the
-/// value and clock of the latest.)
-Value *readNeedsNoCall(IRBuilder<> &b, Value *ctx, Value *ptr, unsigned checks) {
+/// Alias scopes that tell the optimiser what the inline checks' memory is: the sanitizer's
+/// state a thread's checks share (the fast path's fields, the thread's index), which only
+/// calls change; the words and bitmaps (shadow), which other threads change; and the
+/// kernel's own accesses (data), which touch neither. A thread's checks between two calls
+/// then load the shared state once.
+struct SanitizerScopes {
+  explicit SanitizerScopes(LLVMContext &c) {
+    MDBuilder mdb(c);
+    MDNode *domain = mdb.createAnonymousAliasScopeDomain("cutwin.sanitizer");
+    MDNode *stateScope = mdb.createAnonymousAliasScope(domain, "state");
+    MDNode *shadowScope = mdb.createAnonymousAliasScope(domain, "shadow");
+    stateList = MDNode::get(c, {stateScope});
+    shadowList = MDNode::get(c, {shadowScope});
+    bothList = MDNode::get(c, {stateScope, shadowScope});
+  }
+  void state(Instruction *i) const { i->setMetadata(LLVMContext::MD_alias_scope, stateList); }
+  void shadow(Instruction *i) const {
+    i->setMetadata(LLVMContext::MD_alias_scope, shadowList);
+    i->setMetadata(LLVMContext::MD_noalias, stateList);
+  }
+  void data(Instruction *i) const {
+    i->setMetadata(LLVMContext::MD_noalias,
+                   MDNode::concatenate(i->getMetadata(LLVMContext::MD_noalias), bothList));
+  }
+  MDNode *stateList, *shadowList, *bothList;
+};
+
+/// The thread's linear index in its block: x + nx * (y + ny * z).
+Value *threadInBlock(IRBuilder<> &b, Value *ctx, const SanitizerScopes *scopes = nullptr) {
+  auto word = [&](uint64_t offset) {
+    LoadInst *l = b.CreateLoad(b.getInt32Ty(), b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), ctx, offset));
+    if (scopes)
+      scopes->state(l);
+    return l;
+  };
+  Value *x = word(offsetof(ThreadContext, tid));
+  Value *y = word(offsetof(ThreadContext, tid) + 4);
+  Value *z = word(offsetof(ThreadContext, tid) + 8);
+  Value *nx = word(offsetof(ThreadContext, ntid));
+  Value *ny = word(offsetof(ThreadContext, ntid) + 4);
+  Value *yz = b.CreateAdd(y, b.CreateMul(ny, z));
+  Value *scaled = b.CreateMul(nx, yz);
+  return b.CreateAdd(x, scaled, "san.tid");
+}
+
+/// What the inline check of one compact word (kWord*) decides: whether the access needs
+/// nothing (`skip`), whether it needs no call (`good`: nothing, or the word `next`).
+struct WordStep {
+  Value *skip, *good, *next;
+};
+
+/// The decision for `word`, `stale` where it is empty; `me` is this thread's stamp and
+/// index (kWordOwner's bits), `stamp64` and `tid64` apart. A read: this thread's access of
+/// the epoch or two reads of the epoch are there: nothing; the word is empty: this thread's
+/// read; one read of another thread at this site: the second. A write: this thread's write
+/// is there: nothing; the word is empty, or holds this thread's read at this site: its write.
+WordStep wordStep(IRBuilder<> &b, Value *word, Value *stale, Value *me, Value *stamp64, Value *tid64,
+                  uint32_t site, bool writes) {
   // (one value per statement: the IR's order is the same from any C++ compiler)
+  uint64_t siteBits = uint64_t(site + 1) << kWordSiteShift;
+  Value *whose = b.CreateAnd(word, kWordOwner);
+  Value *mine = b.CreateICmpEQ(whose, me, "san.mine");
+  Value *wordSite = b.CreateLShr(word, kWordSiteShift);
+  Value *sameSite = b.CreateICmpEQ(wordSite, b.getInt64(site + 1));
+  Value *fresh = b.CreateOr(me, (writes ? kWordWrite : kWordRead) | siteBits);
+  if (writes) {
+    Value *wrote = b.CreateAnd(word, kWordWrite);
+    Value *skip = b.CreateAnd(mine, b.CreateICmpNE(wrote, b.getInt64(0)));
+    Value *grows = b.CreateAnd(mine, sameSite);
+    Value *good = b.CreateOr(skip, b.CreateOr(grows, stale));
+    Value *grown = b.CreateOr(word, kWordWrite);
+    return {skip, good, b.CreateSelect(stale, fresh, grown, "san.next")};
+  }
+  Value *stampAndFull = b.CreateAnd(word, kWordStamp | kWordFull);
+  Value *current = b.CreateICmpEQ(stampAndFull, stamp64); // (this epoch's, not full)
+  Value *kinds = b.CreateAnd(word, kWordRead | kWordWrite | kWordTwoReads);
+  Value *twoReads = b.CreateICmpEQ(kinds, b.getInt64(kWordRead | kWordTwoReads));
+  Value *oneRead = b.CreateICmpEQ(kinds, b.getInt64(kWordRead));
+  Value *skip = b.CreateOr(mine, b.CreateAnd(current, twoReads));
+  Value *second = b.CreateAnd(current, b.CreateAnd(oneRead, sameSite));
+  Value *good = b.CreateOr(skip, b.CreateOr(second, stale));
+  Value *reader = b.CreateShl(tid64, kWordReaderShift);
+  Value *grown = b.CreateOr(word, b.CreateOr(reader, kWordTwoReads));
+  return {skip, good, b.CreateSelect(stale, fresh, grown, "san.next")};
+}
+
+/// What a thread's inline checks share (loads the optimiser may take once for the accesses
+/// between two calls: the state changes at barriers, warp operations and fences only).
+struct CheckState {
+  IRBuilder<> &b;
+  const SanitizerScopes &scopes;
+  Value *ctx;
+  LoadInst *load(Type *t, Value *base, uint64_t offset, const char *name = "") const {
+    LoadInst *l = b.CreateLoad(t, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), base, offset), name);
+    scopes.state(l);
+    return l;
+  }
+  Value *fast() const {
+    return load(PointerType::get(b.getContext(), 0), ctx, offsetof(ThreadContext, sanitizer), "san.fast");
+  }
+  /// This thread as words name it: stamp and index (kWordOwner's bits), both apart, and
+  /// whether its warp may keep words (SanitizerFastPath::callingWarps).
+  struct Thread {
+    Value *me, *stamp64, *tid64, *keepsWords;
+  };
+  Thread thread(Value *fast) const {
+    auto *i64 = b.getInt64Ty();
+    Value *stamp = load(b.getInt32Ty(), fast, offsetof(SanitizerFastPath, stamp), "san.stamp");
+    Value *calling = load(b.getInt32Ty(), fast, offsetof(SanitizerFastPath, callingWarps));
+    Value *tid = threadInBlock(b, ctx, &scopes);
+    Value *warp = b.CreateLShr(tid, 5);
+    Value *warpBit = b.CreateLShr(calling, warp);
+    Value *keeps = b.CreateNot(b.CreateTrunc(warpBit, b.getInt1Ty()));
+    Value *tid64 = b.CreateZExt(tid, i64);
+    Value *stamp64 = b.CreateZExt(stamp, i64);
+    Value *owner = b.CreateShl(tid64, kWordTidShift);
+    Value *me = b.CreateOr(owner, stamp64, "san.me");
+    return {me, stamp64, tid64, keeps};
+  }
+};
+
+/// The inline check of an aligned 4-byte plain load or store of shared memory: where the
+/// bytes a read reads were written and the granule's word needs nothing or this thread may
+/// update it, no call (shared memory is the block's: one thread at a time, no atomics).
+void instrumentSharedAccess(const Access &a, Value *ctx, unsigned checks, uint32_t site, Function *check,
+                            Value *value, const SanitizerScopes &scopes) {
+  Instruction *inst = a.at;
+  IRBuilder<> b(inst);
   auto *i32 = b.getInt32Ty();
   auto *i64 = b.getInt64Ty();
   auto *p0 = PointerType::get(b.getContext(), 0);
-  auto at = [&](Value *base, uint64_t offset) {
-    return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), base, offset);
-  };
-  auto word = [&](Value *base, uint64_t offset) { return b.CreateLoad(i32, at(base, offset)); };
-  Value *fast = b.CreateLoad(p0, at(ctx, offsetof(ThreadContext, sanitizer)), "san.fast");
-  Value *shared = b.CreateLoad(p0, at(ctx, offsetof(ThreadContext, shared)));
-  Value *address = b.CreatePtrToInt(b.CreateAddrSpaceCast(ptr, p0), i64);
+  bool race = checks & ir::kSanitizeRace, init = checks & ir::kSanitizeInit;
+  bool writes = a.bits & kAccessWrite;
+  scopes.data(inst);
+  CheckState state{b, scopes, ctx};
+  Value *fast = state.fast();
+  Value *shared = state.load(p0, ctx, offsetof(ThreadContext, shared));
+  Value *granules = state.load(i32, fast, offsetof(SanitizerFastPath, granules));
+  Value *pointer = b.CreateAddrSpaceCast(a.ptr, p0);
+  Value *address = b.CreatePtrToInt(pointer, i64);
   Value *off = b.CreateSub(address, b.CreatePtrToInt(shared, i64), "san.offset");
-  Value *g = b.CreateLShr(off, 2);
-  Value *granules = b.CreateZExt(word(fast, offsetof(SharedFastPath, granules)), i64);
-  Value *inside = b.CreateICmpULT(g, granules);
-  Value *aligned = b.CreateICmpEQ(b.CreateAnd(off, 3), b.getInt64(0));
-  Value *ok = b.CreateAnd(aligned, inside);
-  g = b.CreateSelect(inside, g, b.getInt64(0), "san.granule"); // (the loads below stay inside the arrays)
-  if (checks & ir::kSanitizeRace) {
-    // this thread: its linear id in the grid + 1
-    Value *x = word(ctx, offsetof(ThreadContext, tid));
-    Value *y = word(ctx, offsetof(ThreadContext, tid) + 4);
-    Value *z = word(ctx, offsetof(ThreadContext, tid) + 8);
-    Value *nx = word(ctx, offsetof(ThreadContext, ntid));
-    Value *ny = word(ctx, offsetof(ThreadContext, ntid) + 4);
-    Value *tid = b.CreateAdd(x, b.CreateMul(nx, b.CreateAdd(y, b.CreateMul(ny, z))));
-    Value *first = word(fast, offsetof(SharedFastPath, firstThread));
-    Value *me = b.CreateAdd(first, tid, "san.me");
-    Value *cells = b.CreateLoad(p0, at(fast, offsetof(SharedFastPath, cells)));
-    Value *cell = b.CreateInBoundsGEP(i32, cells, b.CreateShl(g, 2));
-    auto field = [&](unsigned k, const char *name) {
-      return b.CreateLoad(i32, b.CreateConstInBoundsGEP1_64(i32, cell, k), name);
-    };
-    Value *tag = field(0, "san.tag");
-    Value *w = field(1, "san.write");
-    Value *r0 = field(2, "san.read0");
-    Value *r1 = field(3, "san.read1");
-    Value *epoch = word(fast, offsetof(SharedFastPath, epoch));
-    Value *current = b.CreateICmpEQ(tag, epoch);
-    Value *zero = b.getInt32(0), *partial = b.getInt32(kPartialAccess);
-    auto either = [&](Value *v, Value *p, Value *q) {
-      Value *isP = b.CreateICmpEQ(v, p);
-      Value *isQ = b.CreateICmpEQ(v, q);
-      return b.CreateOr(isP, isQ);
-    };
-    Value *writer = either(w, zero, me);
-    Value *recorded = either(me, r0, r1);
-    auto another = [&](Value *r) { // a whole-word read of some thread
-      Value *some = b.CreateICmpNE(r, zero);
-      Value *whole = b.CreateICmpNE(r, partial);
-      return b.CreateAnd(some, whole);
-    };
-    Value *full0 = another(r0);
-    Value *full1 = another(r1);
-    Value *others = b.CreateAnd(full0, full1);
-    Value *race = b.CreateAnd(writer, b.CreateOr(recorded, others));
-    ok = b.CreateAnd(ok, b.CreateAnd(current, race));
+  Function *rotate = Intrinsic::getDeclaration(inst->getModule(), Intrinsic::fshr, {i64});
+  Value *rotated = b.CreateCall(rotate, {off, off, b.getInt64(2)}); // (as GlobalSite::granules4)
+  Value *ok = b.CreateICmpULT(rotated, b.CreateZExt(granules, i64));
+  Value *g = b.CreateSelect(ok, rotated, b.getInt64(0), "san.granule"); // (the loads below stay inside)
+  Value *writtenAt = nullptr, *blockStart = nullptr;
+  if (init) {
+    Value *written = state.load(p0, fast, offsetof(SanitizerFastPath, sharedWritten));
+    writtenAt = b.CreateInBoundsGEP(i32, written, g);
+    LoadInst *mark = b.CreateLoad(i32, writtenAt, "san.written");
+    scopes.shadow(mark);
+    blockStart = state.load(i32, fast, offsetof(SanitizerFastPath, blockStart));
+    if (!writes)
+      ok = b.CreateAnd(ok, b.CreateICmpEQ(mark, blockStart));
   }
-  if (checks & ir::kSanitizeInit) {
-    Value *written = b.CreateLoad(p0, at(fast, offsetof(SharedFastPath, written)));
-    Value *tag = b.CreateLoad(i32, b.CreateInBoundsGEP(i32, written, g), "san.written");
-    Value *start = word(fast, offsetof(SharedFastPath, blockStart));
-    ok = b.CreateAnd(ok, b.CreateICmpEQ(tag, start));
+  Value *wordAt = nullptr, *kept = nullptr;
+  if (race) {
+    Value *words = state.load(p0, fast, offsetof(SanitizerFastPath, sharedWords));
+    CheckState::Thread me = state.thread(fast);
+    ok = b.CreateAnd(ok, me.keepsWords);
+    wordAt = b.CreateInBoundsGEP(i64, words, g);
+    LoadInst *word = b.CreateLoad(i64, wordAt, "san.word");
+    scopes.shadow(word);
+    Value *wordStamp = b.CreateAnd(word, kWordStamp);
+    Value *stale = b.CreateICmpNE(wordStamp, me.stamp64, "san.stale"); // (an older epoch's)
+    WordStep step = wordStep(b, word, stale, me.me, me.stamp64, me.tid64, site, writes);
+    ok = b.CreateAnd(ok, step.good);
+    kept = b.CreateSelect(step.skip, word, step.next);
   }
-  return ok;
+  Instruction *quick, *slow;
+  SplitBlockAndInsertIfThenElse(ok, inst, &quick, &slow);
+  IRBuilder<> qb(quick);
+  if (race)
+    scopes.shadow(qb.CreateStore(kept, wordAt));
+  if (init && writes)
+    scopes.shadow(qb.CreateStore(blockStart, writtenAt));
+  IRBuilder<> sb(slow);
+  sb.CreateCall(check, {ctx, pointer, b.getInt64(4), b.getInt32(a.bits | (value ? kAccessValueKnown : 0)),
+                        b.getInt32(site), value ? value : b.getInt64(0)})
+      ->setDebugLoc(inst->getDebugLoc());
 }
+
+/// The inline check of an aligned 4- or 8-byte plain load or store of global memory
+/// (GlobalSite, kWord*): where the site's allocation holds the address, the bytes a read
+/// reads were written, and the compact words of its 4-byte granules say this thread owns
+/// them in this epoch or nobody does in this interval, the access needs no call; a word
+/// nobody owns becomes this thread's by a compare-and-swap. A store updates the words after
+/// it is made (a thread that finds the word then finds the bytes it left); if a
+/// compare-and-swap fails there (another thread came in between), the call follows the
+/// store and says whether memory already held its bits. Anything else calls as before.
+void instrumentGlobalAccess(const Access &a, Value *ctx, unsigned checks, uint32_t site, Function *check,
+                            Value *value, const SanitizerScopes &scopes) {
+  Instruction *inst = a.at;
+  LLVMContext &c = inst->getContext();
+  IRBuilder<> b(inst);
+  auto *i8 = b.getInt8Ty();
+  auto *i32 = b.getInt32Ty();
+  auto *i64 = b.getInt64Ty();
+  auto *p0 = PointerType::get(c, 0);
+  bool race = checks & ir::kSanitizeRace, init = checks & ir::kSanitizeInit;
+  bool writes = a.bits & kAccessWrite;
+  uint64_t size = cast<ConstantInt>(a.size)->getZExtValue();
+  scopes.data(inst);
+  // What a thread's checks share (the same until its next barrier, warp operation or fence:
+  // the optimiser computes it once for the accesses between).
+  auto state = [&](Type *t, Value *base, uint64_t offset, const char *name = "") {
+    LoadInst *l = b.CreateLoad(t, b.CreateConstInBoundsGEP1_64(i8, base, offset), name);
+    scopes.state(l);
+    return l;
+  };
+  // A site's allocation: read afresh at each access (a call may have changed it).
+  auto site_ = [&](Type *t, Value *base, uint64_t offset) {
+    return b.CreateLoad(t, b.CreateConstInBoundsGEP1_64(i8, base, offset), /*isVolatile=*/true);
+  };
+  // (one value per statement: the IR's order is the same from any C++ compiler)
+  Value *fast = state(p0, ctx, offsetof(ThreadContext, sanitizer), "san.fast");
+  Value *sites = state(p0, fast, offsetof(SanitizerFastPath, sites));
+  Value *slot = b.CreateConstInBoundsGEP1_64(i8, sites, uint64_t(site) * sizeof(GlobalSite), "san.site");
+  Value *base = site_(i64, slot, offsetof(GlobalSite, base));
+  Value *limit =
+      site_(i32, slot, size == 4 ? offsetof(GlobalSite, granules4) : offsetof(GlobalSite, granules8));
+  Value *pointer = b.CreateAddrSpaceCast(a.ptr, p0);
+  Value *address = b.CreatePtrToInt(pointer, i64);
+  Value *off = b.CreateSub(address, base, "san.offset");
+  Function *rotate = Intrinsic::getDeclaration(inst->getModule(), Intrinsic::fshr, {i64});
+  Value *rotated = b.CreateCall(rotate, {off, off, b.getInt64(2)}); // (GlobalSite::granules4)
+  Value *ok = b.CreateICmpULT(rotated, b.CreateZExt(limit, i64));
+  Value *g =
+      b.CreateSelect(ok, rotated, b.getInt64(0), "san.granule"); // (the loads below stay inside the arrays)
+  Value *bitsAt = nullptr, *mask = nullptr, *allWritten = nullptr;
+  if (init) {
+    Value *written = site_(p0, slot, offsetof(GlobalSite, written));
+    Value *has = b.CreateICmpNE(written, ConstantPointerNull::get(p0));
+    Value *index = b.CreateLShr(g, 4);
+    Value *inBitmap = b.CreateInBoundsGEP(i64, written, index);
+    Value *none = b.CreateConstInBoundsGEP1_64(i8, fast, offsetof(SanitizerFastPath, allWritten));
+    bitsAt = b.CreateSelect(has, inBitmap, none);
+    LoadInst *bits = b.CreateLoad(i64, bitsAt, "san.written");
+    bits->setAtomic(AtomicOrdering::Monotonic);
+    bits->setAlignment(Align(8));
+    scopes.shadow(bits);
+    Value *nibble = b.CreateAnd(g, 15);
+    Value *shift = b.CreateShl(nibble, 2);
+    mask = b.CreateShl(b.getInt64((uint64_t(1) << size) - 1), shift);
+    Value *have = b.CreateAnd(bits, mask);
+    allWritten = b.CreateICmpEQ(have, mask);
+    if (size > 4) { // (the bytes' bits in one bitmap word)
+      Value *within = b.CreateICmpULT(nibble, b.getInt64(15));
+      ok = b.CreateAnd(ok, within);
+    }
+    if (!writes)
+      ok = b.CreateAnd(ok, allWritten);
+  }
+  // The words of the access's 4-byte granules: what they hold, what this thread makes them.
+  struct Granule {
+    Value *at, *word, *skip, *next;
+  };
+  std::vector<Granule> granules;
+  if (race) {
+    Value *words = site_(p0, slot, offsetof(GlobalSite, words));
+    Value *start = state(i32, fast, offsetof(SanitizerFastPath, intervalStart));
+    CheckState::Thread me = CheckState{b, scopes, ctx}.thread(fast);
+    ok = b.CreateAnd(ok, me.keepsWords);
+    Value *start64 = b.CreateZExt(start, i64);
+    for (uint64_t k = 0; k < size / 4; ++k) {
+      Value *index = b.CreateAdd(g, b.getInt64(k));
+      Value *at = b.CreateInBoundsGEP(i64, words, index);
+      LoadInst *word = b.CreateLoad(i64, at, "san.word");
+      word->setAtomic(AtomicOrdering::Monotonic);
+      word->setAlignment(Align(8));
+      scopes.shadow(word);
+      Value *wordStamp = b.CreateAnd(word, kWordStamp);
+      Value *stale = b.CreateICmpULT(wordStamp, start64, "san.stale"); // (before the interval)
+      WordStep step = wordStep(b, word, stale, me.me, me.stamp64, me.tid64, site, writes);
+      ok = b.CreateAnd(ok, step.good);
+      granules.push_back({at, word, step.skip, step.next});
+    }
+  }
+  // The call, as for any access.
+  uint32_t bits = a.bits | (value ? kAccessValueKnown : 0);
+  auto call = [&](IRBuilder<> &cb, Value *accessBits) {
+    cb.CreateCall(check, {ctx, pointer, b.getInt64(size), accessBits, b.getInt32(site),
+                          value ? value : b.getInt64(0)})
+        ->setDebugLoc(inst->getDebugLoc());
+  };
+  // This thread takes the words: it goes to `failed` where another thread came first.
+  auto take = [&](BasicBlock *from, BasicBlock *failed, BasicBlock *done, AtomicOrdering order) {
+    BasicBlock *here = from;
+    for (size_t k = 0; k < granules.size(); ++k) {
+      Function *f = inst->getFunction();
+      BasicBlock *swap = BasicBlock::Create(c, "san.take", f, done);
+      BasicBlock *next = k + 1 < granules.size() ? BasicBlock::Create(c, "san.next", f, done) : done;
+      IRBuilder<> hb(here);
+      hb.CreateCondBr(granules[k].skip, next, swap);
+      IRBuilder<> sb(swap);
+      AtomicCmpXchgInst *pair = sb.CreateAtomicCmpXchg(granules[k].at, granules[k].word, granules[k].next,
+                                                       MaybeAlign(8), order, AtomicOrdering::Monotonic);
+      scopes.shadow(pair);
+      sb.CreateCondBr(sb.CreateExtractValue(pair, 1), next, failed);
+      here = next;
+    }
+    if (granules.empty())
+      IRBuilder<>(from).CreateBr(done);
+  };
+  BasicBlock *head = inst->getParent();
+  BasicBlock *rest = head->splitBasicBlock(inst, "san.access"); // begins with the access
+  head->getTerminator()->eraseFromParent();
+  Function *f = head->getParent();
+  BasicBlock *quick = BasicBlock::Create(c, "san.quick", f, rest);
+  BasicBlock *slow = BasicBlock::Create(c, "san.call", f, rest);
+  IRBuilder<>(head).CreateCondBr(ok, quick, slow);
+  IRBuilder<> sb(slow);
+  call(sb, b.getInt32(bits));
+  sb.CreateBr(rest);
+  if (!writes) { // take the words, then read
+    take(quick, slow, rest, AtomicOrdering::Monotonic);
+    return;
+  }
+  // A store: mark its bytes written, remember what memory held, store, take the words.
+  IRBuilder<> qb(quick);
+  if (init) {
+    BasicBlock *mark = BasicBlock::Create(c, "san.mark", f, rest);
+    BasicBlock *marked = BasicBlock::Create(c, "san.marked", f, rest);
+    qb.CreateCondBr(allWritten, marked, mark);
+    IRBuilder<> mb(mark);
+    scopes.shadow(
+        mb.CreateAtomicRMW(AtomicRMWInst::Or, bitsAt, mask, MaybeAlign(8), AtomicOrdering::Monotonic));
+    mb.CreateBr(marked);
+    qb.SetInsertPoint(marked);
+  }
+  Value *before = nullptr;
+  if (race && value) {
+    LoadInst *held = qb.CreateLoad(b.getIntNTy(unsigned(size * 8)), a.ptr);
+    scopes.data(held);
+    before = qb.CreateZExt(held, i64);
+  }
+  BasicBlock *quickEnd = qb.GetInsertBlock();
+  qb.CreateBr(rest);
+  if (!race)
+    return;
+  IRBuilder<> rb(&*rest->getFirstInsertionPt());
+  PHINode *quickly = rb.CreatePHI(b.getInt1Ty(), 2, "san.quickly");
+  quickly->addIncoming(b.getTrue(), quickEnd);
+  quickly->addIncoming(b.getFalse(), slow);
+  PHINode *held = nullptr;
+  if (before) {
+    held = rb.CreatePHI(i64, 2, "san.before");
+    held->addIncoming(before, quickEnd);
+    held->addIncoming(b.getInt64(0), slow);
+  }
+  BasicBlock *after = rest->splitBasicBlock(inst->getNextNode(), "san.stored");
+  rest->getTerminator()->eraseFromParent();
+  BasicBlock *record = BasicBlock::Create(c, "san.record", f, after);
+  BasicBlock *late = BasicBlock::Create(c, "san.late", f, after);
+  IRBuilder<>(rest).CreateCondBr(quickly, record, after);
+  take(record, late, after, AtomicOrdering::Release);
+  IRBuilder<> lb(late);
+  Value *lateBits = lb.getInt32(bits | kAccessAfterStore);
+  if (held) {
+    Value *unchanged = lb.CreateICmpEQ(held, value);
+    lateBits = lb.CreateSelect(unchanged, lb.getInt32(bits | kAccessAfterStore | kAccessUnchanged), lateBits);
+  }
+  call(lb, lateBits);
+  lb.CreateBr(after);
+}
+
+/// Which inline check an access gets: aligned 4- and 8-byte plain loads and stores of global
+/// memory (stores whose bits are known), aligned 4-byte plain loads and stores of shared memory.
+enum class InlineCheck { None, Global, Shared };
+InlineCheck inlineCheckOf(const Access &a, const DataLayout &dl) {
+  auto *size = dyn_cast<ConstantInt>(a.size);
+  uint32_t what = a.bits & (kAccessRead | kAccessWrite | kAccessAtomic | kAccessCopy | kAccessFence);
+  auto space = AccessSpace(a.bits >> kAccessSpaceShift);
+  if (!size)
+    return InlineCheck::None;
+  uint64_t n = size->getZExtValue();
+  if (space == AccessSpace::Global && (n == 4 || n == 8) &&
+      ((what == kAccessRead && isa<LoadInst>(a.at)) ||
+       (what == kAccessWrite && isa<StoreInst>(a.at) && storedBitsFit(a.value->getType(), dl))))
+    return InlineCheck::Global;
+  if (space == AccessSpace::Shared && n == 4 &&
+      ((what == kAccessRead && isa<LoadInst>(a.at)) || (what == kAccessWrite && isa<StoreInst>(a.at))))
+    return InlineCheck::Shared;
+  return InlineCheck::None;
+}
+/// Inline checks a kernel function may have at most (sanitizer builds of generated kernels).
+constexpr size_t kInlineChecks = 256;
 
 } // namespace
 
@@ -222,6 +546,8 @@ std::vector<AccessSite> instrumentAccessesForSanitizer(Module &m, unsigned check
   auto *i64 = Type::getInt64Ty(c);
   Function *check = declareHostCallback(m, HostCallback::SanitizeAccess);
   Function *born = declareHostCallback(m, HostCallback::SanitizeLocalArray);
+  Function *fenced = declareHostCallback(m, HostCallback::SanitizeFence);
+  SanitizerScopes scopes(c);
   std::map<std::tuple<std::string, std::string, uint32_t, uint32_t>, uint32_t> siteIds;
   auto siteId = [&](const DILocation *loc) {
     AccessSite s = siteOf(loc);
@@ -243,15 +569,36 @@ std::vector<AccessSite> instrumentAccessesForSanitizer(Module &m, unsigned check
         if (auto *a = dyn_cast<AllocaInst>(&inst); a && a->getAllocatedType()->isArrayTy())
           localArrays.push_back(a);
       }
+    // Inline checks make a kernel's code several times larger: past a budget (generated
+    // kernels of thousands of accesses, which the optimiser would take minutes over), every
+    // access calls.
+    size_t inlined = std::count_if(accesses.begin(), accesses.end(), [&](const Access &a) {
+      return inlineCheckOf(a, dl) != InlineCheck::None;
+    });
+    bool inlining = inlined <= kInlineChecks;
     for (Access &a : accesses) {
       IRBuilder<> b(a.at);
-      // An aligned 4-byte plain read of shared memory its cell says needs nothing: no call.
-      auto *size = dyn_cast<ConstantInt>(a.size);
-      uint32_t kind = a.bits & (kAccessRead | kAccessWrite | kAccessAtomic | kAccessCopy | kAccessFence);
-      if (AccessSpace(a.bits >> kAccessSpaceShift) == AccessSpace::Shared && size &&
-          size->getZExtValue() == 4 && kind == kAccessRead) {
-        Value *skip = readNeedsNoCall(b, ctx, a.ptr, checks);
-        b.SetInsertPoint(SplitBlockAndInsertIfThen(b.CreateNot(skip), a.at, false));
+      if (a.bits & kAccessFence) {
+        b.CreateCall(fenced, {ctx, b.getInt32(siteId(a.at->getDebugLoc().get()))})
+            ->setDebugLoc(a.at->getDebugLoc());
+        continue;
+      }
+      InlineCheck inline_ = inlining ? inlineCheckOf(a, dl) : InlineCheck::None;
+      if (inline_ == InlineCheck::Global) {
+        uint32_t id = siteId(a.at->getDebugLoc().get());
+        Value *value = a.value ? storedBits(b, a.value, dl) : nullptr;
+        if (id < kWordSites) {
+          instrumentGlobalAccess(a, ctx, checks, id, check, value, scopes);
+          continue;
+        }
+      }
+      if (inline_ == InlineCheck::Shared) {
+        uint32_t id = siteId(a.at->getDebugLoc().get());
+        if (id < kWordSites) {
+          instrumentSharedAccess(a, ctx, checks, id, check, a.value ? storedBits(b, a.value, dl) : nullptr,
+                                 scopes);
+          continue;
+        }
       }
       uint32_t bits = a.bits;
       Value *value = a.value ? storedBits(b, a.value, dl) : nullptr;

@@ -74,6 +74,36 @@ const char *verb(uint32_t access) {
 
 } // namespace
 
+uint32_t StoreValue::inGranule(uint64_t g) const {
+  uint32_t v = 0;
+  for (uint64_t b = std::max(g * 4, offset); b < std::min(g * 4 + 4, offset + size); ++b)
+    v |= uint32_t(bits >> 8 * (b - offset) & 0xff) << 8 * (b % 4);
+  return v;
+}
+
+StampTable::~StampTable() {
+  for (std::atomic<Entry *> &chunk : chunks_)
+    delete[] chunk.load(std::memory_order_relaxed);
+}
+
+void StampTable::set(uint32_t stamp, uint32_t block, uint32_t epoch) {
+  std::atomic<Entry *> &slot = chunks_[stamp >> kChunkBits];
+  Entry *chunk = slot.load(std::memory_order_acquire);
+  if (!chunk) {
+    auto *fresh = new Entry[size_t(1) << kChunkBits];
+    if (slot.compare_exchange_strong(chunk, fresh, std::memory_order_acq_rel))
+      chunk = fresh;
+    else
+      delete[] fresh; // (another block made it: `chunk` is that one)
+  }
+  chunk[stamp & ((1u << kChunkBits) - 1)] = {block, epoch};
+}
+
+StampTable::Entry StampTable::at(uint32_t stamp) const {
+  Entry *chunk = chunks_[stamp >> kChunkBits].load(std::memory_order_acquire);
+  return chunk ? chunk[stamp & ((1u << kChunkBits) - 1)] : Entry{};
+}
+
 struct SanitizerBlock::Me {
   const ThreadContext &tc;
   uint64_t thread;    ///< in the grid
@@ -83,10 +113,25 @@ struct SanitizerBlock::Me {
 
 SanitizerLaunch::SanitizerLaunch(const SanitizerProgram &p, MemoryShadow &m, const uint32_t grid[3],
                                  const uint32_t block[3], const void *args, unsigned seed)
-    : program(p), memory(m), interval_(m.nextInterval()), args_(args), seed_(seed) {
+    : program(p), memory(m), serial_([] {
+        static std::atomic<uint64_t> launches{0};
+        return launches.fetch_add(1, std::memory_order_relaxed) + 1;
+      }()),
+      args_(args), seed_(seed) {
+  memory.launchBegins(); // (stamps may start again: the interval's comes after)
+  interval_.store(memory.nextInterval(), std::memory_order_relaxed);
+  wordStart_.store(memory.nextStamps(1), std::memory_order_relaxed);
   std::copy(grid, grid + 3, grid_);
   std::copy(block, block + 3, block_);
   threadsPerBlock_ = uint64_t(block[0]) * block[1] * block[2];
+}
+
+SanitizerLaunch::~SanitizerLaunch() { memory.launchEnds(); }
+
+void SanitizerLaunch::gridSynced() {
+  interval_.store(memory.nextInterval(), std::memory_order_relaxed);
+  // (none left: words are not kept from here on, blocks' stamps are 0 and their checks call)
+  wordStart_.store(memory.nextStamps(1), std::memory_order_relaxed);
 }
 
 void SanitizerLaunch::finish(ir::ErrorRecord *err) {
@@ -108,20 +153,28 @@ void SanitizerBlock::begin(SanitizerLaunch &launch, const ThreadContext &base, u
   sharedBase_ = base.shared;
   sharedBytes_ = sharedBytes;
   staticSharedBytes_ = launch.program.staticSharedBytes;
-  fast_.epoch = fast_.blockStart = epoch_ = blockStart_ = ++epochs_;
-  fast_.firstThread = uint32_t(blockLinear * launch.threadsPerBlock_ + 1);
-  if (sharedCells_.size() < (sharedBytes_ + 3) / 4)
-    sharedCells_.resize((sharedBytes_ + 3) / 4);
+  fast_.blockStart = epoch_ = blockStart_ = ++epochs_;
+  fast_.callingWarps = 0;
+  uint64_t granules = std::max<uint64_t>((sharedBytes_ + 3) / 4, 1);
+  if (sharedCells_.size() < granules)
+    sharedCells_.resize(granules);
   if (sharedWritten_.size() < sharedBytes_)
     sharedWritten_.resize(sharedBytes_);
-  // (stale words need no clearing: epochs are never handed out twice)
-  uint64_t granules = std::max<uint64_t>((sharedBytes_ + 3) / 4, 1);
-  if (mirror_.size() < granules * 4)
-    mirror_.resize(granules * 4);
+  // (stale written marks need no clearing: epochs are never handed out twice)
   if (writtenGranules_.size() < granules)
     writtenGranules_.resize(granules);
-  fast_.cells = mirror_.data();
-  fast_.written = writtenGranules_.data();
+  if (sharedWords_.size() < granules)
+    sharedWords_.resize(granules);
+  if (serial_ != launch.serial_) { // a new launch: its sites have touched nothing yet
+    serial_ = launch.serial_;
+    sites_.assign(launch.program.sites.size(), GlobalSite{0, fast_.noWords, nullptr, 0, 0});
+    fast_.sites = sites_.data();
+    // (stamps may have started again since the last: older words could look current)
+    std::fill(sharedWords_.begin(), sharedWords_.end(), 0);
+  }
+  newStamp();
+  fast_.sharedWords = sharedWords_.data();
+  fast_.sharedWritten = writtenGranules_.data();
   fast_.granules = uint32_t(sharedBytes_ / 4);
   // A warp's clocks are made at its first *_sync operation; until then each lane knows only
   // its own (at 1), and nothing orders its lanes but barriers.
@@ -130,14 +183,38 @@ void SanitizerBlock::begin(SanitizerLaunch &launch, const ThreadContext &base, u
     clocks_.resize(size_t(threads_) * 32);
   if (locals_.size() < threads_)
     locals_.resize(threads_);
-  for (uint32_t t = 0; t < threads_; ++t)
+  for (uint32_t t : localThreads_)
     locals_[t].clear();
+  localThreads_.clear();
+}
+
+void SanitizerBlock::newStamp() {
+  // Stamps come in batches (blocks of all cores would take each from one counter), each
+  // batch from this launch's current interval on (a stamp older than it would make stale words).
+  uint32_t start = launch_->wordStart_.load(std::memory_order_relaxed);
+  if (nextStamp_ == lastStamp_ || nextStamp_ <= start || stampsOf_ != launch_->serial_) {
+    nextStamp_ = start ? launch_->memory.nextStamps(kStampBatch) : 0;
+    lastStamp_ = nextStamp_ ? nextStamp_ + kStampBatch : 0;
+    stampsOf_ = launch_->serial_;
+  }
+  fast_.intervalStart = start;
+  if (!nextStamp_) { // no stamps left: no words, every global check calls
+    fast_.stamp = stamp_ = 0;
+    fast_.callingWarps = ~0u;
+    return;
+  }
+  fast_.stamp = stamp_ = nextStamp_++;
+  launch_->stamps_.set(stamp_, uint32_t(blockLinear_), epoch_);
+}
+
+void SanitizerBlock::barrier() {
+  epoch_ = ++epochs_;
+  newStamp();
 }
 
 void SanitizerBlock::warpSynced(uint32_t first, uint32_t group) {
-  // The records of the lanes' accesses so far carry their old clocks: the inline path must
-  // call again for the next access of each (a thread's record is kept current by its calls).
-  fast_.epoch = ++epochs_;
+  // Compact words record no clocks: the warp's accesses call from now on.
+  fast_.callingWarps |= 1u << (first / 32);
   if (!warpClocks_[first / 32]) {
     warpClocks_[first / 32] = 1;
     for (uint32_t t = first; t < std::min(first + 32, threads_); ++t) {
@@ -181,7 +258,7 @@ bool SanitizerBlock::ordered(const AccessRecord &r, const Me &me) {
   return false;
 }
 
-bool SanitizerBlock::cell(const Me &me, RaceCell &c, uint32_t tag, uint8_t bytes, uint32_t access,
+bool SanitizerBlock::cell(const Me &me, RaceCell &c, uint32_t tag, uint64_t g, uint8_t bytes, uint32_t access,
                           uint32_t site, const StoreValue *stored, const void *at) {
   if (c.tag != tag) { // a stale cell: its records are empty from now on (a record with no site is none)
     c.tag = tag;
@@ -193,8 +270,8 @@ bool SanitizerBlock::cell(const Me &me, RaceCell &c, uint32_t tag, uint8_t bytes
   };
   // Two plain writes of one value (a flag every thread may set) are benign; so is a write
   // that leaves memory as it was, for the reads it races with.
-  bool sameValue = stored && c.write.valueKnown && c.write.size == stored->size && c.value == stored->bits &&
-                   c.write.bytes == bytes;
+  uint32_t value = stored ? stored->inGranule(g) : 0;
+  bool sameValue = stored && c.write.valueKnown && c.value == value && c.write.bytes == bytes;
   if (conflicts(c.write) && !(writes && sameValue && !atomic && !c.write.atomic))
     return raceFound(me, c.write, access, site, at);
   if (writes)
@@ -212,13 +289,10 @@ bool SanitizerBlock::cell(const Me &me, RaceCell &c, uint32_t tag, uint8_t bytes
   mine.bytes = bytes;
   mine.atomic = atomic;
   mine.write = writes;
-  if (stored) {
-    mine.valueKnown = 1;
-    mine.size = stored->size;
-  }
+  mine.valueKnown = stored != nullptr;
   if (writes) {
     c.write = mine;
-    c.value = stored ? stored->bits : 0;
+    c.value = value;
     return true;
   }
   for (AccessRecord &r : c.read)
@@ -237,26 +311,14 @@ bool SanitizerBlock::cell(const Me &me, RaceCell &c, uint32_t tag, uint8_t bytes
   return true;
 }
 
-void SanitizerBlock::mirror(uint64_t g) {
-  const RaceCell &c = sharedCells_[g];
-  auto id = [](const AccessRecord &r) {
-    return !r.site ? 0u : r.bytes != 0xF ? kPartialAccess : r.thread + 1;
-  };
-  uint32_t *m = &mirror_[g * 4];
-  m[0] = c.tag == epoch_ ? fast_.epoch : 0; // (stale after a warp sync, as a barrier makes it)
-  m[1] = id(c.write);
-  m[2] = id(c.read[0]);
-  m[3] = id(c.read[1]);
-}
-
 bool SanitizerBlock::shared(const Me &me, uint64_t offset, uint64_t size, uint32_t access, uint32_t site,
                             const StoreValue *stored) {
   uint64_t end = std::min(offset + size, sharedBytes_);
   const uint8_t *at = sharedBase_ + offset;
   if ((launch_->program.checks & ir::kSanitizeInit) && end > offset) {
     if ((access & kAccessRead) && !(access & kAccessCopy))
-      for (uint64_t i = offset; i < end; ++i)
-        if (sharedWritten_[i] != blockStart_) {
+      for (uint64_t i = offset; i < end; ++i) // (an inline check's write marks its granule only)
+        if (sharedWritten_[i] != blockStart_ && writtenGranules_[i / 4] != blockStart_) {
           if (!unwrittenRead(me, at, size, site, "shared memory is undefined when a block starts", true))
             return false;
           break; // (held until the launch ends; the read still takes part in the race checks)
@@ -269,12 +331,23 @@ bool SanitizerBlock::shared(const Me &me, uint64_t offset, uint64_t size, uint32
           writtenGranules_[g] = blockStart_;
     }
   }
+  std::optional<StoreValue> here;
+  if (stored)
+    here.emplace(*stored).offset = offset;
   if (launch_->program.checks & ir::kSanitizeRace)
     for (uint64_t g = offset / 4; g * 4 < end; ++g) {
-      if (!cell(me, sharedCells_[g], epoch_, granuleBytes(g, offset, end), access, site, stored,
+      RaceCell &c = sharedCells_[g];
+      uint64_t &word = sharedWords_[g];
+      if (stamp_ && word != (kWordFull | stamp_)) { // the cell is stale: the word says what there is
+        c.tag = epoch_;
+        c.write.site = c.read[0].site = c.read[1].site = 0;
+        if ((word & kWordStamp) == stamp_)
+          fromWord(c, word, sharedBase_ + g * 4);
+        word = kWordFull | stamp_;
+      }
+      if (!cell(me, c, epoch_, g, granuleBytes(g, offset, end), access, site, here ? &*here : nullptr,
                 sharedBase_ + g * 4))
         return false;
-      mirror(g);
     }
   return true;
 }
@@ -301,6 +374,13 @@ bool SanitizerBlock::global(const Me &me, const void *address, uint64_t size, ui
   }
   if (!a)
     return true; // not device memory the simulator allocated (host memory, foreign memory)
+  const SanitizerProgram &prog = launch_->program;
+  bool race = (prog.checks & ir::kSanitizeRace) && mem.raceState(*a);
+  if (site < sites_.size()) // the site's inline checks take this allocation from now on
+    sites_[site] = {a->base, race ? reinterpret_cast<uint64_t *>(a->words) : fast_.noWords,
+                    (prog.checks & ir::kSanitizeInit) && !prog.foreignCode ? mem.writtenBits(*a) : nullptr,
+                    uint32_t(std::min<uint64_t>(a->bytes / 4, UINT32_MAX)),
+                    uint32_t(std::min<uint64_t>(a->bytes >= 8 ? (a->bytes - 8) / 4 + 1 : 0, UINT32_MAX))};
   if (launch_->program.checks & ir::kSanitizeInit) {
     if ((access & kAccessRead) && !(access & kAccessCopy) && !launch_->program.foreignCode &&
         !mem.isWritten(*a, address, size) &&
@@ -312,20 +392,58 @@ bool SanitizerBlock::global(const Me &me, const void *address, uint64_t size, ui
     if (access & kAccessWrite)
       mem.writtenIn(*a, address, size);
   }
-  if (!(launch_->program.checks & ir::kSanitizeRace))
-    return true;
-  RaceCell *cells = mem.cells(*a);
-  if (!cells)
-    return true; // (no memory for the cells: races in this allocation go unchecked)
+  if (!race)
+    return true; // (or no memory for the race state: races in this allocation go unchecked)
   uint32_t tag = launch_->interval_.load(std::memory_order_relaxed);
+  uint32_t start = launch_->wordStart_.load(std::memory_order_relaxed);
   uint64_t offset = reinterpret_cast<uintptr_t>(address) - a->base, end = std::min(offset + size, a->bytes);
+  std::optional<StoreValue> here;
+  if (stored)
+    here.emplace(*stored).offset = offset;
   for (uint64_t g = offset / 4; g * 4 < end; ++g) {
     std::lock_guard<MemoryShadow::SpinLock> lock(mem.stripe(*a, g));
-    if (!cell(me, cells[g], tag, granuleBytes(g, offset, end), access, site, stored,
-              reinterpret_cast<const void *>(a->base + g * 4)))
+    RaceCell &c = a->cells[g];
+    auto *at = reinterpret_cast<const void *>(a->base + g * 4);
+    // The word's records go to the cell (and the word says so) unless they are there already.
+    // (A compare-and-swap: an inline check may take the word meanwhile; then again.)
+    uint64_t word = a->words[g].load(std::memory_order_acquire);
+    while (start && ((word & kWordStamp) < start || !(word & kWordFull))) {
+      c.tag = tag;
+      c.write.site = c.read[0].site = c.read[1].site = 0;
+      if ((word & kWordStamp) >= start)
+        fromWord(c, word, at);
+      if (a->words[g].compare_exchange_weak(word, kWordFull | start, std::memory_order_acq_rel))
+        break;
+    }
+    if (!cell(me, c, tag, g, granuleBytes(g, offset, end), access, site, here ? &*here : nullptr, at))
       return false;
   }
   return true;
+}
+
+void SanitizerBlock::fromWord(RaceCell &c, uint64_t word, const void *at) {
+  StampTable::Entry e = launch_->stamps_.at(uint32_t(word & kWordStamp));
+  if (!e.epoch)
+    return; // (a stamp of another launch running at once: not this launch's memory to judge)
+  AccessRecord r;
+  r.thread = uint32_t(e.block * launch_->threadsPerBlock_ + (word >> kWordTidShift & kWordTid));
+  r.site = uint32_t(word >> kWordSiteShift);
+  r.bytes = 0xf;
+  r.epoch = e.epoch;
+  r.clock = 1; // (words are kept for warps without lane clocks and threads that never fenced)
+  if (word & kWordWrite) {
+    c.write = r;
+    c.write.write = 1;
+    // The bytes are what the write left: an inline check updates the word after its store.
+    c.write.valueKnown = 1;
+    c.value = __atomic_load_n(static_cast<const uint32_t *>(at), __ATOMIC_RELAXED);
+  }
+  if (word & kWordRead)
+    c.read[0] = r;
+  if (word & kWordTwoReads) { // (a second reader at the same site)
+    c.read[1] = r;
+    c.read[1].thread = uint32_t(e.block * launch_->threadsPerBlock_ + (word >> kWordReaderShift & kWordTid));
+  }
 }
 
 bool SanitizerBlock::local(const Me &me, const void *address, uint64_t size, uint32_t access, uint32_t site) {
@@ -349,6 +467,8 @@ void SanitizerBlock::localArray(const ThreadContext &tc, const void *address, ui
   auto tid = uint32_t(linearOfIndex(tc.tid, tc.ntid));
   auto base = reinterpret_cast<uintptr_t>(address);
   std::vector<LocalArray> &mine = locals_[tid];
+  if (mine.empty())
+    localThreads_.push_back(tid);
   for (LocalArray &l : mine)
     if (base < l.base + l.written.size() && l.base < base + size) { // the same frame again
       l.base = base;
@@ -368,13 +488,15 @@ bool SanitizerBlock::access(const ThreadContext &tc, const void *address, uint64
     std::lock_guard<std::mutex> lock(launch_->fenceMu_);
     ++launch_->fences_[me.thread];
     launch_->anyFence_.store(true, std::memory_order_relaxed);
-    fast_.epoch = ++epochs_; // (records made before it carry the old fence count)
+    fast_.callingWarps |= 1u << (tid / 32); // (compact words record no fences)
     return true;
   }
   if (size == 0)
     return true;
   bool valueKnown = (access & kAccessValueKnown) && size <= 8;
-  StoreValue known{value, uint8_t(size), valueKnown && holds(address, value, size)};
+  bool unchanged = valueKnown && (access & kAccessAfterStore ? (access & kAccessUnchanged) != 0
+                                                             : holds(address, value, size));
+  StoreValue known{value, 0, uint8_t(size), unchanged};
   const StoreValue *stored = valueKnown ? &known : nullptr;
   auto space = AccessSpace((access >> kAccessSpaceShift) & 3);
   auto at = reinterpret_cast<uintptr_t>(address), sharedAt = reinterpret_cast<uintptr_t>(sharedBase_);
@@ -547,6 +669,10 @@ extern "C" void cutwin_sim_sanitize_access(ThreadContext *tc, const void *addres
     return;
   tc->block->abort->store(true, std::memory_order_relaxed);
   cutwin::sim::endFaultedThread(tc);
+}
+
+extern "C" void cutwin_sim_sanitize_fence(ThreadContext *tc, uint32_t site) {
+  cutwin_sim_sanitize_access(tc, nullptr, 0, cutwin::sim::kAccessFence, site, 0);
 }
 
 extern "C" void cutwin_sim_sanitize_local_array(ThreadContext *tc, const void *address, uint64_t size,

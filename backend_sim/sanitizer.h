@@ -3,7 +3,9 @@
 ///
 /// Races. Each 4 bytes of shared memory (per block) and of global memory (per allocation)
 /// has a cell: the last write and up to two reads of the current stretch, each with its
-/// thread, site, bytes and the thread's clocks. Two accesses race when different threads
+/// thread, site, bytes and the thread's clocks; and a compact word (sanitize_accesses.h)
+/// that stands for the cell while one thread's accesses (or two reads) are all there is,
+/// kept by the inline checks without a call. Two accesses race when different threads
 /// made them, they overlap, at least one writes, not both are atomic, and nothing orders
 /// them: a barrier of their block between them (each barrier starts an epoch; shared cells
 /// of an older epoch are stale), a grid sync (which starts a new interval for every cell),
@@ -45,24 +47,47 @@ struct AccessRecord {
   uint32_t bytes : 4 = 0; ///< which of the cell's 4 bytes
   uint32_t write : 1 = 0;
   uint32_t atomic : 1 = 0;
-  uint32_t valueKnown : 1 = 0; ///< a store whose bytes are the cell's `value` (`size` of them)
+  uint32_t valueKnown : 1 = 0; ///< a store whose bytes in the cell are the cell's `value`
   uint32_t epoch = 0;          ///< its block's barrier epoch then
   uint32_t clock = 0;          ///< the thread's own lane clock then
   uint16_t fences = 0;         ///< fences the thread had made before it
-  uint8_t size = 0;
 };
 
 struct RaceCell {
   uint32_t tag = 0; ///< the epoch (shared) or interval (global) the records belong to
   AccessRecord write, read[2];
-  uint64_t value = 0; ///< what the write stored, if known
+  uint32_t value = 0; ///< the cell's 4 bytes as the write left them, if known
 };
 
 /// The bits a store of at most 8 bytes writes.
 struct StoreValue {
   uint64_t bits = 0;
+  uint64_t offset = 0; ///< where it begins (bytes, in the same numbering as the cells')
   uint8_t size = 0;
-  bool unchanged = false; ///< memory already holds these bits
+  bool unchanged = false; ///< memory already held these bits
+  /// The bytes it writes into the cell of 4 bytes from `g * 4`, in their places there.
+  uint32_t inGranule(uint64_t g) const;
+};
+
+/// The block and barrier epoch each stamp a launch handed a block stands for (a compact
+/// word names only the stamp and the thread's index in its block). Stamps index it
+/// directly: pages of it are made as stamps reach them.
+class StampTable {
+public:
+  StampTable() = default;
+  ~StampTable();
+  StampTable(const StampTable &) = delete;
+  StampTable &operator=(const StampTable &) = delete;
+  void set(uint32_t stamp, uint32_t block, uint32_t epoch);
+  struct Entry {
+    uint32_t block = 0, epoch = 0;
+  };
+  Entry at(uint32_t stamp) const;
+
+private:
+  static constexpr unsigned kChunkBits = 14;
+  static constexpr size_t kChunks = MemoryShadow::kStampLimit >> kChunkBits;
+  std::atomic<Entry *> chunks_[kChunks] = {};
 };
 
 /// What a sanitized kernel tells the sanitizer, from its compilation.
@@ -100,8 +125,11 @@ class SanitizerLaunch {
 public:
   SanitizerLaunch(const SanitizerProgram &program, MemoryShadow &memory, const uint32_t grid[3],
                   const uint32_t block[3], const void *args, unsigned seed);
+  ~SanitizerLaunch();
+  SanitizerLaunch(const SanitizerLaunch &) = delete;
+  SanitizerLaunch &operator=(const SanitizerLaunch &) = delete;
   /// Every block waits at a grid sync: what came before is ordered before what follows.
-  void gridSynced() { interval_.store(memory.nextInterval(), std::memory_order_relaxed); }
+  void gridSynced();
   /// After the launch: a read of unwritten shared or global memory that no race explained
   /// (a write by another thread the read did not wait for) is reported now, in `err`.
   void finish(ir::ErrorRecord *err);
@@ -113,7 +141,10 @@ public:
 
 private:
   friend class SanitizerBlock;
-  std::atomic<uint32_t> interval_;
+  const uint64_t serial_;           ///< this launch among all (a block state's sites are a launch's)
+  std::atomic<uint32_t> interval_;  ///< the current interval's tag (race cells of others are stale)
+  std::atomic<uint32_t> wordStart_; ///< its first stamp (older words are stale); 0: no words (none left)
+  StampTable stamps_;
   uint32_t block_[3], grid_[3];
   uint64_t threadsPerBlock_;
   const void *args_;
@@ -132,9 +163,9 @@ public:
   /// A block begins: its shared memory (`sharedBytes`, static and dynamic) is all unwritten.
   void begin(SanitizerLaunch &launch, const ThreadContext &base, uint64_t blockLinear, uint64_t sharedBytes);
   /// Every thread of the block passed a barrier.
-  void barrier() { fast_.epoch = epoch_ = ++epochs_; }
+  void barrier();
   /// What the inline checks read (ThreadContext::sanitizer).
-  const SharedFastPath *fastPath() const { return &fast_; }
+  const SanitizerFastPath *fastPath() const { return &fast_; }
   /// The lanes `group` of the warp whose first thread is `first` completed a *_sync operation.
   void warpSynced(uint32_t first, uint32_t group);
 
@@ -159,8 +190,12 @@ private:
               const StoreValue *stored);
   bool local(const Me &me, const void *address, uint64_t size, uint32_t access, uint32_t site);
   /// Checks and updates one cell; false after recording a race.
-  bool cell(const Me &me, RaceCell &c, uint32_t tag, uint8_t bytes, uint32_t access, uint32_t site,
-            const StoreValue *stored, const void *at);
+  bool cell(const Me &me, RaceCell &c, uint32_t tag, uint64_t g, uint8_t bytes, uint32_t access,
+            uint32_t site, const StoreValue *stored, const void *at);
+  /// The records a compact word stands for, in the cell (empty), whose 4 bytes are at `at`.
+  void fromWord(RaceCell &c, uint64_t word, const void *at);
+  /// A new barrier epoch's stamp (the block began, or passed a barrier).
+  void newStamp();
   bool ordered(const AccessRecord &r, const Me &me);
   uint32_t fencesOf(uint64_t thread);
   bool raceFound(const Me &me, const AccessRecord &other, uint32_t access, uint32_t site, const void *at);
@@ -180,14 +215,20 @@ private:
   uint32_t epoch_ = 0;
   uint32_t epochs_ = 0; ///< epochs handed out by this block state (never reused: older cells are stale)
   std::vector<RaceCell> sharedCells_;
-  std::vector<uint32_t> mirror_;          ///< SharedFastPath::cells
-  std::vector<uint32_t> writtenGranules_; ///< SharedFastPath::written
-  SharedFastPath fast_;
-  void mirror(uint64_t granule);        ///< after a change to the shared cell
-  std::vector<uint32_t> sharedWritten_; ///< per byte: the epoch base of the block that wrote it
-  uint32_t blockStart_ = 0;             ///< this block's first epoch
-  std::vector<uint32_t> clocks_;        ///< per thread: its warp's 32 lane clocks as it knows them
-  std::vector<uint8_t> warpClocks_;     ///< per warp: whether its clocks were made (at its first *_sync)
+  std::vector<uint64_t> sharedWords_;     ///< SanitizerFastPath::sharedWords
+  std::vector<uint32_t> writtenGranules_; ///< SanitizerFastPath::sharedWritten
+  SanitizerFastPath fast_;
+  uint64_t serial_ = 0;           ///< the launch `sites_` belong to
+  std::vector<GlobalSite> sites_; ///< SanitizerFastPath::sites
+  uint32_t stamp_ = 0;            ///< the block's barrier epoch as compact words name it
+  static constexpr uint32_t kStampBatch = 64;
+  uint32_t nextStamp_ = 0, lastStamp_ = 0; ///< the batch of stamps left: [next, last)
+  uint64_t stampsOf_ = 0;                  ///< the launch the batch is of
+  std::vector<uint32_t> localThreads_;     ///< the threads with local arrays in `locals_`
+  std::vector<uint32_t> sharedWritten_;    ///< per byte: the epoch base of the block that wrote it
+  uint32_t blockStart_ = 0;                ///< this block's first epoch
+  std::vector<uint32_t> clocks_;           ///< per thread: its warp's 32 lane clocks as it knows them
+  std::vector<uint8_t> warpClocks_;        ///< per warp: whether its clocks were made (at its first *_sync)
   std::vector<std::vector<LocalArray>> locals_;
   /// The allocations the last global accesses found, latest first (kernels touch few arrays).
   MemoryShadow::Allocation *lastAllocations_[4] = {};

@@ -10,7 +10,7 @@ namespace cutwin::sim {
 
 struct Fiber;
 struct BlockState;
-struct SharedFastPath;
+struct SanitizerFastPath;
 
 /// A function of a debug kernel as it runs (`cutwin.debug.enter`, docs/ir.md): the frame
 /// record the frontend lays out in the function's frame. The thread's debug stack links
@@ -39,8 +39,8 @@ struct ThreadContext {
   /// was interrupted (`cutwin.poll`; counted down like spinPollsLeft, reset to kInterruptPolls)
   uint32_t interruptPollsLeft;
   /// field 11: kernels compiled with `sanitize=`: what the inline checks of shared-memory
-  /// accesses read (sanitize_accesses.h); null otherwise
-  const SharedFastPath *sanitizer;
+  /// and global-memory accesses read (sanitize_accesses.h); null otherwise
+  const SanitizerFastPath *sanitizer;
 };
 
 /// Iterations of a waiting loop (`cutwin.spin`) between two yields of its fiber.
