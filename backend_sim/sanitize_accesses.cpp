@@ -200,33 +200,41 @@ struct WordStep {
 /// The decision for `word`, `stale` where it is empty; `me` is this thread's stamp and
 /// index (kWordOwner's bits), `stamp64` and `tid64` apart. A read: this thread's access of
 /// the epoch or two reads of the epoch are there: nothing; the word is empty: this thread's
-/// read; one read of another thread at this site: the second. A write: this thread's write
-/// is there: nothing; the word is empty, or holds this thread's read at this site: its write.
+/// read; one read of another thread at this site: the second (with `twoReaders`). A write: this thread's
+/// write is there: nothing; the word is empty, or holds this thread's read at this site: its write.
 WordStep wordStep(IRBuilder<> &b, Value *word, Value *stale, Value *me, Value *stamp64, Value *tid64,
-                  uint32_t site, bool writes) {
-  // (one value per statement: the IR's order is the same from any C++ compiler)
-  uint64_t siteBits = uint64_t(site + 1) << kWordSiteShift;
-  Value *whose = b.CreateAnd(word, kWordOwner);
-  Value *mine = b.CreateICmpEQ(whose, me, "san.mine");
-  Value *wordSite = b.CreateLShr(word, kWordSiteShift);
-  Value *sameSite = b.CreateICmpEQ(wordSite, b.getInt64(site + 1));
+                  uint32_t site, bool writes, bool twoReaders) {
+  // Each test is one mask and one compare (`me` and the constants are the thread's: the
+  // optimiser computes them once for its checks). (One value per statement: the IR's order
+  // is the same from any C++ compiler.)
+  uint64_t siteBits = uint64_t(site + 1) << kWordSiteShift, siteMask = uint64_t(kWordSites) << kWordSiteShift;
+  auto is = [&](uint64_t mask, Value *want, const char *name = "") {
+    Value *masked = b.CreateAnd(word, mask);
+    return b.CreateICmpEQ(masked, want, name);
+  };
   Value *fresh = b.CreateOr(me, (writes ? kWordWrite : kWordRead) | siteBits);
   if (writes) {
-    Value *wrote = b.CreateAnd(word, kWordWrite);
-    Value *skip = b.CreateAnd(mine, b.CreateICmpNE(wrote, b.getInt64(0)));
-    Value *grows = b.CreateAnd(mine, sameSite);
+    Value *wrote = b.CreateOr(me, kWordWrite);
+    Value *skip = is(kWordOwner | kWordWrite, wrote, "san.mine"); // this thread wrote in the epoch
+    Value *here = b.CreateOr(me, siteBits);
+    Value *grows = is(kWordOwner | siteMask, here); // this thread's access of the epoch at this site
     Value *good = b.CreateOr(skip, b.CreateOr(grows, stale));
     Value *grown = b.CreateOr(word, kWordWrite);
     return {skip, good, b.CreateSelect(stale, fresh, grown, "san.next")};
   }
-  Value *stampAndFull = b.CreateAnd(word, kWordStamp | kWordFull);
-  Value *current = b.CreateICmpEQ(stampAndFull, stamp64); // (this epoch's, not full)
-  Value *kinds = b.CreateAnd(word, kWordRead | kWordWrite | kWordTwoReads);
-  Value *twoReads = b.CreateICmpEQ(kinds, b.getInt64(kWordRead | kWordTwoReads));
-  Value *oneRead = b.CreateICmpEQ(kinds, b.getInt64(kWordRead));
-  Value *skip = b.CreateOr(mine, b.CreateAnd(current, twoReads));
-  Value *second = b.CreateAnd(current, b.CreateAnd(oneRead, sameSite));
-  Value *good = b.CreateOr(skip, b.CreateOr(second, stale));
+  Value *mine = is(kWordOwner, me, "san.mine");
+  if (!twoReaders) {
+    Value *good = b.CreateOr(mine, stale);
+    Value *grown = b.CreateOr(word, kWordRead);
+    return {mine, good, b.CreateSelect(stale, fresh, grown, "san.next")};
+  }
+  uint64_t epochKinds = kWordStamp | kWordFull | kWordRead | kWordWrite | kWordTwoReads;
+  Value *two = b.CreateOr(stamp64, kWordRead | kWordTwoReads);
+  Value *twoReads = is(epochKinds, two); // the epoch's two reads
+  Value *one = b.CreateOr(stamp64, kWordRead | siteBits);
+  Value *oneRead = is(epochKinds | siteMask, one); // one read of the epoch at this site
+  Value *skip = b.CreateOr(mine, twoReads);
+  Value *good = b.CreateOr(skip, b.CreateOr(oneRead, stale));
   Value *reader = b.CreateShl(tid64, kWordReaderShift);
   Value *grown = b.CreateOr(word, b.CreateOr(reader, kWordTwoReads));
   return {skip, good, b.CreateSelect(stale, fresh, grown, "san.next")};
@@ -267,9 +275,17 @@ struct CheckState {
   }
 };
 
+/// Makes a load or store of the sanitizer's words or marks atomic (monotonic): a call may
+/// change them, and the callback's declared effects (host_callbacks.h: it writes only state
+/// of its own) would let the optimiser reuse a value read before it; it does not for atomics.
+template <class I> void atomic(I *i, unsigned align) {
+  i->setAtomic(AtomicOrdering::Monotonic);
+  i->setAlignment(Align(align));
+}
+
 /// The inline check of an aligned 4-byte plain load or store of shared memory: where the
 /// bytes a read reads were written and the granule's word needs nothing or this thread may
-/// update it, no call (shared memory is the block's: one thread at a time, no atomics).
+/// update it, no call (shared memory is the block's: one thread at a time, no compare-and-swap).
 void instrumentSharedAccess(const Access &a, Value *ctx, unsigned checks, uint32_t site, Function *check,
                             Value *value, const SanitizerScopes &scopes) {
   Instruction *inst = a.at;
@@ -296,6 +312,7 @@ void instrumentSharedAccess(const Access &a, Value *ctx, unsigned checks, uint32
     Value *written = state.load(p0, fast, offsetof(SanitizerFastPath, sharedWritten));
     writtenAt = b.CreateInBoundsGEP(i32, written, g);
     LoadInst *mark = b.CreateLoad(i32, writtenAt, "san.written");
+    atomic(mark, 4);
     scopes.shadow(mark);
     blockStart = state.load(i32, fast, offsetof(SanitizerFastPath, blockStart));
     if (!writes)
@@ -308,20 +325,27 @@ void instrumentSharedAccess(const Access &a, Value *ctx, unsigned checks, uint32
     ok = b.CreateAnd(ok, me.keepsWords);
     wordAt = b.CreateInBoundsGEP(i64, words, g);
     LoadInst *word = b.CreateLoad(i64, wordAt, "san.word");
+    atomic(word, 8);
     scopes.shadow(word);
     Value *wordStamp = b.CreateAnd(word, kWordStamp);
     Value *stale = b.CreateICmpNE(wordStamp, me.stamp64, "san.stale"); // (an older epoch's)
-    WordStep step = wordStep(b, word, stale, me.me, me.stamp64, me.tid64, site, writes);
+    WordStep step = wordStep(b, word, stale, me.me, me.stamp64, me.tid64, site, writes, /*twoReaders=*/true);
     ok = b.CreateAnd(ok, step.good);
     kept = b.CreateSelect(step.skip, word, step.next);
   }
   Instruction *quick, *slow;
   SplitBlockAndInsertIfThenElse(ok, inst, &quick, &slow);
   IRBuilder<> qb(quick);
-  if (race)
-    scopes.shadow(qb.CreateStore(kept, wordAt));
-  if (init && writes)
-    scopes.shadow(qb.CreateStore(blockStart, writtenAt));
+  if (race) {
+    StoreInst *keep = qb.CreateStore(kept, wordAt);
+    atomic(keep, 8);
+    scopes.shadow(keep);
+  }
+  if (init && writes) {
+    StoreInst *mark = qb.CreateStore(blockStart, writtenAt);
+    atomic(mark, 4);
+    scopes.shadow(mark);
+  }
   IRBuilder<> sb(slow);
   sb.CreateCall(check, {ctx, pointer, b.getInt64(4), b.getInt32(a.bits | (value ? kAccessValueKnown : 0)),
                         b.getInt32(site), value ? value : b.getInt64(0)})
@@ -419,7 +443,9 @@ void instrumentGlobalAccess(const Access &a, Value *ctx, unsigned checks, uint32
       scopes.shadow(word);
       Value *wordStamp = b.CreateAnd(word, kWordStamp);
       Value *stale = b.CreateICmpULT(wordStamp, start64, "san.stale"); // (before the interval)
-      WordStep step = wordStep(b, word, stale, me.me, me.stamp64, me.tid64, site, writes);
+      // (one reader only: the second's test costs a vector add a tenth more, register pressure)
+      WordStep step =
+          wordStep(b, word, stale, me.me, me.stamp64, me.tid64, site, writes, /*twoReaders=*/false);
       ok = b.CreateAnd(ok, step.good);
       granules.push_back({at, word, step.skip, step.next});
     }
@@ -460,8 +486,8 @@ void instrumentGlobalAccess(const Access &a, Value *ctx, unsigned checks, uint32
   IRBuilder<> sb(slow);
   call(sb, b.getInt32(bits));
   sb.CreateBr(rest);
-  if (!writes) { // take the words, then read
-    take(quick, slow, rest, AtomicOrdering::Monotonic);
+  if (!writes) {                                      // take the words, then read
+    take(quick, slow, rest, AtomicOrdering::Release); // (the word names a stamp: StampTable)
     return;
   }
   // A store: mark its bytes written, remember what memory held, store, take the words.
@@ -479,6 +505,7 @@ void instrumentGlobalAccess(const Access &a, Value *ctx, unsigned checks, uint32
   Value *before = nullptr;
   if (race && value) {
     LoadInst *held = qb.CreateLoad(b.getIntNTy(unsigned(size * 8)), a.ptr);
+    held->setAlignment(Align(4)); // (all the inline check knows of it)
     scopes.data(held);
     before = qb.CreateZExt(held, i64);
   }

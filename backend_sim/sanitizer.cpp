@@ -82,26 +82,29 @@ uint32_t StoreValue::inGranule(uint64_t g) const {
 }
 
 StampTable::~StampTable() {
-  for (std::atomic<Entry *> &chunk : chunks_)
+  for (std::atomic<std::atomic<uint64_t> *> &chunk : chunks_)
     delete[] chunk.load(std::memory_order_relaxed);
 }
 
 void StampTable::set(uint32_t stamp, uint32_t block, uint32_t epoch) {
-  std::atomic<Entry *> &slot = chunks_[stamp >> kChunkBits];
-  Entry *chunk = slot.load(std::memory_order_acquire);
+  std::atomic<std::atomic<uint64_t> *> &slot = chunks_[stamp >> kChunkBits];
+  std::atomic<uint64_t> *chunk = slot.load(std::memory_order_acquire);
   if (!chunk) {
-    auto *fresh = new Entry[size_t(1) << kChunkBits];
+    auto *fresh = new std::atomic<uint64_t>[size_t(1) << kChunkBits]();
     if (slot.compare_exchange_strong(chunk, fresh, std::memory_order_acq_rel))
       chunk = fresh;
     else
       delete[] fresh; // (another block made it: `chunk` is that one)
   }
-  chunk[stamp & ((1u << kChunkBits) - 1)] = {block, epoch};
+  chunk[stamp & ((1u << kChunkBits) - 1)].store(uint64_t(block) << 32 | epoch, std::memory_order_release);
 }
 
 StampTable::Entry StampTable::at(uint32_t stamp) const {
-  Entry *chunk = chunks_[stamp >> kChunkBits].load(std::memory_order_acquire);
-  return chunk ? chunk[stamp & ((1u << kChunkBits) - 1)] : Entry{};
+  std::atomic<uint64_t> *chunk = chunks_[stamp >> kChunkBits].load(std::memory_order_acquire);
+  if (!chunk)
+    return {};
+  uint64_t e = chunk[stamp & ((1u << kChunkBits) - 1)].load(std::memory_order_acquire);
+  return {uint32_t(e >> 32), uint32_t(e)};
 }
 
 struct SanitizerBlock::Me {
@@ -342,7 +345,7 @@ bool SanitizerBlock::shared(const Me &me, uint64_t offset, uint64_t size, uint32
         c.tag = epoch_;
         c.write.site = c.read[0].site = c.read[1].site = 0;
         if ((word & kWordStamp) == stamp_)
-          fromWord(c, word, sharedBase_ + g * 4);
+          fromWord(c, word, sharedBase_ + g * 4, nullptr, g);
         word = kWordFull | stamp_;
       }
       if (!cell(me, c, epoch_, g, granuleBytes(g, offset, end), access, site, here ? &*here : nullptr,
@@ -376,11 +379,15 @@ bool SanitizerBlock::global(const Me &me, const void *address, uint64_t size, ui
     return true; // not device memory the simulator allocated (host memory, foreign memory)
   const SanitizerProgram &prog = launch_->program;
   bool race = (prog.checks & ir::kSanitizeRace) && mem.raceState(*a);
-  if (site < sites_.size()) // the site's inline checks take this allocation from now on
-    sites_[site] = {a->base, race ? reinterpret_cast<uint64_t *>(a->words) : fast_.noWords,
-                    (prog.checks & ir::kSanitizeInit) && !prog.foreignCode ? mem.writtenBits(*a) : nullptr,
-                    uint32_t(std::min<uint64_t>(a->bytes / 4, UINT32_MAX)),
-                    uint32_t(std::min<uint64_t>(a->bytes >= 8 ? (a->bytes - 8) / 4 + 1 : 0, UINT32_MAX))};
+  if (site < sites_.size()) { // the site's inline checks take this allocation from now on
+    // (race checks without words, where the system had no memory for them: no granules, it calls)
+    bool inline_ = race || !(prog.checks & ir::kSanitizeRace);
+    sites_[site] = {
+        a->base, race ? reinterpret_cast<uint64_t *>(a->words) : fast_.noWords,
+        (prog.checks & ir::kSanitizeInit) && !prog.foreignCode ? mem.writtenBits(*a) : nullptr,
+        inline_ ? uint32_t(std::min<uint64_t>(a->bytes / 4, UINT32_MAX)) : 0,
+        inline_ ? uint32_t(std::min<uint64_t>(a->bytes >= 8 ? (a->bytes - 8) / 4 + 1 : 0, UINT32_MAX)) : 0};
+  }
   if (launch_->program.checks & ir::kSanitizeInit) {
     if ((access & kAccessRead) && !(access & kAccessCopy) && !launch_->program.foreignCode &&
         !mem.isWritten(*a, address, size) &&
@@ -411,7 +418,7 @@ bool SanitizerBlock::global(const Me &me, const void *address, uint64_t size, ui
       c.tag = tag;
       c.write.site = c.read[0].site = c.read[1].site = 0;
       if ((word & kWordStamp) >= start)
-        fromWord(c, word, at);
+        fromWord(c, word, at, access & kAccessAfterStore && here ? &*here : nullptr, g);
       if (a->words[g].compare_exchange_weak(word, kWordFull | start, std::memory_order_acq_rel))
         break;
     }
@@ -421,7 +428,8 @@ bool SanitizerBlock::global(const Me &me, const void *address, uint64_t size, ui
   return true;
 }
 
-void SanitizerBlock::fromWord(RaceCell &c, uint64_t word, const void *at) {
+void SanitizerBlock::fromWord(RaceCell &c, uint64_t word, const void *at, const StoreValue *late,
+                              uint64_t g) {
   StampTable::Entry e = launch_->stamps_.at(uint32_t(word & kWordStamp));
   if (!e.epoch)
     return; // (a stamp of another launch running at once: not this launch's memory to judge)
@@ -434,9 +442,12 @@ void SanitizerBlock::fromWord(RaceCell &c, uint64_t word, const void *at) {
   if (word & kWordWrite) {
     c.write = r;
     c.write.write = 1;
-    // The bytes are what the write left: an inline check updates the word after its store.
-    c.write.valueKnown = 1;
+    // The bytes are what the write left (an inline check updates the word after its store)
+    // unless this call follows a store of its own that came in between: where memory holds
+    // that store's bits, the write's were those the store found if it found its own
+    // (`unchanged`), else other ones.
     c.value = __atomic_load_n(static_cast<const uint32_t *>(at), __ATOMIC_RELAXED);
+    c.write.valueKnown = !(late && c.value == late->inGranule(g) && !late->unchanged);
   }
   if (word & kWordRead)
     c.read[0] = r;

@@ -87,7 +87,7 @@ public:
 private:
   static constexpr unsigned kChunkBits = 14;
   static constexpr size_t kChunks = MemoryShadow::kStampLimit >> kChunkBits;
-  std::atomic<Entry *> chunks_[kChunks] = {};
+  std::atomic<std::atomic<uint64_t> *> chunks_[kChunks] = {}; ///< entries: block << 32 | epoch
 };
 
 /// What a sanitized kernel tells the sanitizer, from its compilation.
@@ -192,8 +192,9 @@ private:
   /// Checks and updates one cell; false after recording a race.
   bool cell(const Me &me, RaceCell &c, uint32_t tag, uint64_t g, uint8_t bytes, uint32_t access,
             uint32_t site, const StoreValue *stored, const void *at);
-  /// The records a compact word stands for, in the cell (empty), whose 4 bytes are at `at`.
-  void fromWord(RaceCell &c, uint64_t word, const void *at);
+  /// The records a compact word stands for, in the cell (empty) of granule `g`, whose 4 bytes
+  /// are at `at`; `late`: this call's store, made before it (kAccessAfterStore).
+  void fromWord(RaceCell &c, uint64_t word, const void *at, const StoreValue *late, uint64_t g);
   /// A new barrier epoch's stamp (the block began, or passed a barrier).
   void newStamp();
   bool ordered(const AccessRecord &r, const Me &me);

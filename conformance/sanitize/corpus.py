@@ -152,6 +152,24 @@ def write_write_different_values(out):
         out[0] = sm[0]
 
 
+@case(1, 64, lambda: (zeros(64),), "race", "shared",
+      "one thread reads an element, updates it and reads it again; the others read it with no barrier")
+@cuda.jit
+def update_then_read_without_barrier(out):
+    sm = cuda.shared.array(1, float32)
+    t = cuda.threadIdx.x
+    if t == 0:
+        sm[0] = 1.0
+    cuda.syncthreads()
+    if t == 0:
+        x = sm[0]
+        sm[0] = x + 1.0  # <-
+        x = sm[0]
+        out[t] = x
+    else:
+        out[t] = sm[0]  # <-
+
+
 @case(1, 32, lambda: (f32(32), zeros(1)), "race", "shared",
       "warp-synchronous reduction without syncwarp() (wrong since Volta's independent threads)")
 @cuda.jit

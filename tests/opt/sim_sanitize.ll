@@ -88,33 +88,33 @@ attributes #0 = { "cutwin-kernel-code" }
 ; CHECK: %san.next = select i1 %san.stale
 ; CHECK: br i1 {{%[0-9]+}}, label %san.quick, label %san.call
 ; CHECK: san.quick:
-; CHECK-NEXT: br i1 {{%[0-9]+}}, label %san.access, label %san.take
+; CHECK-NEXT: br i1 %san.mine, label %san.access, label %san.take
 ; CHECK: san.call:
 ; CHECK-NEXT: call void @cutwin_sim_sanitize_access(ptr %ctx, ptr {{%[0-9]+}}, i64 4, i32 257, i32 0, i64 0), !dbg
 ; CHECK: san.take:
-; CHECK-NEXT: {{%[0-9]+}} = cmpxchg ptr {{%[0-9]+}}, i64 %san.word, i64 %san.next monotonic monotonic, align 8, !alias.scope [[SHADOW]], !noalias [[STATE]]
+; CHECK-NEXT: {{%[0-9]+}} = cmpxchg ptr {{%[0-9]+}}, i64 %san.word, i64 %san.next release monotonic, align 8, !alias.scope [[SHADOW]], !noalias [[STATE]]
 ; CHECK: san.access:
 ; CHECK-NEXT: %x = load float, ptr addrspace(1) %p, align 4, !dbg {{![0-9]+}}, !noalias [[DATA:![0-9]+]]
 ; CHECK: [[B:%[0-9]+]] = bitcast float %x to i32
 ; CHECK-NEXT: [[V:%[0-9]+]] = zext i32 [[B]] to i64
 ; CHECK: %san.offset{{[0-9]+}} = sub i64
 ; CHECK: %san.granule{{[0-9]+}} = select i1
-; CHECK: %san.written{{[0-9]+}} = load i32, ptr [[MARK:%[0-9]+]], align 4, !dbg {{![0-9]+}}, !alias.scope [[SHADOW]], !noalias [[STATE]]
-; CHECK: %san.word{{[0-9]+}} = load i64, ptr [[WORD:%[0-9]+]], align 8, !dbg {{![0-9]+}}, !alias.scope [[SHADOW]], !noalias [[STATE]]
+; CHECK: %san.written{{[0-9]+}} = load atomic i32, ptr [[MARK:%[0-9]+]] monotonic, align 4, !dbg {{![0-9]+}}, !alias.scope [[SHADOW]], !noalias [[STATE]]
+; CHECK: %san.word{{[0-9]+}} = load atomic i64, ptr [[WORD:%[0-9]+]] monotonic, align 8, !dbg {{![0-9]+}}, !alias.scope [[SHADOW]], !noalias [[STATE]]
 ; CHECK: %san.stale{{[0-9]+}} = icmp ne i64
 ; CHECK: %san.mine{{[0-9]+}} = icmp eq i64
-; CHECK: [[KEPT:%[0-9]+]] = select i1 {{%[0-9]+}}, i64 %san.word{{[0-9]+}}, i64 %san.next{{[0-9]+}}
+; CHECK: [[KEPT:%[0-9]+]] = select i1 {{%[a-z0-9.]+}}, i64 %san.word{{[0-9]+}}, i64 %san.next{{[0-9]+}}
 ; CHECK-NEXT: br i1 {{%[0-9]+}}, label %[[QUICK:[0-9]+]], label %[[CALL:[0-9]+]]
 ; CHECK: [[QUICK]]:
-; CHECK-NEXT: store i64 [[KEPT]], ptr [[WORD]], align 8, !dbg {{![0-9]+}}, !alias.scope [[SHADOW]], !noalias [[STATE]]
-; CHECK-NEXT: store i32 {{%[0-9]+}}, ptr [[MARK]]
+; CHECK-NEXT: store atomic i64 [[KEPT]], ptr [[WORD]] monotonic, align 8, !dbg {{![0-9]+}}, !alias.scope [[SHADOW]], !noalias [[STATE]]
+; CHECK-NEXT: store atomic i32 {{%[0-9]+}}, ptr [[MARK]] monotonic
 ; CHECK: [[CALL]]:
 ; CHECK-NEXT: call void @cutwin_sim_sanitize_access(ptr %ctx, ptr {{%[0-9]+}}, i64 4, i32 522, i32 1, i64 [[V]])
 ; CHECK: store float %x, ptr addrspace(3) %s, align 4, !dbg {{![0-9]+}}, !noalias [[DATA]]
-; CHECK: %san.word{{[0-9]+}} = load i64
+; CHECK: %san.word{{[0-9]+}} = load atomic i64
 ; CHECK: br i1 {{%[0-9]+}}, label %[[QUICK2:[0-9]+]], label %[[CALL2:[0-9]+]]
 ; CHECK: [[QUICK2]]:
-; CHECK-NEXT: store i64
+; CHECK-NEXT: store atomic i64
 ; CHECK-NEXT: br label
 ; CHECK: [[CALL2]]:
 ; CHECK-NEXT: call void @cutwin_sim_sanitize_access(ptr %ctx, ptr {{%[0-9]+}}, i64 4, i32 513, i32 1, i64 0)
