@@ -13,9 +13,11 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
+#include <llvm/ExecutionEngine/Orc/ObjectTransformLayer.h>
 #include <llvm/ExecutionEngine/Orc/TargetProcess/JITLoaderGDB.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/TargetParser/Host.h>
 
@@ -163,6 +165,14 @@ Jit::Jit() {
     return layer;
   });
   jit_ = unwrap(builder.create(), "LLJIT");
+  // Each module's object file on its way to the linker: load() may ask for a copy (its
+  // materialisation runs on its own thread, under mu_: there are no compile threads).
+  jit_->getObjTransformLayer().setTransform(
+      [this](std::unique_ptr<MemoryBuffer> obj) -> Expected<std::unique_ptr<MemoryBuffer>> {
+        if (capture_)
+          capture_->assign(obj->getBufferStart(), obj->getBufferSize());
+        return obj;
+      });
   layout_ = jit_->getDataLayout();
   triple_ = jit_->getTargetTriple().str();
 
@@ -188,9 +198,7 @@ llvm::TargetMachine &Jit::targetMachine() {
   return *tm;
 }
 
-std::vector<uint64_t> Jit::load(ThreadSafeModule m, const std::vector<std::string> &symbols,
-                                const std::map<std::string, uint64_t> &externals) {
-  std::lock_guard<std::mutex> lock(mu_);
+JITDylib &Jit::kernelDylib(const std::map<std::string, uint64_t> &externals) {
   auto &es = jit_->getExecutionSession();
   JITDylib &jd = unwrapDylib(es.createJITDylib("cutwin.kernel." + std::to_string(counter_++)));
   if (!externals.empty()) {
@@ -202,8 +210,10 @@ std::vector<uint64_t> Jit::load(ThreadSafeModule m, const std::vector<std::strin
       throw cutwin::Error("simulator JIT: " + llvm::toString(std::move(err)));
   }
   jd.addToLinkOrder(*host_);
-  if (auto err = jit_->addIRModule(jd, std::move(m)))
-    throw cutwin::Error("simulator JIT: " + llvm::toString(std::move(err)));
+  return jd;
+}
+
+std::vector<uint64_t> Jit::lookup(JITDylib &jd, const std::vector<std::string> &symbols) {
   std::vector<uint64_t> out;
   for (auto &s : symbols) {
     auto sym = jit_->lookup(jd, s);
@@ -215,6 +225,30 @@ std::vector<uint64_t> Jit::load(ThreadSafeModule m, const std::vector<std::strin
     out.push_back(sym->getValue());
   }
   return out;
+}
+
+std::vector<uint64_t> Jit::load(ThreadSafeModule m, const std::vector<std::string> &symbols,
+                                const std::map<std::string, uint64_t> &externals, std::string *object) {
+  std::lock_guard<std::mutex> lock(mu_);
+  JITDylib &jd = kernelDylib(externals);
+  if (auto err = jit_->addIRModule(jd, std::move(m)))
+    throw cutwin::Error("simulator JIT: " + llvm::toString(std::move(err)));
+  capture_ = object; // (the module is compiled at the first lookup, which reports no errors)
+  std::vector<uint64_t> out = lookup(jd, symbols);
+  capture_ = nullptr;
+  return out;
+}
+
+std::vector<uint64_t> Jit::loadObject(const std::string &object, const std::vector<std::string> &symbols,
+                                      const std::map<std::string, uint64_t> &externals) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto buffer = MemoryBuffer::getMemBufferCopy(object, "cutwin.kernel.o");
+  if (auto file = object::ObjectFile::createObjectFile(buffer->getMemBufferRef()); !file)
+    throw cutwin::Error("simulator JIT: not an object file: " + llvm::toString(file.takeError()));
+  JITDylib &jd = kernelDylib(externals);
+  if (auto err = jit_->addObjectFile(jd, std::move(buffer)))
+    throw cutwin::Error("simulator JIT: " + llvm::toString(std::move(err)));
+  return lookup(jd, symbols);
 }
 
 } // namespace cutwin::sim

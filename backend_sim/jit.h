@@ -32,12 +32,23 @@ public:
   llvm::TargetMachine &targetMachine();
 
   /// Compiles and links `m` (its undefined functions found in `externals` first, then in
-  /// the process); returns the addresses of the requested symbols (0 if absent).
+  /// the process); returns the addresses of the requested symbols (0 if absent). With
+  /// `object`, also hands back the object file the module became: relocatable, its host
+  /// symbols and externals resolved at each link (loadObject links it again).
   std::vector<uint64_t> load(llvm::orc::ThreadSafeModule m, const std::vector<std::string> &symbols,
-                             const std::map<std::string, uint64_t> &externals = {});
+                             const std::map<std::string, uint64_t> &externals = {},
+                             std::string *object = nullptr);
+  /// Links an object file load() handed back, in a JITDylib of its own, as load() links a
+  /// module (a kernel cache on disk keeps them); cutwin::Error if it is none.
+  std::vector<uint64_t> loadObject(const std::string &object, const std::vector<std::string> &symbols,
+                                   const std::map<std::string, uint64_t> &externals = {});
 
 private:
   Jit();
+  /// A JITDylib for one kernel: `externals`, then the host's symbols (under mu_).
+  llvm::orc::JITDylib &kernelDylib(const std::map<std::string, uint64_t> &externals);
+  std::vector<uint64_t> lookup(llvm::orc::JITDylib &jd, const std::vector<std::string> &symbols);
+  std::string *capture_ = nullptr; ///< where the object file being linked goes (load(), under mu_)
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   llvm::orc::JITDylib *host_ = nullptr;
   std::optional<llvm::orc::JITTargetMachineBuilder> machine_; ///< what targetMachine() makes
