@@ -108,7 +108,7 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
 }
 
 SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, const ir::PipelineOptions &opts,
-                             ir::StepRunner &steps) {
+                             ir::StepRunner &steps, std::string *object) {
   using ir::Step;
   llvm::Module &m = *ir.module;
   SimLoweringResult lowered;
@@ -149,7 +149,7 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
 
   std::vector<std::string> entries = {out.fibers ? kThreadEntry : kBlockEntry};
   auto addrs = Jit::get().load(llvm::orc::ThreadSafeModule(std::move(ir.module), std::move(ir.context)),
-                               entries, externals);
+                               entries, externals, object);
   out.entry = addrs[0];
   if (!out.entry)
     throw Error("simulator JIT: entry point of '" + ir.info.name + "' not found");

@@ -42,9 +42,10 @@ ThreadStack threadStack(const llvm::Module &m);
 std::string describe(const ThreadStack &s);
 
 /// Every simulator step; `foreign` names the linked files and the foreign functions the
-/// kernel calls (none: nothing to compile).
+/// kernel calls (none: nothing to compile). `object`: also the object file the JIT linked
+/// (Jit::loadObject links it again).
 SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, const ir::PipelineOptions &opts,
-                             ir::StepRunner &steps);
+                             ir::StepRunner &steps, std::string *object = nullptr);
 
 /// A kernel compiled for the simulator, with what keeps its code alive.
 struct SimCompiled {
