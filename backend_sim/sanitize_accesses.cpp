@@ -275,6 +275,25 @@ struct CheckState {
   }
 };
 
+/// Where the inline check of an access at `pointer` looks: its 4-byte granule counted from
+/// `base`, and whether the access is aligned and inside the `limit` granules it may begin at
+/// (the offset rotated right by 2: a misaligned offset's low bits become high ones). Outside,
+/// the granule is 0, so that the check's loads stay inside the arrays.
+struct Granule {
+  Value *inside, *index;
+};
+Granule granuleOf(IRBuilder<> &b, Value *pointer, Value *base, Value *limit) {
+  // (one value per statement: the IR's order is the same from any C++ compiler)
+  auto *i64 = b.getInt64Ty();
+  Value *address = b.CreatePtrToInt(pointer, i64);
+  Value *off = b.CreateSub(address, base, "san.offset");
+  Function *rotate = Intrinsic::getDeclaration(b.GetInsertBlock()->getModule(), Intrinsic::fshr, {i64});
+  Value *rotated = b.CreateCall(rotate, {off, off, b.getInt64(2)});
+  Value *bound = b.CreateZExt(limit, i64);
+  Value *inside = b.CreateICmpULT(rotated, bound);
+  return {inside, b.CreateSelect(inside, rotated, b.getInt64(0), "san.granule")};
+}
+
 /// Makes a load or store of the sanitizer's words or marks atomic (monotonic): a call may
 /// change them, and the callback's declared effects (host_callbacks.h: it writes only state
 /// of its own) would let the optimiser reuse a value read before it; it does not for atomics.
@@ -301,12 +320,8 @@ void instrumentSharedAccess(const Access &a, Value *ctx, unsigned checks, uint32
   Value *shared = state.load(p0, ctx, offsetof(ThreadContext, shared));
   Value *granules = state.load(i32, fast, offsetof(SanitizerFastPath, granules));
   Value *pointer = b.CreateAddrSpaceCast(a.ptr, p0);
-  Value *address = b.CreatePtrToInt(pointer, i64);
-  Value *off = b.CreateSub(address, b.CreatePtrToInt(shared, i64), "san.offset");
-  Function *rotate = Intrinsic::getDeclaration(inst->getModule(), Intrinsic::fshr, {i64});
-  Value *rotated = b.CreateCall(rotate, {off, off, b.getInt64(2)}); // (as GlobalSite::granules4)
-  Value *ok = b.CreateICmpULT(rotated, b.CreateZExt(granules, i64));
-  Value *g = b.CreateSelect(ok, rotated, b.getInt64(0), "san.granule"); // (the loads below stay inside)
+  Value *sharedBase = b.CreatePtrToInt(shared, i64);
+  auto [ok, g] = granuleOf(b, pointer, sharedBase, granules);
   Value *writtenAt = nullptr, *blockStart = nullptr;
   if (init) {
     Value *written = state.load(p0, fast, offsetof(SanitizerFastPath, sharedWritten));
@@ -373,32 +388,20 @@ void instrumentGlobalAccess(const Access &a, Value *ctx, unsigned checks, uint32
   bool writes = a.bits & kAccessWrite;
   uint64_t size = cast<ConstantInt>(a.size)->getZExtValue();
   scopes.data(inst);
-  // What a thread's checks share (the same until its next barrier, warp operation or fence:
-  // the optimiser computes it once for the accesses between).
-  auto state = [&](Type *t, Value *base, uint64_t offset, const char *name = "") {
-    LoadInst *l = b.CreateLoad(t, b.CreateConstInBoundsGEP1_64(i8, base, offset), name);
-    scopes.state(l);
-    return l;
-  };
+  CheckState state{b, scopes, ctx};
   // A site's allocation: read afresh at each access (a call may have changed it).
   auto site_ = [&](Type *t, Value *base, uint64_t offset) {
     return b.CreateLoad(t, b.CreateConstInBoundsGEP1_64(i8, base, offset), /*isVolatile=*/true);
   };
   // (one value per statement: the IR's order is the same from any C++ compiler)
-  Value *fast = state(p0, ctx, offsetof(ThreadContext, sanitizer), "san.fast");
-  Value *sites = state(p0, fast, offsetof(SanitizerFastPath, sites));
+  Value *fast = state.fast();
+  Value *sites = state.load(p0, fast, offsetof(SanitizerFastPath, sites));
   Value *slot = b.CreateConstInBoundsGEP1_64(i8, sites, uint64_t(site) * sizeof(GlobalSite), "san.site");
   Value *base = site_(i64, slot, offsetof(GlobalSite, base));
   Value *limit =
       site_(i32, slot, size == 4 ? offsetof(GlobalSite, granules4) : offsetof(GlobalSite, granules8));
   Value *pointer = b.CreateAddrSpaceCast(a.ptr, p0);
-  Value *address = b.CreatePtrToInt(pointer, i64);
-  Value *off = b.CreateSub(address, base, "san.offset");
-  Function *rotate = Intrinsic::getDeclaration(inst->getModule(), Intrinsic::fshr, {i64});
-  Value *rotated = b.CreateCall(rotate, {off, off, b.getInt64(2)}); // (GlobalSite::granules4)
-  Value *ok = b.CreateICmpULT(rotated, b.CreateZExt(limit, i64));
-  Value *g =
-      b.CreateSelect(ok, rotated, b.getInt64(0), "san.granule"); // (the loads below stay inside the arrays)
+  auto [ok, g] = granuleOf(b, pointer, base, limit);
   Value *bitsAt = nullptr, *mask = nullptr, *allWritten = nullptr;
   if (init) {
     Value *written = site_(p0, slot, offsetof(GlobalSite, written));
@@ -408,8 +411,7 @@ void instrumentGlobalAccess(const Access &a, Value *ctx, unsigned checks, uint32
     Value *none = b.CreateConstInBoundsGEP1_64(i8, fast, offsetof(SanitizerFastPath, allWritten));
     bitsAt = b.CreateSelect(has, inBitmap, none);
     LoadInst *bits = b.CreateLoad(i64, bitsAt, "san.written");
-    bits->setAtomic(AtomicOrdering::Monotonic);
-    bits->setAlignment(Align(8));
+    atomic(bits, 8);
     scopes.shadow(bits);
     Value *nibble = b.CreateAnd(g, 15);
     Value *shift = b.CreateShl(nibble, 2);
@@ -424,22 +426,21 @@ void instrumentGlobalAccess(const Access &a, Value *ctx, unsigned checks, uint32
       ok = b.CreateAnd(ok, allWritten);
   }
   // The words of the access's 4-byte granules: what they hold, what this thread makes them.
-  struct Granule {
+  struct Word {
     Value *at, *word, *skip, *next;
   };
-  std::vector<Granule> granules;
+  std::vector<Word> granules;
   if (race) {
     Value *words = site_(p0, slot, offsetof(GlobalSite, words));
-    Value *start = state(i32, fast, offsetof(SanitizerFastPath, intervalStart));
-    CheckState::Thread me = CheckState{b, scopes, ctx}.thread(fast);
+    Value *start = state.load(i32, fast, offsetof(SanitizerFastPath, intervalStart));
+    CheckState::Thread me = state.thread(fast);
     ok = b.CreateAnd(ok, me.keepsWords);
     Value *start64 = b.CreateZExt(start, i64);
     for (uint64_t k = 0; k < size / 4; ++k) {
       Value *index = b.CreateAdd(g, b.getInt64(k));
       Value *at = b.CreateInBoundsGEP(i64, words, index);
       LoadInst *word = b.CreateLoad(i64, at, "san.word");
-      word->setAtomic(AtomicOrdering::Monotonic);
-      word->setAlignment(Align(8));
+      atomic(word, 8);
       scopes.shadow(word);
       Value *wordStamp = b.CreateAnd(word, kWordStamp);
       Value *stale = b.CreateICmpULT(wordStamp, start64, "san.stale"); // (before the interval)
@@ -599,18 +600,21 @@ std::vector<AccessSite> instrumentAccessesForSanitizer(Module &m, unsigned check
     // Inline checks make a kernel's code several times larger: past a budget (generated
     // kernels of thousands of accesses, which the optimiser would take minutes over), every
     // access calls.
-    size_t inlined = std::count_if(accesses.begin(), accesses.end(), [&](const Access &a) {
-      return inlineCheckOf(a, dl) != InlineCheck::None;
-    });
-    bool inlining = inlined <= kInlineChecks;
-    for (Access &a : accesses) {
+    std::vector<InlineCheck> inlineChecks;
+    for (const Access &a : accesses)
+      inlineChecks.push_back(inlineCheckOf(a, dl));
+    auto inlined = std::count_if(inlineChecks.begin(), inlineChecks.end(),
+                                 [](InlineCheck k) { return k != InlineCheck::None; });
+    bool inlining = size_t(inlined) <= kInlineChecks;
+    for (size_t i = 0; i < accesses.size(); ++i) {
+      Access &a = accesses[i];
       IRBuilder<> b(a.at);
       if (a.bits & kAccessFence) {
         b.CreateCall(fenced, {ctx, b.getInt32(siteId(a.at->getDebugLoc().get()))})
             ->setDebugLoc(a.at->getDebugLoc());
         continue;
       }
-      InlineCheck inline_ = inlining ? inlineCheckOf(a, dl) : InlineCheck::None;
+      InlineCheck inline_ = inlining ? inlineChecks[i] : InlineCheck::None;
       if (inline_ == InlineCheck::Global) {
         uint32_t id = siteId(a.at->getDebugLoc().get());
         Value *value = a.value ? storedBits(b, a.value, dl) : nullptr;

@@ -263,10 +263,8 @@ bool SanitizerBlock::ordered(const AccessRecord &r, const Me &me) {
 
 bool SanitizerBlock::cell(const Me &me, RaceCell &c, uint32_t tag, uint64_t g, uint8_t bytes, uint32_t access,
                           uint32_t site, const StoreValue *stored, const void *at) {
-  if (c.tag != tag) { // a stale cell: its records are empty from now on (a record with no site is none)
-    c.tag = tag;
-    c.write.site = c.read[0].site = c.read[1].site = 0;
-  }
+  if (c.tag != tag) // a stale cell
+    c.clear(tag);
   bool writes = access & kAccessWrite, atomic = access & kAccessAtomic;
   auto conflicts = [&](const AccessRecord &r) {
     return r.site && (r.bytes & bytes) && !(r.atomic && atomic) && !ordered(r, me);
@@ -342,8 +340,7 @@ bool SanitizerBlock::shared(const Me &me, uint64_t offset, uint64_t size, uint32
       RaceCell &c = sharedCells_[g];
       uint64_t &word = sharedWords_[g];
       if (stamp_ && word != (kWordFull | stamp_)) { // the cell is stale: the word says what there is
-        c.tag = epoch_;
-        c.write.site = c.read[0].site = c.read[1].site = 0;
+        c.clear(epoch_);
         if ((word & kWordStamp) == stamp_)
           fromWord(c, word, sharedBase_ + g * 4, nullptr, g);
         word = kWordFull | stamp_;
@@ -415,8 +412,7 @@ bool SanitizerBlock::global(const Me &me, const void *address, uint64_t size, ui
     // (A compare-and-swap: an inline check may take the word meanwhile; then again.)
     uint64_t word = a->words[g].load(std::memory_order_acquire);
     while (start && ((word & kWordStamp) < start || !(word & kWordFull))) {
-      c.tag = tag;
-      c.write.site = c.read[0].site = c.read[1].site = 0;
+      c.clear(tag);
       if ((word & kWordStamp) >= start)
         fromWord(c, word, at, access & kAccessAfterStore && here ? &*here : nullptr, g);
       if (a->words[g].compare_exchange_weak(word, kWordFull | start, std::memory_order_acq_rel))

@@ -57,6 +57,11 @@ struct RaceCell {
   uint32_t tag = 0; ///< the epoch (shared) or interval (global) the records belong to
   AccessRecord write, read[2];
   uint32_t value = 0; ///< the cell's 4 bytes as the write left them, if known
+  /// Empty from now on, of stretch `t` (a record with no site is none).
+  void clear(uint32_t t) {
+    tag = t;
+    write.site = read[0].site = read[1].site = 0;
+  }
 };
 
 /// The bits a store of at most 8 bytes writes.
