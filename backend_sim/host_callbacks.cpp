@@ -88,6 +88,16 @@ Function *declareHostCallback(Module &m, HostCallback id) {
   return nullptr;
 }
 
+const char *hostCallbackSymbol(HostCallback id) {
+  switch (id) {
+#define CUTWIN_SYMBOL_OF(id, symbol, effect, result, params)                                                 \
+  case HostCallback::id: return #symbol;
+    CUTWIN_SIM_HOST_CALLBACKS(CUTWIN_SYMBOL_OF)
+#undef CUTWIN_SYMBOL_OF
+  }
+  return nullptr;
+}
+
 std::vector<std::pair<const char *, void *>> hostCallbackSymbols() {
   return {
 #define CUTWIN_SYMBOL(id, symbol, effect, result, params) {#symbol, reinterpret_cast<void *>(&::symbol)},

@@ -1,7 +1,7 @@
 /// The host functions that JIT-compiled kernels call on the simulator, defined once: the
 /// table below gives each its C symbol and prototype; the C declaration, the LLVM
-/// declaration the lowering emits (its type derived from the prototype) and the JIT's
-/// symbol registration all come from it. The approximation units' own functions, which
+/// declaration the lowering emits (its type derived from the prototype), its symbol by id
+/// and the JIT's symbol registration all come from it. The approximation units' own functions, which
 /// kernels call by their symbols too, are approx_ops.h's table (CUTWIN_SIM_APPROX_UNITS).
 #pragma once
 
@@ -76,6 +76,8 @@ enum class HostCallback {
 
 /// Declares (or finds) the callback in `m`, with its attributes.
 llvm::Function *declareHostCallback(llvm::Module &m, HostCallback id);
+/// The callback's C symbol (what a module calls it by).
+const char *hostCallbackSymbol(HostCallback id);
 /// Every callback's symbol and address, for the JIT.
 std::vector<std::pair<const char *, void *>> hostCallbackSymbols();
 

@@ -22,16 +22,6 @@ using namespace llvm;
 
 namespace {
 
-StructType *contextType(LLVMContext &c) {
-  if (auto *t = StructType::getTypeByName(c, "cutwin.ctx"))
-    return t;
-  auto *a3 = ArrayType::get(Type::getInt32Ty(c), 3);
-  auto *p = PointerType::get(c, 0);
-  return StructType::create(
-      c, {a3, a3, a3, a3, p, p, p, Type::getInt64Ty(c), p, Type::getInt32Ty(c), Type::getInt32Ty(c), p},
-      "cutwin.ctx");
-}
-
 /// Gives every defined function a leading `ptr %ctx` parameter and passes it along at
 /// every call.
 void addContextParameter(Module &m) {
@@ -140,48 +130,6 @@ uint64_t lowerSharedMemory(Module &m, StructType *ctxTy, std::vector<SharedArray
   return staticBytes;
 }
 
-/// Gives a generated entry function debug info in the kernel's file, and the call of the
-/// kernel a location, so that the kernel inlined into it keeps its line table (gdb then
-/// stops at `break kernel.py:N` in the code that actually runs).
-void attachDebugInfo(Function *entry, Function *kernel, CallInst *call) {
-  DISubprogram *ksp = kernel->getSubprogram();
-  if (!ksp)
-    return;
-  Module &m = *entry->getParent();
-  DIBuilder dib(m, false, ksp->getUnit());
-  auto *st = dib.createSubroutineType(dib.getOrCreateTypeArray({}));
-  DISubprogram *sp =
-      dib.createFunction(ksp->getFile(), entry->getName(), entry->getName(), ksp->getFile(), ksp->getLine(),
-                         st, ksp->getLine(), DINode::FlagArtificial, DISubprogram::SPFlagDefinition);
-  entry->setSubprogram(sp);
-  call->setDebugLoc(DILocation::get(m.getContext(), ksp->getLine(), 0, sp));
-  dib.finalize();
-}
-
-/// Loads a thread or block index (a size when `size`: blockDim, gridDim) from the thread
-/// context, telling LLVM its range: never negative, so that an index computed from it
-/// (`cuda.grid`) needs no Python negative-index wrap and stays an affine address, which
-/// lets LLVM vectorise thread loops.
-LoadInst *loadIndex(IRBuilder<> &b, Value *p, bool size) {
-  LoadInst *l = b.CreateLoad(b.getInt32Ty(), p);
-  llvm::MDBuilder md(b.getContext());
-  l->setMetadata(LLVMContext::MD_range,
-                 md.createRange(APInt(32, size ? 1 : 0), APInt(32, uint64_t(1) << 31))); // up to 2^31 - 1
-  return l;
-}
-
-/// Loads the kernel's parameters from the packed argument buffer.
-std::vector<Value *> unpackArguments(IRBuilder<> &b, Value *args, Function *kernel,
-                                     const ir::KernelInfo &info) {
-  std::vector<Value *> out;
-  for (size_t i = 0; i < info.layout.slots.size(); ++i) {
-    Type *t = kernel->getFunctionType()->getParamType(unsigned(i + 1));
-    Value *p = b.CreateInBoundsGEP(b.getInt8Ty(), args, b.getInt64(info.layout.slots[i].offset));
-    out.push_back(b.CreateLoad(t, p));
-  }
-  return out;
-}
-
 void buildThreadEntry(Module &m, Function *kernel, const ir::KernelInfo &info) {
   LLVMContext &c = m.getContext();
   auto *p = PointerType::get(c, 0);
@@ -202,29 +150,92 @@ void buildThreadEntry(Module &m, Function *kernel, const ir::KernelInfo &info) {
 }
 
 /// A whole block as nested loops over threadIdx z, y, x; the kernel is inlined into it.
-void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::KernelInfo &info) {
+void buildBlockEntry(Module &m, Function *kernel, const ir::KernelInfo &info) {
   LLVMContext &c = m.getContext();
   auto *p = PointerType::get(c, 0);
-  auto *i32 = Type::getInt32Ty(c);
   auto *fn = Function::Create(FunctionType::get(Type::getVoidTy(c), {p, p}, false),
                               GlobalValue::ExternalLinkage, kBlockEntry, m);
   fn->addParamAttr(0, Attribute::NoAlias);
   fn->addParamAttr(1, Attribute::NoAlias);
   Value *ctx = fn->getArg(0);
-  auto *entry = BasicBlock::Create(c, "entry", fn);
-  IRBuilder<> b(entry);
+  IRBuilder<> b(BasicBlock::Create(c, "entry", fn));
   std::vector<Value *> args{ctx};
   auto params = unpackArguments(b, fn->getArg(1), kernel, info);
   args.insert(args.end(), params.begin(), params.end());
-  Value *n[3];
-  for (unsigned d = 0; d < 3; ++d)
-    n[d] = loadIndex(
-        b, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(2), b.CreateStructGEP(ctxTy, ctx, 2), 0, d),
-        true);
-  // for z: for y: for x: ctx->tid = (x, y, z); kernel(ctx, args...)
-  BasicBlock *exit = BasicBlock::Create(c, "exit", fn);
   CallInst *kernelCall = nullptr;
-  std::function<void(int, BasicBlock *)> loop = [&](int d, BasicBlock *after) {
+  emitThreadLoops(b, ctx, [&](IRBuilder<> &b, Value *) {
+    CallInst *call = b.CreateCall(kernel, args);
+    // Under gdb a debug kernel stays a call of its own: each simulated thread is one
+    // frame, and stepping past its last line returns into code without lines (gdb's
+    // cutwin extension says the thread ended) rather than into the next thread.
+    call->addFnAttr(info.debuggerView ? Attribute::NoInline : Attribute::AlwaysInline);
+    kernelCall = call;
+  });
+  b.CreateRetVoid();
+  if (!info.debuggerView)
+    attachDebugInfo(fn, kernel, kernelCall);
+}
+
+} // namespace
+
+StructType *contextType(LLVMContext &c) {
+  if (auto *t = StructType::getTypeByName(c, "cutwin.ctx"))
+    return t;
+  auto *a3 = ArrayType::get(Type::getInt32Ty(c), 3);
+  auto *p = PointerType::get(c, 0);
+  return StructType::create(
+      c, {a3, a3, a3, a3, p, p, p, Type::getInt64Ty(c), p, Type::getInt32Ty(c), Type::getInt32Ty(c), p, p},
+      "cutwin.ctx");
+}
+
+void attachDebugInfo(Function *entry, Function *kernel, CallInst *call) {
+  DISubprogram *ksp = kernel->getSubprogram();
+  if (!ksp)
+    return;
+  Module &m = *entry->getParent();
+  DIBuilder dib(m, false, ksp->getUnit());
+  auto *st = dib.createSubroutineType(dib.getOrCreateTypeArray({}));
+  DISubprogram *sp =
+      dib.createFunction(ksp->getFile(), entry->getName(), entry->getName(), ksp->getFile(), ksp->getLine(),
+                         st, ksp->getLine(), DINode::FlagArtificial, DISubprogram::SPFlagDefinition);
+  entry->setSubprogram(sp);
+  call->setDebugLoc(DILocation::get(m.getContext(), ksp->getLine(), 0, sp));
+  dib.finalize();
+}
+
+LoadInst *loadIndex(IRBuilder<> &b, Value *p, bool size) {
+  LoadInst *l = b.CreateLoad(b.getInt32Ty(), p);
+  llvm::MDBuilder md(b.getContext());
+  l->setMetadata(LLVMContext::MD_range,
+                 md.createRange(APInt(32, size ? 1 : 0), APInt(32, uint64_t(1) << 31))); // up to 2^31 - 1
+  return l;
+}
+
+std::vector<Value *> unpackArguments(IRBuilder<> &b, Value *args, Function *kernel,
+                                     const ir::KernelInfo &info) {
+  std::vector<Value *> out;
+  for (size_t i = 0; i < info.layout.slots.size(); ++i) {
+    Type *t = kernel->getFunctionType()->getParamType(unsigned(i + 1));
+    Value *p = b.CreateInBoundsGEP(b.getInt8Ty(), args, b.getInt64(info.layout.slots[i].offset));
+    out.push_back(b.CreateLoad(t, p));
+  }
+  return out;
+}
+
+void emitThreadLoops(IRBuilder<> &b, Value *ctx, function_ref<void(IRBuilder<> &, Value *)> body) {
+  LLVMContext &c = b.getContext();
+  StructType *ctxTy = contextType(c);
+  Function *fn = b.GetInsertBlock()->getParent();
+  auto *i32 = b.getInt32Ty();
+  auto *i64 = b.getInt64Ty();
+  Value *n[3];
+  for (unsigned d = 0; d < 3; ++d) {
+    Value *field = b.CreateStructGEP(ctxTy, ctx, 2);
+    n[d] = loadIndex(b, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(2), field, 0, d), true);
+  }
+  // for z: for y: for x: ctx->tid = (x, y, z); body(linear index)
+  BasicBlock *exit = BasicBlock::Create(c, "exit", fn);
+  std::function<void(int, BasicBlock *, Value *)> loop = [&](int d, BasicBlock *after, Value *outer) {
     BasicBlock *pre = b.GetInsertBlock();
     BasicBlock *head = BasicBlock::Create(c, "tid.loop", fn);
     BasicBlock *latch = BasicBlock::Create(c, "tid.next", fn);
@@ -232,35 +243,28 @@ void buildBlockEntry(Module &m, Function *kernel, StructType *ctxTy, const ir::K
     b.SetInsertPoint(head);
     PHINode *iv = b.CreatePHI(i32, 2);
     iv->addIncoming(b.getInt32(0), pre);
-    b.CreateStore(iv, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(0), b.CreateStructGEP(ctxTy, ctx, 0),
-                                                   0, unsigned(d)));
+    Value *tid = b.CreateStructGEP(ctxTy, ctx, 0);
+    b.CreateStore(iv, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(0), tid, 0, unsigned(d)));
+    // The thread's linear index: x + ntid.x * (y + ntid.y * z).
+    Value *scaled = b.CreateMul(outer, b.CreateZExt(n[d], i64));
+    Value *here = b.CreateAdd(scaled, b.CreateZExt(iv, i64));
     if (d == 0) {
-      CallInst *call = b.CreateCall(kernel, args);
-      // Under gdb a debug kernel stays a call of its own: each simulated thread is one
-      // frame, and stepping past its last line returns into code without lines (gdb's
-      // cutwin extension says the thread ended) rather than into the next thread.
-      call->addFnAttr(info.debuggerView ? Attribute::NoInline : Attribute::AlwaysInline);
-      kernelCall = call;
+      body(b, here);
       b.CreateBr(latch);
     } else {
-      loop(d - 1, latch);
+      loop(d - 1, latch, here); // (its exit branches to this latch)
     }
     b.SetInsertPoint(latch);
     Value *next = b.CreateAdd(iv, b.getInt32(1));
     iv->addIncoming(next, latch);
     b.CreateCondBr(b.CreateICmpULT(next, n[d]), head, after);
   };
-  BasicBlock *body = BasicBlock::Create(c, "block", fn);
-  b.CreateBr(body);
-  b.SetInsertPoint(body);
-  loop(2, exit);
+  BasicBlock *block = BasicBlock::Create(c, "block", fn);
+  b.CreateBr(block);
+  b.SetInsertPoint(block);
+  loop(2, exit, b.getInt64(0));
   b.SetInsertPoint(exit);
-  b.CreateRetVoid();
-  if (!info.debuggerView)
-    attachDebugInfo(fn, kernel, kernelCall);
 }
-
-} // namespace
 
 SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
   LLVMContext &c = m.getContext();
@@ -434,7 +438,7 @@ SimLoweringResult lowerIntrinsicsForSim(Module &m, const ir::KernelInfo &info) {
   if (result.usesBarrier) {
     buildThreadEntry(m, kernel, info);
   } else {
-    buildBlockEntry(m, kernel, ctxTy, info);
+    buildBlockEntry(m, kernel, info);
     kernel->setLinkage(GlobalValue::InternalLinkage);
   }
   return result;

@@ -23,8 +23,10 @@
 #include <chrono>
 #include <climits>
 #include <csetjmp>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <numeric>
 #include <optional>
@@ -37,12 +39,36 @@ namespace cutwin::sim {
 
 namespace {
 
+/// The thread frames of a block of a kernel split at its barriers (64-byte aligned).
+class ThreadFrames {
+public:
+  uint8_t *reserve(uint64_t bytes) {
+    if (bytes > bytes_) {
+      uint64_t rounded = (bytes + 63) / 64 * 64;
+      data_.reset(static_cast<uint8_t *>(std::aligned_alloc(64, rounded)));
+      if (!data_)
+        throw std::bad_alloc();
+      bytes_ = rounded;
+    }
+    return data_.get();
+  }
+
+private:
+  struct Free {
+    void operator()(uint8_t *p) const { std::free(p); }
+  };
+  std::unique_ptr<uint8_t, Free> data_;
+  uint64_t bytes_ = 0;
+};
+
 struct WorkerScratch {
   FiberStacks stacks; // reused from block to block
   std::vector<Fiber> fibers;
   std::vector<uint32_t> order;
   std::vector<uint8_t> shared;
   SanitizerBlock sanitizer;
+  ThreadFrames frames;         // split kernels
+  std::vector<uint32_t> state; // split kernels: where each thread stopped
 };
 
 WorkerScratch &scratch() {
@@ -66,10 +92,12 @@ bool stoppedFromOutside(const ir::ErrorRecord &e) {
 }
 
 /// Ctrl-C or the watchdog stopped the launch in the block of `base` (the error record names
-/// it): where its threads were, into bs.stopReport. Fibers: each thread's state; a thread
-/// loop runs the threads one after another, so those before the one named had finished.
+/// it): where its threads were, into bs.stopReport. Fibers: each thread's state; a kernel
+/// split at its barriers: where each thread stopped (`regionState`), as fibers would say; a
+/// thread loop runs the threads one after another, so those before the one named had
+/// finished.
 void reportStop(const SimKernel &k, const ThreadContext &base, const BlockState &bs,
-                const std::vector<Fiber> *fibers, uint32_t n) {
+                const std::vector<Fiber> *fibers, uint32_t n, const uint32_t *regionState = nullptr) {
   const ir::ErrorRecord &e = *bs.err;
   if (!bs.stopReport || !stoppedFromOutside(e) || !std::equal(e.block, e.block + 3, base.ctaid))
     return;
@@ -82,6 +110,23 @@ void reportStop(const SimKernel &k, const ThreadContext &base, const BlockState 
           (std::string_view(t.state) == "running" ||
            std::string_view(t.state) == "faulted")) // (ended as after a fault)
         t.state = "stopped", t.line = int(e.payload[0]);
+    where = threadsInWords(threads);
+  } else if (regionState) {
+    std::vector<ThreadAtStop> threads(n);
+    uint64_t stopped = linearOfIndex(e.thread, base.ntid);
+    for (uint32_t i = 0; i < n; ++i) {
+      ThreadAtStop &t = threads[i];
+      indexOfLinear(i, base.ntid, t.tid.data());
+      std::copy(base.ctaid, base.ctaid + 3, t.ctaid.begin());
+      uint32_t at = regionState[i];
+      uint32_t site = at == kRegionDone ? 0 : k.regionSites[at];
+      if (i == stopped)
+        t.state = "stopped", t.line = int(e.payload[0]);
+      else if (at == kRegionDone)
+        t.state = "exited";
+      else if (at != 0) // (0: not started)
+        t.state = "barrier", t.line = site < k.sites.size() ? int(k.sites[site].loc.line) : 0;
+    }
     where = threadsInWords(threads);
   } else {
     auto before = uint32_t(linearOfIndex(e.thread, base.ntid));
@@ -106,6 +151,69 @@ void runBlockAsLoop(const SimKernel &k, ThreadContext base, BlockState &bs, cons
     k.blockEntry(&tc, args);
   } else {
     reportStop(k, base, bs, nullptr, 0);
+  }
+  activeKernel() = ActiveKernel{};
+}
+
+/// A block of a kernel split at its barriers (barrier_regions.h): each round runs every
+/// live thread to its next barrier, a region's loop over the threads at a time; between
+/// rounds the live threads must all wait at one barrier, as for fibers (threads that
+/// returned take no part).
+void runBlockAsRegions(const SimKernel &k, ThreadContext base, Dim3 block, BlockState &bs, const void *args) {
+  WorkerScratch &ws = scratch();
+  auto n = uint32_t(block.count());
+  ws.state.assign(n, 0);
+  base.frames = ws.frames.reserve(k.frameBytes * n);
+  sigjmp_buf jb;
+  bs.jmp = &jb;
+  ThreadContext tc = base;
+  if (sigsetjmp(jb, 1) == 0) {
+    activeKernel() = ActiveKernel{&tc, &bs, &jb, nullptr, 0};
+    const uint32_t *state = ws.state.data();
+    for (uint32_t from = 0;;) {
+      // Usually every thread stopped at one barrier, and the entry says which.
+      uint32_t all = k.regionsEntry(&tc, args, ws.state.data(), from);
+      if (all == kRegionDone)
+        break;
+      if (all != kRegionsMixed) {
+        if (recordInterrupt(tc, bs, 0)) // Ctrl-C or the watchdog (interrupts.h)
+          break;
+        from = all;
+        continue;
+      }
+      uint32_t live = 0, first = n, other = n;
+      bool same = true;
+      for (uint32_t i = 0; i < n; ++i) {
+        if (state[i] == kRegionDone)
+          continue;
+        ++live;
+        if (first == n) {
+          first = i;
+          continue;
+        }
+        same = same && state[i] == state[first];
+        if (other == n && k.regionSites[state[i]] != k.regionSites[state[first]])
+          other = i;
+      }
+      if (live == 0)
+        break;
+      if (other < n) { // live threads wait at two different barriers: none can ever open
+        uint32_t site = k.regionSites[state[first]], atFirst = 0;
+        for (uint32_t i = 0; i < n; ++i)
+          atFirst += state[i] != kRegionDone && k.regionSites[state[i]] == site;
+        uint32_t tid[3];
+        indexOfLinear(other, base.ntid, tid);
+        recordError(bs.err, tid, base.ctaid, uint32_t(KernelErrorKind::BarrierDivergence), site, atFirst,
+                    live, int64_t(k.regionSites[state[other]]));
+        bs.abort->store(true, std::memory_order_relaxed);
+        break;
+      }
+      if (recordInterrupt(tc, bs, 0)) // Ctrl-C or the watchdog (interrupts.h)
+        break;
+      from = same && live == n ? state[first] : kRegionsMixed;
+    }
+  } else {
+    reportStop(k, base, bs, nullptr, n, ws.state.data());
   }
   activeKernel() = ActiveKernel{};
 }
@@ -375,6 +483,8 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
 void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockState &bs, const void *args,
                       const SchedulerOptions &opts, uint64_t blockLinear) {
   WorkerScratch &ws = scratch();
+  if (k.frameBytes) // a kernel split at its barriers, its regions run one after another on each fiber
+    base.frames = ws.frames.reserve(k.frameBytes * block.count());
   BlockFibers bf{&ws.fibers, &ws.order, 0, std::mt19937(opts.seed ^ uint32_t(blockLinear * 2654435761u)), {}};
   startFibers(k, base, block, args, ws.stacks, bf);
   std::optional<GdbBlocksScope> gdb;
@@ -624,7 +734,8 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
   std::string ended; // a breakpoint handler ended the launch (loop mode; debug kernels run serially)
   uint64_t nblocks = grid.count();
   uint64_t sharedBytes = k.staticSharedBytes + dynamicShared;
-  bool fibers = k.blockEntry == nullptr;
+  bool regions = k.regionsEntry && !opts.seed && !opts.fibers;
+  bool fibers = k.blockEntry == nullptr && !regions;
   std::atomic<uint64_t> finished{0};
   std::string blockReport; // written by the one block the error record names
 
@@ -657,6 +768,8 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
     prepareFaultHandling();
     if (fibers)
       runBlockAsFibers(k, base, block, bs, args, opts, b);
+    else if (regions)
+      runBlockAsRegions(k, base, block, bs, args);
     else
       runBlockAsLoop(k, base, bs, args);
     if (!abort.load(std::memory_order_relaxed))
@@ -672,7 +785,9 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
   if (!opts.parallel || nblocks == 1) {
     for (uint64_t b = 0; b < nblocks; ++b)
       runOne(b);
-  } else if (int most = fibers ? blocksThatFit(k.stackBytes * block.count()) : INT_MAX;
+  } else if (int most = fibers    ? blocksThatFit((k.stackBytes + k.frameBytes) * block.count())
+                        : regions ? blocksThatFit(k.frameBytes * block.count())
+                                  : INT_MAX;
              most < tbb::this_task_arena::max_concurrency()) {
     tbb::task_arena limited(most); // each block's stacks are resident while it runs
     limited.execute(runAll);

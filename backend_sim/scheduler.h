@@ -3,6 +3,7 @@
 /// Faults and barrier divergence end the launch cleanly through the error record.
 #pragma once
 
+#include "backend_sim/barrier_regions.h"
 #include "backend_sim/device_limits.h"
 #include "backend_sim/thread_context.h"
 #include "frontend/ir/error_record.h"
@@ -21,8 +22,11 @@ using EntryFn = void (*)(ThreadContext *, const void *args);
 /// A kernel ready to run: JIT entry points plus what the scheduler needs to know.
 struct SimKernel {
   std::string name;
-  EntryFn threadEntry = nullptr; ///< one thread (fiber mode)
-  EntryFn blockEntry = nullptr;  ///< a whole block as a loop (no barriers)
+  EntryFn threadEntry = nullptr;         ///< one thread (fiber mode)
+  EntryFn blockEntry = nullptr;          ///< a whole block as a loop (no barriers)
+  RegionsEntryFn regionsEntry = nullptr; ///< a kernel split at its barriers: a block region by region
+  uint64_t frameBytes = 0;               ///< split: a thread's frame (ThreadContext::frames)
+  std::vector<uint32_t> regionSites;     ///< split: the barrier site of each resume point
   uint64_t staticSharedBytes = 0;
   size_t stackBytes = 64 * 1024;               ///< per fiber
   uint64_t localBytes = 0;                     ///< local arrays per thread
@@ -39,7 +43,8 @@ struct Dim3 {
 };
 
 struct SchedulerOptions {
-  unsigned seed = 0;     ///< non-zero: shuffle the order fibers run in each round
+  unsigned seed = 0;     ///< non-zero: shuffle the order fibers run in each round (split kernels too)
+  bool fibers = false;   ///< run kernels split at their barriers as fibers too (CUTWIN_SIM_THREADS=fibers)
   bool parallel = true;  ///< spread blocks over TBB workers
   size_t stackBytes = 0; ///< fiber stack size; 0: what the kernel needs (CUTWIN_SIM_STACK_KB)
   /// How long a block's threads may all spin without progress before the launch fails as a

@@ -1,6 +1,6 @@
 // The simulator as a device of the runtime (runtime/backend.h), and its policy: host memory
 // stands in for device memory; kernels are compiled by the simulator pipeline and run by
-// the scheduler (CUTWIN_SIM_SEED, CUTWIN_SIM_SERIAL, CUTWIN_SIM_STACK_KB); the device
+// the scheduler (CUTWIN_SIM_SEED, CUTWIN_SIM_SERIAL, CUTWIN_SIM_STACK_KB, CUTWIN_SIM_THREADS); the device
 // attributes it reports (an H200's limits).
 #include "backend_sim/device_arena.h"
 #include "backend_sim/interrupts.h"
@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <unistd.h>
 
 namespace cutwin::rt {
@@ -31,6 +32,9 @@ public:
     k_.name = c.name;
     k_.threadEntry = reinterpret_cast<sim::EntryFn>(c.threadEntry);
     k_.blockEntry = reinterpret_cast<sim::EntryFn>(c.blockEntry);
+    k_.regionsEntry = reinterpret_cast<sim::RegionsEntryFn>(c.regionsEntry);
+    k_.frameBytes = c.frameBytes;
+    k_.regionSites = c.regionSites;
     k_.staticSharedBytes = c.staticSharedBytes;
     k_.stackBytes = opts.stackBytes ? opts.stackBytes : c.stackBytes;
     k_.localBytes = c.localBytes;
@@ -229,6 +233,12 @@ public:
       opts_.seed = unsigned(std::strtoul(seed, nullptr, 0));
     if (const char *serial = std::getenv("CUTWIN_SIM_SERIAL"); serial && *serial == '1')
       opts_.parallel = false;
+    if (const char *threads = std::getenv("CUTWIN_SIM_THREADS")) {
+      if (std::string_view(threads) == "fibers")
+        opts_.fibers = true;
+      else if (std::string_view(threads) != "auto")
+        throw Error(std::string("CUTWIN_SIM_THREADS is '") + threads + "': auto or fibers");
+    }
     if (const char *kb = std::getenv("CUTWIN_SIM_STACK_KB"))
       opts_.stackBytes = std::max<size_t>(8, std::strtoul(kb, nullptr, 0)) * 1024;
     if (const char *s = std::getenv("CUTWIN_SIM_TIMEOUT"))

@@ -64,6 +64,13 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
     if (info.debug || only == ir::Step::SimWatch) // (alone, in `cutwin opt`: whatever it is given)
       instrumentStoresForWatches(m);
   });
+  steps.run(ir::Step::SimRegions, only, m, [&](llvm::Module &m) {
+    if (lowered.usesBarrier || only == ir::Step::SimRegions) {
+      lowered.regions = splitAtBarriers(m, info);
+      if (steps.dumps(ir::Step::SimRegions))
+        steps.out() << describe(lowered.regions);
+    }
+  });
   steps.run(ir::Step::SimLibdevice, only, m,
             [&](llvm::Module &m) { linkLibdeviceForCpu(m, ir::ReflectValues::forKernel(info.fastmath)); });
   steps.run(ir::Step::SimHalf, only, m, [](llvm::Module &m) { roundHalfFmaOnce(m); });
@@ -134,7 +141,7 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
       out.constBytes += m.getDataLayout().getTypeAllocSize(g.getValueType());
 
   ThreadStack stack = threadStack(m);
-  out.localBytes = stack.localBytes;
+  out.localBytes = stack.localBytes + lowered.regions.localBytes;
   out.stackBytes = stack.fiberBytes;
   if (steps.dumps(Step::SimStack))
     steps.out() << describe(stack);
@@ -148,15 +155,25 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
   steps.finished(Step::SimForeign);
 
   std::vector<std::string> entries = {out.fibers ? kThreadEntry : kBlockEntry};
+  if (lowered.regions.split)
+    entries.push_back(kRegionsEntry);
   auto addrs = Jit::get().load(llvm::orc::ThreadSafeModule(std::move(ir.module), std::move(ir.context)),
                                entries, externals, object);
   out.entry = addrs[0];
-  if (!out.entry)
+  if (lowered.regions.split) {
+    out.regionsEntry = addrs[1];
+    out.frameBytes = lowered.regions.frameBytes;
+    out.regionSites = lowered.regions.sites;
+  }
+  if (!out.entry || (lowered.regions.split && !out.regionsEntry))
     throw Error("simulator JIT: entry point of '" + ir.info.name + "' not found");
   if (steps.dumps(Step::SimJit))
     steps.out() << "# *** sim-jit: " << ir.info.name << " loaded, entry at 0x" << std::hex << out.entry
                 << std::dec << ", " << out.staticSharedBytes << " bytes static shared, "
-                << (out.fibers ? "fibers" : "thread loop") << " ***\n";
+                << (out.regionsEntry ? "regions between barriers"
+                    : out.fibers     ? "fibers"
+                                     : "thread loop")
+                << " ***\n";
   steps.finished(Step::SimJit);
   return out;
 }
@@ -183,6 +200,9 @@ SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts) {
   out.stackBytes = p.stackBytes;
   out.localBytes = p.localBytes;
   out.cooperative = p.cooperative;
+  out.regionsEntry = p.regionsEntry;
+  out.frameBytes = p.frameBytes;
+  out.regionSites = std::move(p.regionSites);
   out.sanitizer = std::move(p.sanitizer);
   return out;
 }

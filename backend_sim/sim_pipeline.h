@@ -26,6 +26,9 @@ struct SimProgram {
   size_t stackBytes = 0;   ///< a fiber's stack
   uint64_t localBytes = 0; ///< a thread's local arrays (the GPU's local memory per thread)
   std::shared_ptr<const SanitizerProgram> sanitizer; ///< compiled with `sanitize=`: what its checks need
+  uint64_t regionsEntry = 0;         ///< kRegionsEntry of a kernel split at its barriers (0: not split)
+  uint64_t frameBytes = 0;           ///< split: a thread's frame
+  std::vector<uint32_t> regionSites; ///< split: the barrier site of each resume point (barrier_regions.h)
 };
 
 /// The module steps sim-lower to sim-vector-bodies, or only the step `only`.
@@ -51,6 +54,9 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
 struct SimCompiled {
   std::string name;
   uint64_t threadEntry = 0, blockEntry = 0;
+  uint64_t regionsEntry = 0;         ///< split at its barriers (barrier_regions.h; 0: not)
+  uint64_t frameBytes = 0;           ///< split: a thread's frame
+  std::vector<uint32_t> regionSites; ///< split: the barrier site of each resume point
   uint64_t staticSharedBytes = 0;
   uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)
   size_t stackBytes = 0;

@@ -41,6 +41,9 @@ struct ThreadContext {
   /// field 11: kernels compiled with `sanitize=`: what the inline checks of shared-memory
   /// and global-memory accesses read (sanitize_accesses.h); null otherwise
   const SanitizerFastPath *sanitizer;
+  /// field 12: kernels split at their barriers (step sim-regions): the block's thread frames,
+  /// where what a thread keeps across a barrier lives (barrier_regions.h); null otherwise
+  uint8_t *frames;
 };
 
 /// Iterations of a waiting loop (`cutwin.spin`) between two yields of its fiber.
@@ -49,7 +52,7 @@ inline constexpr uint32_t kSpinPolls = 256;
 /// or the watchdog: a few microseconds of work, far below the 100 ms an interrupt may take.
 inline constexpr uint32_t kInterruptPolls = 4096;
 
-// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr, i64, ptr, i32, i32, ptr}.
+// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr, i64, ptr, i32, i32, ptr, ptr}.
 static_assert(offsetof(ThreadContext, tid) == 0);
 static_assert(offsetof(ThreadContext, ctaid) == 12);
 static_assert(offsetof(ThreadContext, ntid) == 24);
@@ -62,6 +65,7 @@ static_assert(offsetof(ThreadContext, debugTop) == 80);
 static_assert(offsetof(ThreadContext, spinPollsLeft) == 88);
 static_assert(offsetof(ThreadContext, interruptPollsLeft) == 92);
 static_assert(offsetof(ThreadContext, sanitizer) == 96);
+static_assert(offsetof(ThreadContext, frames) == 104);
 // ... and the frame record's is {ptr, ptr, i32}.
 static_assert(offsetof(DebugFrameRecord, variables) == 8 && offsetof(DebugFrameRecord, site) == 16);
 
@@ -84,5 +88,6 @@ inline uint64_t linearOfIndex(const uint32_t v[3], const uint32_t dims[3]) {
 /// Names of the generated entry points (the host functions JIT code calls: host_callbacks.h).
 inline constexpr const char *kThreadEntry = "cutwin.sim.thread";
 inline constexpr const char *kBlockEntry = "cutwin.sim.block";
+inline constexpr const char *kRegionsEntry = "cutwin.sim.regions";
 
 } // namespace cutwin::sim

@@ -1,13 +1,15 @@
 // Simulator throughput against plain C++ implementations of the same algorithms, in the
 // same process: vector add (no barrier), 16x16 shared-memory tiled matmul (barriers), a
-// shared-memory histogram (atomics), a warp-shuffle reduction (warp operations), math
-// functions (libdevice compiled for the CPU against glibc), and the cost of one barrier per
-// thread. Prints a Markdown table (docs/performance.md).
+// shared-memory histogram (atomics), a shared-memory block sum (barriers in a loop), a
+// warp-shuffle reduction (warp operations), math functions (libdevice compiled for the CPU
+// against glibc), and the cost of one barrier per thread. Barrier kernels run both ways:
+// split at their barriers and as fibers. Prints a Markdown table (docs/performance.md).
 #include "cutwin/cutwin.h"
 #include "tests/support/random_data.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -117,6 +119,19 @@ void histogramPlain(const int32_t *x, int64_t n, int32_t *bins, int blocks) {
   });
 }
 
+/// The block-sum kernel's algorithm: per block of 256, the same tree of additions.
+void blockSumPlain(const float *x, int64_t n, float *out) {
+  const int T = 256;
+  tbb::parallel_for(int64_t(0), n / T, [&](int64_t b) {
+    float s[T];
+    std::copy(x + b * T, x + b * T + T, s);
+    for (int step = T / 2; step > 0; step /= 2)
+      for (int t = 0; t < step; ++t)
+        s[t] += s[t + step];
+    out[b] = s[0];
+  });
+}
+
 /// The warp-sum kernel's algorithm: per warp, five steps of lane l adding lane l + offset
 /// (lanes past 31 add their own value, as shfl_down_sync gives them).
 void warpSumPlain(const float *x, int64_t n, float *out) {
@@ -135,7 +150,8 @@ void warpSumPlain(const float *x, int64_t n, float *out) {
 }
 
 /// Whether to run a section: all of them, or those named in CUTWIN_BENCH_ONLY (comma-separated:
-/// compile, vadd, matmul, histogram, warp, math, barrier), for measuring one thing repeatedly.
+/// compile, vadd, matmul, histogram, blocksum, warp, math, barrier), for measuring one thing
+/// repeatedly.
 bool want(const char *section) {
   const char *only = std::getenv("CUTWIN_BENCH_ONLY");
   if (!only || !*only)
@@ -158,6 +174,16 @@ int main(int argc, char **argv) {
   std::string cases = CUTWIN_CONFORMANCE_CASES;
   auto caseKernel = [&](const char *name) { return cases + "/" + name + "/kernel.py"; };
   auto dev = Device::open("sim");
+  // Barrier kernels run both ways: split at their barriers (the default) and as fibers.
+  setenv("CUTWIN_SIM_THREADS", "fibers", 1);
+  auto fibersDev = Device::open("sim");
+  unsetenv("CUTWIN_SIM_THREADS");
+  struct Way {
+    std::shared_ptr<Device> dev;
+    std::string mode;
+  };
+  const std::string cores = std::to_string(tbb::this_task_arena::max_concurrency()) + " cores";
+  const Way ways[] = {{dev, "TBB, " + cores + ", regions"}, {fibersDev, "TBB, " + cores + ", fibers"}};
   CompileOptions checked, unchecked;
   unchecked.boundscheck = false;
 
@@ -218,7 +244,7 @@ int main(int argc, char **argv) {
           std::fprintf(stderr, "vadd: simulator and C++ results differ\n");
           return 1;
         }
-        row("vadd 16M float32", par ? "TBB, 2 cores" : "1 thread", tSim, tBase, double(n),
+        row("vadd 16M float32", par ? ("TBB, " + cores).c_str() : "1 thread", tSim, tBase, double(n),
             bc ? "bounds checks on" : "bounds checks off");
       }
     }
@@ -226,40 +252,42 @@ int main(int argc, char **argv) {
   }
 
   if (want("matmul")) {
-    // Tiled matmul 512 x 512 (two barriers per tile, 32 tiles): fibers.
+    // Tiled matmul 512 x 512 (two barriers per tile, 32 tiles).
     const int m = 512;
     auto A = randomFloats(size_t(m) * m, 3), B = randomFloats(size_t(m) * m, 4);
     std::vector<float> C(static_cast<size_t>(m) * m);
-    auto dA = dev->toDevice(A, {m, m}), dB = dev->toDevice(B, {m, m}), dC = dev->zeros(DType::F32, {m, m});
-    for (bool bc : {true, false}) {
-      auto mod = Module::fromFile(dev, caseKernel("matmul_tiled"), bc ? checked : unchecked);
-      auto k = mod->kernel("matmul_tiled");
-      double tSim = timeIt([&] { k.launch(Dim3(m / 16, m / 16), Dim3(16, 16), {dA, dB, dC}); }, 3);
-      double tBase = timeIt([&] { tiledPlain(A.data(), B.data(), C.data(), m, true); }, 3);
-      row("tiled matmul 512x512", "TBB, 2 cores", tSim, tBase, double(m) * m,
-          bc ? "bounds checks on; 64 barriers per thread" : "bounds checks off; 64 barriers per thread");
-      // The kernel fuses its multiply-adds; the plain loop (compiled without contraction)
-      // does not, so the two agree to rounding only.
-      auto got = dC.toVector<float>();
-      for (size_t i = 0; i < got.size(); ++i)
-        if (std::fabs(got[i] - C[i]) > 1e-4f * (1 + std::fabs(C[i]))) {
-          std::fprintf(stderr, "tiled matmul: simulator and C++ results differ at %zu\n", i);
-          return 1;
-        }
-    }
+    for (const Way &way : ways)
+      for (bool bc : {true, false}) {
+        auto dA = way.dev->toDevice(A, {m, m}), dB = way.dev->toDevice(B, {m, m});
+        auto dC = way.dev->zeros(DType::F32, {m, m});
+        auto mod = Module::fromFile(way.dev, caseKernel("matmul_tiled"), bc ? checked : unchecked);
+        auto k = mod->kernel("matmul_tiled");
+        double tSim = timeIt([&] { k.launch(Dim3(m / 16, m / 16), Dim3(16, 16), {dA, dB, dC}); }, 3);
+        double tBase = timeIt([&] { tiledPlain(A.data(), B.data(), C.data(), m, true); }, 3);
+        row("tiled matmul 512x512", way.mode.c_str(), tSim, tBase, double(m) * m,
+            bc ? "bounds checks on; 64 barriers per thread" : "bounds checks off; 64 barriers per thread");
+        // The kernel fuses its multiply-adds; the plain loop (compiled without contraction)
+        // does not, so the two agree to rounding only.
+        auto got = dC.toVector<float>();
+        for (size_t i = 0; i < got.size(); ++i)
+          if (std::fabs(got[i] - C[i]) > 1e-4f * (1 + std::fabs(C[i]))) {
+            std::fprintf(stderr, "tiled matmul: simulator and C++ results differ at %zu\n", i);
+            return 1;
+          }
+      }
   }
 
   if (want("histogram")) {
     // Shared-memory histogram, 16 M int32 values in 256 bins, 512 blocks of 256 threads.
-    {
-      const int blocks = 512;
-      std::mt19937 gen(5);
-      std::vector<int32_t> x(static_cast<size_t>(n));
-      for (auto &v : x)
-        v = int32_t(gen() % 256);
+    const int blocks = 512;
+    std::mt19937 gen(5);
+    std::vector<int32_t> x(static_cast<size_t>(n));
+    for (auto &v : x)
+      v = int32_t(gen() % 256);
+    for (const Way &way : ways) {
       std::vector<int32_t> bins(256);
-      auto k = Module::fromFile(dev, dir + "/histogram.py", unchecked)->kernel("histogram");
-      auto dx = dev->toDevice(x), dbins = dev->zeros(DType::I32, {256});
+      auto k = Module::fromFile(way.dev, dir + "/histogram.py", unchecked)->kernel("histogram");
+      auto dx = way.dev->toDevice(x), dbins = way.dev->zeros(DType::I32, {256});
       double tSim = timeIt([&] { k.launch(blocks, 256, {dx, dbins}); }, 3);
       double tBase = timeIt([&] { histogramPlain(x.data(), n, bins.data(), blocks); }, 3);
       auto got = dbins.toVector<int32_t>();
@@ -268,8 +296,25 @@ int main(int argc, char **argv) {
           std::fprintf(stderr, "histogram: simulator and C++ results differ in bin %d\n", b);
           return 1;
         }
-      row("shared-memory histogram 16M int32", "TBB, 2 cores", tSim, tBase, double(blocks) * 256,
+      row("shared-memory histogram 16M int32", way.mode.c_str(), tSim, tBase, double(blocks) * 256,
           "atomics on shared and global memory; 2 barriers per thread");
+    }
+  }
+
+  if (want("blocksum")) {
+    // Block sums of 16 M float32: a tree in shared memory, 9 barriers per thread.
+    auto x = randomFloats(size_t(n), 8);
+    std::vector<float> sums(size_t(n / 256));
+    for (const Way &way : ways) {
+      auto k = Module::fromFile(way.dev, dir + "/block_sum.py", unchecked)->kernel("block_sum");
+      auto dx = way.dev->toDevice(x), dsums = way.dev->zeros(DType::F32, {n / 256});
+      double tSim = timeIt([&] { k.launch(uint32_t(n / 256), 256, {dx, dsums}); }, 3);
+      double tBase = timeIt([&] { blockSumPlain(x.data(), n, sums.data()); }, 3);
+      if (dsums.toVector<float>() != sums) {
+        std::fprintf(stderr, "block sum: simulator and C++ results differ\n");
+        return 1;
+      }
+      row("block sum 16M float32", way.mode.c_str(), tSim, tBase, double(n), "9 barriers per thread");
     }
   }
 
@@ -287,7 +332,7 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "warp sum: simulator and C++ results differ\n");
         return 1;
       }
-      row("warp-shuffle sum 1M float32", "TBB, 2 cores", tSim, tBase, double(w),
+      row("warp-shuffle sum 1M float32", ("TBB, " + cores).c_str(), tSim, tBase, double(w),
           "5 warp shuffles per thread");
     }
   }
@@ -345,7 +390,7 @@ int main(int argc, char **argv) {
           char note[96];
           std::snprintf(note, sizeof note, "%.1f ns per element (glibc %.1f ns)", tSim / double(m) * 1e9,
                         tLibm / double(m) * 1e9);
-          row(what.c_str(), "TBB, 2 cores", tSim, tLibm, double(m), note);
+          row(what.c_str(), ("TBB, " + cores).c_str(), tSim, tLibm, double(m), note);
         }
       }
     }
@@ -353,19 +398,21 @@ int main(int argc, char **argv) {
 
   if (want("barrier")) {
     // Barrier cost: threads that only synchronise.
-    auto mod = Module::fromFile(dev, dir + "/barriers.py", unchecked);
-    auto k = mod->kernel("barriers");
-    for (uint32_t tpb : {32u, 256u, 1024u}) {
-      const int64_t rounds = 200;
-      const uint32_t blocks = 64;
-      auto out = dev->zeros(DType::I64, {int64_t(blocks) * tpb});
-      auto run = [&](int64_t r) { k.launch(blocks, tpb, {out, r}); };
-      double t1 = timeIt([&] { run(rounds); }), t0 = timeIt([&] { run(0); });
-      double perBarrier = (t1 - t0) / (double(blocks) * tpb * rounds) * 1e9;
-      std::printf(
-          "| barrier cost, %u threads per block | TBB, 2 cores | %.2f | - | - | - | %.1f ns per thread per "
-          "barrier (wall time / threads; %.1f ns per core) |\n",
-          tpb, t1 * 1e3, perBarrier, perBarrier * 2);
+    unsigned ncores = unsigned(tbb::this_task_arena::max_concurrency());
+    for (const Way &way : ways) {
+      auto mod = Module::fromFile(way.dev, dir + "/barriers.py", unchecked);
+      auto k = mod->kernel("barriers");
+      for (uint32_t tpb : {32u, 256u, 1024u}) {
+        const int64_t rounds = 200;
+        const uint32_t blocks = 64;
+        auto out = way.dev->zeros(DType::I64, {int64_t(blocks) * tpb});
+        auto run = [&](int64_t r) { k.launch(blocks, tpb, {out, r}); };
+        double t1 = timeIt([&] { run(rounds); }), t0 = timeIt([&] { run(0); });
+        double perBarrier = (t1 - t0) / (double(blocks) * tpb * rounds) * 1e9;
+        std::printf("| barrier cost, %u threads per block | %s | %.2f | - | - | - | %.1f ns per thread per "
+                    "barrier (wall time / threads; %.1f ns per core) |\n",
+                    tpb, way.mode.c_str(), t1 * 1e3, perBarrier, perBarrier * ncores);
+      }
     }
   }
   return 0;

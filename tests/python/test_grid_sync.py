@@ -121,9 +121,10 @@ def test_without_guard_regions_a_launch_past_the_mapping_limit_is_refused_clearl
         assert (out.copy_to_host() == (np.arange(64) + 1) % 64).all()
 
         @cuda.jit
-        def deep(a, n):
+        def deep(a, n):  # (syncwarp keeps it on fibers, its local array on their stacks)
             big = cuda.local.array(4096, int64)
             big[n] = 1
+            cuda.syncwarp()
             cuda.syncthreads()
             a[0] = big[0]
 

@@ -69,7 +69,7 @@ TEST(Interrupts, AWaitEndsWhenItsWorkIsDone) {
 }
 
 TEST(Interrupts, ALaunchSetsItsOwnWatchdogAndLearnsWhereItsThreadsWere) {
-  auto mod = cutwin::test::moduleFrom(R"PY(
+  const char *src = R"PY(
 from numba import cuda
 
 @cuda.jit
@@ -80,8 +80,8 @@ def k(out):
             x = (x * 5 + 1) % 999979 + 1
         out[0] = x
     cuda.syncthreads()
-)PY",
-                                      "watched.py");
+)PY";
+  auto mod = cutwin::test::moduleFrom(src, "watched.py");
   auto out = cutwin::test::sim()->zeros(cutwin::DType::I64, {1});
   cutwin::LaunchOptions opts;
   opts.timeoutSeconds = 0.1;
@@ -90,10 +90,19 @@ def k(out):
   EXPECT_EQ(e.kind(), cutwin::KernelErrorKind::Timeout);
   EXPECT_EQ(e.loc().line, 8u); // the loop
   EXPECT_THAT(e.what(), ::testing::HasSubstr("after 0.1 s"));
-  EXPECT_THAT(e.what(),
-              ::testing::HasSubstr("\n  where: 0 of 1 blocks had finished; threads of block (0,0,0): 1 at "
-                                   "the barrier at line 11 (thread (0,0,0)), 1 stopped in the loop at line 8 "
-                                   "(thread (1,0,0)), 2 ready to run"));
+  const char *where =
+      "\n  where: 0 of 1 blocks had finished; threads of block (0,0,0): 1 at the barrier at "
+      "line 11 (thread (0,0,0)), 1 stopped in the loop at line 8 (thread (1,0,0)), 2 ready to run";
+  EXPECT_THAT(e.what(), ::testing::HasSubstr(where));
+  // the same on fibers (the kernel above ran split at its barrier)
+  setenv("CUTWIN_SIM_THREADS", "fibers", 1);
+  auto fibers = cutwin::Device::open("sim");
+  unsetenv("CUTWIN_SIM_THREADS");
+  auto onFibers = cutwin::Module::fromString(fibers, src, "watched.py");
+  auto fibersOut = fibers->zeros(cutwin::DType::I64, {1});
+  cutwin::KernelError f =
+      cutwin::test::expectKernelError([&] { onFibers->kernel("k").launch(1, 4, {fibersOut}, opts); });
+  EXPECT_THAT(f.what(), ::testing::HasSubstr(where));
   // the limit was that launch's: the next one, without, runs to its end
   auto fine = cutwin::test::moduleFrom("from numba import cuda\n\n@cuda.jit\ndef k(out):\n    out[0] = 7\n");
   fine->kernel("k").launch(1, 1, {out});

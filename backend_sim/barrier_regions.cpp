@@ -1,0 +1,661 @@
+#include "backend_sim/barrier_regions.h"
+
+#include "backend_sim/host_callbacks.h"
+#include "backend_sim/lower_intrinsics.h"
+#include "backend_sim/thread_context.h"
+#include "cutwin/errors.h"
+
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/SSAUpdater.h>
+
+#include <map>
+#include <set>
+
+namespace cutwin::sim {
+
+using namespace llvm;
+
+namespace {
+
+Function *calleeOf(const Instruction &i) {
+  auto *call = dyn_cast<CallBase>(&i);
+  return call ? call->getCalledFunction() : nullptr;
+}
+
+/// The functions that wait at a barrier, themselves or through a call.
+std::set<Function *> functionsReaching(Module &m, Function *barrier) {
+  std::set<Function *> out;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (Function &f : m)
+      if (!f.isDeclaration() && !out.count(&f))
+        for (BasicBlock &bb : f)
+          for (Instruction &i : bb)
+            if (Function *g = calleeOf(i); g && (g == barrier || out.count(g)) && out.insert(&f).second)
+              grew = true;
+  }
+  return out;
+}
+
+/// Whether `f` calls itself, through functions of `within`.
+bool callsItself(Function *f, const std::set<Function *> &within) {
+  std::set<Function *> seen;
+  std::vector<Function *> work{f};
+  while (!work.empty()) {
+    Function *g = work.back();
+    work.pop_back();
+    for (BasicBlock &bb : *g)
+      for (Instruction &i : bb)
+        if (Function *h = calleeOf(i); h && within.count(h)) {
+          if (h == f)
+            return true;
+          if (seen.insert(h).second)
+            work.push_back(h);
+        }
+  }
+  return false;
+}
+
+/// What keeps the kernel on fibers, or "" if it can be split.
+std::string whyFibers(Module &m, const ir::KernelInfo &info, Function *kernel,
+                      const std::set<Function *> &reaching) {
+  if (info.debug || info.debuggerView)
+    return "compiled for debugging";
+  if (info.sanitize)
+    return "compiled with the sanitizer";
+  const std::pair<HostCallback, const char *> needFibers[] = {
+      {HostCallback::Warp, "warp operations"},
+      {HostCallback::GridSync, "grid sync"},
+      {HostCallback::Spin, "a loop that waits for another thread"},
+      {HostCallback::Breakpoint, "breakpoints"},
+  };
+  for (auto [id, what] : needFibers)
+    if (Function *f = m.getFunction(hostCallbackSymbol(id)); f && !f->use_empty())
+      return what;
+  if (!reaching.count(kernel))
+    return "no barrier reached from the kernel";
+  for (Function *f : reaching)
+    if (callsItself(f, reaching))
+      return "a recursive function waits at a barrier";
+  return "";
+}
+
+/// The context field a load reads through `p` (GEPs with constant indices from the
+/// context argument), or -1.
+int contextField(Value *p, Argument *ctx) {
+  while (auto *g = dyn_cast<GetElementPtrInst>(p)) {
+    if (!g->hasAllConstantIndices())
+      return -1;
+    if (g->getPointerOperand() == ctx)
+      return g->getNumIndices() >= 2 ? int(cast<ConstantInt>(g->getOperand(2))->getZExtValue()) : -1;
+    p = g->getPointerOperand();
+  }
+  return -1;
+}
+
+/// Fields of the context that stay the same through a thread's life: indices, sizes, the
+/// shared memory, the dynamic shared size, the frames.
+bool fixedField(int f) { return (f >= 0 && f <= 4) || f == 7 || f == 12; }
+
+/// Whether `v` can be computed again after a barrier from the context and the arguments
+/// alone (instructions not in `seen`, at most `budget` of them): cheaper than keeping it in
+/// the frame. (Index wrap-arounds and bounds make an array address a dozen or so.)
+bool recomputable(Value *v, Argument *ctx, std::set<Value *> &seen, unsigned &budget) {
+  if (isa<Argument>(v) || isa<Constant>(v) || seen.count(v))
+    return true;
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i || budget == 0)
+    return false;
+  --budget;
+  seen.insert(v);
+  if (auto *l = dyn_cast<LoadInst>(i))
+    return l->isSimple() && fixedField(contextField(l->getPointerOperand(), ctx)) &&
+           recomputable(l->getPointerOperand(), ctx, seen, budget);
+  if (!isa<BinaryOperator, CastInst, GetElementPtrInst, CmpInst, SelectInst>(i))
+    return false;
+  for (Value *op : i->operands())
+    if (!recomputable(op, ctx, seen, budget))
+      return false;
+  return true;
+}
+
+/// `v` computed again before `at` (recomputable's values).
+Value *recompute(Value *v, Instruction *at, std::map<Value *, Value *> &done) {
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i)
+    return v;
+  if (auto it = done.find(v); it != done.end())
+    return it->second;
+  Instruction *c = i->clone();
+  for (unsigned k = 0; k < c->getNumOperands(); ++k)
+    c->setOperand(k, recompute(i->getOperand(k), at, done));
+  c->insertBefore(at);
+  c->setName(i->getName() + ".again");
+  done[v] = c;
+  return c;
+}
+
+/// A thread's frame: slots, each with the block's threads side by side.
+struct FrameLayout {
+  struct Slot {
+    uint64_t offset = 0, stride = 0;
+  };
+  uint64_t bytes = 0;
+  Slot add(uint64_t size, uint64_t align) {
+    align = std::max<uint64_t>(align, 1);
+    Slot s;
+    s.offset = (bytes + align - 1) / align * align;
+    s.stride = (std::max<uint64_t>(size, 1) + align - 1) / align * align;
+    bytes = s.offset + s.stride;
+    return s;
+  }
+};
+
+/// Where a thread's slot is: frames + offset * threads + thread * stride (emitted by `b`
+/// in the function's first block from its context reads).
+struct FrameAddresses {
+  IRBuilder<> &b;
+  Value *frames, *threads, *thread;
+  Value *at(FrameLayout::Slot s) {
+    Value *column = b.CreateMul(threads, b.getInt64(s.offset));
+    Value *row = b.CreateMul(thread, b.getInt64(s.stride));
+    Value *offset = b.CreateAdd(column, row);
+    return b.CreateInBoundsGEP(b.getInt8Ty(), frames, offset, "frame.slot");
+  }
+};
+
+FrameAddresses frameAddresses(IRBuilder<> &b, Argument *ctx) {
+  StructType *ctxTy = contextType(b.getContext());
+  auto *i64 = b.getInt64Ty();
+  Value *framesField = b.CreateStructGEP(ctxTy, ctx, 12);
+  Value *frames = b.CreateLoad(b.getPtrTy(), framesField, "frames");
+  Value *tid[3], *ntid[3];
+  for (unsigned d = 0; d < 3; ++d) {
+    Value *tidField = b.CreateStructGEP(ctxTy, ctx, 0);
+    Value *t = loadIndex(b, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(0), tidField, 0, d), false);
+    tid[d] = b.CreateZExt(t, i64);
+    Value *ntidField = b.CreateStructGEP(ctxTy, ctx, 2);
+    Value *n = loadIndex(b, b.CreateConstInBoundsGEP2_32(ctxTy->getElementType(2), ntidField, 0, d), true);
+    ntid[d] = b.CreateZExt(n, i64);
+  }
+  Value *plane = b.CreateMul(ntid[0], ntid[1]);
+  Value *threads = b.CreateMul(plane, ntid[2]);
+  Value *zy = b.CreateMul(tid[2], ntid[1]);
+  Value *row = b.CreateAdd(zy, tid[1]);
+  Value *rows = b.CreateMul(row, ntid[0]);
+  Value *thread = b.CreateAdd(rows, tid[0], "thread");
+  return FrameAddresses{b, frames, threads, thread};
+}
+
+/// The blocks just after each barrier (resume point r ≥ 1 at index r).
+struct Barriers {
+  std::vector<BasicBlock *> after{nullptr};
+  std::vector<uint32_t> sites{0};
+};
+
+/// Ends the block of each barrier call of `f` at the call; returns what follows them.
+std::optional<Barriers> cutAtBarriers(Function &f, Function *barrier) {
+  std::vector<CallInst *> calls;
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb)
+      if (calleeOf(i) == barrier)
+        calls.push_back(cast<CallInst>(&i));
+  Barriers out;
+  for (CallInst *call : calls) {
+    auto *site = dyn_cast<ConstantInt>(call->getArgOperand(1));
+    if (!site)
+      return std::nullopt;
+    out.after.push_back(SplitBlock(call->getParent(), call->getNextNode(), (DominatorTree *)nullptr, nullptr,
+                                   nullptr, "after.barrier"));
+    out.sites.push_back(uint32_t(site->getZExtValue()));
+  }
+  return out;
+}
+
+/// The kernel's body moved into a function that runs one thread from a resume point:
+/// (ctx, params..., i32 resume, ptr stopped) -> i32, the barrier it stopped at or
+/// kRegionDone, also stored to *stopped (its store is in `stateStores`: see
+/// markFrameAccesses).
+Function *resumableBody(Function *kernel, const Barriers &barriers, Function *barrier,
+                        std::set<Instruction *> &stateStores) {
+  LLVMContext &c = kernel->getContext();
+  auto *i32 = Type::getInt32Ty(c);
+  std::vector<Type *> params(kernel->getFunctionType()->param_begin(),
+                             kernel->getFunctionType()->param_end());
+  params.push_back(i32);
+  params.push_back(PointerType::get(c, 0));
+  Function *fn = Function::Create(FunctionType::get(i32, params, false), GlobalValue::InternalLinkage, "",
+                                  kernel->getParent());
+  fn->copyAttributesFrom(kernel);
+  fn->setLinkage(GlobalValue::InternalLinkage);
+  fn->setSubprogram(kernel->getSubprogram());
+  kernel->setSubprogram(nullptr);
+  fn->splice(fn->end(), kernel);
+  for (unsigned i = 0; i < kernel->arg_size(); ++i) {
+    kernel->getArg(i)->replaceAllUsesWith(fn->getArg(i));
+    fn->getArg(i)->takeName(kernel->getArg(i));
+  }
+  Argument *resume = fn->getArg(fn->arg_size() - 2);
+  resume->setName("resume");
+  Argument *stopped = fn->getArg(fn->arg_size() - 1);
+  stopped->setName("stopped");
+  auto stopAt = [&](uint32_t r, BasicBlock *bb, DebugLoc loc) {
+    stateStores.insert(new StoreInst(ConstantInt::get(i32, r), stopped, bb));
+    ReturnInst::Create(c, ConstantInt::get(i32, r), bb)->setDebugLoc(loc);
+  };
+  // Returns say the thread is done; a barrier returns its resume point.
+  std::vector<Instruction *> exits;
+  for (BasicBlock &bb : *fn)
+    if (isa<ReturnInst>(bb.getTerminator()))
+      exits.push_back(bb.getTerminator());
+  for (Instruction *ret : exits) {
+    BasicBlock *bb = ret->getParent();
+    DebugLoc loc = ret->getDebugLoc();
+    ret->eraseFromParent();
+    stopAt(kRegionDone, bb, loc);
+  }
+  for (size_t r = 1; r < barriers.after.size(); ++r) {
+    BasicBlock *before = barriers.after[r]->getSinglePredecessor();
+    auto *call = cast<CallInst>(before->getTerminator()->getPrevNode());
+    assert(calleeOf(*call) == barrier);
+    (void)barrier;
+    DebugLoc loc = call->getDebugLoc();
+    before->getTerminator()->eraseFromParent();
+    call->eraseFromParent();
+    stopAt(uint32_t(r), before, loc);
+  }
+  // The debugger's variable locations do not survive the cut (debug kernels keep fibers).
+  std::vector<Instruction *> dbg;
+  for (BasicBlock &bb : *fn)
+    for (Instruction &i : bb)
+      if (isa<DbgInfoIntrinsic>(&i))
+        dbg.push_back(&i);
+  for (Instruction *i : dbg)
+    i->eraseFromParent();
+  // A first block choosing where to start.
+  BasicBlock *start = &fn->getEntryBlock();
+  BasicBlock *choose = BasicBlock::Create(c, "resume", fn, start);
+  SwitchInst *sw = SwitchInst::Create(resume, start, unsigned(barriers.after.size() - 1), choose);
+  for (size_t r = 1; r < barriers.after.size(); ++r)
+    sw->addCase(ConstantInt::get(i32, r), barriers.after[r]);
+  return fn;
+}
+
+/// Local arrays and other allocas become frame slots.
+bool allocasToFrame(Function *fn, FrameAddresses &addr, FrameLayout &layout, uint64_t &localBytes) {
+  const DataLayout &dl = fn->getParent()->getDataLayout();
+  std::vector<AllocaInst *> allocas;
+  for (BasicBlock &bb : *fn)
+    for (Instruction &i : bb)
+      if (auto *a = dyn_cast<AllocaInst>(&i))
+        allocas.push_back(a);
+  for (AllocaInst *a : allocas) {
+    std::optional<TypeSize> size = a->getAllocationSize(dl);
+    if (!size || size->isScalable())
+      return false;
+  }
+  for (AllocaInst *a : allocas) {
+    uint64_t size = a->getAllocationSize(dl)->getFixedValue();
+    FrameLayout::Slot s = layout.add(size, a->getAlign().value());
+    localBytes += s.stride;
+    std::vector<Instruction *> markers; // lifetime markers: of allocas only
+    for (User *u : a->users())
+      if (auto *ii = dyn_cast<IntrinsicInst>(u); ii && ii->isLifetimeStartOrEnd())
+        markers.push_back(ii);
+    for (Instruction *i : markers)
+      i->eraseFromParent();
+    Value *p = addr.at(s);
+    if (a->getType() != p->getType())
+      p = addr.b.CreateAddrSpaceCast(p, a->getType());
+    p->takeName(a);
+    a->replaceAllUsesWith(p);
+    a->eraseFromParent();
+  }
+  return true;
+}
+
+/// Each value used after a barrier it was computed before is computed again there (from
+/// the context and arguments) or kept in the frame; SSAUpdater joins the copies with phis.
+void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddresses &addr,
+                              FrameLayout &layout, std::vector<uint32_t> &kept,
+                              std::set<Instruction *> &frameAccesses) {
+  const DataLayout &dl = fn->getParent()->getDataLayout();
+  Argument *ctx = fn->getArg(0);
+  BasicBlock *choose = &fn->getEntryBlock();
+  std::map<BasicBlock *, uint32_t> resumeOf;
+  for (uint32_t r = 1; r < barriers.after.size(); ++r)
+    resumeOf[barriers.after[r]] = r;
+  DominatorTree dt(*fn);
+  std::map<BasicBlock *, std::vector<BasicBlock *>> preds;
+  for (BasicBlock &bb : *fn)
+    for (BasicBlock *s : successors(&bb))
+      preds[s].push_back(&bb);
+  struct Crossing {
+    Instruction *value;
+    std::set<uint32_t> resumes; // the resume points it is live at
+  };
+  std::vector<Crossing> crossings;
+  for (BasicBlock &bb : *fn) {
+    if (&bb == choose)
+      continue;
+    for (Instruction &i : bb) {
+      if (i.getType()->isVoidTy())
+        continue;
+      Crossing x{&i, {}};
+      std::set<BasicBlock *> seen;
+      for (Use &u : i.uses()) {
+        auto *user = cast<Instruction>(u.getUser());
+        BasicBlock *from = isa<PHINode>(user) ? cast<PHINode>(user)->getIncomingBlock(u) : user->getParent();
+        if (from == &bb || dt.dominates(&bb, from))
+          continue;
+        std::vector<BasicBlock *> work{from};
+        while (!work.empty()) { // back from the use to the definition
+          BasicBlock *w = work.back();
+          work.pop_back();
+          if (w == &bb || !seen.insert(w).second)
+            continue;
+          if (auto r = resumeOf.find(w); r != resumeOf.end()) {
+            x.resumes.insert(r->second); // (reached from the first block alone)
+            continue;
+          }
+          if (w == choose)
+            throw Error("sim-regions: %" + i.getName().str() + " is used where it is not defined");
+          for (BasicBlock *p : preds[w])
+            work.push_back(p);
+        }
+      }
+      if (!x.resumes.empty())
+        crossings.push_back(std::move(x));
+    }
+  }
+  // First every copy (from the unchanged IR: a computation again shares the copies of
+  // its operands at its resume point), then every use joins them.
+  std::vector<std::map<Value *, Value *>> again(barriers.after.size());
+  std::vector<std::map<uint32_t, Value *>> copies(crossings.size());
+  std::set<Instruction *> stores;
+  std::vector<Instruction *> anchor{nullptr}; // what the copies go before, in the order made
+  for (size_t r = 1; r < barriers.after.size(); ++r)
+    anchor.push_back(&*barriers.after[r]->getFirstInsertionPt());
+  for (size_t k = 0; k < crossings.size(); ++k) {
+    Instruction *v = crossings[k].value;
+    std::set<Value *> seen;
+    unsigned budget = 24;
+    if (recomputable(v, ctx, seen, budget)) {
+      for (uint32_t r : crossings[k].resumes)
+        copies[k][r] = recompute(v, anchor[r], again[r]);
+      continue;
+    }
+    Value *slot =
+        addr.at(layout.add(dl.getTypeAllocSize(v->getType()), dl.getABITypeAlign(v->getType()).value()));
+    Instruction *after = isa<PHINode>(v) ? &*v->getParent()->getFirstInsertionPt() : v->getNextNode();
+    auto *store = new StoreInst(v, slot, after);
+    stores.insert(store);
+    frameAccesses.insert(store);
+    for (uint32_t r : crossings[k].resumes) {
+      auto *load = new LoadInst(v->getType(), slot, v->getName() + ".kept", anchor[r]);
+      copies[k][r] = load;
+      frameAccesses.insert(load);
+      ++kept[r];
+    }
+  }
+  for (size_t k = 0; k < crossings.size(); ++k) {
+    Instruction *v = crossings[k].value;
+    SSAUpdater ssa;
+    ssa.Initialize(v->getType(), v->getName());
+    ssa.AddAvailableValue(v->getParent(), v);
+    for (auto [r, copy] : copies[k])
+      ssa.AddAvailableValue(barriers.after[r], copy);
+    std::vector<Use *> uses;
+    for (Use &u : v->uses())
+      if (!stores.count(cast<Instruction>(u.getUser())))
+        uses.push_back(&u);
+    for (Use *u : uses)
+      ssa.RewriteUseAfterInsertions(*u);
+  }
+}
+
+/// Tells the optimiser what the kernel's own accesses (shared, global, local arrays) never
+/// reach, for any thread: the slots of kept values (nobody else's memory) and the state
+/// where a thread stopped. A kept value's store then sinks out of a loop over shared memory,
+/// and a region's loop over the threads vectorises without checks against either. Calls
+/// (the host callbacks) may read the state: each thread's is stored before the next thread
+/// runs, so that a fault or a stop finds where every thread was.
+void markFrameAccesses(Function *fn, const std::set<Instruction *> &frameAccesses,
+                       const std::set<Instruction *> &stateStores) {
+  LLVMContext &c = fn->getContext();
+  MDBuilder md(c);
+  MDNode *domain = md.createAnonymousAliasScopeDomain("cutwin.frames");
+  MDNode *kept = MDNode::get(c, {md.createAnonymousAliasScope(domain, "kept values")});
+  MDNode *state = MDNode::get(c, {md.createAnonymousAliasScope(domain, "where threads stopped")});
+  MDNode *both = MDNode::concatenate(kept, state);
+  for (BasicBlock &bb : *fn)
+    for (Instruction &i : bb) {
+      if (frameAccesses.count(&i))
+        i.setMetadata(LLVMContext::MD_alias_scope, kept);
+      else if (stateStores.count(&i))
+        i.setMetadata(LLVMContext::MD_alias_scope, state);
+      else if (i.mayReadOrWriteMemory())
+        i.setMetadata(LLVMContext::MD_noalias, MDNode::concatenate(i.getMetadata(LLVMContext::MD_noalias),
+                                                                   isa<CallBase>(i) ? kept : both));
+    }
+}
+
+/// kThreadEntry again, for fibers: regions one after another, the barrier callback between.
+void buildThreadEntry(Module &m, Function *body, const Barriers &barriers, Function *barrier,
+                      const ir::KernelInfo &info) {
+  LLVMContext &c = m.getContext();
+  if (Function *old = m.getFunction(kThreadEntry))
+    old->eraseFromParent();
+  auto *p = PointerType::get(c, 0);
+  auto *i32 = Type::getInt32Ty(c);
+  auto *fn = Function::Create(FunctionType::get(Type::getVoidTy(c), {p, p}, false),
+                              GlobalValue::ExternalLinkage, kThreadEntry, m);
+  fn->addParamAttr(0, Attribute::NoAlias);
+  fn->addParamAttr(1, Attribute::NoAlias);
+  auto *sitesTy = ArrayType::get(i32, barriers.sites.size());
+  std::vector<Constant *> sites;
+  for (uint32_t s : barriers.sites)
+    sites.push_back(ConstantInt::get(i32, s));
+  auto *table = new GlobalVariable(m, sitesTy, true, GlobalValue::PrivateLinkage,
+                                   ConstantArray::get(sitesTy, sites), "cutwin.sim.barrier.sites");
+  BasicBlock *entry = BasicBlock::Create(c, "entry", fn);
+  BasicBlock *loop = BasicBlock::Create(c, "region", fn);
+  BasicBlock *wait = BasicBlock::Create(c, "barrier", fn);
+  BasicBlock *exit = BasicBlock::Create(c, "exit", fn);
+  IRBuilder<> b(entry);
+  std::vector<Value *> args{fn->getArg(0)};
+  auto params = unpackArguments(b, fn->getArg(1), body, info);
+  args.insert(args.end(), params.begin(), params.end());
+  Value *stoppedAt = b.CreateAlloca(i32, nullptr, "stopped.at");
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  PHINode *from = b.CreatePHI(i32, 2, "resume");
+  from->addIncoming(b.getInt32(0), entry);
+  args.push_back(from);
+  args.push_back(stoppedAt);
+  CallInst *call = b.CreateCall(body, args, "stopped");
+  call->addFnAttr(Attribute::NoInline);
+  Value *done = b.CreateICmpEQ(call, b.getInt32(kRegionDone));
+  b.CreateCondBr(done, exit, wait);
+  b.SetInsertPoint(wait);
+  Value *at = b.CreateInBoundsGEP(sitesTy, table, {b.getInt32(0), call});
+  Value *site = b.CreateLoad(i32, at, "site");
+  b.CreateCall(barrier, {fn->getArg(0), site});
+  from->addIncoming(call, wait);
+  b.CreateBr(loop);
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
+  attachDebugInfo(fn, body, call);
+}
+
+/// kRegionsEntry: a loop over the block's threads per resume point, and the mixed loop;
+/// returns where every thread stopped if that is one place, else kRegionsMixed.
+void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, const ir::KernelInfo &info) {
+  LLVMContext &c = m.getContext();
+  auto *p = PointerType::get(c, 0);
+  auto *i32 = Type::getInt32Ty(c);
+  auto *fn = Function::Create(FunctionType::get(i32, {p, p, p, i32}, false), GlobalValue::ExternalLinkage,
+                              kRegionsEntry, m);
+  // (state without noalias: markFrameAccesses)
+  fn->addParamAttr(0, Attribute::NoAlias);
+  fn->addParamAttr(1, Attribute::NoAlias);
+  Value *ctx = fn->getArg(0), *state = fn->getArg(2);
+  BasicBlock *entry = BasicBlock::Create(c, "entry", fn);
+  IRBuilder<> b(entry);
+  std::vector<Value *> args{ctx};
+  auto params = unpackArguments(b, fn->getArg(1), body, info);
+  args.insert(args.end(), params.begin(), params.end());
+  // The least and greatest of where the threads stopped: equal when all stopped at one
+  // place, which is then the result (the scheduler need not look at every thread).
+  Value *lo = b.CreateAlloca(i32, nullptr, "least");
+  Value *hi = b.CreateAlloca(i32, nullptr, "greatest");
+  b.CreateStore(b.getInt32(kRegionDone), lo);
+  b.CreateStore(b.getInt32(0), hi);
+  auto note = [&](IRBuilder<> &b, Value *stopped) {
+    Value *least = b.CreateLoad(i32, lo);
+    b.CreateStore(b.CreateBinaryIntrinsic(Intrinsic::umin, least, stopped), lo);
+    Value *greatest = b.CreateLoad(i32, hi);
+    b.CreateStore(b.CreateBinaryIntrinsic(Intrinsic::umax, greatest, stopped), hi);
+  };
+  auto result = [&](IRBuilder<> &b) {
+    Value *least = b.CreateLoad(i32, lo);
+    Value *greatest = b.CreateLoad(i32, hi);
+    Value *one = b.CreateICmpEQ(least, greatest);
+    b.CreateRet(b.CreateSelect(one, least, b.getInt32(kRegionsMixed)));
+  };
+  BasicBlock *mixed = BasicBlock::Create(c, "mixed", fn);
+  SwitchInst *sw = b.CreateSwitch(fn->getArg(3), mixed, unsigned(barriers.after.size()));
+  std::vector<CallInst *> calls;
+  auto stateOf = [&](IRBuilder<> &b, Value *linear) { return b.CreateInBoundsGEP(i32, state, linear); };
+  for (uint32_t r = 0; r < barriers.after.size(); ++r) {
+    BasicBlock *region = BasicBlock::Create(c, "region." + std::to_string(r), fn, mixed);
+    sw->addCase(b.getInt32(r), region);
+    b.SetInsertPoint(region);
+    emitThreadLoops(b, ctx, [&](IRBuilder<> &b, Value *linear) {
+      std::vector<Value *> a = args;
+      a.push_back(b.getInt32(r));
+      a.push_back(stateOf(b, linear));
+      CallInst *call = b.CreateCall(body, a, "stopped");
+      call->addFnAttr(Attribute::AlwaysInline);
+      calls.push_back(call);
+      note(b, call);
+    });
+    result(b);
+  }
+  b.SetInsertPoint(mixed);
+  emitThreadLoops(b, ctx, [&](IRBuilder<> &b, Value *linear) {
+    Value *slot = stateOf(b, linear);
+    Value *from = b.CreateLoad(i32, slot, "from");
+    Value *live = b.CreateICmpNE(from, b.getInt32(kRegionDone));
+    BasicBlock *run = BasicBlock::Create(c, "run", fn);
+    BasicBlock *next = BasicBlock::Create(c, "skip", fn);
+    BasicBlock *check = b.GetInsertBlock();
+    b.CreateCondBr(live, run, next);
+    b.SetInsertPoint(run);
+    std::vector<Value *> a = args;
+    a.push_back(from);
+    a.push_back(slot);
+    CallInst *call = b.CreateCall(body, a, "stopped");
+    call->addFnAttr(Attribute::NoInline);
+    calls.push_back(call);
+    b.CreateBr(next);
+    b.SetInsertPoint(next);
+    PHINode *now = b.CreatePHI(i32, 2, "now");
+    now->addIncoming(from, check);
+    now->addIncoming(call, run);
+    note(b, now);
+  });
+  result(b);
+  attachDebugInfo(fn, body, calls.front());
+  for (CallInst *call : calls)
+    call->setDebugLoc(calls.front()->getDebugLoc());
+}
+
+} // namespace
+
+BarrierRegions splitAtBarriers(Module &m, const ir::KernelInfo &info) {
+  BarrierRegions out;
+  Function *kernel = m.getFunction(info.irName);
+  if (!kernel || kernel->isDeclaration())
+    throw Error("sim-regions: kernel function " + info.irName + " missing from module");
+  Function *barrier = m.getFunction(hostCallbackSymbol(HostCallback::Barrier));
+  if (!barrier) {
+    out.why = "no barrier";
+    return out;
+  }
+  std::set<Function *> reaching = functionsReaching(m, barrier);
+  out.why = whyFibers(m, info, kernel, reaching);
+  if (!out.why.empty())
+    return out;
+  // The kernel waits only in its own body: functions that wait are inlined into it.
+  for (bool again = true; again;) {
+    again = false;
+    std::vector<CallBase *> calls;
+    for (BasicBlock &bb : *kernel)
+      for (Instruction &i : bb)
+        if (Function *g = calleeOf(i); g && g != barrier && reaching.count(g))
+          calls.push_back(cast<CallBase>(&i));
+    for (CallBase *call : calls) {
+      InlineFunctionInfo ifi;
+      if (!InlineFunction(*call, ifi, false, nullptr, false).isSuccess()) {
+        out.why = "a function that waits at a barrier could not be inlined";
+        return out;
+      }
+      again = true;
+    }
+  }
+  for (BasicBlock &bb : *kernel)
+    for (Instruction &i : bb)
+      if (auto *a = dyn_cast<AllocaInst>(&i);
+          a && (!a->isStaticAlloca() || &bb != &kernel->getEntryBlock())) {
+        out.why = "a local array of a size known only at run time";
+        return out;
+      }
+  std::optional<Barriers> barriers = cutAtBarriers(*kernel, barrier);
+  if (!barriers) {
+    out.why = "a barrier of unknown site";
+    return out;
+  }
+  std::set<Instruction *> stateStores;
+  Function *body = resumableBody(kernel, *barriers, barrier, stateStores);
+  IRBuilder<> b(body->getEntryBlock().getTerminator());
+  FrameAddresses addr = frameAddresses(b, body->getArg(0));
+  FrameLayout layout;
+  if (!allocasToFrame(body, addr, layout, out.localBytes))
+    throw Error("sim-regions: a local array of scalable size");
+  out.frameKept.assign(barriers->after.size(), 0);
+  std::set<Instruction *> frameAccesses;
+  keepValuesAcrossBarriers(body, *barriers, addr, layout, out.frameKept, frameAccesses);
+  markFrameAccesses(body, frameAccesses, stateStores);
+  // The kernel's name (and its place in !cutwin.kernels) passes to the body.
+  if (Function *old = m.getFunction(kThreadEntry))
+    old->eraseFromParent();
+  kernel->replaceAllUsesWith(body);
+  body->takeName(kernel);
+  kernel->eraseFromParent();
+  buildThreadEntry(m, body, *barriers, barrier, info);
+  buildRegionsEntry(m, body, *barriers, info);
+  out.split = true;
+  out.frameBytes = layout.bytes;
+  out.sites = barriers->sites;
+  return out;
+}
+
+std::string describe(const BarrierRegions &r) {
+  if (!r.split)
+    return "# *** sim-regions: fibers (" + r.why + ") ***\n";
+  std::string kept;
+  for (size_t i = 1; i < r.frameKept.size(); ++i)
+    kept += (i > 1 ? ", " : "") + std::to_string(r.frameKept[i]);
+  return "# *** sim-regions: " + std::to_string(r.sites.size()) + " regions, a frame of " +
+         std::to_string(r.frameBytes) + " bytes per thread (" + std::to_string(r.localBytes) +
+         " of local arrays), values kept after each barrier: " + (kept.empty() ? "none" : kept) + " ***\n";
+}
+
+} // namespace cutwin::sim

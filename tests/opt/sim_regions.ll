@@ -1,0 +1,91 @@
+; sim-regions: a kernel waiting at block barriers becomes a function that runs one thread
+; from a resume point to its next barrier (returning it; 4294967295 when the thread is
+; done). A value used after a barrier is computed again there when the context and the
+; arguments give it (the thread index), kept in the thread's frame otherwise (a load, and
+; the loop's counter); entries loop over the block's threads per region (and fibers call
+; the barrier between regions). Alias scopes tell the optimiser that the kernel's own
+; accesses reach neither the frame's kept values nor where threads stopped.
+; RUN: --step sim-regions
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+%cutwin.ctx = type { [3 x i32], [3 x i32], [3 x i32], [3 x i32], ptr, ptr, ptr, i64, ptr, i32, i32, ptr, ptr }
+
+define void @k(ptr %ctx, ptr %out, i64 %rounds) {
+entry:
+  %tidp = getelementptr inbounds %cutwin.ctx, ptr %ctx, i32 0, i32 0, i32 0
+  %tid = load i32, ptr %tidp, align 4
+  %t = zext i32 %tid to i64
+  %slot = getelementptr inbounds i64, ptr %out, i64 %t
+  %first = load i64, ptr %slot, align 8
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %acc = phi i64 [ %first, %entry ], [ %sum, %loop ]
+  %sum = add i64 %acc, %t
+  call void @cutwin_sim_barrier(ptr %ctx, i32 7)
+  %next = add i64 %i, 1
+  %more = icmp slt i64 %next, %rounds
+  br i1 %more, label %loop, label %done
+
+done:
+  store i64 %sum, ptr %slot, align 8
+  ret void
+}
+
+declare void @cutwin_sim_barrier(ptr, i32)
+
+!cutwin.kernels = !{!0}
+!0 = !{ptr @k}
+
+; CHECK: # *** sim-regions: 2 regions, a frame of 16 bytes per thread (0 of local arrays), values kept after each barrier: 2 ***
+; CHECK: @cutwin.sim.barrier.sites = private constant [2 x i32] [i32 0, i32 7]
+; CHECK: define internal i32 @k(ptr %ctx, ptr %out, i64 %rounds, i32 %resume, ptr %stopped)
+; CHECK: %frames = load ptr, ptr
+; CHECK: switch i32 %resume, label %entry [
+; CHECK-NEXT: i32 1, label %after.barrier
+; CHECK: loop:
+; CHECK-NEXT: %t{{[0-9]+}} = phi i64 [ %t, %entry ], [ %t.again, %after.barrier ]
+; CHECK: %acc = phi i64 [ %first, %entry ], [ %sum.kept, %after.barrier ]
+; CHECK: %sum = add i64 %acc, %t{{[0-9]+}}
+; CHECK-NEXT: store i64 %sum, ptr %frame.slot{{[0-9]*}}, align 8, !alias.scope ![[KEPT:[0-9]+]]
+; CHECK-NEXT: store i32 1, ptr %stopped, align 4, !alias.scope ![[STATE:[0-9]+]]
+; CHECK-NEXT: ret i32 1
+; CHECK: after.barrier:
+; CHECK-DAG: %i.kept = load i64, ptr %frame.slot
+; CHECK-DAG: %sum.kept = load i64, ptr %frame.slot
+; CHECK-DAG: %tid.again = load i32, ptr %tidp.again
+; CHECK-DAG: %t.again = zext i32 %tid.again to i64
+; CHECK-DAG: %slot.again = getelementptr inbounds i64, ptr %out, i64 %t.again
+; CHECK: done:
+; CHECK-NEXT: store i64 %sum.kept, ptr %slot.again, align 8, !noalias ![[BOTH:[0-9]+]]
+; CHECK-NEXT: store i32 -1, ptr %stopped, align 4, !alias.scope ![[STATE]]
+; CHECK-NEXT: ret i32 -1
+; CHECK: define void @cutwin.sim.thread(ptr noalias %0, ptr noalias %1)
+; CHECK: %stopped = call i32 @k(
+; CHECK: call void @cutwin_sim_barrier(ptr %0, i32 %site)
+; CHECK: define i32 @cutwin.sim.regions(ptr noalias %0, ptr noalias %1, ptr %2, i32 %3)
+; CHECK: %least = alloca i32
+; CHECK: %greatest = alloca i32
+; CHECK: switch i32 %3, label %mixed [
+; CHECK-NEXT: i32 0, label %region.0
+; CHECK-NEXT: i32 1, label %region.1
+; CHECK: %[[STOP:.*]] = call i32 @k({{.*}}, i32 0, ptr %{{[0-9]+}}) #[[INLINE:[0-9]+]]
+; CHECK: call i32 @llvm.umin.i32(i32 %{{[0-9]+}}, i32 %[[STOP]])
+; CHECK: call i32 @llvm.umax.i32(i32 %{{[0-9]+}}, i32 %[[STOP]])
+; All stopped at one place: that place; else -2 (kRegionsMixed).
+; CHECK: %[[ONE:[0-9]+]] = icmp eq i32 %[[LO:[0-9]+]], %{{[0-9]+}}
+; CHECK-NEXT: %{{[0-9]+}} = select i1 %[[ONE]], i32 %[[LO]], i32 -2
+; CHECK: call i32 @k({{.*}}, i32 1, ptr %{{[0-9]+}}) #[[INLINE]]
+; CHECK: %from = load i32
+; CHECK: icmp ne i32 %from, -1
+; CHECK: call i32 @k({{.*}}, i32 %from, ptr %{{[0-9]+}}) #[[NOINLINE:[0-9]+]]
+; CHECK-DAG: attributes #[[INLINE]] = { alwaysinline }
+; CHECK-DAG: attributes #[[NOINLINE]] = { noinline }
+; The kernel's accesses reach neither the kept values nor the state:
+; CHECK-DAG: ![[BOTH]] = !{![[KEPTSCOPE:[0-9]+]], ![[STATESCOPE:[0-9]+]]}
+; CHECK-DAG: ![[KEPT]] = !{![[KEPTSCOPE]]}
+; CHECK-DAG: ![[STATE]] = !{![[STATESCOPE]]}
+; CHECK-DAG: ![[KEPTSCOPE]] = distinct !{![[KEPTSCOPE]], ![[DOMAIN:[0-9]+]], !"kept values"}
+; CHECK-DAG: ![[STATESCOPE]] = distinct !{![[STATESCOPE]], ![[DOMAIN]], !"where threads stopped"}

@@ -1,0 +1,270 @@
+// Kernels split at their barriers (step sim-regions) against the same kernels run as fibers
+// (CUTWIN_SIM_THREADS=fibers): randomly generated kernels with barriers in loops and
+// branches, bit for bit; barrier divergence reported alike; threads that returned,
+// barriers in a device function, one barrier reached from two resume points.
+#include "kernel_test_util.h"
+
+#include <cstdlib>
+#include <random>
+#include <sstream>
+
+using namespace cutwin;
+using namespace cutwin::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+/// A simulator that runs every kernel as fibers.
+std::shared_ptr<Device> fibers() {
+  static std::shared_ptr<Device> d = [] {
+    setenv("CUTWIN_SIM_THREADS", "fibers", 1);
+    auto dev = Device::open("sim");
+    unsetenv("CUTWIN_SIM_THREADS");
+    return dev;
+  }();
+  return d;
+}
+
+/// Runs kernel `name` of `src` as `k(inp, out, n)` over blocks of `block` threads on `dev`;
+/// returns out.
+std::vector<double> run(const std::shared_ptr<Device> &dev, const std::string &src, const char *name,
+                        uint32_t blocks, uint32_t block, int64_t n) {
+  std::vector<double> in(size_t(blocks) * block);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = double(i % 97) * 0.25 - 7.0;
+  auto inp = dev->toDevice(in);
+  auto out = dev->zeros(DType::F64, {int64_t(in.size())});
+  Module::fromString(dev, src, "regions.py")->kernel(name).launch(blocks, block, {inp, out, n});
+  return out.toVector<double>();
+}
+
+/// Random kernels: block-uniform loops and branches with barriers inside, thread-dependent
+/// branches without, shared memory read across threads between barriers, a local array.
+class KernelGenerator {
+public:
+  explicit KernelGenerator(unsigned seed) : rng_(seed) {}
+
+  std::string kernel(uint32_t block) {
+    block_ = block;
+    std::ostringstream s;
+    s << "from numba import cuda, float64\n\n@cuda.jit\ndef k(inp, out, n):\n"
+      << "    sh = cuda.shared.array(" << block << ", float64)\n"
+      << "    loc = cuda.local.array(4, float64)\n"
+      << "    t = cuda.threadIdx.x\n    i = cuda.grid(1)\n    acc = inp[i]\n"
+      << "    for q in range(4):\n        loc[q] = acc + q\n";
+    body(s, 1, 0);
+    s << "    out[i] = acc + loc[0] + loc[3]\n";
+    return s.str();
+  }
+
+private:
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+
+  void body(std::ostringstream &s, int indent, int depth) {
+    int statements = 2 + pick(3);
+    for (int k = 0; k < statements; ++k)
+      statement(s, indent, depth);
+  }
+
+  void statement(std::ostringstream &s, int indent, int depth) {
+    std::string pad(size_t(indent) * 4, ' ');
+    switch (depth < 3 ? pick(7) : pick(3)) {
+    case 0: s << pad << "acc = acc * " << 0.5 + pick(3) * 0.25 << " + " << pick(9) << "\n"; break;
+    case 1: // threads exchange values through shared memory, between two barriers
+      s << pad << "sh[t] = acc\n"
+        << pad << "cuda.syncthreads()\n"
+        << pad << "acc += sh[(t + " << 1 + pick(int(block_) - 1) << ") % " << block_ << "] * 0.5\n"
+        << pad << "cuda.syncthreads()\n";
+      break;
+    case 2:
+      s << pad << "loc[" << pick(4) << "] += acc * 0.125\n" << pad << "acc -= loc[" << pick(4) << "]\n";
+      break;
+    case 3: // a block-uniform loop
+    {
+      std::string var = "r" + std::to_string(depth);
+      s << pad << "for " << var << " in range(" << 1 + pick(3) << "):\n";
+      body(s, indent + 1, depth + 1);
+      s << pad << "    acc += " << var << "\n";
+      break;
+    }
+    case 4: // a block-uniform branch on the argument
+      s << pad << "if n > " << pick(20) << ":\n";
+      body(s, indent + 1, depth + 1);
+      s << pad << "else:\n" << pad << "    acc = acc - 1.0\n";
+      break;
+    case 5: // a thread-dependent branch (no barrier inside)
+      s << pad << "if t % " << 2 + pick(3) << " == 0:\n" << pad << "    acc = acc * 0.75 + loc[1]\n";
+      break;
+    case 6: // a block-uniform while loop
+    {
+      std::string var = "w" + std::to_string(depth);
+      s << pad << var << " = 0\n" << pad << "while " << var << " < n % 3 + 1:\n";
+      body(s, indent + 1, depth + 1);
+      s << pad << "    " << var << " += 1\n";
+      break;
+    }
+    }
+  }
+
+  std::mt19937 rng_;
+  uint32_t block_ = 32;
+};
+
+/// A few threads of each block return early; the rest meet at the barriers.
+const char *kEarlyReturn = R"PY(
+from numba import cuda, float64
+
+@cuda.jit
+def k(inp, out, n):
+    sh = cuda.shared.array(64, float64)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    if t >= n:
+        return
+    sh[t] = inp[i]
+    cuda.syncthreads()
+    out[i] = sh[(t + 1) % n] + sh[0]
+)PY";
+
+/// A device function with barriers, called three times (inlined into the kernel).
+const char *kBarrierInDeviceFunction = R"PY(
+from numba import cuda, float64
+
+@cuda.jit(device=True)
+def exchange(sh, t, v, shift):
+    sh[t] = v
+    cuda.syncthreads()
+    w = sh[(t + shift) % 32]
+    cuda.syncthreads()
+    return w
+
+@cuda.jit
+def k(inp, out, n):
+    sh = cuda.shared.array(32, float64)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    v = exchange(sh, t, inp[i], 1)
+    v = exchange(sh, t, v + 1.0, 3)
+    out[i] = v + exchange(sh, t, v, n)
+)PY";
+
+/// Even threads call it at one place, odd ones at another: the same barrier (the function's)
+/// reached from two resume points (one per inlined call).
+const char *kBarrierInTwoCalls = R"PY(
+from numba import cuda, float64
+
+@cuda.jit(device=True)
+def exchange(sh, t, v):
+    sh[t] = v
+    cuda.syncthreads()
+    return sh[(t + 1) % 32]
+
+@cuda.jit
+def k(inp, out, n):
+    sh = cuda.shared.array(32, float64)
+    t = cuda.threadIdx.x
+    v = inp[cuda.grid(1)]
+    if t % 2 == 0:
+        v = exchange(sh, t, v)
+    else:
+        v = exchange(sh, t, v + 1.0)
+    out[cuda.grid(1)] = v
+)PY";
+
+/// Half the threads wait at one barrier, the other half at another: never opens.
+const char *kDivergent = R"PY(
+from numba import cuda
+
+@cuda.jit
+def k(inp, out, n):
+    t = cuda.threadIdx.x
+    if t < 16:
+        cuda.syncthreads()
+    else:
+        cuda.syncthreads()
+    out[cuda.grid(1)] = t
+)PY";
+
+} // namespace
+
+TEST(BarrierRegions, RandomKernelsWithBarriersInLoopsAndBranchesAgreeWithFibersBitForBit) {
+  for (unsigned seed = 1; seed <= 16; ++seed) {
+    KernelGenerator gen(seed);
+    uint32_t block = 32u * (1 + seed % 3);
+    std::string src = gen.kernel(block);
+    SCOPED_TRACE(src);
+    for (int64_t n : {3, 17}) {
+      std::vector<double> split = run(sim(), src, "k", 3, block, n);
+      std::vector<double> fiber = run(fibers(), src, "k", 3, block, n);
+      ASSERT_EQ(split.size(), fiber.size());
+      for (size_t j = 0; j < split.size(); ++j)
+        ASSERT_EQ(std::memcmp(&split[j], &fiber[j], sizeof(double)), 0)
+            << "seed " << seed << " n " << n << " element " << j << ": " << split[j] << " vs " << fiber[j];
+    }
+  }
+}
+
+TEST(BarrierRegions, ThreadsThatReturnedTakeNoPartInTheBarrier) {
+  // Only the first n threads of each block reach the barrier (as on Volta and later).
+  for (auto &dev : {sim(), fibers()}) {
+    std::vector<double> out = run(dev, kEarlyReturn, "k", 2, 64, 40);
+    for (uint32_t b = 0; b < 2; ++b)
+      for (uint32_t t = 0; t < 64; ++t) {
+        auto in = [&](uint32_t j) { return double((b * 64 + j) % 97) * 0.25 - 7.0; };
+        double want = t < 40 ? in((t + 1) % 40) + in(0) : 0.0;
+        ASSERT_EQ(out[b * 64 + t], want) << b << " " << t;
+      }
+  }
+}
+
+TEST(BarrierRegions, BarriersInADeviceFunctionCalledThreeTimes) {
+  std::vector<double> split = run(sim(), kBarrierInDeviceFunction, "k", 2, 32, 5);
+  EXPECT_EQ(split, run(fibers(), kBarrierInDeviceFunction, "k", 2, 32, 5));
+  for (uint32_t b = 0; b < 2; ++b) {
+    double v[3][32];
+    for (uint32_t t = 0; t < 32; ++t)
+      v[0][t] = double((b * 32 + (t + 1) % 32) % 97) * 0.25 - 7.0;
+    for (uint32_t t = 0; t < 32; ++t)
+      v[1][t] = v[0][(t + 3) % 32] + 1.0;
+    for (uint32_t t = 0; t < 32; ++t)
+      v[2][t] = v[1][(t + 5) % 32];
+    for (uint32_t t = 0; t < 32; ++t)
+      ASSERT_EQ(split[b * 32 + t], v[1][t] + v[2][t]) << b << " " << t;
+  }
+}
+
+TEST(BarrierRegions, ThreadsResumingFromTwoPointsAtOneBarrierRunEachFromItsOwn) {
+  std::vector<double> split = run(sim(), kBarrierInTwoCalls, "k", 2, 32, 0);
+  EXPECT_EQ(split, run(fibers(), kBarrierInTwoCalls, "k", 2, 32, 0));
+  for (uint32_t b = 0; b < 2; ++b)
+    for (uint32_t t = 0; t < 32; ++t) {
+      uint32_t u = (t + 1) % 32; // whose value thread t reads
+      double stored = double((b * 32 + u) % 97) * 0.25 - 7.0 + (u % 2 ? 1.0 : 0.0);
+      ASSERT_EQ(split[b * 32 + t], stored) << b << " " << t;
+    }
+}
+
+TEST(BarrierRegions, DivergentBarriersAreReportedAsOnFibers) {
+  std::string messages[2];
+  int k = 0;
+  for (auto &dev : {sim(), fibers()}) {
+    KernelError e = expectKernelError([&] { run(dev, kDivergent, "k", 1, 32, 0); });
+    EXPECT_EQ(e.kind(), KernelErrorKind::BarrierDivergence);
+    messages[k++] = e.what();
+    // and the next launch works
+    std::vector<double> out = run(dev, kEarlyReturn, "k", 1, 64, 64);
+    EXPECT_EQ(out[0], (1 % 97) * 0.25 - 7.0 + (-7.0));
+  }
+  EXPECT_EQ(messages[0], messages[1]);
+  EXPECT_THAT(messages[0], HasSubstr("barrier divergence: 16 of the block's 32 running threads"));
+}
+
+TEST(BarrierRegions, ASeedRunsASplitKernelAsFibersAndShufflesIt) {
+  // CUTWIN_SIM_SEED needs fibers: the split kernel's thread entry runs its regions on them.
+  setenv("CUTWIN_SIM_SEED", "99", 1);
+  auto shuffled = Device::open("sim");
+  unsetenv("CUTWIN_SIM_SEED");
+  KernelGenerator gen(7);
+  std::string src = gen.kernel(64);
+  EXPECT_EQ(run(shuffled, src, "k", 2, 64, 9), run(sim(), src, "k", 2, 64, 9));
+}
