@@ -7,6 +7,7 @@
 
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/MDBuilder.h>
@@ -92,8 +93,12 @@ int contextField(Value *p, Argument *ctx) {
   while (auto *g = dyn_cast<GetElementPtrInst>(p)) {
     if (!g->hasAllConstantIndices())
       return -1;
-    if (g->getPointerOperand() == ctx)
-      return g->getNumIndices() >= 2 ? int(cast<ConstantInt>(g->getOperand(2))->getZExtValue()) : -1;
+    if (g->getPointerOperand() == ctx) {
+      if (g->getSourceElementType() != contextType(ctx->getContext()) || g->getNumIndices() < 2 ||
+          !cast<ConstantInt>(g->getOperand(1))->isZero())
+        return -1;
+      return int(cast<ConstantInt>(g->getOperand(2))->getZExtValue());
+    }
     p = g->getPointerOperand();
   }
   return -1;
@@ -103,11 +108,18 @@ int contextField(Value *p, Argument *ctx) {
 /// shared memory, the dynamic shared size, the frames.
 bool fixedField(int f) { return (f >= 0 && f <= 4) || f == 7 || f == 12; }
 
+/// Whether `v` is computed in the first block (the frame addresses and what they are made
+/// of), which every resume point passes through: available everywhere.
+bool inFirstBlock(Value *v) {
+  auto *i = dyn_cast<Instruction>(v);
+  return i && i->getParent() == &i->getFunction()->getEntryBlock();
+}
+
 /// Whether `v` can be computed again after a barrier from the context and the arguments
 /// alone (instructions not in `seen`, at most `budget` of them): cheaper than keeping it in
 /// the frame. (Index wrap-arounds and bounds make an array address a dozen or so.)
 bool recomputable(Value *v, Argument *ctx, std::set<Value *> &seen, unsigned &budget) {
-  if (isa<Argument>(v) || isa<Constant>(v) || seen.count(v))
+  if (isa<Argument>(v) || isa<Constant>(v) || seen.count(v) || inFirstBlock(v))
     return true;
   auto *i = dyn_cast<Instruction>(v);
   if (!i || budget == 0)
@@ -128,7 +140,7 @@ bool recomputable(Value *v, Argument *ctx, std::set<Value *> &seen, unsigned &bu
 /// `v` computed again before `at` (recomputable's values).
 Value *recompute(Value *v, Instruction *at, std::map<Value *, Value *> &done) {
   auto *i = dyn_cast<Instruction>(v);
-  if (!i)
+  if (!i || inFirstBlock(v))
     return v;
   if (auto it = done.find(v); it != done.end())
     return it->second;
@@ -142,13 +154,16 @@ Value *recompute(Value *v, Instruction *at, std::map<Value *, Value *> &done) {
 }
 
 /// A thread's frame: slots, each with the block's threads side by side.
+/// Slots are aligned to at most kFrameAlign (the frames' own alignment).
+constexpr uint64_t kFrameAlign = 64;
+
 struct FrameLayout {
   struct Slot {
     uint64_t offset = 0, stride = 0;
   };
   uint64_t bytes = 0;
   Slot add(uint64_t size, uint64_t align) {
-    align = std::max<uint64_t>(align, 1);
+    align = std::clamp<uint64_t>(align, 1, kFrameAlign);
     Slot s;
     s.offset = (bytes + align - 1) / align * align;
     s.stride = (std::max<uint64_t>(size, 1) + align - 1) / align * align;
@@ -200,7 +215,7 @@ struct Barriers {
 };
 
 /// Ends the block of each barrier call of `f` at the call; returns what follows them.
-std::optional<Barriers> cutAtBarriers(Function &f, Function *barrier) {
+Barriers cutAtBarriers(Function &f, Function *barrier) {
   std::vector<CallInst *> calls;
   for (BasicBlock &bb : f)
     for (Instruction &i : bb)
@@ -208,14 +223,39 @@ std::optional<Barriers> cutAtBarriers(Function &f, Function *barrier) {
         calls.push_back(cast<CallInst>(&i));
   Barriers out;
   for (CallInst *call : calls) {
-    auto *site = dyn_cast<ConstantInt>(call->getArgOperand(1));
-    if (!site)
-      return std::nullopt;
     out.after.push_back(SplitBlock(call->getParent(), call->getNextNode(), (DominatorTree *)nullptr, nullptr,
                                    nullptr, "after.barrier"));
-    out.sites.push_back(uint32_t(site->getZExtValue()));
+    out.sites.push_back(uint32_t(cast<ConstantInt>(call->getArgOperand(1))->getZExtValue()));
   }
   return out;
+}
+
+/// What the cut cannot handle in the kernel (its functions that wait inlined), or "".
+std::string whyNotCut(Function &kernel, Function *barrier) {
+  for (User *u : barrier->users()) {
+    auto *call = dyn_cast<CallInst>(u);
+    if (!call || call->getFunction() != &kernel || call->getCalledFunction() != barrier)
+      return "a barrier in a function not inlined into the kernel";
+    if (!isa<ConstantInt>(call->getArgOperand(1)))
+      return "a barrier of unknown site";
+  }
+  for (BasicBlock &bb : kernel)
+    for (Instruction &i : bb) {
+      if (isa<InvokeInst, CallBrInst>(&i) || i.getType()->isTokenTy())
+        return "exception handling or token values";
+      if (calleeOf(i) == nullptr && isa<CallBase>(&i) &&
+          !isa<InlineAsm>(cast<CallBase>(&i)->getCalledOperand()))
+        return "an indirect call";
+      auto *a = dyn_cast<AllocaInst>(&i);
+      if (!a)
+        continue;
+      std::optional<TypeSize> size = a->getAllocationSize(kernel.getParent()->getDataLayout());
+      if (!a->isStaticAlloca() || &bb != &kernel.getEntryBlock() || !size || size->isScalable())
+        return "a local array of a size known only at run time";
+      if (a->getAlign().value() > kFrameAlign)
+        return "a local array aligned to more than " + std::to_string(kFrameAlign) + " bytes";
+    }
+  return "";
 }
 
 /// The kernel's body moved into a function that runs one thread from a resume point:
@@ -287,19 +327,14 @@ Function *resumableBody(Function *kernel, const Barriers &barriers, Function *ba
   return fn;
 }
 
-/// Local arrays and other allocas become frame slots.
-bool allocasToFrame(Function *fn, FrameAddresses &addr, FrameLayout &layout, uint64_t &localBytes) {
+/// Local arrays and other allocas (static, whyNotCut) become frame slots.
+void allocasToFrame(Function *fn, FrameAddresses &addr, FrameLayout &layout, uint64_t &localBytes) {
   const DataLayout &dl = fn->getParent()->getDataLayout();
   std::vector<AllocaInst *> allocas;
   for (BasicBlock &bb : *fn)
     for (Instruction &i : bb)
       if (auto *a = dyn_cast<AllocaInst>(&i))
         allocas.push_back(a);
-  for (AllocaInst *a : allocas) {
-    std::optional<TypeSize> size = a->getAllocationSize(dl);
-    if (!size || size->isScalable())
-      return false;
-  }
   for (AllocaInst *a : allocas) {
     uint64_t size = a->getAllocationSize(dl)->getFixedValue();
     FrameLayout::Slot s = layout.add(size, a->getAlign().value());
@@ -317,7 +352,6 @@ bool allocasToFrame(Function *fn, FrameAddresses &addr, FrameLayout &layout, uin
     a->replaceAllUsesWith(p);
     a->eraseFromParent();
   }
-  return true;
 }
 
 /// Each value used after a barrier it was computed before is computed again there (from
@@ -391,14 +425,14 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddre
         copies[k][r] = recompute(v, anchor[r], again[r]);
       continue;
     }
-    Value *slot =
-        addr.at(layout.add(dl.getTypeAllocSize(v->getType()), dl.getABITypeAlign(v->getType()).value()));
+    Align align(std::min<uint64_t>(dl.getABITypeAlign(v->getType()).value(), kFrameAlign));
+    Value *slot = addr.at(layout.add(dl.getTypeAllocSize(v->getType()), align.value()));
     Instruction *after = isa<PHINode>(v) ? &*v->getParent()->getFirstInsertionPt() : v->getNextNode();
-    auto *store = new StoreInst(v, slot, after);
+    auto *store = new StoreInst(v, slot, false, align, after);
     stores.insert(store);
     frameAccesses.insert(store);
     for (uint32_t r : crossings[k].resumes) {
-      auto *load = new LoadInst(v->getType(), slot, v->getName() + ".kept", anchor[r]);
+      auto *load = new LoadInst(v->getType(), slot, v->getName() + ".kept", false, align, anchor[r]);
       copies[k][r] = load;
       frameAccesses.insert(load);
       ++kept[r];
@@ -425,7 +459,8 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddre
 /// where a thread stopped. A kept value's store then sinks out of a loop over shared memory,
 /// and a region's loop over the threads vectorises without checks against either. Calls
 /// (the host callbacks) may read the state: each thread's is stored before the next thread
-/// runs, so that a fault or a stop finds where every thread was.
+/// calls one, so that a stop (Ctrl-C or the watchdog, noticed in a callback) finds where
+/// every thread was.
 void markFrameAccesses(Function *fn, const std::set<Instruction *> &frameAccesses,
                        const std::set<Instruction *> &stateStores) {
   LLVMContext &c = fn->getContext();
@@ -450,8 +485,6 @@ void markFrameAccesses(Function *fn, const std::set<Instruction *> &frameAccesse
 void buildThreadEntry(Module &m, Function *body, const Barriers &barriers, Function *barrier,
                       const ir::KernelInfo &info) {
   LLVMContext &c = m.getContext();
-  if (Function *old = m.getFunction(kThreadEntry))
-    old->eraseFromParent();
   auto *p = PointerType::get(c, 0);
   auto *i32 = Type::getInt32Ty(c);
   auto *fn = Function::Create(FunctionType::get(Type::getVoidTy(c), {p, p}, false),
@@ -610,40 +643,32 @@ BarrierRegions splitAtBarriers(Module &m, const ir::KernelInfo &info) {
       again = true;
     }
   }
-  for (BasicBlock &bb : *kernel)
-    for (Instruction &i : bb)
-      if (auto *a = dyn_cast<AllocaInst>(&i);
-          a && (!a->isStaticAlloca() || &bb != &kernel->getEntryBlock())) {
-        out.why = "a local array of a size known only at run time";
-        return out;
-      }
-  std::optional<Barriers> barriers = cutAtBarriers(*kernel, barrier);
-  if (!barriers) {
-    out.why = "a barrier of unknown site";
+  out.why = whyNotCut(*kernel, barrier);
+  if (!out.why.empty())
     return out;
-  }
+  Barriers barriers = cutAtBarriers(*kernel, barrier);
   std::set<Instruction *> stateStores;
-  Function *body = resumableBody(kernel, *barriers, barrier, stateStores);
+  Function *body = resumableBody(kernel, barriers, barrier, stateStores);
   IRBuilder<> b(body->getEntryBlock().getTerminator());
   FrameAddresses addr = frameAddresses(b, body->getArg(0));
   FrameLayout layout;
-  if (!allocasToFrame(body, addr, layout, out.localBytes))
-    throw Error("sim-regions: a local array of scalable size");
-  out.frameKept.assign(barriers->after.size(), 0);
+  allocasToFrame(body, addr, layout, out.localBytes);
+  out.frameKept.assign(barriers.after.size(), 0);
   std::set<Instruction *> frameAccesses;
-  keepValuesAcrossBarriers(body, *barriers, addr, layout, out.frameKept, frameAccesses);
+  keepValuesAcrossBarriers(body, barriers, addr, layout, out.frameKept, frameAccesses);
   markFrameAccesses(body, frameAccesses, stateStores);
-  // The kernel's name (and its place in !cutwin.kernels) passes to the body.
+  // The kernel's name (and its place in !cutwin.kernels) passes to the body, once nothing
+  // calls the kernel (the old thread entry).
   if (Function *old = m.getFunction(kThreadEntry))
     old->eraseFromParent();
   kernel->replaceAllUsesWith(body);
   body->takeName(kernel);
   kernel->eraseFromParent();
-  buildThreadEntry(m, body, *barriers, barrier, info);
-  buildRegionsEntry(m, body, *barriers, info);
+  buildThreadEntry(m, body, barriers, barrier, info);
+  buildRegionsEntry(m, body, barriers, info);
   out.split = true;
   out.frameBytes = layout.bytes;
-  out.sites = barriers->sites;
+  out.sites = barriers.sites;
   return out;
 }
 

@@ -16,9 +16,11 @@
 /// barrier callback between regions) for the schedules only fibers can run (CUTWIN_SIM_SEED,
 /// CUTWIN_SIM_THREADS=fibers).
 ///
-/// Kernels keep fibers (the step changes nothing) when they are compiled for debugging or
-/// with the sanitizer, use warp operations, grid sync, waiting loops (sim-spin) or
-/// breakpoints, or call recursively a function that waits at a barrier.
+/// Kernels keep fibers when they are compiled for debugging or with the sanitizer, use
+/// warp operations, grid sync, waiting loops (sim-spin) or breakpoints, call recursively a
+/// function that waits at a barrier, or (found after the functions that wait are inlined,
+/// which leaves the IR valid for fibers) have a local array of run-time size, an indirect
+/// call, a barrier left outside the kernel, or exception-handling or token values.
 #pragma once
 
 #include "frontend/ir/kernel_ir.h"

@@ -45,9 +45,10 @@ public:
   uint8_t *reserve(uint64_t bytes) {
     if (bytes > bytes_) {
       uint64_t rounded = (bytes + 63) / 64 * 64;
-      data_.reset(static_cast<uint8_t *>(std::aligned_alloc(64, rounded)));
-      if (!data_)
+      auto *p = static_cast<uint8_t *>(std::aligned_alloc(64, rounded));
+      if (!p)
         throw std::bad_alloc();
+      data_.reset(p);
       bytes_ = rounded;
     }
     return data_.get();
@@ -93,11 +94,12 @@ bool stoppedFromOutside(const ir::ErrorRecord &e) {
 
 /// Ctrl-C or the watchdog stopped the launch in the block of `base` (the error record names
 /// it): where its threads were, into bs.stopReport. Fibers: each thread's state; a kernel
-/// split at its barriers: where each thread stopped (`regionState`), as fibers would say; a
-/// thread loop runs the threads one after another, so those before the one named had
-/// finished.
+/// split at its barriers: where each thread stopped (`regionState`; thread `stopped`, by
+/// linear index, is the one that noticed, if any), as fibers would say; a thread loop runs
+/// the threads one after another, so those before the one named had finished.
 void reportStop(const SimKernel &k, const ThreadContext &base, const BlockState &bs,
-                const std::vector<Fiber> *fibers, uint32_t n, const uint32_t *regionState = nullptr) {
+                const std::vector<Fiber> *fibers, uint32_t n, const uint32_t *regionState = nullptr,
+                uint64_t stopped = 0) {
   const ir::ErrorRecord &e = *bs.err;
   if (!bs.stopReport || !stoppedFromOutside(e) || !std::equal(e.block, e.block + 3, base.ctaid))
     return;
@@ -113,7 +115,6 @@ void reportStop(const SimKernel &k, const ThreadContext &base, const BlockState 
     where = threadsInWords(threads);
   } else if (regionState) {
     std::vector<ThreadAtStop> threads(n);
-    uint64_t stopped = linearOfIndex(e.thread, base.ntid);
     for (uint32_t i = 0; i < n; ++i) {
       ThreadAtStop &t = threads[i];
       indexOfLinear(i, base.ntid, t.tid.data());
@@ -167,36 +168,36 @@ void runBlockAsRegions(const SimKernel &k, ThreadContext base, Dim3 block, Block
   sigjmp_buf jb;
   bs.jmp = &jb;
   ThreadContext tc = base;
+  // Between rounds every live thread waits at a barrier: Ctrl-C or the watchdog noticed
+  // there is the first thread's, as for fibers, and stops none of them.
+  auto interruptedBetweenRounds = [&] {
+    if (!recordInterrupt(base, bs, 0)) // (interrupts.h)
+      return false;
+    reportStop(k, base, bs, nullptr, n, ws.state.data(), /*stopped=*/n);
+    return true;
+  };
   if (sigsetjmp(jb, 1) == 0) {
     activeKernel() = ActiveKernel{&tc, &bs, &jb, nullptr, 0};
     const uint32_t *state = ws.state.data();
     for (uint32_t from = 0;;) {
-      // Usually every thread stopped at one barrier, and the entry says which.
+      // Usually every thread stopped at one barrier (or returned), and the entry says so;
+      // else (some returned, or two resume points) the threads are looked at one by one.
       uint32_t all = k.regionsEntry(&tc, args, ws.state.data(), from);
-      if (all == kRegionDone)
+      if (all == kRegionDone || interruptedBetweenRounds())
         break;
-      if (all != kRegionsMixed) {
-        if (recordInterrupt(tc, bs, 0)) // Ctrl-C or the watchdog (interrupts.h)
-          break;
-        from = all;
+      from = all;
+      if (all != kRegionsMixed)
         continue;
-      }
       uint32_t live = 0, first = n, other = n;
-      bool same = true;
       for (uint32_t i = 0; i < n; ++i) {
         if (state[i] == kRegionDone)
           continue;
         ++live;
-        if (first == n) {
+        if (first == n)
           first = i;
-          continue;
-        }
-        same = same && state[i] == state[first];
-        if (other == n && k.regionSites[state[i]] != k.regionSites[state[first]])
+        else if (other == n && k.regionSites[state[i]] != k.regionSites[state[first]])
           other = i;
       }
-      if (live == 0)
-        break;
       if (other < n) { // live threads wait at two different barriers: none can ever open
         uint32_t site = k.regionSites[state[first]], atFirst = 0;
         for (uint32_t i = 0; i < n; ++i)
@@ -208,12 +209,9 @@ void runBlockAsRegions(const SimKernel &k, ThreadContext base, Dim3 block, Block
         bs.abort->store(true, std::memory_order_relaxed);
         break;
       }
-      if (recordInterrupt(tc, bs, 0)) // Ctrl-C or the watchdog (interrupts.h)
-        break;
-      from = same && live == n ? state[first] : kRegionsMixed;
     }
-  } else {
-    reportStop(k, base, bs, nullptr, n, ws.state.data());
+  } else { // a fault, or a stop noticed by the thread the error record names
+    reportStop(k, base, bs, nullptr, n, ws.state.data(), linearOfIndex(bs.err->thread, base.ntid));
   }
   activeKernel() = ActiveKernel{};
 }

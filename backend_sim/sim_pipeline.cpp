@@ -24,6 +24,8 @@
 
 namespace cutwin::sim {
 
+bool takesThreadContext(const llvm::Function &f) { return f.hasFnAttribute(kKernelCodeAttribute); }
+
 ThreadStack threadStack(const llvm::Module &m) {
   ThreadStack s;
   for (const llvm::Function &f : m)

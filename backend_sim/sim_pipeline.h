@@ -31,6 +31,9 @@ struct SimProgram {
   std::vector<uint32_t> regionSites; ///< split: the barrier site of each resume point (barrier_regions.h)
 };
 
+/// Whether sim-lower gave `f` the thread context as its first parameter.
+bool takesThreadContext(const llvm::Function &f);
+
 /// The module steps sim-lower to sim-vector-bodies, or only the step `only`.
 void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::PipelineOptions &opts,
                        ir::StepRunner &steps, SimLoweringResult &lowered, std::optional<ir::Step> only = {});

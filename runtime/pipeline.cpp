@@ -215,8 +215,8 @@ namespace {
 
 /// What a backend step needs to know of the kernel, read from textual IR (`cutwin opt`):
 /// the kernel is the first function of !cutwin.kernels; its parameters are laid out as
-/// the argument ABI's C struct, but for a leading `ptr %ctx` (IR after sim-lower: the
-/// simulator's thread context, which the argument buffer does not hold).
+/// the argument ABI's C struct, but for the simulator's thread context (IR after sim-lower,
+/// whose functions have the kernel-code attribute), which the argument buffer does not hold.
 ir::KernelInfo kernelInfoFromModule(const llvm::Module &m, const PipelineOptions &opts) {
   ir::KernelInfo info;
   if (const llvm::NamedMDNode *md = m.getNamedMetadata("cutwin.kernels"); md && md->getNumOperands())
@@ -230,7 +230,7 @@ ir::KernelInfo kernelInfoFromModule(const llvm::Module &m, const PipelineOptions
   const llvm::DataLayout &dl = m.getDataLayout();
   uint32_t offset = 0;
   for (const llvm::Argument &a : m.getFunction(info.irName)->args()) {
-    if (a.getArgNo() == 0 && a.getName() == "ctx" && a.getType()->isPointerTy())
+    if (a.getArgNo() == 0 && sim::takesThreadContext(*a.getParent()))
       continue;
     ir::ParamSlot slot;
     slot.size = uint32_t(dl.getTypeAllocSize(a.getType()));

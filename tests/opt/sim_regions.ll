@@ -11,7 +11,7 @@ target triple = "x86_64-pc-linux-gnu"
 
 %cutwin.ctx = type { [3 x i32], [3 x i32], [3 x i32], [3 x i32], ptr, ptr, ptr, i64, ptr, i32, i32, ptr, ptr }
 
-define void @k(ptr %ctx, ptr %out, i64 %rounds) {
+define void @k(ptr %ctx, ptr %out, i64 %rounds) #0 {
 entry:
   %tidp = getelementptr inbounds %cutwin.ctx, ptr %ctx, i32 0, i32 0, i32 0
   %tid = load i32, ptr %tidp, align 4
@@ -35,6 +35,8 @@ done:
 }
 
 declare void @cutwin_sim_barrier(ptr, i32)
+
+attributes #0 = { "cutwin-kernel-code" }
 
 !cutwin.kernels = !{!0}
 !0 = !{ptr @k}

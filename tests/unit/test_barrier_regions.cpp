@@ -268,3 +268,36 @@ TEST(BarrierRegions, ASeedRunsASplitKernelAsFibersAndShufflesIt) {
   std::string src = gen.kernel(64);
   EXPECT_EQ(run(shuffled, src, "k", 2, 64, 9), run(sim(), src, "k", 2, 64, 9));
 }
+
+TEST(BarrierRegions, TheWatchdogStopsALaunchBetweenRoundsAsItStopsFibers) {
+  // No loop polls here (a range ends by itself): the scheduler notices between rounds,
+  // where every thread waits at the barrier.
+  const char *src = R"PY(
+from numba import cuda
+
+@cuda.jit
+def k(inp, out, n):
+    acc = 0.0
+    for r in range(n):
+        acc += inp[cuda.grid(1)]
+        cuda.syncthreads()
+    out[cuda.grid(1)] = acc
+)PY";
+  std::string messages[2];
+  int k = 0;
+  for (auto &dev : {sim(), fibers()}) {
+    auto inp = dev->zeros(DType::F64, {64}), out = dev->zeros(DType::F64, {64});
+    LaunchOptions opts;
+    opts.timeoutSeconds = 0.1;
+    auto mod = Module::fromString(dev, src, "rounds.py");
+    KernelError e = expectKernelError([&] {
+      mod->kernel("k").launch(1, 64, {inp, out, int64_t(1) << 40}, opts);
+    });
+    EXPECT_EQ(e.kind(), KernelErrorKind::Timeout);
+    messages[k++] = e.what();
+  }
+  EXPECT_EQ(messages[0], messages[1]);
+  EXPECT_THAT(messages[0], HasSubstr("thread (0,0,0) block (0,0,0)"));
+  EXPECT_THAT(messages[0], HasSubstr("where: 0 of 1 blocks had finished; threads of block (0,0,0): 64 at the "
+                                     "barrier at line 9"));
+}

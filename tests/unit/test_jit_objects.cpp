@@ -85,12 +85,22 @@ void runFromObject(const std::string &source, const std::string &name, cutwin::s
   std::string object;
   sim::SimProgram p = sim::compileSimProgram(std::move(kernel), {}, opts, steps, &object);
   ASSERT_FALSE(object.empty());
-  auto entry = sim::Jit::get().loadObject(object, {p.fibers ? sim::kThreadEntry : sim::kBlockEntry})[0];
+  std::vector<std::string> entries{p.fibers ? sim::kThreadEntry : sim::kBlockEntry};
+  if (p.regionsEntry) // split at its barriers
+    entries.push_back(sim::kRegionsEntry);
+  auto addrs = sim::Jit::get().loadObject(object, entries);
+  uint64_t entry = addrs[0];
   ASSERT_NE(entry, 0u);
   ASSERT_NE(entry, p.entry);
   sim::SimKernel k;
   k.name = name;
   (p.fibers ? k.threadEntry : k.blockEntry) = reinterpret_cast<sim::EntryFn>(entry);
+  if (p.regionsEntry) {
+    ASSERT_NE(addrs[1], 0u);
+    k.regionsEntry = reinterpret_cast<sim::RegionsEntryFn>(addrs[1]);
+    k.frameBytes = p.frameBytes;
+    k.regionSites = p.regionSites;
+  }
   k.staticSharedBytes = p.staticSharedBytes;
   k.stackBytes = std::max<size_t>(p.stackBytes, 64 * 1024);
   k.localBytes = p.localBytes;
@@ -100,8 +110,9 @@ void runFromObject(const std::string &source, const std::string &name, cutwin::s
   EXPECT_EQ(err.flag, 0u);
 }
 
-// A kernel's object (math from libdevice, a barrier and shared memory: fibers, host
-// callbacks) linked again computes what the kernel launched as usual does, bit for bit.
+// A kernel's object (math from libdevice, a barrier and shared memory: regions, a value
+// kept in the thread frames across the barrier; host callbacks) linked again computes
+// what the kernel launched as usual does, bit for bit.
 TEST(JitObjects, AKernelsObjectLinkedAgainComputesWhatItsLaunchDoes) {
   using namespace cutwin;
   const std::string source = "import math\n"
@@ -111,9 +122,10 @@ TEST(JitObjects, AKernelsObjectLinkedAgainComputesWhatItsLaunchDoes) {
                              "    sm = cuda.shared.array(64, float32)\n"
                              "    t = cuda.threadIdx.x\n"
                              "    i = cuda.grid(1)\n"
-                             "    sm[t] = math.sqrt(a[i]) * 2.5 + math.sin(a[i])\n"
+                             "    v = math.sin(a[i])\n"
+                             "    sm[t] = math.sqrt(a[i]) * 2.5 + v\n"
                              "    cuda.syncthreads()\n"
-                             "    out[i] = sm[63 - t]\n";
+                             "    out[i] = sm[63 - t] - v\n";
   std::vector<float> values(256);
   for (size_t i = 0; i < values.size(); ++i)
     values[i] = float(i) * 0.37f;
