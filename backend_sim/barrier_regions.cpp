@@ -3,6 +3,7 @@
 #include "backend_sim/host_callbacks.h"
 #include "backend_sim/lower_intrinsics.h"
 #include "backend_sim/thread_context.h"
+#include "backend_sim/warp_ops.h"
 #include "cutwin/errors.h"
 
 #include <llvm/IR/Dominators.h>
@@ -29,8 +30,16 @@ Function *calleeOf(const Instruction &i) {
   return call ? call->getCalledFunction() : nullptr;
 }
 
-/// The functions that wait at a barrier, themselves or through a call.
-std::set<Function *> functionsReaching(Module &m, Function *barrier) {
+/// The host callbacks threads stop at: a block barrier, a warp operation (null where the
+/// module has none).
+struct Waits {
+  Function *barrier = nullptr, *warp = nullptr;
+  bool any() const { return barrier || warp; }
+  bool is(const Function *f) const { return f && (f == barrier || f == warp); }
+};
+
+/// The functions that wait at a barrier or warp operation, themselves or through a call.
+std::set<Function *> functionsReaching(Module &m, const Waits &waits) {
   std::set<Function *> out;
   for (bool grew = true; grew;) {
     grew = false;
@@ -38,7 +47,7 @@ std::set<Function *> functionsReaching(Module &m, Function *barrier) {
       if (!f.isDeclaration() && !out.count(&f))
         for (BasicBlock &bb : f)
           for (Instruction &i : bb)
-            if (Function *g = calleeOf(i); g && (g == barrier || out.count(g)) && out.insert(&f).second)
+            if (Function *g = calleeOf(i); g && (waits.is(g) || out.count(g)) && out.insert(&f).second)
               grew = true;
   }
   return out;
@@ -71,7 +80,6 @@ std::string whyFibers(Module &m, const ir::KernelInfo &info, Function *kernel,
   if (info.sanitize)
     return "compiled with the sanitizer";
   const std::pair<HostCallback, const char *> needFibers[] = {
-      {HostCallback::Warp, "warp operations"},
       {HostCallback::GridSync, "grid sync"},
       {HostCallback::Spin, "a loop that waits for another thread"},
       {HostCallback::Breakpoint, "breakpoints"},
@@ -105,8 +113,8 @@ int contextField(Value *p, Argument *ctx) {
 }
 
 /// Fields of the context that stay the same through a thread's life: indices, sizes, the
-/// shared memory, the dynamic shared size, the frames.
-bool fixedField(int f) { return (f >= 0 && f <= 4) || f == 7 || f == 12; }
+/// shared memory, the dynamic shared size, the frames, the warp lanes.
+bool fixedField(int f) { return (f >= 0 && f <= 4) || f == 7 || f == 12 || f == 13; }
 
 /// Whether `v` is computed in the first block (the frame addresses and what they are made
 /// of), which every resume point passes through: available everywhere.
@@ -177,6 +185,7 @@ struct FrameLayout {
 struct FrameAddresses {
   IRBuilder<> &b;
   Value *frames, *threads, *thread;
+  Value *lanes; ///< the block's warp lanes (ThreadContext::lanes)
   Value *at(FrameLayout::Slot s) {
     Value *column = b.CreateMul(threads, b.getInt64(s.offset));
     Value *row = b.CreateMul(thread, b.getInt64(s.stride));
@@ -190,6 +199,8 @@ FrameAddresses frameAddresses(IRBuilder<> &b, Argument *ctx) {
   auto *i64 = b.getInt64Ty();
   Value *framesField = b.CreateStructGEP(ctxTy, ctx, 12);
   Value *frames = b.CreateLoad(b.getPtrTy(), framesField, "frames");
+  Value *lanesField = b.CreateStructGEP(ctxTy, ctx, 13);
+  Value *lanes = b.CreateLoad(b.getPtrTy(), lanesField, "lanes");
   Value *tid[3], *ntid[3];
   for (unsigned d = 0; d < 3; ++d) {
     Value *tidField = b.CreateStructGEP(ctxTy, ctx, 0);
@@ -205,39 +216,54 @@ FrameAddresses frameAddresses(IRBuilder<> &b, Argument *ctx) {
   Value *row = b.CreateAdd(zy, tid[1]);
   Value *rows = b.CreateMul(row, ntid[0]);
   Value *thread = b.CreateAdd(rows, tid[0], "thread");
-  return FrameAddresses{b, frames, threads, thread};
+  return FrameAddresses{b, frames, threads, thread, lanes};
 }
 
-/// The blocks just after each barrier (resume point r ≥ 1 at index r).
+/// Where threads stop: each barrier and warp operation (resume point r ≥ 1 at index r),
+/// its call, site and the block just after it.
 struct Barriers {
   std::vector<BasicBlock *> after{nullptr};
   std::vector<uint32_t> sites{0};
+  std::vector<CallInst *> calls{nullptr};
+  std::vector<uint8_t> warp{0}; ///< 1: a warp operation (its lanes meet in the scheduler)
 };
 
-/// Ends the block of each barrier call of `f` at the call; returns what follows them.
-Barriers cutAtBarriers(Function &f, Function *barrier) {
+/// Where a warp operation's call (cutwin_sim_warp: ctx, op, mask, value, b, site) has its site.
+constexpr unsigned kWarpSiteOperand = 5;
+
+/// Ends the block of each barrier and warp-operation call of `f` at the call; returns what
+/// follows them.
+Barriers cutAtBarriers(Function &f, const Waits &waits) {
   std::vector<CallInst *> calls;
   for (BasicBlock &bb : f)
     for (Instruction &i : bb)
-      if (calleeOf(i) == barrier)
+      if (Function *g = calleeOf(i); g && (g == waits.barrier || g == waits.warp))
         calls.push_back(cast<CallInst>(&i));
   Barriers out;
   for (CallInst *call : calls) {
+    bool warp = call->getCalledFunction() == waits.warp;
+    Value *site = call->getArgOperand(warp ? kWarpSiteOperand : 1);
     out.after.push_back(SplitBlock(call->getParent(), call->getNextNode(), (DominatorTree *)nullptr, nullptr,
-                                   nullptr, "after.barrier"));
-    out.sites.push_back(uint32_t(cast<ConstantInt>(call->getArgOperand(1))->getZExtValue()));
+                                   nullptr, warp ? "after.warp" : "after.barrier"));
+    out.sites.push_back(uint32_t(cast<ConstantInt>(site)->getZExtValue()));
+    out.calls.push_back(call);
+    out.warp.push_back(warp);
   }
   return out;
 }
 
 /// What the cut cannot handle in the kernel (its functions that wait inlined), or "".
-std::string whyNotCut(Function &kernel, Function *barrier) {
-  for (User *u : barrier->users()) {
-    auto *call = dyn_cast<CallInst>(u);
-    if (!call || call->getFunction() != &kernel || call->getCalledFunction() != barrier)
-      return "a barrier in a function not inlined into the kernel";
-    if (!isa<ConstantInt>(call->getArgOperand(1)))
-      return "a barrier of unknown site";
+std::string whyNotCut(Function &kernel, const Waits &waits) {
+  for (Function *wait : {waits.barrier, waits.warp}) {
+    if (!wait)
+      continue;
+    for (User *u : wait->users()) {
+      auto *call = dyn_cast<CallInst>(u);
+      if (!call || call->getFunction() != &kernel || call->getCalledFunction() != wait)
+        return "a barrier in a function not inlined into the kernel";
+      if (!isa<ConstantInt>(call->getArgOperand(wait == waits.warp ? kWarpSiteOperand : 1)))
+        return "a barrier of unknown site";
+    }
   }
   for (BasicBlock &bb : kernel)
     for (Instruction &i : bb) {
@@ -262,8 +288,7 @@ std::string whyNotCut(Function &kernel, Function *barrier) {
 /// (ctx, params..., i32 resume, ptr stopped) -> i32, the barrier it stopped at or
 /// kRegionDone, also stored to *stopped (its store is in `stateStores`: see
 /// markFrameAccesses).
-Function *resumableBody(Function *kernel, const Barriers &barriers, Function *barrier,
-                        std::set<Instruction *> &stateStores) {
+Function *resumableBody(Function *kernel, const Barriers &barriers, std::set<Instruction *> &stateStores) {
   LLVMContext &c = kernel->getContext();
   auto *i32 = Type::getInt32Ty(c);
   std::vector<Type *> params(kernel->getFunctionType()->param_begin(),
@@ -300,14 +325,13 @@ Function *resumableBody(Function *kernel, const Barriers &barriers, Function *ba
     ret->eraseFromParent();
     stopAt(kRegionDone, bb, loc);
   }
-  for (size_t r = 1; r < barriers.after.size(); ++r) {
-    BasicBlock *before = barriers.after[r]->getSinglePredecessor();
-    auto *call = cast<CallInst>(before->getTerminator()->getPrevNode());
-    assert(calleeOf(*call) == barrier);
-    (void)barrier;
+  for (size_t r = 1; r < barriers.after.size(); ++r) { // (a warp operation's call stays: warpLanes)
+    CallInst *call = barriers.calls[r];
+    BasicBlock *before = call->getParent();
     DebugLoc loc = call->getDebugLoc();
     before->getTerminator()->eraseFromParent();
-    call->eraseFromParent();
+    if (!barriers.warp[r])
+      call->eraseFromParent();
     stopAt(uint32_t(r), before, loc);
   }
   // The debugger's variable locations do not survive the cut (debug kernels keep fibers).
@@ -351,6 +375,33 @@ void allocasToFrame(Function *fn, FrameAddresses &addr, FrameLayout &layout, uin
     p->takeName(a);
     a->replaceAllUsesWith(p);
     a->eraseFromParent();
+  }
+}
+
+/// A warp operation's call becomes the lane's request, stored to its WarpLane before the
+/// thread stops, and its result, loaded from there where the thread resumes (the scheduler
+/// completes the operation for the warp's lanes in between: warp_ops.h).
+void warpLanes(const Barriers &barriers, FrameAddresses &addr, std::set<Instruction *> &laneAccesses) {
+  for (size_t r = 1; r < barriers.after.size(); ++r) {
+    if (!barriers.warp[r])
+      continue;
+    CallInst *call = barriers.calls[r];
+    auto field = [&](IRBuilder<> &b, size_t offset) {
+      Value *at = b.CreateMul(addr.thread, b.getInt64(sizeof(WarpLane)));
+      Value *lane = b.CreateInBoundsGEP(b.getInt8Ty(), addr.lanes, at);
+      return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), lane, offset);
+    };
+    IRBuilder<> b(call);
+    laneAccesses.insert(b.CreateStore(call->getArgOperand(1), field(b, offsetof(WarpLane, request.op))));
+    laneAccesses.insert(b.CreateStore(call->getArgOperand(2), field(b, offsetof(WarpLane, request.mask))));
+    laneAccesses.insert(b.CreateStore(call->getArgOperand(3), field(b, offsetof(WarpLane, request.value))));
+    laneAccesses.insert(b.CreateStore(call->getArgOperand(4), field(b, offsetof(WarpLane, request.b))));
+    IRBuilder<> after(&*barriers.after[r]->getFirstInsertionPt());
+    LoadInst *result =
+        after.CreateLoad(after.getInt64Ty(), field(after, offsetof(WarpLane, result)), "warp.result");
+    laneAccesses.insert(result);
+    call->replaceAllUsesWith(result);
+    call->eraseFromParent();
   }
 }
 
@@ -481,8 +532,9 @@ void markFrameAccesses(Function *fn, const std::set<Instruction *> &frameAccesse
     }
 }
 
-/// kThreadEntry again, for fibers: regions one after another, the barrier callback between.
-void buildThreadEntry(Module &m, Function *body, const Barriers &barriers, Function *barrier,
+/// kThreadEntry again, for fibers: regions one after another, the barrier or warp callback
+/// between (a warp operation's request and result through the thread's WarpLane).
+void buildThreadEntry(Module &m, Function *body, const Barriers &barriers, const Waits &waits,
                       const ir::KernelInfo &info) {
   LLVMContext &c = m.getContext();
   auto *p = PointerType::get(c, 0);
@@ -491,24 +543,32 @@ void buildThreadEntry(Module &m, Function *body, const Barriers &barriers, Funct
                               GlobalValue::ExternalLinkage, kThreadEntry, m);
   fn->addParamAttr(0, Attribute::NoAlias);
   fn->addParamAttr(1, Attribute::NoAlias);
-  auto *sitesTy = ArrayType::get(i32, barriers.sites.size());
-  std::vector<Constant *> sites;
-  for (uint32_t s : barriers.sites)
-    sites.push_back(ConstantInt::get(i32, s));
-  auto *table = new GlobalVariable(m, sitesTy, true, GlobalValue::PrivateLinkage,
-                                   ConstantArray::get(sitesTy, sites), "cutwin.sim.barrier.sites");
+  auto table = [&](auto values, Type *t, const char *name) {
+    auto *ty = ArrayType::get(t, values.size());
+    std::vector<Constant *> items;
+    for (auto v : values)
+      items.push_back(ConstantInt::get(t, v));
+    return std::pair(ty, new GlobalVariable(m, ty, true, GlobalValue::PrivateLinkage,
+                                            ConstantArray::get(ty, items), name));
+  };
+  auto [sitesTy, sites] = table(barriers.sites, i32, "cutwin.sim.barrier.sites");
+  auto [warpTy, warps] = table(barriers.warp, Type::getInt8Ty(c), "cutwin.sim.barrier.warps");
   BasicBlock *entry = BasicBlock::Create(c, "entry", fn);
   BasicBlock *loop = BasicBlock::Create(c, "region", fn);
-  BasicBlock *wait = BasicBlock::Create(c, "barrier", fn);
+  BasicBlock *wait = BasicBlock::Create(c, "wait", fn);
   BasicBlock *exit = BasicBlock::Create(c, "exit", fn);
   IRBuilder<> b(entry);
-  std::vector<Value *> args{fn->getArg(0)};
+  Argument *ctx = fn->getArg(0);
+  std::vector<Value *> args{ctx};
   auto params = unpackArguments(b, fn->getArg(1), body, info);
   args.insert(args.end(), params.begin(), params.end());
   Value *stoppedAt = b.CreateAlloca(i32, nullptr, "stopped.at");
+  FrameAddresses addr = frameAddresses(b, ctx);
+  Value *laneAt = b.CreateMul(addr.thread, b.getInt64(sizeof(WarpLane)));
+  Value *lane = b.CreateInBoundsGEP(b.getInt8Ty(), addr.lanes, laneAt, "lane");
   b.CreateBr(loop);
   b.SetInsertPoint(loop);
-  PHINode *from = b.CreatePHI(i32, 2, "resume");
+  PHINode *from = b.CreatePHI(i32, 3, "resume");
   from->addIncoming(b.getInt32(0), entry);
   args.push_back(from);
   args.push_back(stoppedAt);
@@ -517,24 +577,44 @@ void buildThreadEntry(Module &m, Function *body, const Barriers &barriers, Funct
   Value *done = b.CreateICmpEQ(call, b.getInt32(kRegionDone));
   b.CreateCondBr(done, exit, wait);
   b.SetInsertPoint(wait);
-  Value *at = b.CreateInBoundsGEP(sitesTy, table, {b.getInt32(0), call});
-  Value *site = b.CreateLoad(i32, at, "site");
-  b.CreateCall(barrier, {fn->getArg(0), site});
-  from->addIncoming(call, wait);
+  Value *siteAt = b.CreateInBoundsGEP(sitesTy, sites, {b.getInt32(0), call});
+  Value *site = b.CreateLoad(i32, siteAt, "site");
+  Value *warpAt = b.CreateInBoundsGEP(warpTy, warps, {b.getInt32(0), call});
+  Value *isWarp = b.CreateLoad(b.getInt8Ty(), warpAt, "is.warp");
+  BasicBlock *atBarrier = BasicBlock::Create(c, "barrier", fn);
+  BasicBlock *atWarp = BasicBlock::Create(c, "warp", fn);
+  b.CreateCondBr(b.CreateIsNotNull(isWarp), atWarp, atBarrier);
+  b.SetInsertPoint(atBarrier);
+  if (waits.barrier)
+    b.CreateCall(waits.barrier, {ctx, site});
+  from->addIncoming(call, atBarrier);
+  b.CreateBr(loop);
+  b.SetInsertPoint(atWarp);
+  if (waits.warp) {
+    auto field = [&](Type *t, size_t offset) {
+      return b.CreateLoad(t, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), lane, offset));
+    };
+    Value *op = field(i32, offsetof(WarpLane, request.op));
+    Value *mask = field(i32, offsetof(WarpLane, request.mask));
+    Value *value = field(b.getInt64Ty(), offsetof(WarpLane, request.value));
+    Value *operand = field(i32, offsetof(WarpLane, request.b));
+    Value *result = b.CreateCall(waits.warp, {ctx, op, mask, value, operand, site});
+    b.CreateStore(result, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), lane, offsetof(WarpLane, result)));
+  }
+  from->addIncoming(call, atWarp);
   b.CreateBr(loop);
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
   attachDebugInfo(fn, body, call);
 }
 
-/// kRegionsEntry: a loop over the block's threads per resume point, and the mixed loop;
-/// returns where every thread stopped if that is one place, else kRegionsMixed.
+/// kRegionsEntry: a loop over the block's threads per resume point, and the mixed loop.
 void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, const ir::KernelInfo &info) {
   LLVMContext &c = m.getContext();
   auto *p = PointerType::get(c, 0);
   auto *i32 = Type::getInt32Ty(c);
-  auto *fn = Function::Create(FunctionType::get(i32, {p, p, p, i32}, false), GlobalValue::ExternalLinkage,
-                              kRegionsEntry, m);
+  auto *fn = Function::Create(FunctionType::get(Type::getVoidTy(c), {p, p, p, i32}, false),
+                              GlobalValue::ExternalLinkage, kRegionsEntry, m);
   // (state without noalias: markFrameAccesses)
   fn->addParamAttr(0, Attribute::NoAlias);
   fn->addParamAttr(1, Attribute::NoAlias);
@@ -544,24 +624,6 @@ void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, cons
   std::vector<Value *> args{ctx};
   auto params = unpackArguments(b, fn->getArg(1), body, info);
   args.insert(args.end(), params.begin(), params.end());
-  // The least and greatest of where the threads stopped: equal when all stopped at one
-  // place, which is then the result (the scheduler need not look at every thread).
-  Value *lo = b.CreateAlloca(i32, nullptr, "least");
-  Value *hi = b.CreateAlloca(i32, nullptr, "greatest");
-  b.CreateStore(b.getInt32(kRegionDone), lo);
-  b.CreateStore(b.getInt32(0), hi);
-  auto note = [&](IRBuilder<> &b, Value *stopped) {
-    Value *least = b.CreateLoad(i32, lo);
-    b.CreateStore(b.CreateBinaryIntrinsic(Intrinsic::umin, least, stopped), lo);
-    Value *greatest = b.CreateLoad(i32, hi);
-    b.CreateStore(b.CreateBinaryIntrinsic(Intrinsic::umax, greatest, stopped), hi);
-  };
-  auto result = [&](IRBuilder<> &b) {
-    Value *least = b.CreateLoad(i32, lo);
-    Value *greatest = b.CreateLoad(i32, hi);
-    Value *one = b.CreateICmpEQ(least, greatest);
-    b.CreateRet(b.CreateSelect(one, least, b.getInt32(kRegionsMixed)));
-  };
   BasicBlock *mixed = BasicBlock::Create(c, "mixed", fn);
   SwitchInst *sw = b.CreateSwitch(fn->getArg(3), mixed, unsigned(barriers.after.size()));
   std::vector<CallInst *> calls;
@@ -577,18 +639,16 @@ void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, cons
       CallInst *call = b.CreateCall(body, a, "stopped");
       call->addFnAttr(Attribute::AlwaysInline);
       calls.push_back(call);
-      note(b, call);
     });
-    result(b);
+    b.CreateRetVoid();
   }
   b.SetInsertPoint(mixed);
   emitThreadLoops(b, ctx, [&](IRBuilder<> &b, Value *linear) {
     Value *slot = stateOf(b, linear);
     Value *from = b.CreateLoad(i32, slot, "from");
-    Value *live = b.CreateICmpNE(from, b.getInt32(kRegionDone));
+    Value *live = b.CreateICmpULT(from, b.getInt32(kRegionParked)); // (not done, not parked)
     BasicBlock *run = BasicBlock::Create(c, "run", fn);
     BasicBlock *next = BasicBlock::Create(c, "skip", fn);
-    BasicBlock *check = b.GetInsertBlock();
     b.CreateCondBr(live, run, next);
     b.SetInsertPoint(run);
     std::vector<Value *> a = args;
@@ -599,12 +659,8 @@ void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, cons
     calls.push_back(call);
     b.CreateBr(next);
     b.SetInsertPoint(next);
-    PHINode *now = b.CreatePHI(i32, 2, "now");
-    now->addIncoming(from, check);
-    now->addIncoming(call, run);
-    note(b, now);
   });
-  result(b);
+  b.CreateRetVoid();
   attachDebugInfo(fn, body, calls.front());
   for (CallInst *call : calls)
     call->setDebugLoc(calls.front()->getDebugLoc());
@@ -617,12 +673,13 @@ BarrierRegions splitAtBarriers(Module &m, const ir::KernelInfo &info) {
   Function *kernel = m.getFunction(info.irName);
   if (!kernel || kernel->isDeclaration())
     throw Error("sim-regions: kernel function " + info.irName + " missing from module");
-  Function *barrier = m.getFunction(hostCallbackSymbol(HostCallback::Barrier));
-  if (!barrier) {
+  Waits waits{m.getFunction(hostCallbackSymbol(HostCallback::Barrier)),
+              m.getFunction(hostCallbackSymbol(HostCallback::Warp))};
+  if (!waits.any()) {
     out.why = "no barrier";
     return out;
   }
-  std::set<Function *> reaching = functionsReaching(m, barrier);
+  std::set<Function *> reaching = functionsReaching(m, waits);
   out.why = whyFibers(m, info, kernel, reaching);
   if (!out.why.empty())
     return out;
@@ -632,7 +689,7 @@ BarrierRegions splitAtBarriers(Module &m, const ir::KernelInfo &info) {
     std::vector<CallBase *> calls;
     for (BasicBlock &bb : *kernel)
       for (Instruction &i : bb)
-        if (Function *g = calleeOf(i); g && g != barrier && reaching.count(g))
+        if (Function *g = calleeOf(i); g && !waits.is(g) && reaching.count(g))
           calls.push_back(cast<CallBase>(&i));
     for (CallBase *call : calls) {
       InlineFunctionInfo ifi;
@@ -643,18 +700,19 @@ BarrierRegions splitAtBarriers(Module &m, const ir::KernelInfo &info) {
       again = true;
     }
   }
-  out.why = whyNotCut(*kernel, barrier);
+  out.why = whyNotCut(*kernel, waits);
   if (!out.why.empty())
     return out;
-  Barriers barriers = cutAtBarriers(*kernel, barrier);
+  Barriers barriers = cutAtBarriers(*kernel, waits);
   std::set<Instruction *> stateStores;
-  Function *body = resumableBody(kernel, barriers, barrier, stateStores);
+  Function *body = resumableBody(kernel, barriers, stateStores);
   IRBuilder<> b(body->getEntryBlock().getTerminator());
   FrameAddresses addr = frameAddresses(b, body->getArg(0));
   FrameLayout layout;
   allocasToFrame(body, addr, layout, out.localBytes);
   out.frameKept.assign(barriers.after.size(), 0);
   std::set<Instruction *> frameAccesses;
+  warpLanes(barriers, addr, frameAccesses);
   keepValuesAcrossBarriers(body, barriers, addr, layout, out.frameKept, frameAccesses);
   markFrameAccesses(body, frameAccesses, stateStores);
   // The kernel's name (and its place in !cutwin.kernels) passes to the body, once nothing
@@ -664,11 +722,12 @@ BarrierRegions splitAtBarriers(Module &m, const ir::KernelInfo &info) {
   kernel->replaceAllUsesWith(body);
   body->takeName(kernel);
   kernel->eraseFromParent();
-  buildThreadEntry(m, body, barriers, barrier, info);
+  buildThreadEntry(m, body, barriers, waits, info);
   buildRegionsEntry(m, body, barriers, info);
   out.split = true;
   out.frameBytes = layout.bytes;
   out.sites = barriers.sites;
+  out.warp = barriers.warp;
   return out;
 }
 

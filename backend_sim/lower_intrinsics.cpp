@@ -184,7 +184,7 @@ StructType *contextType(LLVMContext &c) {
   auto *a3 = ArrayType::get(Type::getInt32Ty(c), 3);
   auto *p = PointerType::get(c, 0);
   return StructType::create(
-      c, {a3, a3, a3, a3, p, p, p, Type::getInt64Ty(c), p, Type::getInt32Ty(c), Type::getInt32Ty(c), p, p},
+      c, {a3, a3, a3, a3, p, p, p, Type::getInt64Ty(c), p, Type::getInt32Ty(c), Type::getInt32Ty(c), p, p, p},
       "cutwin.ctx");
 }
 

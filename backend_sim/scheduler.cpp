@@ -70,6 +70,7 @@ struct WorkerScratch {
   SanitizerBlock sanitizer;
   ThreadFrames frames;         // split kernels
   std::vector<uint32_t> state; // split kernels: where each thread stopped
+  std::vector<WarpLane> lanes; // split kernels with warp operations
 };
 
 WorkerScratch &scratch() {
@@ -119,14 +120,15 @@ void reportStop(const SimKernel &k, const ThreadContext &base, const BlockState 
       ThreadAtStop &t = threads[i];
       indexOfLinear(i, base.ntid, t.tid.data());
       std::copy(base.ctaid, base.ctaid + 3, t.ctaid.begin());
-      uint32_t at = regionState[i];
+      uint32_t at = regionState[i] == kRegionDone ? kRegionDone : regionState[i] & ~kRegionParked;
       uint32_t site = at == kRegionDone ? 0 : k.regionSites[at];
       if (i == stopped)
         t.state = "stopped", t.line = int(e.payload[0]);
       else if (at == kRegionDone)
         t.state = "exited";
       else if (at != 0) // (0: not started)
-        t.state = "barrier", t.line = site < k.sites.size() ? int(k.sites[site].loc.line) : 0;
+        t.state = k.regionWarp[at] ? "warp" : "barrier",
+        t.line = site < k.sites.size() ? int(k.sites[site].loc.line) : 0;
     }
     where = threadsInWords(threads);
   } else {
@@ -152,66 +154,6 @@ void runBlockAsLoop(const SimKernel &k, ThreadContext base, BlockState &bs, cons
     k.blockEntry(&tc, args);
   } else {
     reportStop(k, base, bs, nullptr, 0);
-  }
-  activeKernel() = ActiveKernel{};
-}
-
-/// A block of a kernel split at its barriers (barrier_regions.h): each round runs every
-/// live thread to its next barrier, a region's loop over the threads at a time; between
-/// rounds the live threads must all wait at one barrier, as for fibers (threads that
-/// returned take no part).
-void runBlockAsRegions(const SimKernel &k, ThreadContext base, Dim3 block, BlockState &bs, const void *args) {
-  WorkerScratch &ws = scratch();
-  auto n = uint32_t(block.count());
-  ws.state.assign(n, 0);
-  base.frames = ws.frames.reserve(k.frameBytes * n);
-  sigjmp_buf jb;
-  bs.jmp = &jb;
-  ThreadContext tc = base;
-  // Between rounds every live thread waits at a barrier: Ctrl-C or the watchdog noticed
-  // there is the first thread's, as for fibers, and stops none of them.
-  auto interruptedBetweenRounds = [&] {
-    if (!recordInterrupt(base, bs, 0)) // (interrupts.h)
-      return false;
-    reportStop(k, base, bs, nullptr, n, ws.state.data(), /*stopped=*/n);
-    return true;
-  };
-  if (sigsetjmp(jb, 1) == 0) {
-    activeKernel() = ActiveKernel{&tc, &bs, &jb, nullptr, 0};
-    const uint32_t *state = ws.state.data();
-    for (uint32_t from = 0;;) {
-      // Usually every thread stopped at one barrier (or returned), and the entry says so;
-      // else (some returned, or two resume points) the threads are looked at one by one.
-      uint32_t all = k.regionsEntry(&tc, args, ws.state.data(), from);
-      if (all == kRegionDone || interruptedBetweenRounds())
-        break;
-      from = all;
-      if (all != kRegionsMixed)
-        continue;
-      uint32_t live = 0, first = n, other = n;
-      for (uint32_t i = 0; i < n; ++i) {
-        if (state[i] == kRegionDone)
-          continue;
-        ++live;
-        if (first == n)
-          first = i;
-        else if (other == n && k.regionSites[state[i]] != k.regionSites[state[first]])
-          other = i;
-      }
-      if (other < n) { // live threads wait at two different barriers: none can ever open
-        uint32_t site = k.regionSites[state[first]], atFirst = 0;
-        for (uint32_t i = 0; i < n; ++i)
-          atFirst += state[i] != kRegionDone && k.regionSites[state[i]] == site;
-        uint32_t tid[3];
-        indexOfLinear(other, base.ntid, tid);
-        recordError(bs.err, tid, base.ctaid, uint32_t(KernelErrorKind::BarrierDivergence), site, atFirst,
-                    live, int64_t(k.regionSites[state[other]]));
-        bs.abort->store(true, std::memory_order_relaxed);
-        break;
-      }
-    }
-  } else { // a fault, or a stop noticed by the thread the error record names
-    reportStop(k, base, bs, nullptr, n, ws.state.data(), linearOfIndex(bs.err->thread, base.ntid));
   }
   activeKernel() = ActiveKernel{};
 }
@@ -256,82 +198,116 @@ void startFibers(const SimKernel &k, const ThreadContext &base, Dim3 block, cons
 /// blocks, one of which may set what they wait for).
 enum class BlockEnd { Done, AtGridBarrier, Spinning, Stopped };
 
-/// A warp operation that cannot complete: `waiter` waits in it, `blocker` is a lane of
-/// its mask that waits elsewhere (null: the waiter's own lane is not in its mask).
+/// One warp as its lanes wait: those not finished (`live`), those waiting in a *_sync
+/// operation (`sync`) or in activemask() (`active`), and what each waiting lane asked for
+/// at which call site.
+struct WarpWaiting {
+  uint32_t lanes = 0; ///< the warp's lanes (the last warp of a block may have fewer than 32)
+  uint32_t live = 0, sync = 0, active = 0;
+  WarpRequest req[32];
+  uint32_t site[32];
+};
+
+/// An operation of a warp that cannot complete: lane `waiter` waits in it, lane `blocker`
+/// of its mask waits elsewhere (-1: the waiter's own lane is not in its mask, an error
+/// whatever else could move).
+struct LaneStall {
+  int waiter = -1, blocker = -1;
+};
+
+/// Completes the operations of one warp whose lanes have all arrived, by PTX's rules: a
+/// *_sync operation when every live lane of its mask waits in an operation of the same kind
+/// with the same mask (the calls may be at different places, as on sm_70 and later; each
+/// such group goes to `synced`), activemask() once nothing else in the warp can move (the
+/// lanes waiting in it at the same call site are the active ones). Returns the lanes
+/// released, their results in `out`; `stall` tells of the first operation that cannot.
+template <class Synced>
+uint32_t completeWarpOps(const WarpWaiting &w, uint64_t out[32], LaneStall &stall, Synced &&synced) {
+  uint32_t releasedHere = 0;
+  auto release = [&](uint32_t group) {
+    computeWarpOp(group, w.req, out);
+    releasedHere |= group;
+  };
+  for (uint32_t pending = w.sync; pending;) {
+    uint32_t l = uint32_t(__builtin_ctz(pending));
+    const WarpRequest &r = w.req[l];
+    if (!(r.mask >> l & 1u)) {
+      stall = {int(l), -1};
+      return 0;
+    }
+    uint32_t group = r.mask & w.live;
+    int blocker = -1;
+    for (uint32_t k = 0; k < w.lanes && blocker < 0; ++k)
+      if ((group >> k & 1u) && !((w.sync >> k & 1u) && w.req[k].op == r.op && w.req[k].mask == r.mask))
+        blocker = int(k);
+    if (blocker >= 0) {
+      if (stall.waiter < 0)
+        stall = {int(l), blocker};
+      pending &= ~(1u << l);
+      continue;
+    }
+    release(group);
+    synced(group); // the lanes of the group are ordered with each other from here
+    pending &= ~group;
+  }
+  if (releasedHere)
+    return releasedHere; // released lanes may yet reach an activemask() waiting in this warp
+  for (uint32_t pending = w.active; pending;) {
+    uint32_t l = uint32_t(__builtin_ctz(pending)), group = 0;
+    for (uint32_t k = l; k < w.lanes; ++k)
+      if ((pending >> k & 1u) && w.site[k] == w.site[l])
+        group |= 1u << k;
+    release(group);
+    pending &= ~group;
+  }
+  return releasedHere;
+}
+
+/// A warp operation of fibers that cannot complete: `waiter` waits in it, `blocker` is a
+/// lane of its mask that waits elsewhere (null: the waiter's own lane is not in its mask).
 struct WarpStall {
   const Fiber *waiter = nullptr;
   const Fiber *blocker = nullptr;
 };
 
-/// Completes the warp operations whose lanes have all arrived; returns how many lanes it
-/// released. A *_sync operation completes when every live lane of its mask waits in an
-/// operation of the same kind with the same mask (the calls may be at different places,
-/// as on sm_70 and later). activemask() completes once nothing else in its warp can move:
-/// the lanes waiting in it at the same call site are the active ones.
+/// Completes the warp operations of the block's fibers whose lanes have all arrived
+/// (completeWarpOps); returns how many lanes it released.
 uint32_t resolveWarps(std::vector<Fiber> &fibers, uint32_t n, WarpStall &stall, SanitizerBlock *sanitizer) {
   uint32_t released = 0;
   for (uint32_t base = 0; base < n; base += 32) {
-    uint32_t lanes = std::min<uint32_t>(32, n - base);
+    WarpWaiting w;
+    w.lanes = std::min<uint32_t>(32, n - base);
     Fiber *lane = &fibers[base];
-    uint32_t live = 0, syncWaiting = 0, activeWaiting = 0;
-    for (uint32_t l = 0; l < lanes; ++l) {
+    for (uint32_t l = 0; l < w.lanes; ++l) {
       if (lane[l].state != Fiber::State::Done)
-        live |= 1u << l;
-      if (lane[l].state == Fiber::State::AtWarp)
-        ((lane[l].warp.op & ir::kWarpOpMask) == unsigned(ir::WarpOp::ActiveMask) ? activeWaiting
-                                                                                 : syncWaiting) |= 1u << l;
+        w.live |= 1u << l;
+      if (lane[l].state == Fiber::State::AtWarp) {
+        ((lane[l].warp.op & ir::kWarpOpMask) == unsigned(ir::WarpOp::ActiveMask) ? w.active : w.sync) |= 1u
+                                                                                                         << l;
+        w.req[l] = lane[l].warp;
+        w.site[l] = lane[l].site;
+      }
     }
-    if (!(syncWaiting | activeWaiting))
+    if (!(w.sync | w.active))
       continue;
-    WarpRequest req[32];
     uint64_t out[32];
-    for (uint32_t l = 0; l < lanes; ++l)
-      req[l] = lane[l].warp;
-    uint32_t releasedHere = 0;
-    auto release = [&](uint32_t group) {
-      computeWarpOp(group, req, out);
-      for (uint32_t l = 0; l < lanes; ++l)
-        if (group >> l & 1u) {
-          lane[l].warpResult = out[l];
-          lane[l].state = Fiber::State::Ready;
-        }
-      releasedHere |= group;
-      released += uint32_t(__builtin_popcount(group));
-    };
-    for (uint32_t pending = syncWaiting; pending;) {
-      uint32_t l = uint32_t(__builtin_ctz(pending));
-      const WarpRequest &r = req[l];
-      if (!(r.mask >> l & 1u)) {
-        stall = {&lane[l], nullptr};
-        return 0; // a lane outside its own mask: an error, whatever else could move
-      }
-      uint32_t group = r.mask & live;
-      const Fiber *blocker = nullptr;
-      for (uint32_t k = 0; k < lanes && !blocker; ++k)
-        if ((group >> k & 1u) &&
-            !(lane[k].state == Fiber::State::AtWarp && req[k].op == r.op && req[k].mask == r.mask))
-          blocker = &lane[k];
-      if (blocker) {
-        if (!stall.waiter)
-          stall = {&lane[l], blocker};
-        pending &= ~(1u << l);
-        continue;
-      }
-      release(group);
-      if (sanitizer) // the lanes of the group are ordered with each other from here
+    LaneStall ls;
+    uint32_t got = completeWarpOps(w, out, ls, [&](uint32_t group) {
+      if (sanitizer)
         sanitizer->warpSynced(base, group);
-      pending &= ~group;
+    });
+    if (ls.waiter >= 0 && ls.blocker < 0) {
+      stall = {&lane[ls.waiter], nullptr};
+      return 0; // a lane outside its own mask: an error, whatever else could move
     }
-    if (releasedHere)
-      continue; // released lanes may yet reach an activemask() waiting in this warp
-    for (uint32_t pending = activeWaiting; pending;) {
-      uint32_t l = uint32_t(__builtin_ctz(pending)), group = 0;
-      for (uint32_t k = l; k < lanes; ++k)
-        if ((pending >> k & 1u) && lane[k].site == lane[l].site)
-          group |= 1u << k;
-      release(group);
-      pending &= ~group;
-    }
+    if (ls.waiter >= 0 && !stall.waiter)
+      stall = {&lane[ls.waiter], &lane[ls.blocker]};
+    for (uint32_t l = 0; l < w.lanes; ++l)
+      if (got >> l & 1u) {
+        lane[l].warpResult = out[l];
+        lane[l].state = Fiber::State::Ready;
+      }
+    released += uint32_t(__builtin_popcount(got));
   }
   if (released)
     stall = {};
@@ -478,11 +454,196 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
   }
 }
 
+/// Where every thread of a block split at its barriers stopped, if that is one place
+/// (kRegionDone: all returned); else kRegionsMixed. Four threads at a time, no early exit.
+uint32_t commonStop(const uint32_t *state, uint32_t n) {
+  using Four = uint32_t __attribute__((vector_size(16)));
+  Four differ{}, first = Four{} + state[0];
+  uint32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    Four v;
+    std::memcpy(&v, state + i, sizeof v);
+    differ |= v ^ first;
+  }
+  uint32_t any = differ[0] | differ[1] | differ[2] | differ[3];
+  for (; i < n; ++i)
+    any |= state[i] ^ state[0];
+  return any ? kRegionsMixed : state[0];
+}
+
+/// A block of a kernel split at its barriers and warp operations (barrier_regions.h): each
+/// round runs threads to where they stop next, one loop over the block's threads when they
+/// all resume from one point. Between rounds, as for fibers (resumeFibers): the warp
+/// operations whose lanes have all arrived complete and those lanes run on; when nothing
+/// else can move, the live threads must all wait at one barrier, which opens (threads that
+/// returned take no part).
+void runBlockAsRegions(const SimKernel &k, ThreadContext base, Dim3 block, BlockState &bs, const void *args) {
+  WorkerScratch &ws = scratch();
+  auto n = uint32_t(block.count());
+  ws.state.assign(n, 0);
+  uint32_t *state = ws.state.data();
+  base.frames = ws.frames.reserve(k.frameBytes * n);
+  bool warps = std::find(k.regionWarp.begin(), k.regionWarp.end(), 1) != k.regionWarp.end();
+  if (warps) {
+    if (ws.lanes.size() < n)
+      ws.lanes.resize(n);
+    base.lanes = ws.lanes.data();
+  }
+  sigjmp_buf jb;
+  bs.jmp = &jb;
+  ThreadContext tc = base;
+  // Between rounds every live thread waits: Ctrl-C or the watchdog noticed there is the
+  // first thread's, as for fibers, and stops none of them.
+  auto interruptedBetweenRounds = [&] {
+    if (!recordInterrupt(base, bs, 0)) // (interrupts.h)
+      return false;
+    reportStop(k, base, bs, nullptr, n, state, /*stopped=*/n);
+    return true;
+  };
+  // Completes the warp operations whose lanes have all arrived: their lanes get results
+  // and run next, every other live thread is parked. Returns the lanes released; `stall`
+  // tells of an operation that cannot complete (fatal: a lane outside its own mask).
+  auto completeWarps = [&](LaneStall &stall, bool &atWarp, bool &fatal) {
+    uint32_t released = 0;
+    for (uint32_t i = 0; i < n; ++i)
+      if (state[i] != kRegionDone)
+        state[i] |= kRegionParked;
+    for (uint32_t first = 0; first < n; first += 32) {
+      WarpWaiting w;
+      w.lanes = std::min<uint32_t>(32, n - first);
+      for (uint32_t l = 0; l < w.lanes; ++l) {
+        uint32_t s = state[first + l];
+        if (s == kRegionDone)
+          continue;
+        w.live |= 1u << l;
+        uint32_t r = s & ~kRegionParked;
+        if (!k.regionWarp[r])
+          continue;
+        w.req[l] = ws.lanes[first + l].request;
+        w.site[l] = k.regionSites[r];
+        ((w.req[l].op & ir::kWarpOpMask) == unsigned(ir::WarpOp::ActiveMask) ? w.active : w.sync) |= 1u << l;
+      }
+      if (!(w.sync | w.active))
+        continue;
+      atWarp = true;
+      uint64_t out[32];
+      LaneStall ls;
+      uint32_t got = completeWarpOps(w, out, ls, [](uint32_t) {});
+      if (ls.waiter >= 0 && (ls.blocker < 0 || stall.waiter < 0)) {
+        stall = {int(first) + ls.waiter, ls.blocker < 0 ? -1 : int(first) + ls.blocker};
+        fatal = ls.blocker < 0;
+        if (fatal)
+          return 0u;
+      }
+      for (uint32_t l = 0; l < w.lanes; ++l)
+        if (got >> l & 1u) {
+          ws.lanes[first + l].result = out[l];
+          state[first + l] &= ~kRegionParked;
+        }
+      released += uint32_t(__builtin_popcount(got));
+    }
+    return released;
+  };
+  // Every thread stopped at one warp operation (lockstep, the usual case): each warp's
+  // lanes all ask for the same operation under a mask of the whole warp, which completes
+  // at once. False if some warp does not (completeWarps then judges every warp again: an
+  // operation completed here gives the same results from the same requests there).
+  auto lockstepWarps = [&] {
+    for (uint32_t first = 0; first < n; first += 32) {
+      uint32_t lanes = std::min<uint32_t>(32, n - first);
+      uint32_t whole = lanes == 32 ? ~0u : (1u << lanes) - 1;
+      WarpRequest req[32];
+      for (uint32_t l = 0; l < lanes; ++l)
+        req[l] = ws.lanes[first + l].request;
+      for (uint32_t l = 0; l < lanes; ++l)
+        if (req[l].op != req[0].op || req[l].mask != req[0].mask || (req[l].mask & whole) != whole ||
+            (req[l].op & ir::kWarpOpMask) == unsigned(ir::WarpOp::ActiveMask))
+          return false;
+      uint64_t out[32];
+      computeWarpOp(whole, req, out);
+      for (uint32_t l = 0; l < lanes; ++l)
+        ws.lanes[first + l].result = out[l];
+    }
+    return true;
+  };
+  auto siteOf = [&](uint32_t i) { return k.regionSites[state[i] & ~kRegionParked]; };
+  if (sigsetjmp(jb, 1) == 0) {
+    activeKernel() = ActiveKernel{&tc, &bs, &jb, nullptr, 0};
+    for (uint32_t from = 0;;) {
+      k.regionsEntry(&tc, args, state, from);
+      uint32_t all = commonStop(state, n); // (usually every thread stopped at one barrier)
+      if (all == kRegionDone || interruptedBetweenRounds())
+        break;
+      if (all != kRegionsMixed && !k.regionWarp[all]) {
+        from = all;
+        continue;
+      }
+      if (all != kRegionsMixed && lockstepWarps()) { // (all != mixed: all at one warp operation)
+        from = all;
+        continue;
+      }
+      if (warps) {
+        LaneStall stall;
+        bool atWarp = false, fatal = false;
+        uint32_t released = completeWarps(stall, atWarp, fatal);
+        if (released && !fatal) { // (all in lockstep: one loop again)
+          from = released == n && all != kRegionsMixed ? all : kRegionsMixed;
+          continue;
+        }
+        if (atWarp) { // nothing can run and a warp operation waits for a lane that never comes
+          const WarpRequest &w = ws.lanes[uint32_t(stall.waiter)].request;
+          int64_t lane = stall.blocker >= 0 ? stall.blocker % 32 : -1;
+          int64_t where = stall.blocker >= 0 ? int64_t(siteOf(uint32_t(stall.blocker))) : stall.waiter % 32;
+          uint32_t tid[3];
+          indexOfLinear(uint32_t(stall.waiter), base.ntid, tid);
+          recordError(bs.err, tid, base.ctaid, uint32_t(KernelErrorKind::WarpDivergence),
+                      siteOf(uint32_t(stall.waiter)), int64_t(w.mask), lane, where);
+          bs.abort->store(true, std::memory_order_relaxed);
+          break;
+        }
+      }
+      // Every live thread waits at a barrier: one barrier opens; two never can.
+      uint32_t live = 0, first = n, other = n;
+      for (uint32_t i = 0; i < n; ++i) {
+        if (state[i] == kRegionDone)
+          continue;
+        ++live;
+        if (first == n)
+          first = i;
+        else if (other == n && siteOf(i) != siteOf(first))
+          other = i;
+      }
+      if (other < n) {
+        uint32_t site = siteOf(first), atFirst = 0;
+        for (uint32_t i = 0; i < n; ++i)
+          atFirst += state[i] != kRegionDone && siteOf(i) == site;
+        uint32_t tid[3];
+        indexOfLinear(other, base.ntid, tid);
+        recordError(bs.err, tid, base.ctaid, uint32_t(KernelErrorKind::BarrierDivergence), site, atFirst,
+                    live, int64_t(siteOf(other)));
+        bs.abort->store(true, std::memory_order_relaxed);
+        break;
+      }
+      for (uint32_t i = 0; i < n; ++i)
+        if (state[i] != kRegionDone)
+          state[i] &= ~kRegionParked;
+      from = kRegionsMixed;
+    }
+  } else { // a fault, or a stop noticed by the thread the error record names
+    reportStop(k, base, bs, nullptr, n, state, linearOfIndex(bs.err->thread, base.ntid));
+  }
+  activeKernel() = ActiveKernel{};
+}
+
 void runBlockAsFibers(const SimKernel &k, ThreadContext base, Dim3 block, BlockState &bs, const void *args,
                       const SchedulerOptions &opts, uint64_t blockLinear) {
   WorkerScratch &ws = scratch();
-  if (k.frameBytes) // a kernel split at its barriers, its regions run one after another on each fiber
+  if (k.regionsEntry) { // a kernel split at its barriers, its regions one after another on each fiber
     base.frames = ws.frames.reserve(k.frameBytes * block.count());
+    if (ws.lanes.size() < block.count())
+      ws.lanes.resize(block.count());
+    base.lanes = ws.lanes.data();
+  }
   BlockFibers bf{&ws.fibers, &ws.order, 0, std::mt19937(opts.seed ^ uint32_t(blockLinear * 2654435761u)), {}};
   startFibers(k, base, block, args, ws.stacks, bf);
   std::optional<GdbBlocksScope> gdb;

@@ -27,6 +27,7 @@ struct SimKernel {
   RegionsEntryFn regionsEntry = nullptr; ///< a kernel split at its barriers: a block region by region
   uint64_t frameBytes = 0;               ///< split: a thread's frame (ThreadContext::frames)
   std::vector<uint32_t> regionSites;     ///< split: the barrier site of each resume point
+  std::vector<uint8_t> regionWarp;       ///< split: 1 where a resume point follows a warp operation
   uint64_t staticSharedBytes = 0;
   size_t stackBytes = 64 * 1024;               ///< per fiber
   uint64_t localBytes = 0;                     ///< local arrays per thread

@@ -35,6 +35,7 @@ public:
     k_.regionsEntry = reinterpret_cast<sim::RegionsEntryFn>(c.regionsEntry);
     k_.frameBytes = c.frameBytes;
     k_.regionSites = c.regionSites;
+    k_.regionWarp = c.regionWarp;
     k_.staticSharedBytes = c.staticSharedBytes;
     k_.stackBytes = opts.stackBytes ? opts.stackBytes : c.stackBytes;
     k_.localBytes = c.localBytes;

@@ -166,6 +166,7 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
     out.regionsEntry = addrs[1];
     out.frameBytes = lowered.regions.frameBytes;
     out.regionSites = lowered.regions.sites;
+    out.regionWarp = lowered.regions.warp;
   }
   if (!out.entry || (lowered.regions.split && !out.regionsEntry))
     throw Error("simulator JIT: entry point of '" + ir.info.name + "' not found");
@@ -205,6 +206,7 @@ SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts) {
   out.regionsEntry = p.regionsEntry;
   out.frameBytes = p.frameBytes;
   out.regionSites = std::move(p.regionSites);
+  out.regionWarp = std::move(p.regionWarp);
   out.sanitizer = std::move(p.sanitizer);
   return out;
 }

@@ -29,6 +29,7 @@ struct SimProgram {
   uint64_t regionsEntry = 0;         ///< kRegionsEntry of a kernel split at its barriers (0: not split)
   uint64_t frameBytes = 0;           ///< split: a thread's frame
   std::vector<uint32_t> regionSites; ///< split: the barrier site of each resume point (barrier_regions.h)
+  std::vector<uint8_t> regionWarp;   ///< split: 1 where a resume point follows a warp operation
 };
 
 /// Whether sim-lower gave `f` the thread context as its first parameter.
@@ -60,6 +61,7 @@ struct SimCompiled {
   uint64_t regionsEntry = 0;         ///< split at its barriers (barrier_regions.h; 0: not)
   uint64_t frameBytes = 0;           ///< split: a thread's frame
   std::vector<uint32_t> regionSites; ///< split: the barrier site of each resume point
+  std::vector<uint8_t> regionWarp;   ///< split: 1 where a resume point follows a warp operation
   uint64_t staticSharedBytes = 0;
   uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)
   size_t stackBytes = 0;

@@ -11,6 +11,7 @@ namespace cutwin::sim {
 struct Fiber;
 struct BlockState;
 struct SanitizerFastPath;
+struct WarpLane;
 
 /// A function of a debug kernel as it runs (`cutwin.debug.enter`, docs/ir.md): the frame
 /// record the frontend lays out in the function's frame. The thread's debug stack links
@@ -44,6 +45,9 @@ struct ThreadContext {
   /// field 12: kernels split at their barriers (step sim-regions): the block's thread frames,
   /// where what a thread keeps across a barrier lives (barrier_regions.h); null otherwise
   uint8_t *frames;
+  /// field 13: kernels split at their warp operations too: the block's lanes (warp_ops.h),
+  /// where each thread leaves its request and finds the result; null otherwise
+  WarpLane *lanes;
 };
 
 /// Iterations of a waiting loop (`cutwin.spin`) between two yields of its fiber.
@@ -52,7 +56,7 @@ inline constexpr uint32_t kSpinPolls = 256;
 /// or the watchdog: a few microseconds of work, far below the 100 ms an interrupt may take.
 inline constexpr uint32_t kInterruptPolls = 4096;
 
-// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr, i64, ptr, i32, i32, ptr, ptr}.
+// The LLVM struct the pass builds is {[3 x i32] x4, ptr, ptr, ptr, i64, ptr, i32, i32, ptr, ptr, ptr}.
 static_assert(offsetof(ThreadContext, tid) == 0);
 static_assert(offsetof(ThreadContext, ctaid) == 12);
 static_assert(offsetof(ThreadContext, ntid) == 24);
@@ -66,6 +70,7 @@ static_assert(offsetof(ThreadContext, spinPollsLeft) == 88);
 static_assert(offsetof(ThreadContext, interruptPollsLeft) == 92);
 static_assert(offsetof(ThreadContext, sanitizer) == 96);
 static_assert(offsetof(ThreadContext, frames) == 104);
+static_assert(offsetof(ThreadContext, lanes) == 112);
 // ... and the frame record's is {ptr, ptr, i32}.
 static_assert(offsetof(DebugFrameRecord, variables) == 8 && offsetof(DebugFrameRecord, site) == 16);
 

@@ -3,6 +3,7 @@
 /// shfl.sync, vote.sync, match.sync and activemask on a 32-lane warp.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace cutwin::sim {
@@ -14,6 +15,14 @@ struct WarpRequest {
   uint64_t value = 0;
   uint32_t b = 0; ///< source lane, delta or xor mask
 };
+
+/// A lane of a kernel cut at its barriers and warp operations (barrier_regions.h): its
+/// request, stored before it stops at the operation; its result, loaded where it resumes.
+struct WarpLane {
+  WarpRequest request;
+  uint64_t result = 0;
+};
+static_assert(sizeof(WarpLane) == 32 && offsetof(WarpLane, result) == 24);
 
 /// Computes `out[l]` for every lane `l` of `group` (the lanes taking part, all asking for
 /// the same operation). Shuffles from a lane outside `group` (undefined in CUDA) give the

@@ -170,7 +170,7 @@ void row(const char *what, const char *mode, double tSim, double tBase, double t
 
 int main(int argc, char **argv) {
   std::string dir = argc > 1 ? argv[1] : CUTWIN_BENCH_KERNELS;
-  // vadd and the tiled matmul are the conformance suite's kernels.
+  // vadd, the tiled matmul and the block sum are the conformance suite's kernels.
   std::string cases = CUTWIN_CONFORMANCE_CASES;
   auto caseKernel = [&](const char *name) { return cases + "/" + name + "/kernel.py"; };
   auto dev = Device::open("sim");
@@ -306,7 +306,7 @@ int main(int argc, char **argv) {
     auto x = randomFloats(size_t(n), 8);
     std::vector<float> sums(size_t(n / 256));
     for (const Way &way : ways) {
-      auto k = Module::fromFile(way.dev, dir + "/block_sum.py", unchecked)->kernel("block_sum");
+      auto k = Module::fromFile(way.dev, caseKernel("block_sum"), unchecked)->kernel("block_sum");
       auto dx = way.dev->toDevice(x), dsums = way.dev->zeros(DType::F32, {n / 256});
       double tSim = timeIt([&] { k.launch(uint32_t(n / 256), 256, {dx, dsums}); }, 3);
       double tBase = timeIt([&] { blockSumPlain(x.data(), n, sums.data()); }, 3);

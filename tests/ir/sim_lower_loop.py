@@ -7,7 +7,7 @@ from numba import cuda
 def k(a):
     a[cuda.threadIdx.x] = cuda.blockIdx.x
 
-# CHECK: %cutwin.ctx = type { [3 x i32], [3 x i32], [3 x i32], [3 x i32], ptr, ptr, ptr, i64, ptr, i32, i32, ptr, ptr }
+# CHECK: %cutwin.ctx = type { [3 x i32], [3 x i32], [3 x i32], [3 x i32], ptr, ptr, ptr, i64, ptr, i32, i32, ptr, ptr, ptr }
 # CHECK-LABEL: define internal void @k__a1Ci32(ptr %ctx,
 # CHECK-DAG: getelementptr inbounds %cutwin.ctx, ptr %ctx, i32 0, i32 0
 # CHECK-DAG: getelementptr inbounds %cutwin.ctx, ptr %ctx, i32 0, i32 1

@@ -9,7 +9,7 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-%cutwin.ctx = type { [3 x i32], [3 x i32], [3 x i32], [3 x i32], ptr, ptr, ptr, i64, ptr, i32, i32, ptr, ptr }
+%cutwin.ctx = type { [3 x i32], [3 x i32], [3 x i32], [3 x i32], ptr, ptr, ptr, i64, ptr, i32, i32, ptr, ptr, ptr }
 
 define void @k(ptr %ctx, ptr %out, i64 %rounds) #0 {
 entry:
@@ -67,21 +67,14 @@ attributes #0 = { "cutwin-kernel-code" }
 ; CHECK: define void @cutwin.sim.thread(ptr noalias %0, ptr noalias %1)
 ; CHECK: %stopped = call i32 @k(
 ; CHECK: call void @cutwin_sim_barrier(ptr %0, i32 %site)
-; CHECK: define i32 @cutwin.sim.regions(ptr noalias %0, ptr noalias %1, ptr %2, i32 %3)
-; CHECK: %least = alloca i32
-; CHECK: %greatest = alloca i32
+; CHECK: define void @cutwin.sim.regions(ptr noalias %0, ptr noalias %1, ptr %2, i32 %3)
 ; CHECK: switch i32 %3, label %mixed [
 ; CHECK-NEXT: i32 0, label %region.0
 ; CHECK-NEXT: i32 1, label %region.1
-; CHECK: %[[STOP:.*]] = call i32 @k({{.*}}, i32 0, ptr %{{[0-9]+}}) #[[INLINE:[0-9]+]]
-; CHECK: call i32 @llvm.umin.i32(i32 %{{[0-9]+}}, i32 %[[STOP]])
-; CHECK: call i32 @llvm.umax.i32(i32 %{{[0-9]+}}, i32 %[[STOP]])
-; All stopped at one place: that place; else -2 (kRegionsMixed).
-; CHECK: %[[ONE:[0-9]+]] = icmp eq i32 %[[LO:[0-9]+]], %{{[0-9]+}}
-; CHECK-NEXT: %{{[0-9]+}} = select i1 %[[ONE]], i32 %[[LO]], i32 -2
+; CHECK: call i32 @k({{.*}}, i32 0, ptr %{{[0-9]+}}) #[[INLINE:[0-9]+]]
 ; CHECK: call i32 @k({{.*}}, i32 1, ptr %{{[0-9]+}}) #[[INLINE]]
 ; CHECK: %from = load i32
-; CHECK: icmp ne i32 %from, -1
+; CHECK: icmp ult i32 %from, -2147483648
 ; CHECK: call i32 @k({{.*}}, i32 %from, ptr %{{[0-9]+}}) #[[NOINLINE:[0-9]+]]
 ; CHECK-DAG: attributes #[[INLINE]] = { alwaysinline }
 ; CHECK-DAG: attributes #[[NOINLINE]] = { noinline }

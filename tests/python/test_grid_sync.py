@@ -121,10 +121,11 @@ def test_without_guard_regions_a_launch_past_the_mapping_limit_is_refused_clearl
         assert (out.copy_to_host() == (np.arange(64) + 1) % 64).all()
 
         @cuda.jit
-        def deep(a, n):  # (syncwarp keeps it on fibers, its local array on their stacks)
+        def deep(a, n):  # (a waiting loop keeps it on fibers, its local array on their stacks)
             big = cuda.local.array(4096, int64)
             big[n] = 1
-            cuda.syncwarp()
+            while cuda.atomic.add(a, 0, 0) < 0:
+                pass
             cuda.syncthreads()
             a[0] = big[0]
 

@@ -38,8 +38,9 @@ std::vector<double> run(const std::shared_ptr<Device> &dev, const std::string &s
   return out.toVector<double>();
 }
 
-/// Random kernels: block-uniform loops and branches with barriers inside, thread-dependent
-/// branches without, shared memory read across threads between barriers, a local array.
+/// Random kernels: block-uniform loops and branches with barriers and warp operations
+/// inside, thread-dependent branches without, shared memory read across threads between
+/// barriers, a local array.
 class KernelGenerator {
 public:
   explicit KernelGenerator(unsigned seed) : rng_(seed) {}
@@ -68,7 +69,7 @@ private:
 
   void statement(std::ostringstream &s, int indent, int depth) {
     std::string pad(size_t(indent) * 4, ' ');
-    switch (depth < 3 ? pick(7) : pick(3)) {
+    switch (depth < 3 ? pick(10) : pick(3)) {
     case 0: s << pad << "acc = acc * " << 0.5 + pick(3) * 0.25 << " + " << pick(9) << "\n"; break;
     case 1: // threads exchange values through shared memory, between two barriers
       s << pad << "sh[t] = acc\n"
@@ -103,6 +104,17 @@ private:
       s << pad << "    " << var << " += 1\n";
       break;
     }
+    case 7: // lanes exchange values: every lane of the warp takes part
+      s << pad << "acc += cuda.shfl_down_sync(0xFFFFFFFF, acc, " << 1 + pick(16) << ") * 0.5\n";
+      break;
+    case 8:
+      s << pad << "acc = acc * 0.5 + cuda.shfl_xor_sync(0xFFFFFFFF, acc, " << 1 + pick(31) << ")\n"
+        << pad << "acc += cuda.shfl_sync(0xFFFFFFFF, acc, t % " << 1 + pick(31) << ") * 0.25\n";
+      break;
+    case 9: // a vote
+      s << pad << "if cuda.ballot_sync(0xFFFFFFFF, acc > " << pick(5) << ") & " << 1 + pick(255) << ":\n"
+        << pad << "    acc = acc + 0.5\n";
+      break;
     }
   }
 
@@ -185,9 +197,61 @@ def k(inp, out, n):
     out[cuda.grid(1)] = t
 )PY";
 
+/// Lanes of some warps ask under a mask of half the warp, at two places; lanes 0-9 ask
+/// which lanes are active; a vote among the lanes that are left.
+const char *kPartialWarps = R"PY(
+from numba import cuda, float64
+
+@cuda.jit
+def k(inp, out, n):
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    v = inp[i]
+    if t % 2 == 0:
+        v += cuda.shfl_down_sync(0x55555555, v, 2)
+    else:
+        v -= cuda.shfl_up_sync(0xAAAAAAAA, v, 4)
+    if t % 32 < 10:
+        v += cuda.activemask()
+    if t < n:
+        return
+    v += cuda.ballot_sync(cuda.activemask(), v > 0)
+    out[i] = v
+)PY";
+
+/// Lanes wait in a shuffle of the whole warp while lane 5 waits in a vote: neither can
+/// complete.
+const char *kStuckWarp = R"PY(
+from numba import cuda
+
+@cuda.jit
+def k(inp, out, n):
+    t = cuda.threadIdx.x
+    if t != 5:
+        out[cuda.grid(1)] = cuda.shfl_sync(0xFFFFFFFF, inp[cuda.grid(1)], 0)
+    else:
+        out[cuda.grid(1)] = cuda.ballot_sync(0xFFFFFFFF, True)
+)PY";
+
+/// The error of kernel `k` of `src` on one block of 32 threads, split and on fibers: the
+/// same message both ways (returned), and the next launch works.
+std::string sameErrorBothWays(const char *src, KernelErrorKind kind) {
+  std::string messages[2];
+  int k = 0;
+  for (auto &dev : {sim(), fibers()}) {
+    KernelError e = expectKernelError([&] { run(dev, src, "k", 1, 32, 0); });
+    EXPECT_EQ(e.kind(), kind);
+    messages[k++] = e.what();
+    std::vector<double> out = run(dev, kEarlyReturn, "k", 1, 64, 64);
+    EXPECT_EQ(out[0], (1 % 97) * 0.25 - 7.0 + (-7.0));
+  }
+  EXPECT_EQ(messages[0], messages[1]);
+  return messages[0];
+}
+
 } // namespace
 
-TEST(BarrierRegions, RandomKernelsWithBarriersInLoopsAndBranchesAgreeWithFibersBitForBit) {
+TEST(BarrierRegions, RandomKernelsWithBarriersAndWarpOpsInLoopsAndBranchesAgreeWithFibersBitForBit) {
   for (unsigned seed = 1; seed <= 16; ++seed) {
     KernelGenerator gen(seed);
     uint32_t block = 32u * (1 + seed % 3);
@@ -245,18 +309,8 @@ TEST(BarrierRegions, ThreadsResumingFromTwoPointsAtOneBarrierRunEachFromItsOwn) 
 }
 
 TEST(BarrierRegions, DivergentBarriersAreReportedAsOnFibers) {
-  std::string messages[2];
-  int k = 0;
-  for (auto &dev : {sim(), fibers()}) {
-    KernelError e = expectKernelError([&] { run(dev, kDivergent, "k", 1, 32, 0); });
-    EXPECT_EQ(e.kind(), KernelErrorKind::BarrierDivergence);
-    messages[k++] = e.what();
-    // and the next launch works
-    std::vector<double> out = run(dev, kEarlyReturn, "k", 1, 64, 64);
-    EXPECT_EQ(out[0], (1 % 97) * 0.25 - 7.0 + (-7.0));
-  }
-  EXPECT_EQ(messages[0], messages[1]);
-  EXPECT_THAT(messages[0], HasSubstr("barrier divergence: 16 of the block's 32 running threads"));
+  std::string message = sameErrorBothWays(kDivergent, KernelErrorKind::BarrierDivergence);
+  EXPECT_THAT(message, HasSubstr("barrier divergence: 16 of the block's 32 running threads"));
 }
 
 TEST(BarrierRegions, ASeedRunsASplitKernelAsFibersAndShufflesIt) {
@@ -300,4 +354,16 @@ def k(inp, out, n):
   EXPECT_THAT(messages[0], HasSubstr("thread (0,0,0) block (0,0,0)"));
   EXPECT_THAT(messages[0], HasSubstr("where: 0 of 1 blocks had finished; threads of block (0,0,0): 64 at the "
                                      "barrier at line 9"));
+}
+
+TEST(BarrierRegions, WarpsOfPartialMasksActiveMaskAndReturnedLanesAgreeWithFibers) {
+  for (int64_t n : {0, 13, 40}) {
+    std::vector<double> split = run(sim(), kPartialWarps, "k", 2, 64, n);
+    EXPECT_EQ(split, run(fibers(), kPartialWarps, "k", 2, 64, n)) << n;
+  }
+}
+
+TEST(BarrierRegions, AStuckWarpOperationIsReportedAsOnFibers) {
+  std::string message = sameErrorBothWays(kStuckWarp, KernelErrorKind::WarpDivergence);
+  EXPECT_THAT(message, HasSubstr("lane 5 of the mask waits at the warp operation at regions.py:10"));
 }

@@ -488,8 +488,8 @@ def wild_sync(a, far):
 TEST(KernelErrors, FiberStackOverflowIsReported) {
   // A fiber stack forced too small (CUTWIN_SIM_STACK_KB) for a kernel's local array: the
   // stack probes hit the guard page, which is reported, and the process keeps working.
-  // (syncwarp keeps the kernel on fibers: split at its barriers, its local arrays would be
-  // in the thread frames, off the stack.)
+  // (A waiting loop keeps the kernel on fibers: split at its barriers, its local arrays
+  // would be in the thread frames, off the stack.)
   const char *src = R"PY(from numba import cuda, float64
 
 @cuda.jit
@@ -498,7 +498,8 @@ def big(out):
     t = cuda.threadIdx.x
     for i in range(4096):
         buf[i] = t
-    cuda.syncwarp()
+    while cuda.atomic.add(out, 0, 0) < 0.0:
+        pass
     cuda.syncthreads()
     out[t] = buf[4095]
 )PY";
@@ -517,10 +518,11 @@ def big(out):
   auto out2 = sim()->zeros(DType::F64, {32});
   Module::fromString(sim(), src, "big.py")->kernel("big").launch(1, 32, {out2});
   EXPECT_EQ(out2.toVector<double>()[31], 31.0);
-  // Split at its barrier (no syncwarp), the kernel keeps its local array in the thread
+  // Split at its barrier (no waiting loop), the kernel keeps its local array in the thread
   // frames: the small stacks are no limit.
   std::string split = src;
-  split.erase(split.find("    cuda.syncwarp()\n"), std::string("    cuda.syncwarp()\n").size());
+  std::string wait = "    while cuda.atomic.add(out, 0, 0) < 0.0:\n        pass\n";
+  split.erase(split.find(wait), wait.size());
   auto out3 = small->zeros(DType::F64, {32});
   Module::fromString(small, split, "split.py")->kernel("big").launch(1, 32, {out3});
   EXPECT_EQ(out3.toVector<double>()[31], 31.0);

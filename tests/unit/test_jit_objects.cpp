@@ -100,6 +100,7 @@ void runFromObject(const std::string &source, const std::string &name, cutwin::s
     k.regionsEntry = reinterpret_cast<sim::RegionsEntryFn>(addrs[1]);
     k.frameBytes = p.frameBytes;
     k.regionSites = p.regionSites;
+    k.regionWarp = p.regionWarp;
   }
   k.staticSharedBytes = p.staticSharedBytes;
   k.stackBytes = std::max<size_t>(p.stackBytes, 64 * 1024);
