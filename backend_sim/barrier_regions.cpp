@@ -260,9 +260,9 @@ std::string whyNotCut(Function &kernel, const Waits &waits) {
     for (User *u : wait->users()) {
       auto *call = dyn_cast<CallInst>(u);
       if (!call || call->getFunction() != &kernel || call->getCalledFunction() != wait)
-        return "a barrier in a function not inlined into the kernel";
+        return "a barrier or warp operation in a function not inlined into the kernel";
       if (!isa<ConstantInt>(call->getArgOperand(wait == waits.warp ? kWarpSiteOperand : 1)))
-        return "a barrier of unknown site";
+        return "a barrier or warp operation of unknown site";
     }
   }
   for (BasicBlock &bb : kernel)
@@ -506,7 +506,8 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddre
 }
 
 /// Tells the optimiser what the kernel's own accesses (shared, global, local arrays) never
-/// reach, for any thread: the slots of kept values (nobody else's memory) and the state
+/// reach, for any thread: the slots of kept values and the warp lanes (nobody else's memory
+/// while the body runs: the scheduler reads and writes lanes between rounds) and the state
 /// where a thread stopped. A kept value's store then sinks out of a loop over shared memory,
 /// and a region's loop over the threads vectorises without checks against either. Calls
 /// (the host callbacks) may read the state: each thread's is stored before the next thread
@@ -739,7 +740,7 @@ std::string describe(const BarrierRegions &r) {
     kept += (i > 1 ? ", " : "") + std::to_string(r.frameKept[i]);
   return "# *** sim-regions: " + std::to_string(r.sites.size()) + " regions, a frame of " +
          std::to_string(r.frameBytes) + " bytes per thread (" + std::to_string(r.localBytes) +
-         " of local arrays), values kept after each barrier: " + (kept.empty() ? "none" : kept) + " ***\n";
+         " of local arrays), values kept after each stop: " + (kept.empty() ? "none" : kept) + " ***\n";
 }
 
 } // namespace cutwin::sim

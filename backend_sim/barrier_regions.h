@@ -37,7 +37,8 @@ namespace cutwin::sim {
 
 /// A thread returned from the kernel (a resume point otherwise).
 inline constexpr uint32_t kRegionDone = UINT32_MAX;
-/// kRegionsEntry's `r` when threads resume from different points, or some are done.
+/// kRegionsEntry's `r` when threads resume from different points, or some are done or
+/// parked; also the scheduler's word for "not all stopped at one place".
 inline constexpr uint32_t kRegionsMixed = UINT32_MAX - 1;
 /// Set in a thread's state while it waits and others run (at a barrier, or at a warp
 /// operation that cannot complete yet): mixed rounds skip it (kRegionDone has it too).

@@ -88,7 +88,7 @@ extern "C" void cutwin_sim_watch_store(ThreadContext *tc, const void *address, u
 
 extern "C" uint64_t cutwin_sim_warp(ThreadContext *tc, uint32_t op, uint32_t mask, uint64_t value, uint32_t b,
                                     uint32_t site) {
-  Fiber *f = tc->fiber; // kernels with warp operations always run as fibers
+  Fiber *f = tc->fiber; // (only fibers call it: split kernels' lanes meet in the scheduler)
   f->state = Fiber::State::AtWarp;
   f->site = site;
   f->warp = cutwin::sim::WarpRequest{op, mask, value, b};

@@ -126,6 +126,8 @@ void reportStop(const SimKernel &k, const ThreadContext &base, const BlockState 
         t.state = "stopped", t.line = int(e.payload[0]);
       else if (at == kRegionDone)
         t.state = "exited";
+      else if (k.regionWarp[at] && i > stopped && !(regionState[i] & kRegionParked))
+        ;               // released from its warp operation, yet to run: ready, as fibers say
       else if (at != 0) // (0: not started)
         t.state = k.regionWarp[at] ? "warp" : "barrier",
         t.line = site < k.sites.size() ? int(k.sites[site].loc.line) : 0;
@@ -232,8 +234,8 @@ uint32_t completeWarpOps(const WarpWaiting &w, uint64_t out[32], LaneStall &stal
     uint32_t l = uint32_t(__builtin_ctz(pending));
     const WarpRequest &r = w.req[l];
     if (!(r.mask >> l & 1u)) {
-      stall = {int(l), -1};
-      return 0;
+      stall = {int(l), -1}; // (the groups released before it stay released, as with fibers)
+      return releasedHere;
     }
     uint32_t group = r.mask & w.live;
     int blocker = -1;
@@ -296,17 +298,17 @@ uint32_t resolveWarps(std::vector<Fiber> &fibers, uint32_t n, WarpStall &stall, 
       if (sanitizer)
         sanitizer->warpSynced(base, group);
     });
+    for (uint32_t l = 0; l < w.lanes; ++l)
+      if (got >> l & 1u) {
+        lane[l].warpResult = out[l];
+        lane[l].state = Fiber::State::Ready;
+      }
     if (ls.waiter >= 0 && ls.blocker < 0) {
       stall = {&lane[ls.waiter], nullptr};
       return 0; // a lane outside its own mask: an error, whatever else could move
     }
     if (ls.waiter >= 0 && !stall.waiter)
       stall = {&lane[ls.waiter], &lane[ls.blocker]};
-    for (uint32_t l = 0; l < w.lanes; ++l)
-      if (got >> l & 1u) {
-        lane[l].warpResult = out[l];
-        lane[l].state = Fiber::State::Ready;
-      }
     released += uint32_t(__builtin_popcount(got));
   }
   if (released)
@@ -532,7 +534,7 @@ void runBlockAsRegions(const SimKernel &k, ThreadContext base, Dim3 block, Block
       if (ls.waiter >= 0 && (ls.blocker < 0 || stall.waiter < 0)) {
         stall = {int(first) + ls.waiter, ls.blocker < 0 ? -1 : int(first) + ls.blocker};
         fatal = ls.blocker < 0;
-        if (fatal)
+        if (fatal) // (an error: what else was released no longer matters)
           return 0u;
       }
       for (uint32_t l = 0; l < w.lanes; ++l)
@@ -571,7 +573,7 @@ void runBlockAsRegions(const SimKernel &k, ThreadContext base, Dim3 block, Block
     activeKernel() = ActiveKernel{&tc, &bs, &jb, nullptr, 0};
     for (uint32_t from = 0;;) {
       k.regionsEntry(&tc, args, state, from);
-      uint32_t all = commonStop(state, n); // (usually every thread stopped at one barrier)
+      uint32_t all = commonStop(state, n); // (usually every thread stopped at one barrier or warp operation)
       if (all == kRegionDone || interruptedBetweenRounds())
         break;
       if (all != kRegionsMixed && !k.regionWarp[all]) {

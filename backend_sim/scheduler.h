@@ -1,5 +1,6 @@
 /// Runs a simulated grid: blocks spread over TBB workers; inside a block the threads run
-/// as a plain loop (kernels without barriers) or as fibers that switch at each barrier.
+/// as a plain loop (kernels without barriers), region by region between barriers and warp
+/// operations (barrier_regions.h), or as fibers that switch at each barrier.
 /// Faults and barrier divergence end the launch cleanly through the error record.
 #pragma once
 
@@ -44,8 +45,10 @@ struct Dim3 {
 };
 
 struct SchedulerOptions {
-  unsigned seed = 0;     ///< non-zero: shuffle the order fibers run in each round (split kernels too)
-  bool fibers = false;   ///< run kernels split at their barriers as fibers too (CUTWIN_SIM_THREADS=fibers)
+  unsigned seed = 0; ///< non-zero: shuffle the order fibers run in each round (split kernels too)
+  /// CUTWIN_SIM_THREADS=fibers: kernels are compiled uncut (PipelineOptions::simRegions) and
+  /// run as fibers, the split kernels' independent reference
+  bool fibers = false;
   bool parallel = true;  ///< spread blocks over TBB workers
   size_t stackBytes = 0; ///< fiber stack size; 0: what the kernel needs (CUTWIN_SIM_STACK_KB)
   /// How long a block's threads may all spin without progress before the launch fails as a

@@ -216,8 +216,10 @@ public:
               sim::MemoryShadow &shadow)
       : limits_(limits), opts_(opts), arena_(arena), shadow_(shadow) {}
   std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
-    return std::make_unique<SimCompiledKernel>(sim::compileForSim(std::move(ir), opts), limits_, opts_,
-                                               arena_, shadow_);
+    PipelineOptions o = opts;
+    o.simRegions = !opts_.fibers; // CUTWIN_SIM_THREADS=fibers: kernels as they were, on fibers
+    return std::make_unique<SimCompiledKernel>(sim::compileForSim(std::move(ir), o), limits_, opts_, arena_,
+                                               shadow_);
   }
 
 private:

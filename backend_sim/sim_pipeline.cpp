@@ -67,7 +67,7 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
       instrumentStoresForWatches(m);
   });
   steps.run(ir::Step::SimRegions, only, m, [&](llvm::Module &m) {
-    if (lowered.usesBarrier || only == ir::Step::SimRegions) {
+    if ((lowered.usesBarrier && opts.simRegions) || only == ir::Step::SimRegions) {
       lowered.regions = splitAtBarriers(m, info);
       if (steps.dumps(ir::Step::SimRegions))
         steps.out() << describe(lowered.regions);

@@ -19,7 +19,8 @@ struct SanitizerProgram;
 /// A kernel the simulator loaded: its entry point and what a launch needs to know.
 struct SimProgram {
   uint64_t entry = 0;  ///< kThreadEntry (fibers) or kBlockEntry (a thread loop)
-  bool fibers = false; ///< threads run as fibers (barriers, warp operations, grid sync)
+  bool fibers = false; ///< threads wait for threads (barriers, warp operations, grid sync): kThreadEntry,
+                       ///< and regionsEntry where the kernel was split
   bool cooperative = false;
   uint64_t staticSharedBytes = 0;
   uint64_t constBytes = 0; ///< constant arrays (global NumPy arrays, cuda.const.array_like)

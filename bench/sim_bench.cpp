@@ -169,9 +169,10 @@ void row(const char *what, const char *mode, double tSim, double tBase, double t
 } // namespace
 
 int main(int argc, char **argv) {
+  // Arguments (for a copy of the repository elsewhere, ci/gpu/): bench/kernels and
+  // conformance/cases. vadd, the tiled matmul and the block sum are the conformance suite's.
   std::string dir = argc > 1 ? argv[1] : CUTWIN_BENCH_KERNELS;
-  // vadd, the tiled matmul and the block sum are the conformance suite's kernels.
-  std::string cases = CUTWIN_CONFORMANCE_CASES;
+  std::string cases = argc > 2 ? argv[2] : CUTWIN_CONFORMANCE_CASES;
   auto caseKernel = [&](const char *name) { return cases + "/" + name + "/kernel.py"; };
   auto dev = Device::open("sim");
   // Barrier kernels run both ways: split at their barriers (the default) and as fibers.

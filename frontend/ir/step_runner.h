@@ -31,6 +31,9 @@ struct PipelineOptions {
   std::string codegen = "nvptx";   ///< GPU code generator: nvptx (LLVM) or nvvm (libNVVM)
   int optLevel = 2;
   bool lto = false; ///< GPU: LTO-IR instead of PTX (libNVVM's -gen-lto; nvvm code generator)
+  /// Simulator: cut barrier kernels into regions (step sim-regions); false: they run as
+  /// fibers, uncut (CUTWIN_SIM_THREADS=fibers, the differential tests' reference).
+  bool simRegions = true;
   bool shouldDump(const std::string &step) const;
 };
 

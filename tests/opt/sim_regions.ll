@@ -41,7 +41,7 @@ attributes #0 = { "cutwin-kernel-code" }
 !cutwin.kernels = !{!0}
 !0 = !{ptr @k}
 
-; CHECK: # *** sim-regions: 2 regions, a frame of 16 bytes per thread (0 of local arrays), values kept after each barrier: 2 ***
+; CHECK: # *** sim-regions: 2 regions, a frame of 16 bytes per thread (0 of local arrays), values kept after each stop: 2 ***
 ; CHECK: @cutwin.sim.barrier.sites = private constant [2 x i32] [i32 0, i32 7]
 ; CHECK: define internal i32 @k(ptr %ctx, ptr %out, i64 %rounds, i32 %resume, ptr %stopped)
 ; CHECK: %frames = load ptr, ptr

@@ -1,7 +1,8 @@
-// Kernels split at their barriers (step sim-regions) against the same kernels run as fibers
-// (CUTWIN_SIM_THREADS=fibers): randomly generated kernels with barriers in loops and
-// branches, bit for bit; barrier divergence reported alike; threads that returned,
-// barriers in a device function, one barrier reached from two resume points.
+// Kernels split at their barriers and warp operations (step sim-regions) against the same
+// kernels compiled uncut and run as fibers (CUTWIN_SIM_THREADS=fibers): randomly generated
+// kernels with barriers and warp operations in loops and branches, partial warps and
+// returned threads, bit for bit; divergence reported alike; barriers in a device function,
+// one barrier reached from two resume points.
 #include "kernel_test_util.h"
 
 #include <cstdlib>
@@ -53,6 +54,8 @@ public:
       << "    loc = cuda.local.array(4, float64)\n"
       << "    t = cuda.threadIdx.x\n    i = cuda.grid(1)\n    acc = inp[i]\n"
       << "    for q in range(4):\n        loc[q] = acc + q\n";
+    if (pick(2)) // some threads return first: they take no part in what follows
+      s << "    if t % 32 == " << pick(32) << " or t == " << pick(int(block)) << ":\n        return\n";
     body(s, 1, 0);
     s << "    out[i] = acc + loc[0] + loc[3]\n";
     return s.str();
@@ -69,7 +72,7 @@ private:
 
   void statement(std::ostringstream &s, int indent, int depth) {
     std::string pad(size_t(indent) * 4, ' ');
-    switch (depth < 3 ? pick(10) : pick(3)) {
+    switch (depth < 3 ? pick(11) : pick(3)) {
     case 0: s << pad << "acc = acc * " << 0.5 + pick(3) * 0.25 << " + " << pick(9) << "\n"; break;
     case 1: // threads exchange values through shared memory, between two barriers
       s << pad << "sh[t] = acc\n"
@@ -114,6 +117,11 @@ private:
     case 9: // a vote
       s << pad << "if cuda.ballot_sync(0xFFFFFFFF, acc > " << pick(5) << ") & " << 1 + pick(255) << ":\n"
         << pad << "    acc = acc + 0.5\n";
+      break;
+    case 10: // half a warp exchanges values, the other half waits at the next barrier
+      s << pad << "if t % 32 < 16:\n"
+        << pad << "    acc += cuda.shfl_down_sync(0xFFFF, acc, " << 1 + pick(8) << ") * 0.25\n"
+        << pad << "cuda.syncthreads()\n";
       break;
     }
   }
@@ -254,7 +262,8 @@ std::string sameErrorBothWays(const char *src, KernelErrorKind kind) {
 TEST(BarrierRegions, RandomKernelsWithBarriersAndWarpOpsInLoopsAndBranchesAgreeWithFibersBitForBit) {
   for (unsigned seed = 1; seed <= 16; ++seed) {
     KernelGenerator gen(seed);
-    uint32_t block = 32u * (1 + seed % 3);
+    const uint32_t blocks[] = {32, 40, 64, 96, 48}; // (partial warps too)
+    uint32_t block = blocks[seed % 5];
     std::string src = gen.kernel(block);
     SCOPED_TRACE(src);
     for (int64_t n : {3, 17}) {
