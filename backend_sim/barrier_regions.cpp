@@ -538,12 +538,8 @@ void markFrameAccesses(Function *fn, const std::set<Instruction *> &frameAccesse
 void buildThreadEntry(Module &m, Function *body, const Barriers &barriers, const Waits &waits,
                       const ir::KernelInfo &info) {
   LLVMContext &c = m.getContext();
-  auto *p = PointerType::get(c, 0);
   auto *i32 = Type::getInt32Ty(c);
-  auto *fn = Function::Create(FunctionType::get(Type::getVoidTy(c), {p, p}, false),
-                              GlobalValue::ExternalLinkage, kThreadEntry, m);
-  fn->addParamAttr(0, Attribute::NoAlias);
-  fn->addParamAttr(1, Attribute::NoAlias);
+  Function *fn = createEntry(m, kThreadEntry);
   auto table = [&](auto values, Type *t, const char *name) {
     auto *ty = ArrayType::get(t, values.size());
     std::vector<Constant *> items;

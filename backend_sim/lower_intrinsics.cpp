@@ -131,13 +131,8 @@ uint64_t lowerSharedMemory(Module &m, StructType *ctxTy, std::vector<SharedArray
 }
 
 void buildThreadEntry(Module &m, Function *kernel, const ir::KernelInfo &info) {
-  LLVMContext &c = m.getContext();
-  auto *p = PointerType::get(c, 0);
-  auto *fn = Function::Create(FunctionType::get(Type::getVoidTy(c), {p, p}, false),
-                              GlobalValue::ExternalLinkage, kThreadEntry, m);
-  fn->addParamAttr(0, Attribute::NoAlias);
-  fn->addParamAttr(1, Attribute::NoAlias);
-  IRBuilder<> b(BasicBlock::Create(c, "entry", fn));
+  Function *fn = createEntry(m, kThreadEntry);
+  IRBuilder<> b(BasicBlock::Create(m.getContext(), "entry", fn));
   std::vector<Value *> args{fn->getArg(0)};
   auto params = unpackArguments(b, fn->getArg(1), kernel, info);
   args.insert(args.end(), params.begin(), params.end());
@@ -152,11 +147,7 @@ void buildThreadEntry(Module &m, Function *kernel, const ir::KernelInfo &info) {
 /// A whole block as nested loops over threadIdx z, y, x; the kernel is inlined into it.
 void buildBlockEntry(Module &m, Function *kernel, const ir::KernelInfo &info) {
   LLVMContext &c = m.getContext();
-  auto *p = PointerType::get(c, 0);
-  auto *fn = Function::Create(FunctionType::get(Type::getVoidTy(c), {p, p}, false),
-                              GlobalValue::ExternalLinkage, kBlockEntry, m);
-  fn->addParamAttr(0, Attribute::NoAlias);
-  fn->addParamAttr(1, Attribute::NoAlias);
+  Function *fn = createEntry(m, kBlockEntry);
   Value *ctx = fn->getArg(0);
   IRBuilder<> b(BasicBlock::Create(c, "entry", fn));
   std::vector<Value *> args{ctx};
@@ -201,6 +192,15 @@ void attachDebugInfo(Function *entry, Function *kernel, CallInst *call) {
   entry->setSubprogram(sp);
   call->setDebugLoc(DILocation::get(m.getContext(), ksp->getLine(), 0, sp));
   dib.finalize();
+}
+
+Function *createEntry(Module &m, const char *name) {
+  auto *p = PointerType::get(m.getContext(), 0);
+  auto *fn = Function::Create(FunctionType::get(Type::getVoidTy(m.getContext()), {p, p}, false),
+                              GlobalValue::ExternalLinkage, name, m);
+  fn->addParamAttr(0, Attribute::NoAlias);
+  fn->addParamAttr(1, Attribute::NoAlias);
+  return fn;
 }
 
 LoadInst *loadIndex(IRBuilder<> &b, Value *p, bool size) {

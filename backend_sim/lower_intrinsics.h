@@ -30,6 +30,9 @@ SimLoweringResult lowerIntrinsicsForSim(llvm::Module &m, const ir::KernelInfo &i
 
 /// The LLVM struct of ThreadContext (thread_context.h), `%cutwin.ctx`.
 llvm::StructType *contextType(llvm::LLVMContext &c);
+/// An entry point `void name(ptr noalias ctx, ptr noalias args)`: the thread context and the
+/// packed argument buffer.
+llvm::Function *createEntry(llvm::Module &m, const char *name);
 /// Loads a thread or block index (a size when `size`: blockDim, gridDim) from the thread
 /// context, telling LLVM its range: never negative, so that an index computed from it
 /// (`cuda.grid`) needs no Python negative-index wrap and stays an affine address, which
