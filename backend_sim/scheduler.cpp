@@ -554,17 +554,14 @@ void runBlockAsRegions(const SimKernel &k, ThreadContext base, Dim3 block, Block
     for (uint32_t first = 0; first < n; first += 32) {
       uint32_t lanes = std::min<uint32_t>(32, n - first);
       uint32_t whole = lanes == 32 ? ~0u : (1u << lanes) - 1;
-      WarpRequest req[32];
-      for (uint32_t l = 0; l < lanes; ++l)
-        req[l] = ws.lanes[first + l].request;
-      for (uint32_t l = 0; l < lanes; ++l)
-        if (req[l].op != req[0].op || req[l].mask != req[0].mask || (req[l].mask & whole) != whole ||
-            (req[l].op & ir::kWarpOpMask) == unsigned(ir::WarpOp::ActiveMask))
+      const WarpRequest &r0 = ws.lanes[first].request;
+      for (uint32_t l = 0; l < lanes; ++l) {
+        const WarpRequest &r = ws.lanes[first + l].request;
+        if (r.op != r0.op || r.mask != r0.mask || (r.mask & whole) != whole ||
+            (r.op & ir::kWarpOpMask) == unsigned(ir::WarpOp::ActiveMask))
           return false;
-      uint64_t out[32];
-      computeWarpOp(whole, req, out);
-      for (uint32_t l = 0; l < lanes; ++l)
-        ws.lanes[first + l].result = out[l];
+      }
+      completeLockstep(&ws.lanes[first], lanes);
     }
     return true;
   };

@@ -63,4 +63,45 @@ void computeWarpOp(uint32_t group, const WarpRequest req[32], uint64_t out[32]) 
   }
 }
 
+void completeLockstep(WarpLane *lanes, uint32_t count) {
+  uint32_t group = count == 32 ? ~0u : (1u << count) - 1;
+  auto op = WarpOp(lanes[0].request.op & ir::kWarpOpMask);
+  uint64_t bits = lanes[0].request.op & ir::kWarpWide ? ~uint64_t(0) : 0xffffffffu;
+  switch (op) {
+  case WarpOp::ShflIdx:
+  case WarpOp::ShflUp:
+  case WarpOp::ShflDown:
+  case WarpOp::ShflXor: {
+    uint64_t value[32];
+    for (uint32_t l = 0; l < count; ++l)
+      value[l] = lanes[l].request.value;
+    for (uint32_t l = 0; l < count; ++l) {
+      unsigned b = lanes[l].request.b & 31u;
+      int src = op == WarpOp::ShflIdx    ? int(b)
+                : op == WarpOp::ShflUp   ? int(l) - int(b)
+                : op == WarpOp::ShflDown ? int(l + b)
+                                         : int(l ^ b);
+      bool valid = src >= 0 && uint32_t(src) < count;
+      lanes[l].result = (valid ? value[src] : value[l]) & bits;
+    }
+    return;
+  }
+  case WarpOp::VoteAll:
+  case WarpOp::VoteAny:
+  case WarpOp::VoteUni:
+  case WarpOp::Ballot:
+  case WarpOp::MatchAny:
+  case WarpOp::MatchAll:
+  case WarpOp::ActiveMask:
+  case WarpOp::SyncWarp: break;
+  }
+  WarpRequest req[32];
+  uint64_t out[32];
+  for (uint32_t l = 0; l < count; ++l)
+    req[l] = lanes[l].request;
+  computeWarpOp(group, req, out);
+  for (uint32_t l = 0; l < count; ++l)
+    lanes[l].result = out[l];
+}
+
 } // namespace cutwin::sim

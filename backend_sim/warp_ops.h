@@ -29,4 +29,10 @@ static_assert(sizeof(WarpLane) == 32 && offsetof(WarpLane, result) == 24);
 /// caller's own value.
 void computeWarpOp(uint32_t group, const WarpRequest req[32], uint64_t out[32]);
 
+/// One warp's operation in lockstep: its `count` lanes (32, or fewer in a block's last,
+/// partial warp) all asked for the same operation under a mask naming all of them; each
+/// lane's result goes to its WarpLane. The results are computeWarpOp's (shuffles read the
+/// lanes directly).
+void completeLockstep(WarpLane *lanes, uint32_t count);
+
 } // namespace cutwin::sim
