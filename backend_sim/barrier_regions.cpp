@@ -228,8 +228,11 @@ struct Barriers {
   std::vector<uint8_t> warp{0}; ///< 1: a warp operation (its lanes meet in the scheduler)
 };
 
-/// Where a warp operation's call (cutwin_sim_warp: ctx, op, mask, value, b, site) has its site.
-constexpr unsigned kWarpSiteOperand = 5;
+/// The site operand of a stop's call: cutwin_sim_barrier(ctx, site), cutwin_sim_warp(ctx,
+/// op, mask, value, b, site).
+Value *siteOperand(CallInst *call, const Waits &waits) {
+  return call->getArgOperand(call->getCalledFunction() == waits.warp ? 5 : 1);
+}
 
 /// Ends the block of each barrier and warp-operation call of `f` at the call; returns what
 /// follows them.
@@ -242,7 +245,7 @@ Barriers cutAtBarriers(Function &f, const Waits &waits) {
   Barriers out;
   for (CallInst *call : calls) {
     bool warp = call->getCalledFunction() == waits.warp;
-    Value *site = call->getArgOperand(warp ? kWarpSiteOperand : 1);
+    Value *site = siteOperand(call, waits);
     out.after.push_back(SplitBlock(call->getParent(), call->getNextNode(), (DominatorTree *)nullptr, nullptr,
                                    nullptr, warp ? "after.warp" : "after.barrier"));
     out.sites.push_back(uint32_t(cast<ConstantInt>(site)->getZExtValue()));
@@ -261,7 +264,7 @@ std::string whyNotCut(Function &kernel, const Waits &waits) {
       auto *call = dyn_cast<CallInst>(u);
       if (!call || call->getFunction() != &kernel || call->getCalledFunction() != wait)
         return "a barrier or warp operation in a function not inlined into the kernel";
-      if (!isa<ConstantInt>(call->getArgOperand(wait == waits.warp ? kWarpSiteOperand : 1)))
+      if (!isa<ConstantInt>(siteOperand(call, waits)))
         return "a barrier or warp operation of unknown site";
     }
   }
@@ -417,10 +420,6 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddre
   for (uint32_t r = 1; r < barriers.after.size(); ++r)
     resumeOf[barriers.after[r]] = r;
   DominatorTree dt(*fn);
-  std::map<BasicBlock *, std::vector<BasicBlock *>> preds;
-  for (BasicBlock &bb : *fn)
-    for (BasicBlock *s : successors(&bb))
-      preds[s].push_back(&bb);
   struct Crossing {
     Instruction *value;
     std::set<uint32_t> resumes; // the resume points it is live at
@@ -437,7 +436,7 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddre
       for (Use &u : i.uses()) {
         auto *user = cast<Instruction>(u.getUser());
         BasicBlock *from = isa<PHINode>(user) ? cast<PHINode>(user)->getIncomingBlock(u) : user->getParent();
-        if (from == &bb || dt.dominates(&bb, from))
+        if (dt.dominates(&bb, from)) // (its own block too)
           continue;
         std::vector<BasicBlock *> work{from};
         while (!work.empty()) { // back from the use to the definition
@@ -451,7 +450,7 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddre
           }
           if (w == choose)
             throw Error("sim-regions: %" + i.getName().str() + " is used where it is not defined");
-          for (BasicBlock *p : preds[w])
+          for (BasicBlock *p : predecessors(w))
             work.push_back(p);
         }
       }

@@ -892,7 +892,7 @@ void runGrid(const SimKernel &k, Dim3 grid, Dim3 block, uint64_t dynamicShared, 
   std::string ended; // a breakpoint handler ended the launch (loop mode; debug kernels run serially)
   uint64_t nblocks = grid.count();
   uint64_t sharedBytes = k.staticSharedBytes + dynamicShared;
-  bool regions = k.regionsEntry && !opts.seed && !opts.fibers;
+  bool regions = k.regionsEntry && !opts.seed; // (CUTWIN_SIM_THREADS=fibers: none was split)
   bool fibers = k.blockEntry == nullptr && !regions;
   std::atomic<uint64_t> finished{0};
   std::string blockReport; // written by the one block the error record names
