@@ -3,7 +3,10 @@
 // driver.
 #include "backend_gpu/cuda_driver.h"
 #include "backend_gpu/gpu_pipeline.h"
+#include "backend_gpu/libnvvm.h"
 #include "backend_gpu/link.h"
+#include "frontend/ir/byte_stream.h"
+#include "frontend/ir/libdevice_link.h"
 #include "frontend/ir/linked_files.h"
 #include "runtime/backend.h"
 #include "runtime/interrupt_scope.h"
@@ -368,18 +371,64 @@ private:
 class GpuCompiler final : public KernelCompiler {
 public:
   explicit GpuCompiler(const GpuContext &g) : g_(g) {}
-  std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
+  std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts,
+                                          std::string *image) override {
     g_.current();
     size_t argBytes = ir.info.layout.size;
     std::vector<std::string> link = ir::resolveLinkedFiles(ir.info);
     gpu::GpuCompiled c = gpu::compileForGpu(std::move(ir), opts, g_.arch);
     c.link = std::move(link);
+    if (image && c.ltoir.empty())
+      *image = gpuImage(c);
+    return loaded(c, argBytes);
+  }
+  std::unique_ptr<CompiledKernel> load(const std::string &image, const ir::KernelInfo &info) override {
+    g_.current();
+    gpu::GpuCompiled c = gpuImageCode(image);
+    c.name = info.name;
+    c.link = ir::resolveLinkedFiles(info); // linked when loaded, as compile() does
+    return loaded(c, info.layout.size);
+  }
+  /// The PTX depends on the device's architecture and the toolkit (libdevice, libNVVM; LLVM's
+  /// NVPTX is in the build's identity);
+  /// what the driver makes of it, on the driver (which keeps its own cache of that).
+  std::string codeIdentity() const override {
+    int driver = 0;
+    g_.d->cuDriverGetVersion(&driver);
+    return "gpu;" + g_.arch + ";driver " + std::to_string(driver) + ";" + ir::libdeviceIdentity() + ";" +
+           gpu::libnvvmIdentity();
+  }
+
+private:
+  std::unique_ptr<CompiledKernel> loaded(const gpu::GpuCompiled &c, size_t argBytes) {
     int sms = 0;
     g_.d->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g_.dev);
     return std::make_unique<GpuCompiledKernel>(*g_.d, g_.ctx, c, argBytes, sms, g_.arch);
   }
+  static constexpr uint32_t kImageVersion = 1;
+  static std::string gpuImage(const gpu::GpuCompiled &c) {
+    ir::ByteWriter w;
+    w.pod(kImageVersion);
+    w.str(c.entry);
+    w.str(c.ptx);
+    w.flag(c.usesBarrier);
+    w.flag(c.cooperative);
+    return w.take();
+  }
+  static gpu::GpuCompiled gpuImageCode(const std::string &image) {
+    ir::ByteReader r(image);
+    if (r.pod<uint32_t>() != kImageVersion)
+      throw Error("a GPU kernel image of another version");
+    gpu::GpuCompiled c;
+    c.entry = r.str();
+    c.ptx = r.str();
+    c.usesBarrier = r.flag();
+    c.cooperative = r.flag();
+    if (!r.atEnd())
+      throw Error("a damaged GPU kernel image");
+    return c;
+  }
 
-private:
   const GpuContext &g_;
 };
 

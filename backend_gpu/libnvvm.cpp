@@ -2,6 +2,7 @@
 
 #include "backend_gpu/toolkit_library.h"
 #include "cutwin/errors.h"
+#include "frontend/ir/file_identity.h"
 #include "frontend/ir/libdevice_link.h"
 
 #include <nvvm.h>
@@ -72,6 +73,11 @@ bool libnvvmAvailable(std::string *whyNot) {
   if (whyNot)
     *whyNot = l.error;
   return l.error.empty();
+}
+
+std::string libnvvmIdentity() {
+  const Libnvvm &l = lib();
+  return l.error.empty() ? ir::identityOfFileHolding(reinterpret_cast<const void *>(l.compile)) : "";
 }
 
 std::string compileWithLibnvvm(const std::string &nvvmIR, const std::string &name, const NvvmOptions &o) {

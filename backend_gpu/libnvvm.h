@@ -16,6 +16,8 @@ struct NvvmOptions {
 
 /// True if libNVVM can be loaded ($CUTWIN_LIBNVVM, else the toolkit's nvvm/lib64, lib64, lib).
 bool libnvvmAvailable(std::string *whyNot = nullptr);
+/// The libNVVM file loaded (ir::fileIdentity; empty if none is): part of the GPU's code identity.
+std::string libnvvmIdentity();
 
 /// Compiles one NVVM IR module (with libdevice added lazily) to PTX. FMA contraction is
 /// off (-fma=0): the frontend already decided every FMA. Throws CompileError with

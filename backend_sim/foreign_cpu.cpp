@@ -1,6 +1,7 @@
 #include "backend_sim/foreign_cpu.h"
 
 #include "cutwin/errors.h"
+#include "frontend/ir/linked_files.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -174,6 +175,17 @@ std::map<std::string, uint64_t> foreignFunctionsForCpu(const ForeignRequest &req
     out[name] = reinterpret_cast<uint64_t>(addr);
   }
   return out;
+}
+
+ForeignRequest foreignRequestOf(const ir::KernelInfo &info) {
+  ForeignRequest r;
+  if (info.foreign.empty())
+    return r;
+  r.kernel = info.name;
+  r.files = ir::resolveLinkedFiles(info);
+  for (auto &[name, loc] : info.foreign)
+    r.functions[name] = ir::foreignCallSite(info, name);
+  return r;
 }
 
 } // namespace cutwin::sim

@@ -5,6 +5,8 @@
 /// functions are taken from it. Libraries are cached by content hash.
 #pragma once
 
+#include "frontend/ir/kernel_ir.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -21,5 +23,8 @@ struct ForeignRequest {
 /// The address of each requested function; throws Error naming a function with no CPU
 /// version, or the compiler's message when a source does not compile.
 std::map<std::string, uint64_t> foreignFunctionsForCpu(const ForeignRequest &request);
+/// What a kernel asks for: the foreign functions it calls and the files it links (none:
+/// an empty request).
+ForeignRequest foreignRequestOf(const ir::KernelInfo &info);
 
 } // namespace cutwin::sim

@@ -239,6 +239,11 @@ std::vector<uint64_t> Jit::load(ThreadSafeModule m, const std::vector<std::strin
   return out;
 }
 
+std::string Jit::targetIdentity() const {
+  return machine_->getTargetTriple().str() + ";" + machine_->getCPU() + ";" +
+         machine_->getFeatures().getString();
+}
+
 std::vector<uint64_t> Jit::loadObject(const std::string &object, const std::vector<std::string> &symbols,
                                       const std::map<std::string, uint64_t> &externals) {
   std::lock_guard<std::mutex> lock(mu_);

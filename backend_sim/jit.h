@@ -27,6 +27,8 @@ public:
 
   const llvm::DataLayout &dataLayout() const { return layout_; }
   const std::string &triple() const { return triple_; }
+  /// The code this JIT makes: triple, CPU and its features (CUTWIN_SIM_CPU's or the host's).
+  std::string targetIdentity() const;
   /// For optimisation passes (TTI); not used to generate code. One per host thread: a
   /// TargetMachine caches subtargets without a lock, so concurrent compiles cannot share one.
   llvm::TargetMachine &targetMachine();

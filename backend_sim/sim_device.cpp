@@ -8,6 +8,7 @@
 #include "backend_sim/memory_shadow.h"
 #include "backend_sim/sanitizer.h"
 #include "backend_sim/scheduler.h"
+#include "backend_sim/sim_image.h"
 #include "backend_sim/sim_pipeline.h"
 #include "frontend/ir/sanitize_checks.h"
 #include "runtime/backend.h"
@@ -215,11 +216,19 @@ public:
   SimCompiler(const sim::DeviceLimits &limits, const sim::SchedulerOptions &opts, sim::DeviceArena &arena,
               sim::MemoryShadow &shadow)
       : limits_(limits), opts_(opts), arena_(arena), shadow_(shadow) {}
-  std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) override {
+  std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts,
+                                          std::string *image) override {
     PipelineOptions o = opts;
     o.simRegions = !opts_.fibers; // CUTWIN_SIM_THREADS=fibers: kernels as they were, on fibers
-    return std::make_unique<SimCompiledKernel>(sim::compileForSim(std::move(ir), o), limits_, opts_, arena_,
+    return std::make_unique<SimCompiledKernel>(sim::compileForSim(std::move(ir), o, image), limits_, opts_,
+                                               arena_, shadow_);
+  }
+  std::unique_ptr<CompiledKernel> load(const std::string &image, const ir::KernelInfo &info) override {
+    return std::make_unique<SimCompiledKernel>(sim::loadSimImage(image, info), limits_, opts_, arena_,
                                                shadow_);
+  }
+  std::string codeIdentity() const override {
+    return sim::simCodeIdentity() + (opts_.fibers ? ";uncut" : ";regions");
   }
 
 private:
@@ -255,7 +264,7 @@ public:
   BackendCapabilities capabilities() const override {
     BackendCapabilities c;
     c.simulator = c.hostAddressableMemory = c.synchronousLaunches = c.fullDebugInfo = c.boundscheckByDefault =
-        c.sanitizers = true;
+        c.sanitizers = c.cachesKernelsByDefault = true;
     return c;
   }
   std::optional<int64_t> attribute(const std::string &name) const override {

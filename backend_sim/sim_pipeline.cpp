@@ -1,5 +1,5 @@
 #include "backend_sim/sim_pipeline.h"
-#include "frontend/ir/linked_files.h"
+#include "backend_sim/sim_image.h"
 
 #include "backend_sim/canonical_nan.h"
 #include "backend_sim/half_ops.h"
@@ -181,22 +181,25 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
   return out;
 }
 
-SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts) {
-  ir::StepRunner steps(opts);
-  ForeignRequest foreign;
-  if (!ir.info.foreign.empty()) {
-    foreign.kernel = ir.info.name;
-    foreign.files = ir::resolveLinkedFiles(ir.info);
-    for (auto &[name, loc] : ir.info.foreign)
-      foreign.functions[name] = ir::foreignCallSite(ir.info, name);
-  }
+SimCompiled compiledFor(const ir::KernelInfo &info) {
   SimCompiled out;
-  out.name = ir.info.name;
-  out.debug = ir.info.debug;
-  out.maxThreadsPerBlock = ir.info.launchBounds.empty() ? 0 : unsigned(ir.info.launchBounds[0]);
-  out.breakpoints = ir.info.breakpoints;
-  out.sites = ir.info.sites;
-  SimProgram p = compileSimProgram(std::move(ir), foreign, opts, steps);
+  out.name = info.name;
+  out.debug = info.debug;
+  out.maxThreadsPerBlock = info.launchBounds.empty() ? 0 : unsigned(info.launchBounds[0]);
+  out.breakpoints = info.breakpoints;
+  out.sites = info.sites;
+  return out;
+}
+
+SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts, std::string *image) {
+  ir::StepRunner steps(opts);
+  ForeignRequest foreign = foreignRequestOf(ir.info);
+  SimCompiled out = compiledFor(ir.info);
+  // Kept on disk: not debug kernels (the debugger's sites, gdb's view) nor sanitized ones
+  // (the sanitizer's program is built with the code).
+  bool keep = image && !ir.info.debug && !ir.info.sanitize;
+  std::string object;
+  SimProgram p = compileSimProgram(std::move(ir), foreign, opts, steps, keep ? &object : nullptr);
   (p.fibers ? out.threadEntry : out.blockEntry) = p.entry;
   out.staticSharedBytes = p.staticSharedBytes;
   out.constBytes = p.constBytes;
@@ -208,6 +211,8 @@ SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts) {
   out.regionSites = std::move(p.regionSites);
   out.regionWarp = std::move(p.regionWarp);
   out.sanitizer = std::move(p.sanitizer);
+  if (keep && !object.empty())
+    *image = simImage(out, object);
   return out;
 }
 

@@ -76,7 +76,11 @@ struct SimCompiled {
 };
 
 /// The simulator's steps, sim-lower to sim-jit, for a kernel the runtime will launch
-/// (its linked files resolved, foreign functions compiled for the CPU).
-SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts);
+/// (its linked files resolved, foreign functions compiled for the CPU). With `image`,
+/// also the kernel as loadSimImage takes it (sim_image.h; left empty for debug and
+/// sanitized kernels).
+SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts, std::string *image = nullptr);
+/// A SimCompiled with what `info` says (name, sites, launch bounds), no code yet.
+SimCompiled compiledFor(const ir::KernelInfo &info);
 
 } // namespace cutwin::sim

@@ -46,7 +46,7 @@ def main():
     ap.add_argument("--shape", choices=sorted(STATEMENTS), default="elementwise")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    env = dict(os.environ, CUTWIN_BACKEND="sim")
+    env = dict(os.environ, CUTWIN_BACKEND="sim", CUTWIN_CACHE="0")  # compiled, never loaded from the kernel cache
     with tempfile.TemporaryDirectory() as folder:
         print("| statements | bounds checks | seconds | x previous size | peak MB |")
         print("|---:|---|---:|---:|---:|")

@@ -63,6 +63,9 @@ struct BackendCapabilities {
   /// Kernels compiled with `sanitize=` run the sanitizer's checks (docs/sanitizers.md); a
   /// backend without them compiles such kernels as any other.
   bool sanitizers = false;
+  /// Compiled kernels are kept on disk unless a module or CUTWIN_CACHE=0 says not to
+  /// (runtime/kernel_cache.h); otherwise only for modules that ask (numba's cache=True).
+  bool cachesKernelsByDefault = false;
 };
 
 /// Device memory, and the host memory the device reaches (pinned, mapped, IPC): the
@@ -113,7 +116,16 @@ public:
 class KernelCompiler {
 public:
   virtual ~KernelCompiler() = default;
-  virtual std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts) = 0;
+  /// With `image`, also hands back the kernel as bytes load() makes it from in another
+  /// process (for the kernel cache on disk); left empty for a kernel that cannot be kept.
+  virtual std::unique_ptr<CompiledKernel> compile(ir::KernelIR ir, const PipelineOptions &opts,
+                                                  std::string *image) = 0;
+  /// The kernel compile() handed back as `image`, with its KernelInfo; Error if the image
+  /// is not one this compiler can load.
+  virtual std::unique_ptr<CompiledKernel> load(const std::string &image, const ir::KernelInfo &info) = 0;
+  /// What the code compile() makes depends on besides the kernel and its options (the
+  /// target, the toolkit, modes of the backend): part of the kernel cache's keys.
+  virtual std::string codeIdentity() const = 0;
 };
 
 /// A device as the runtime sees it: what it is (name, capabilities, attributes) and its

@@ -3,8 +3,11 @@
 #include "cutwin/time_cases.h"
 #include "runtime/module_impl.h"
 
+#include "frontend/ir/kernel_info_bytes.h"
 #include "frontend/ir/sanitize_checks.h"
 #include "frontend/sema/record_layout.h"
+#include "runtime/cache_key.h"
+#include "runtime/kernel_cache.h"
 #include "runtime/kernel_error.h"
 #include "runtime/launch_tracker.h"
 #include "runtime/marshal.h"
@@ -169,22 +172,31 @@ std::shared_ptr<Module> Module::fromUnits(std::shared_ptr<Device> dev, const std
     }
     sources.push_back(std::move(src));
   }
-  return std::shared_ptr<Module>(new Module(std::make_shared<rt::ModuleImpl>(std::move(dev), sources, opts)));
+  std::string inputs =
+      rt::kernelCacheEnabled(opts.cache, dev->backend().capabilities()) ? rt::moduleDigest(units) : "";
+  return std::shared_ptr<Module>(
+      new Module(std::make_shared<rt::ModuleImpl>(std::move(dev), sources, opts, std::move(inputs))));
 }
 
 std::shared_ptr<Module> Module::fromFile(std::shared_ptr<Device> dev, const std::string &path,
                                          CompileOptions opts) {
   auto file = fe::SourceFile::fromFile(path);
-  return std::shared_ptr<Module>(
-      new Module(std::make_shared<rt::ModuleImpl>(std::move(dev), file, opts, fe::HostBindings{})));
+  std::string inputs = rt::kernelCacheEnabled(opts.cache, dev->backend().capabilities())
+                           ? rt::moduleDigest(file->path(), file->text(), {})
+                           : "";
+  return std::shared_ptr<Module>(new Module(
+      std::make_shared<rt::ModuleImpl>(std::move(dev), file, opts, fe::HostBindings{}, std::move(inputs))));
 }
 
 std::shared_ptr<Module> Module::fromString(std::shared_ptr<Device> dev, const std::string &source,
                                            const std::string &name, CompileOptions opts,
                                            const ModuleBindings &bindings) {
   auto file = std::make_shared<fe::SourceFile>(name, source);
-  return std::shared_ptr<Module>(
-      new Module(std::make_shared<rt::ModuleImpl>(std::move(dev), file, opts, hostBindings(bindings))));
+  std::string inputs = rt::kernelCacheEnabled(opts.cache, dev->backend().capabilities())
+                           ? rt::moduleDigest(name, source, bindings)
+                           : "";
+  return std::shared_ptr<Module>(new Module(std::make_shared<rt::ModuleImpl>(
+      std::move(dev), file, opts, hostBindings(bindings), std::move(inputs))));
 }
 
 bool Module::hasFunction(const std::string &name) const {
@@ -205,6 +217,10 @@ CompiledFunction Module::compileFunction(const std::string &name, const Function
 }
 
 void Module::setLoadHook(LoadHook hook) { impl_->setLoadHook(std::move(hook)); }
+
+std::string Module::cacheDirectory() const {
+  return impl_->cachesKernels() ? rt::kernelCacheDirectory().string() : "";
+}
 
 void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_t sharedBytes,
                     const Stream *stream) {
@@ -228,6 +244,10 @@ std::vector<std::vector<std::string>> Kernel::compiledSignatures() const {
   return module_->compiledSignatures(name_);
 }
 
+std::vector<std::vector<std::string>> Kernel::cachedSignatures() const {
+  return module_->compiledSignatures(name_, true);
+}
+
 std::vector<std::string> Kernel::takeWarnings() { return module_->takeWarnings(); }
 
 uint64_t Kernel::maxCooperativeGridBlocks(const std::vector<Arg> &args, Dim3 block, uint64_t sharedBytes) {
@@ -245,14 +265,14 @@ std::string Kernel::ptx(const std::vector<Arg> &args, const std::string &arch) {
 namespace rt {
 
 ModuleImpl::ModuleImpl(std::shared_ptr<Device> dev, std::shared_ptr<const fe::SourceFile> file,
-                       CompileOptions opts, const fe::HostBindings &host)
-    : device_(std::move(dev)), opts_(opts) {
+                       CompileOptions opts, const fe::HostBindings &host, std::string inputs)
+    : device_(std::move(dev)), opts_(opts), inputs_(std::move(inputs)) {
   parsed_ = parseKernelModule(std::move(file), pipelineOptions(), host);
 }
 
 ModuleImpl::ModuleImpl(std::shared_ptr<Device> dev, const std::vector<HostSource> &sources,
-                       CompileOptions opts)
-    : device_(std::move(dev)), opts_(opts) {
+                       CompileOptions opts, std::string inputs)
+    : device_(std::move(dev)), opts_(opts), inputs_(std::move(inputs)) {
   parsed_ = parseHostUnits(sources, pipelineOptions());
 }
 
@@ -337,13 +357,7 @@ ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std:
   auto it = cache_.find(key);
   if (it != cache_.end())
     return *it->second;
-  PipelineOptions po = pipelineOptions();
-  ir::KernelIR kir = buildKernelIR(*parsed_, kernel, types, po);
-  auto c = std::make_unique<Compiled>();
-  c->kernelName = kernel;
-  c->info = std::make_shared<const ir::KernelInfo>(kir.info);
-  c->kernel = device_->backend().compiler().compile(std::move(kir), po);
-  Compiled &out = *cache_.emplace(key, std::move(c)).first->second;
+  Compiled &out = *cache_.emplace(key, compileOrLoad(kernel, types)).first->second;
   lastCompiled_[kernel] = &out;
   order_.push_back(&out);
   if (!out.info->warnings.empty()) {
@@ -354,6 +368,34 @@ ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std:
   if (loadHook_)
     loadHook_(kernel, out.kernel->moduleHandle(), true);
   return out;
+}
+
+std::unique_ptr<ModuleImpl::Compiled> ModuleImpl::compileOrLoad(const std::string &kernel,
+                                                                const std::vector<fe::Type> &types) {
+  PipelineOptions po = pipelineOptions();
+  KernelCompiler &compiler = device_->backend().compiler();
+  auto c = std::make_unique<Compiled>();
+  c->kernelName = kernel;
+  std::string key =
+      inputs_.empty() ? "" : kernelCacheKey(inputs_, kernel, types, po, compiler.codeIdentity());
+  if (!key.empty())
+    if (std::optional<CachedKernel> hit = readCachedKernel(key, types)) {
+      try {
+        c->kernel = compiler.load(hit->image, hit->info);
+        c->info = std::make_shared<const ir::KernelInfo>(std::move(hit->info));
+        c->fromCache = true;
+        return c;
+      } catch (const std::exception &) {
+        // An image this process could not load: compiled again below, and its entry replaced.
+      }
+    }
+  ir::KernelIR kir = buildKernelIR(*parsed_, kernel, types, po);
+  c->info = std::make_shared<const ir::KernelInfo>(kir.info);
+  std::string image;
+  c->kernel = compiler.compile(std::move(kir), po, key.empty() ? nullptr : &image);
+  if (!image.empty() && ir::kernelInfoKeepable(*c->info, types))
+    writeCachedKernel(key, *c->info, image);
+  return c;
 }
 
 KernelAttributes ModuleImpl::attributes(const std::string &kernel, const std::vector<Arg> &args) {
@@ -368,11 +410,12 @@ std::vector<std::string> ModuleImpl::takeWarnings() {
   return std::exchange(pendingWarnings_, {});
 }
 
-std::vector<std::vector<std::string>> ModuleImpl::compiledSignatures(const std::string &kernel) {
+std::vector<std::vector<std::string>> ModuleImpl::compiledSignatures(const std::string &kernel,
+                                                                     bool cachedOnly) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::vector<std::string>> out;
   for (const Compiled *c : order_) {
-    if (c->kernelName != kernel)
+    if (c->kernelName != kernel || (cachedOnly && !c->fromCache))
       continue;
     std::vector<std::string> sig;
     for (const fe::Type &t : c->info->argTypes)

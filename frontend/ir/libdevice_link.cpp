@@ -1,6 +1,7 @@
 #include "frontend/ir/libdevice_link.h"
 
 #include "cutwin/errors.h"
+#include "frontend/ir/file_identity.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
@@ -13,6 +14,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <sys/stat.h>
 #include <vector>
 
 #ifndef CUTWIN_LIBDEVICE_PATH
@@ -26,6 +28,8 @@ std::string libdevicePath() {
     return p;
   return CUTWIN_LIBDEVICE_PATH;
 }
+
+std::string libdeviceIdentity() { return fileIdentity(libdevicePath()); }
 
 const llvm::MemoryBuffer &libdeviceBitcode() {
   static std::once_flag once;

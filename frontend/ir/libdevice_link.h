@@ -15,6 +15,8 @@ namespace cutwin::ir {
 
 /// Where libdevice.10.bc is read from: $CUTWIN_LIBDEVICE, else the toolkit found at build time.
 std::string libdevicePath();
+/// That file by path, size and time: what the kernel cache's keys say of the toolkit.
+std::string libdeviceIdentity();
 
 /// libdevice.10.bc, read once per process; throws Error (naming CUTWIN_LIBDEVICE) if it
 /// cannot be read.

@@ -328,6 +328,10 @@ struct CompileOptions {
   std::optional<std::string> sanitize;
   int optLevel = 2;              ///< simulator code generation
   std::string codegen = "nvptx"; ///< GPU code generator: "nvptx" (LLVM) or "nvvm" (libNVVM)
+  /// Keep compiled kernels on disk for later processes (numba's cache=True; docs/simulator.md
+  /// "Kernel cache"); unset: the backend's default (on for the simulator). CUTWIN_CACHE=0
+  /// or 1 overrides it.
+  std::optional<bool> cache;
 };
 
 /// A value the host program gives a module-level name: a bool, an integer, a float, a
@@ -512,6 +516,8 @@ public:
   /// The argument types of every specialization compiled so far (by launches or calls of
   /// ir/ptx), in compilation order, each in numba's signature syntax ("float32[::1]").
   std::vector<std::vector<std::string>> compiledSignatures() const;
+  /// Those of them loaded from the kernel cache on disk rather than compiled (CompileOptions::cache).
+  std::vector<std::vector<std::string>> cachedSignatures() const;
   /// numba's compile-time warnings (NumbaWarning: a print() of more than 32 items) of the
   /// specializations this kernel's module compiled since the last call; each is given once.
   std::vector<std::string> takeWarnings();
@@ -552,6 +558,9 @@ public:
   /// unloaded with the module (false): numba's setup and teardown callbacks.
   using LoadHook = std::function<void(const std::string &kernel, void *moduleHandle, bool loaded)>;
   void setLoadHook(LoadHook hook);
+  /// The folder of the kernel cache on disk where this module's kernels are kept for later
+  /// processes (CompileOptions::cache); empty where they are not.
+  std::string cacheDirectory() const;
 
 private:
   explicit Module(std::shared_ptr<rt::ModuleImpl> impl) : impl_(std::move(impl)) {}

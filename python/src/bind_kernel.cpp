@@ -291,6 +291,7 @@ void bindKernel(nb::module_ &m) {
           "local_types", [](Kernel &k, nb::handle args) { return k.localTypes(toArgs(args)); },
           nb::arg("args"))
       .def("compiled_signatures", &Kernel::compiledSignatures)
+      .def("cached_signatures", &Kernel::cachedSignatures)
       .def("take_warnings", &Kernel::takeWarnings)
       .def(
           "attributes",
@@ -323,11 +324,12 @@ void bindKernel(nb::module_ &m) {
           "from_string",
           [](std::shared_ptr<Device> dev, const std::string &source, const std::string &filename,
              std::optional<bool> boundscheck, int opt, const std::string &codegen, nb::dict constants,
-             nb::dict functions) {
+             nb::dict functions, std::optional<bool> cache) {
             CompileOptions o;
             o.boundscheck = boundscheck;
             o.optLevel = opt;
             o.codegen = codegen;
+            o.cache = cache;
             ModuleBindings b;
             for (auto [name, value] : constants)
               b.constants[nb::cast<std::string>(name)] = hostValue(value);
@@ -337,24 +339,27 @@ void bindKernel(nb::module_ &m) {
           },
           nb::arg("device"), nb::arg("source"), nb::arg("filename"),
           nb::arg("boundscheck").none() = nb::none(), nb::arg("opt") = 2, nb::arg("codegen") = "nvptx",
-          nb::arg("constants") = nb::dict(), nb::arg("functions") = nb::dict())
+          nb::arg("constants") = nb::dict(), nb::arg("functions") = nb::dict(),
+          nb::arg("cache").none() = nb::none())
       .def_static(
           "from_units",
           [](std::shared_ptr<Device> dev, nb::list units, std::optional<bool> boundscheck, int opt,
-             const std::string &codegen) {
+             const std::string &codegen, std::optional<bool> cache) {
             CompileOptions o;
             o.boundscheck = boundscheck;
             o.optLevel = opt;
             o.codegen = codegen;
+            o.cache = cache;
             std::vector<FunctionUnit> us;
             for (nb::handle u : units)
               us.push_back(functionUnit(nb::borrow<nb::dict>(u)));
             return Module::fromUnits(std::move(dev), us, o);
           },
           nb::arg("device"), nb::arg("units"), nb::arg("boundscheck").none() = nb::none(), nb::arg("opt") = 2,
-          nb::arg("codegen") = "nvptx")
+          nb::arg("codegen") = "nvptx", nb::arg("cache").none() = nb::none())
       .def("kernel", &Module::kernel, nb::arg("name"))
       .def("has_function", &Module::hasFunction, nb::arg("name"))
+      .def_prop_ro("cache_directory", &Module::cacheDirectory)
       .def(
           "set_load_hook",
           [](Module &m, nb::object fn) {

@@ -35,7 +35,7 @@ def compile(pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False
         raise NotImplementedError("unsupported output kind: %r (expected 'ptx' or 'ltoir')" % (output,))
     fn = getattr(pyfunc, "py_func", pyfunc)
     options = {"device": bool(device), "debug": bool(debug), "opt": 0 if opt is False else 3,
-               "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": None, "cache": False,
+               "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": None, "cache": None,
                "inline": False, "forceinline": bool(forceinline)}
     jf = _JitFunction(fn, None, options)
     module = jf._module(runtime._selected_spec(), codegen="nvvm" if output == "ltoir" else _codegen())

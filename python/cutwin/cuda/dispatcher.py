@@ -2,6 +2,7 @@
 once per device and argument-type tuple (the C++ module caches the specialisations), from
 the function's own Python source, with what each name it uses is in the running program
 (resolve.py): device functions from any module, closures and nested functions alike."""
+import collections
 import ctypes
 import enum
 import os
@@ -111,6 +112,19 @@ def _declaration_of(v):
     return None
 
 
+# numba's Dispatcher.stats
+_CompileStats = collections.namedtuple("_CompileStats", ("cache_path", "cache_hits", "cache_misses"))
+
+
+def _parsed_signature(texts):
+    """The argument-type tuple of a compiled specialization's type texts, or None for a type
+    the signature syntax cannot spell (a tuple of records)."""
+    try:
+        return ct.parse_signature("(%s,)" % ", ".join(texts) if texts else "()").args
+    except TypeError:
+        return None
+
+
 class _Compiled:
     """A function's C++ module on one device, and the kernel in it."""
 
@@ -166,7 +180,11 @@ class _JitFunction:
         """A C++ module of this function and every jit function it reaches, each from its
         own source with its names resolved by value, for device `spec`."""
         world = resolve.function_units(self, _declaration_of)
-        module = _cutwin.Module.from_units(runtime._open(spec), world.units, codegen=codegen or _codegen())
+        # cache=True keeps compiled kernels on disk on every backend (numba's), cache=False on
+        # none; unset, the backend's default (the simulator keeps them); CUTWIN_CACHE=0 or 1
+        # decides for all
+        module = _cutwin.Module.from_units(runtime._open(spec), world.units, codegen=codegen or _codegen(),
+                                           cache=self.targetoptions.get("cache"))
         self._exceptions = world.exceptions
         codes = list(self.targetoptions.get("link_callbacks", ()))
         for f in world.foreign:
@@ -492,17 +510,33 @@ class Dispatcher(_JitFunction):
         _warn_compiled(kernel.take_warnings())
         return out
 
+    @property
+    def stats(self):
+        """numba's compile statistics for the selected device: `cache_path`, the kernel cache's
+        folder (None where this kernel is not kept on disk), and Counters by argument-type tuple
+        of the specializations loaded from it (`cache_hits`) and compiled with it on
+        (`cache_misses`)."""
+        hits, misses, path = collections.Counter(), collections.Counter(), None
+        c = self._per_device.get(runtime._selected_spec())
+        if c is not None and c.module.cache_directory:
+            path = c.module.cache_directory
+            cached = [tuple(t) for t in c.kernel.cached_signatures()]
+            for texts in c.kernel.compiled_signatures():
+                key = _parsed_signature(texts) or tuple(texts)
+                if tuple(texts) in cached:
+                    hits[key] += 1
+                else:
+                    misses[key] += 1
+        return _CompileStats(path, hits, misses)
+
     def _all_signatures(self):
         """The declared signatures and those launches compiled, as argument-type tuples."""
         out = [tuple(s.args) for s in self._declared if isinstance(s, ct.Signature)]
         c = self._per_device.get(runtime._selected_spec())
         if c is not None:
             for texts in c.kernel.compiled_signatures():
-                try:
-                    sig = ct.parse_signature("(%s,)" % ", ".join(texts) if texts else "()").args
-                except TypeError:
-                    continue  # a type the signature syntax cannot spell (a tuple of records)
-                if sig not in out:
+                sig = _parsed_signature(texts)
+                if sig is not None and sig not in out:
                     out.append(sig)
         return out
 
@@ -862,7 +896,7 @@ def _sanitize_option(sanitize):
 
 
 def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt=None, lineinfo=False,
-        cache=False, fastmath=False, boundscheck=None, max_registers=None, launch_bounds=None, forceinline=False,
+        cache=None, fastmath=False, boundscheck=None, max_registers=None, launch_bounds=None, forceinline=False,
         sanitize=None, **kws):
     """numba's `cuda.jit`: as a decorator with or without options and signatures."""
     debug = _debug_default() if debug is None else bool(debug)
@@ -871,7 +905,7 @@ def jit(func_or_sig=None, device=False, inline=False, link=None, debug=None, opt
     options = {"link": link_paths(link), "link_callbacks": with_callbacks(link), "device": bool(device),
                "debug": _debug_default() if debug is None else bool(debug), "opt": 3 if opt is True else 0 if opt is False else int(opt),
                "lineinfo": bool(lineinfo), "fastmath": bool(fastmath), "boundscheck": boundscheck,
-               "sanitize": _sanitize_option(sanitize), "cache": bool(cache), "inline": inline, "forceinline": bool(forceinline),
+               "sanitize": _sanitize_option(sanitize), "cache": None if cache is None else bool(cache), "inline": inline, "forceinline": bool(forceinline),
                "launch_bounds": _launch_bounds(launch_bounds),
                "shared_memory_carveout": _carveout(kws.pop("shared_memory_carveout", None)),
                "extensions": kws.pop("extensions", None)}
@@ -915,7 +949,7 @@ def cpu_jit(func_or_sig=None, **options):
     """numba's `jit` / `njit`: options (nopython, cache, fastmath, ...) and signatures are
     accepted; kernels compile the function for their own argument types."""
     declared = {"device": True, "debug": False, "opt": 3, "lineinfo": False, "fastmath": False,
-                "boundscheck": None, "cache": False, "inline": "never"}
+                "boundscheck": None, "cache": None, "inline": "never"}
 
     def wrap(fn):
         fn = getattr(fn, "py_func", fn)

@@ -1,0 +1,221 @@
+#include "runtime/kernel_cache.h"
+
+#include "frontend/ir/kernel_info_bytes.h"
+#include "runtime/cache_key.h"
+
+#include <llvm/Support/BLAKE3.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <fcntl.h>
+#include <map>
+#include <mutex>
+#include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace cutwin::rt {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// An entry: kMagic, its key (64 hex digits), the payload's size, the payload (KernelInfo,
+/// then the image), the payload's BLAKE3 digest.
+constexpr std::string_view kMagic = "CUTWINK1";
+constexpr size_t kKeyBytes = 64, kDigestBytes = 32;
+
+std::string payloadDigest(const std::string &payload) {
+  llvm::BLAKE3Result<kDigestBytes> d = llvm::BLAKE3::hash(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(payload.data()), payload.size()));
+  return std::string(d.begin(), d.end());
+}
+
+fs::path entryPath(const std::string &key) { return kernelCacheDirectory() / (key + ".ck"); }
+
+/// No entry is this large: a file that is must be something else (and is not read).
+constexpr uint64_t kLargestEntry = uint64_t(1) << 30;
+
+bool readWhole(int fd, std::string &out, size_t size) {
+  out.resize(size);
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = ::read(fd, out.data() + done, size - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    done += size_t(n);
+  }
+  return true;
+}
+
+bool writeWhole(int fd, const std::string &bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    done += size_t(n);
+  }
+  return true;
+}
+
+uint64_t sizeLimit() {
+  if (const char *mb = std::getenv("CUTWIN_CACHE_SIZE_MB"))
+    return uint64_t(std::max(0.0, std::strtod(mb, nullptr)) * 1024 * 1024);
+  return uint64_t(1024) * 1024 * 1024;
+}
+
+/// Past the size limit, the entries least recently used go until a quarter is free; files
+/// a process that died while writing left behind go after an hour.
+void prune(const fs::path &dir) {
+  struct File {
+    fs::path path;
+    fs::file_time_type used;
+    uint64_t bytes;
+  };
+  std::vector<File> entries;
+  uint64_t total = 0;
+  std::error_code ec;
+  auto hourAgo = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code e;
+    fs::file_time_type used = it->last_write_time(e);
+    uint64_t bytes = it->file_size(e);
+    if (e)
+      continue;
+    std::string name = it->path().filename().string();
+    if (name.find(".tmp.") != std::string::npos) {
+      if (used < hourAgo)
+        fs::remove(it->path(), e);
+    } else if (it->path().extension() == ".ck") {
+      entries.push_back({it->path(), used, bytes});
+      total += bytes;
+    }
+  }
+  uint64_t limit = sizeLimit();
+  if (total <= limit)
+    return;
+  std::sort(entries.begin(), entries.end(), [](const File &a, const File &b) { return a.used < b.used; });
+  for (const File &f : entries) {
+    if (total <= limit / 4 * 3)
+      break;
+    std::error_code e;
+    if (fs::remove(f.path, e))
+      total -= f.bytes;
+  }
+}
+
+} // namespace
+
+bool kernelCacheEnabled(std::optional<bool> requested, const BackendCapabilities &caps) {
+  if (buildIdentity().empty())
+    return false;
+  if (const char *v = std::getenv("CUTWIN_CACHE"); v && *v) {
+    std::string_view s(v);
+    if (s != "0" && s != "1")
+      throw Error("CUTWIN_CACHE is '" + std::string(s) + "': 1 (keep compiled kernels on disk) or 0 (never)");
+    return s == "1";
+  }
+  return requested.value_or(caps.cachesKernelsByDefault);
+}
+
+fs::path kernelCacheDirectory() {
+  if (const char *d = std::getenv("CUTWIN_CACHE_DIR"); d && *d)
+    return fs::path(d) / "kernels";
+  if (const char *d = std::getenv("XDG_CACHE_HOME"); d && *d)
+    return fs::path(d) / "cutwin" / "kernels";
+  if (const char *h = std::getenv("HOME"); h && *h)
+    return fs::path(h) / ".cache" / "cutwin" / "kernels";
+  std::error_code ec;
+  fs::path tmp = fs::temp_directory_path(ec);
+  return (ec ? fs::path("/tmp") : tmp) / "cutwin-kernels";
+}
+
+std::optional<CachedKernel> readCachedKernel(const std::string &key, const std::vector<fe::Type> &types) {
+  int fd = ::open(entryPath(key).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  try {
+    struct stat st {};
+    std::string bytes;
+    bool read = ::fstat(fd, &st) == 0 && uint64_t(st.st_size) <= kLargestEntry &&
+                readWhole(fd, bytes, size_t(st.st_size));
+    // Recently used: what the size limit keeps (set at most once a minute).
+    if (read && st.st_mtim.tv_sec + 60 < ::time(nullptr))
+      (void)::futimens(fd, nullptr);
+    ::close(fd);
+    fd = -1;
+    if (!read)
+      throw Error("unreadable");
+    ir::ByteReader r(bytes);
+    std::string magic = r.raw(kMagic.size()), stored = r.raw(kKeyBytes);
+    if (magic != kMagic || stored != key)
+      throw Error("not an entry of this key");
+    std::string payload = r.raw(r.count(1));
+    std::string digest = r.raw(kDigestBytes);
+    if (!r.atEnd() || digest != payloadDigest(payload))
+      throw Error("damaged");
+    ir::ByteReader p(payload);
+    CachedKernel out;
+    out.info = ir::readKernelInfo(p, types);
+    out.image = p.str();
+    if (!p.atEnd())
+      throw Error("damaged");
+    return out;
+  } catch (const std::exception &) {
+    // Damaged, or too large to read: the kernel is compiled again and its new entry renamed
+    // over this one (not removed here: another process may have just renamed a whole one
+    // into place).
+    if (fd >= 0)
+      ::close(fd);
+    return std::nullopt;
+  }
+}
+
+void writeCachedKernel(const std::string &key, const ir::KernelInfo &info, const std::string &image) {
+  static std::atomic<unsigned> counter{0};
+  static std::mutex mu;
+  static std::map<fs::path, uint64_t> written; // bytes written to each folder since it was pruned
+  ir::ByteWriter p;
+  ir::writeKernelInfo(p, info);
+  p.str(image);
+  const std::string &payload = p.bytes();
+  std::string bytes(kMagic);
+  bytes += key;
+  ir::ByteWriter size;
+  size.pod(uint64_t(payload.size()));
+  bytes += size.bytes();
+  bytes += payload;
+  bytes += payloadDigest(payload);
+
+  fs::path dir = kernelCacheDirectory();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  fs::path tmp = dir / (key + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++));
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return;
+  bool ok = writeWhole(fd, bytes);
+  ok = ::close(fd) == 0 && ok;
+  if (!ok || ::rename(tmp.c_str(), entryPath(key).c_str()) != 0) {
+    fs::remove(tmp, ec);
+    return;
+  }
+  // At a process's first write to a folder, and again after each eighth of the limit.
+  std::lock_guard<std::mutex> lock(mu);
+  auto [it, first] = written.emplace(dir, 0);
+  it->second += bytes.size();
+  if (first || it->second > sizeLimit() / 8) {
+    it->second = 0;
+    prune(dir);
+  }
+}
+
+} // namespace cutwin::rt
