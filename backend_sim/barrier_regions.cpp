@@ -288,15 +288,17 @@ std::string whyNotCut(Function &kernel, const Waits &waits) {
 }
 
 /// The kernel's body moved into a function that runs one thread from a resume point:
-/// (ctx, params..., i32 resume, ptr stopped) -> i32, the barrier it stopped at or
-/// kRegionDone, also stored to *stopped (its store is in `stateStores`: see
-/// markFrameAccesses).
+/// (ctx, params..., i32 resume, ptr stopped, ptr leaders) -> i32, the barrier it stopped
+/// at or kRegionDone, also stored to *stopped (its store is in `stateStores`: see
+/// markFrameAccesses). `leaders`: null, or the first thread's copies of kept values that
+/// every thread holds alike (keepValuesAcrossBarriers).
 Function *resumableBody(Function *kernel, const Barriers &barriers, std::set<Instruction *> &stateStores) {
   LLVMContext &c = kernel->getContext();
   auto *i32 = Type::getInt32Ty(c);
   std::vector<Type *> params(kernel->getFunctionType()->param_begin(),
                              kernel->getFunctionType()->param_end());
   params.push_back(i32);
+  params.push_back(PointerType::get(c, 0));
   params.push_back(PointerType::get(c, 0));
   Function *fn = Function::Create(FunctionType::get(i32, params, false), GlobalValue::InternalLinkage, "",
                                   kernel->getParent());
@@ -309,10 +311,11 @@ Function *resumableBody(Function *kernel, const Barriers &barriers, std::set<Ins
     kernel->getArg(i)->replaceAllUsesWith(fn->getArg(i));
     fn->getArg(i)->takeName(kernel->getArg(i));
   }
-  Argument *resume = fn->getArg(fn->arg_size() - 2);
+  Argument *resume = fn->getArg(fn->arg_size() - 3);
   resume->setName("resume");
-  Argument *stopped = fn->getArg(fn->arg_size() - 1);
+  Argument *stopped = fn->getArg(fn->arg_size() - 2);
   stopped->setName("stopped");
+  fn->getArg(fn->arg_size() - 1)->setName("leaders");
   auto stopAt = [&](uint32_t r, BasicBlock *bb, DebugLoc loc) {
     stateStores.insert(new StoreInst(ConstantInt::get(i32, r), stopped, bb));
     ReturnInst::Create(c, ConstantInt::get(i32, r), bb)->setDebugLoc(loc);
@@ -408,11 +411,26 @@ void warpLanes(const Barriers &barriers, FrameAddresses &addr, std::set<Instruct
   }
 }
 
+/// A kept integer that may be the same in every thread at its resume point (a loop's
+/// count, a stride halved each round): the regions entry checks each round whether it is,
+/// and if so the body reads the first thread's copy, which the loop over the threads
+/// reads once - the optimiser then knows it is the same for every thread, and splits the
+/// loop where a condition on it and the thread index (`if t < stride`) changes.
+struct LeaderCopy {
+  FrameLayout::Slot slot;
+  Type *type;
+};
+/// At most this many a resume point (the copies are 8 bytes apart in `leaders`).
+constexpr size_t kLeaderCopies = 4;
+
 /// Each value used after a barrier it was computed before is computed again there (from
 /// the context and arguments) or kept in the frame; SSAUpdater joins the copies with phis.
+/// With `leaderCopies`, `leaders[r]`: the kept integers resume point r may read from
+/// `leaders` (LeaderCopy).
 void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddresses &addr,
                               FrameLayout &layout, std::vector<uint32_t> &kept,
-                              std::set<Instruction *> &frameAccesses) {
+                              std::set<Instruction *> &frameAccesses, bool leaderCopies,
+                              std::vector<std::vector<LeaderCopy>> &leaders) {
   const DataLayout &dl = fn->getParent()->getDataLayout();
   Argument *ctx = fn->getArg(0);
   BasicBlock *choose = &fn->getEntryBlock();
@@ -476,13 +494,24 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddre
       continue;
     }
     Align align(std::min<uint64_t>(dl.getABITypeAlign(v->getType()).value(), kFrameAlign));
-    Value *slot = addr.at(layout.add(dl.getTypeAllocSize(v->getType()), align.value()));
+    FrameLayout::Slot where = layout.add(dl.getTypeAllocSize(v->getType()), align.value());
+    Value *slot = addr.at(where);
     Instruction *after = isa<PHINode>(v) ? &*v->getParent()->getFirstInsertionPt() : v->getNextNode();
     auto *store = new StoreInst(v, slot, false, align, after);
     stores.insert(store);
     frameAccesses.insert(store);
+    bool integer = v->getType()->isIntegerTy() && v->getType()->getIntegerBitWidth() <= 64;
     for (uint32_t r : crossings[k].resumes) {
-      auto *load = new LoadInst(v->getType(), slot, v->getName() + ".kept", false, align, anchor[r]);
+      Value *from = slot;
+      if (leaderCopies && integer &&
+          leaders[r].size() < kLeaderCopies) { // the leader's copy where there is one
+        IRBuilder<> b(anchor[r]);
+        Argument *copies = fn->getArg(fn->arg_size() - 1);
+        Value *copy = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), copies, 8 * leaders[r].size());
+        from = b.CreateSelect(b.CreateIsNotNull(copies), copy, slot, "kept.from");
+        leaders[r].push_back(LeaderCopy{where, v->getType()});
+      }
+      auto *load = new LoadInst(v->getType(), from, v->getName() + ".kept", false, align, anchor[r]);
       copies[k][r] = load;
       frameAccesses.insert(load);
       ++kept[r];
@@ -568,6 +597,7 @@ void buildThreadEntry(Module &m, Function *body, const Barriers &barriers, const
   from->addIncoming(b.getInt32(0), entry);
   args.push_back(from);
   args.push_back(stoppedAt);
+  args.push_back(ConstantPointerNull::get(b.getPtrTy()));
   CallInst *call = b.CreateCall(body, args, "stopped");
   call->addFnAttr(Attribute::NoInline);
   Value *done = b.CreateICmpEQ(call, b.getInt32(kRegionDone));
@@ -604,8 +634,51 @@ void buildThreadEntry(Module &m, Function *body, const Barriers &barriers, const
   attachDebugInfo(fn, body, call);
 }
 
-/// kRegionsEntry: a loop over the block's threads per resume point, and the mixed loop.
-void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, const ir::KernelInfo &info) {
+/// Whether every thread of the block holds the same value in each of `copies`' slots (an
+/// OR of their differences from the first thread's, over a loop the optimiser vectorises);
+/// stores the first thread's values to `leaders`.
+Value *leadersAgree(IRBuilder<> &b, Argument *ctx, const std::vector<LeaderCopy> &copies, Value *leaders) {
+  LLVMContext &c = b.getContext();
+  Function *fn = b.GetInsertBlock()->getParent();
+  auto *i64 = b.getInt64Ty();
+  FrameAddresses addr = frameAddresses(b, ctx);
+  std::vector<Value *> columns, first;
+  for (size_t k = 0; k < copies.size(); ++k) {
+    Value *column = b.CreateMul(addr.threads, b.getInt64(copies[k].slot.offset));
+    columns.push_back(b.CreateInBoundsGEP(b.getInt8Ty(), addr.frames, column));
+    first.push_back(b.CreateLoad(copies[k].type, columns.back(), "leader"));
+    b.CreateStore(first.back(), b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), leaders, 8 * k));
+  }
+  BasicBlock *pre = b.GetInsertBlock();
+  BasicBlock *loop = BasicBlock::Create(c, "agree", fn);
+  BasicBlock *done = BasicBlock::Create(c, "agreed", fn);
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  PHINode *t = b.CreatePHI(i64, 2, "t");
+  PHINode *differ = b.CreatePHI(i64, 2, "differ");
+  t->addIncoming(b.getInt64(0), pre);
+  differ->addIncoming(b.getInt64(0), pre);
+  Value *any = differ;
+  for (size_t k = 0; k < copies.size(); ++k) {
+    Value *offset = b.CreateMul(t, b.getInt64(copies[k].slot.stride));
+    Value *at = b.CreateInBoundsGEP(b.getInt8Ty(), columns[k], offset);
+    Value *v = b.CreateLoad(copies[k].type, at);
+    Value *x = b.CreateXor(v, first[k]);
+    any = b.CreateOr(any, b.CreateZExt(x, i64));
+  }
+  Value *next = b.CreateAdd(t, b.getInt64(1));
+  t->addIncoming(next, loop);
+  differ->addIncoming(any, loop);
+  b.CreateCondBr(b.CreateICmpULT(next, addr.threads), loop, done);
+  b.SetInsertPoint(done);
+  return b.CreateICmpEQ(any, b.getInt64(0), "agree");
+}
+
+/// kRegionsEntry: a loop over the block's threads per resume point, and the mixed loop. A
+/// resume point with leader copies has two loops: one where every thread holds the same
+/// values in those slots (the body reads the first thread's: `leaders`), one where not.
+void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, const ir::KernelInfo &info,
+                       const std::vector<std::vector<LeaderCopy>> &leaderCopies) {
   LLVMContext &c = m.getContext();
   auto *p = PointerType::get(c, 0);
   auto *i32 = Type::getInt32Ty(c);
@@ -614,29 +687,47 @@ void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, cons
   // (state without noalias: markFrameAccesses)
   fn->addParamAttr(0, Attribute::NoAlias);
   fn->addParamAttr(1, Attribute::NoAlias);
-  Value *ctx = fn->getArg(0), *state = fn->getArg(2);
+  Argument *ctx = fn->getArg(0);
+  Value *state = fn->getArg(2);
   BasicBlock *entry = BasicBlock::Create(c, "entry", fn);
   IRBuilder<> b(entry);
   std::vector<Value *> args{ctx};
   auto params = unpackArguments(b, fn->getArg(1), body, info);
   args.insert(args.end(), params.begin(), params.end());
+  Value *none = ConstantPointerNull::get(b.getPtrTy());
+  Value *leaders = b.CreateAlloca(ArrayType::get(b.getInt64Ty(), kLeaderCopies), nullptr, "leaders");
   BasicBlock *mixed = BasicBlock::Create(c, "mixed", fn);
   SwitchInst *sw = b.CreateSwitch(fn->getArg(3), mixed, unsigned(barriers.after.size()));
   std::vector<CallInst *> calls;
   auto stateOf = [&](IRBuilder<> &b, Value *linear) { return b.CreateInBoundsGEP(i32, state, linear); };
-  for (uint32_t r = 0; r < barriers.after.size(); ++r) {
-    BasicBlock *region = BasicBlock::Create(c, "region." + std::to_string(r), fn, mixed);
-    sw->addCase(b.getInt32(r), region);
-    b.SetInsertPoint(region);
+  auto threadLoops = [&](uint32_t r, Value *copies) {
     emitThreadLoops(b, ctx, [&](IRBuilder<> &b, Value *linear) {
       std::vector<Value *> a = args;
       a.push_back(b.getInt32(r));
       a.push_back(stateOf(b, linear));
+      a.push_back(copies);
       CallInst *call = b.CreateCall(body, a, "stopped");
       call->addFnAttr(Attribute::AlwaysInline);
       calls.push_back(call);
     });
     b.CreateRetVoid();
+  };
+  for (uint32_t r = 0; r < barriers.after.size(); ++r) {
+    BasicBlock *region = BasicBlock::Create(c, "region." + std::to_string(r), fn, mixed);
+    sw->addCase(b.getInt32(r), region);
+    b.SetInsertPoint(region);
+    if (leaderCopies[r].empty()) {
+      threadLoops(r, none);
+      continue;
+    }
+    Value *agree = leadersAgree(b, ctx, leaderCopies[r], leaders);
+    BasicBlock *alike = BasicBlock::Create(c, "region." + std::to_string(r) + ".alike", fn, mixed);
+    BasicBlock *unlike = BasicBlock::Create(c, "region." + std::to_string(r) + ".unlike", fn, mixed);
+    b.CreateCondBr(agree, alike, unlike);
+    b.SetInsertPoint(alike);
+    threadLoops(r, leaders);
+    b.SetInsertPoint(unlike);
+    threadLoops(r, none);
   }
   b.SetInsertPoint(mixed);
   emitThreadLoops(b, ctx, [&](IRBuilder<> &b, Value *linear) {
@@ -650,6 +741,7 @@ void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, cons
     std::vector<Value *> a = args;
     a.push_back(from);
     a.push_back(slot);
+    a.push_back(none);
     CallInst *call = b.CreateCall(body, a, "stopped");
     call->addFnAttr(Attribute::NoInline);
     calls.push_back(call);
@@ -709,7 +801,12 @@ BarrierRegions splitAtBarriers(Module &m, const ir::KernelInfo &info) {
   out.frameKept.assign(barriers.after.size(), 0);
   std::set<Instruction *> frameAccesses;
   warpLanes(barriers, addr, frameAccesses);
-  keepValuesAcrossBarriers(body, barriers, addr, layout, out.frameKept, frameAccesses);
+  // Leader copies pay where the optimiser splits a thread loop at a bound the same for
+  // every thread (IRCE: kernels without bounds checks, sim_pipeline.cpp); elsewhere the
+  // second loop per resume point only costs (the tiled matmul with bounds checks: 2x).
+  std::vector<std::vector<LeaderCopy>> leaders(barriers.after.size());
+  keepValuesAcrossBarriers(body, barriers, addr, layout, out.frameKept, frameAccesses, !info.boundscheck,
+                           leaders);
   markFrameAccesses(body, frameAccesses, stateStores);
   // The kernel's name (and its place in !cutwin.kernels) passes to the body, once nothing
   // calls the kernel (the old thread entry).
@@ -719,7 +816,7 @@ BarrierRegions splitAtBarriers(Module &m, const ir::KernelInfo &info) {
   body->takeName(kernel);
   kernel->eraseFromParent();
   buildThreadEntry(m, body, barriers, waits, info);
-  buildRegionsEntry(m, body, barriers, info);
+  buildRegionsEntry(m, body, barriers, info, leaders);
   out.split = true;
   out.frameBytes = layout.bytes;
   out.sites = barriers.sites;

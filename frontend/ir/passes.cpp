@@ -14,6 +14,7 @@
 #include <llvm/Transforms/Scalar/InductiveRangeCheckElimination.h>
 #include <llvm/Transforms/Scalar/LICM.h>
 #include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/SimpleLoopUnswitch.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 
 #include <vector>
@@ -185,6 +186,12 @@ void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level, bool s
     if (unconditional)
       pb.registerScalarOptimizerLateEPCallback(
           [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) { fpm.addPass(llvm::IRCEPass()); });
+    // A thread loop whose body branches on a value the same for every thread (a barrier
+    // kernel's region: `while stride > 0` around `if t < stride`, sim-regions' leader
+    // copies) becomes one loop per side, so that IRCE can split the side it is left with.
+    pb.registerLateLoopOptimizationsEPCallback([](llvm::LoopPassManager &lpm, llvm::OptimizationLevel) {
+      lpm.addPass(llvm::SimpleLoopUnswitchPass(/*NonTrivial=*/true));
+    });
   }
   Analyses a(pb);
   llvm::OptimizationLevel ol = level <= 0   ? llvm::OptimizationLevel::O0

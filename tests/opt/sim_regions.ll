@@ -43,7 +43,7 @@ attributes #0 = { "cutwin-kernel-code" }
 
 ; CHECK: # *** sim-regions: 2 regions, a frame of 16 bytes per thread (0 of local arrays), values kept after each stop: 2 ***
 ; CHECK: @cutwin.sim.barrier.sites = private constant [2 x i32] [i32 0, i32 7]
-; CHECK: define internal i32 @k(ptr %ctx, ptr %out, i64 %rounds, i32 %resume, ptr %stopped)
+; CHECK: define internal i32 @k(ptr %ctx, ptr %out, i64 %rounds, i32 %resume, ptr %stopped, ptr %leaders)
 ; CHECK: %frames = load ptr, ptr
 ; CHECK: switch i32 %resume, label %entry [
 ; CHECK-NEXT: i32 1, label %after.barrier
@@ -71,11 +71,11 @@ attributes #0 = { "cutwin-kernel-code" }
 ; CHECK: switch i32 %3, label %mixed [
 ; CHECK-NEXT: i32 0, label %region.0
 ; CHECK-NEXT: i32 1, label %region.1
-; CHECK: call i32 @k({{.*}}, i32 0, ptr %{{[0-9]+}}) #[[INLINE:[0-9]+]]
-; CHECK: call i32 @k({{.*}}, i32 1, ptr %{{[0-9]+}}) #[[INLINE]]
+; CHECK: call i32 @k({{.*}}, i32 0, ptr %{{[0-9]+}}, ptr null) #[[INLINE:[0-9]+]]
+; CHECK: call i32 @k({{.*}}, i32 1, ptr %{{[0-9]+}}, ptr null) #[[INLINE]]
 ; CHECK: %from = load i32
 ; CHECK: icmp ult i32 %from, -2147483648
-; CHECK: call i32 @k({{.*}}, i32 %from, ptr %{{[0-9]+}}) #[[NOINLINE:[0-9]+]]
+; CHECK: call i32 @k({{.*}}, i32 %from, ptr %{{[0-9]+}}, ptr null) #[[NOINLINE:[0-9]+]]
 ; CHECK-DAG: attributes #[[INLINE]] = { alwaysinline }
 ; CHECK-DAG: attributes #[[NOINLINE]] = { noinline }
 ; The kernel's accesses reach neither the kept values nor the state:

@@ -29,13 +29,13 @@ std::shared_ptr<Device> fibers() {
 /// Runs kernel `name` of `src` as `k(inp, out, n)` over blocks of `block` threads on `dev`;
 /// returns out.
 std::vector<double> run(const std::shared_ptr<Device> &dev, const std::string &src, const char *name,
-                        uint32_t blocks, uint32_t block, int64_t n) {
+                        uint32_t blocks, uint32_t block, int64_t n, CompileOptions opts = {}) {
   std::vector<double> in(size_t(blocks) * block);
   for (size_t i = 0; i < in.size(); ++i)
     in[i] = double(i % 97) * 0.25 - 7.0;
   auto inp = dev->toDevice(in);
   auto out = dev->zeros(DType::F64, {int64_t(in.size())});
-  Module::fromString(dev, src, "regions.py")->kernel(name).launch(blocks, block, {inp, out, n});
+  Module::fromString(dev, src, "regions.py", opts)->kernel(name).launch(blocks, block, {inp, out, n});
   return out.toVector<double>();
 }
 
@@ -72,7 +72,7 @@ private:
 
   void statement(std::ostringstream &s, int indent, int depth) {
     std::string pad(size_t(indent) * 4, ' ');
-    switch (depth < 3 ? pick(11) : pick(3)) {
+    switch (depth < 3 ? pick(12) : pick(3)) {
     case 0: s << pad << "acc = acc * " << 0.5 + pick(3) * 0.25 << " + " << pick(9) << "\n"; break;
     case 1: // threads exchange values through shared memory, between two barriers
       s << pad << "sh[t] = acc\n"
@@ -123,6 +123,20 @@ private:
         << pad << "    acc += cuda.shfl_down_sync(0xFFFF, acc, " << 1 + pick(8) << ") * 0.25\n"
         << pad << "cuda.syncthreads()\n";
       break;
+    case 11: // an integer kept across barriers: each thread's own, or one per block (read
+             // from memory, so kept rather than computed again: the leader copies' two loops)
+    {
+      std::string var = "m" + std::to_string(depth);
+      const char *from = pick(2) ? "inp[i]" : "inp[cuda.blockIdx.x * cuda.blockDim.x]";
+      s << pad << var << " = int(" << from << ") % 3 + 1\n"
+        << pad << "sh[t] = acc\n"
+        << pad << "cuda.syncthreads()\n"
+        << pad << "acc += sh[(t + " << var << ") % " << block_ << "] * 0.5\n"
+        << pad << "cuda.syncthreads()\n"
+        << pad << "if t < " << var << " * " << 1 + pick(8) << ":\n"
+        << pad << "    acc += " << var << "\n";
+      break;
+    }
     }
   }
 
@@ -260,20 +274,24 @@ std::string sameErrorBothWays(const char *src, KernelErrorKind kind) {
 } // namespace
 
 TEST(BarrierRegions, RandomKernelsWithBarriersAndWarpOpsInLoopsAndBranchesAgreeWithFibersBitForBit) {
-  for (unsigned seed = 1; seed <= 16; ++seed) {
+  for (unsigned seed = 1; seed <= 24; ++seed) {
     KernelGenerator gen(seed);
     const uint32_t blocks[] = {32, 40, 64, 96, 48}; // (partial warps too)
     uint32_t block = blocks[seed % 5];
     std::string src = gen.kernel(block);
     SCOPED_TRACE(src);
-    for (int64_t n : {3, 17}) {
-      std::vector<double> split = run(sim(), src, "k", 3, block, n);
-      std::vector<double> fiber = run(fibers(), src, "k", 3, block, n);
-      ASSERT_EQ(split.size(), fiber.size());
-      for (size_t j = 0; j < split.size(); ++j)
-        ASSERT_EQ(std::memcmp(&split[j], &fiber[j], sizeof(double)), 0)
-            << "seed " << seed << " n " << n << " element " << j << ": " << split[j] << " vs " << fiber[j];
-    }
+    CompileOptions unchecked; // (the split kernels' leader copies: bounds checks off)
+    unchecked.boundscheck = false;
+    for (const CompileOptions &opts : {CompileOptions{}, unchecked})
+      for (int64_t n : {3, 17}) {
+        std::vector<double> split = run(sim(), src, "k", 3, block, n, opts);
+        std::vector<double> fiber = run(fibers(), src, "k", 3, block, n, opts);
+        ASSERT_EQ(split.size(), fiber.size());
+        for (size_t j = 0; j < split.size(); ++j)
+          ASSERT_EQ(std::memcmp(&split[j], &fiber[j], sizeof(double)), 0)
+              << "seed " << seed << " n " << n << " bounds checks " << opts.boundscheck.value_or(true)
+              << " element " << j << ": " << split[j] << " vs " << fiber[j];
+      }
   }
 }
 
