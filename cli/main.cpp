@@ -32,6 +32,8 @@ const char *kUsage = R"USAGE(usage:
   cutwin kernels FILE
   cutwin conformance [DIR] [--backend sim|gpu|both|available|ptx] [--codegen nvptx|nvvm] [--arch sm_XY]
                      [--filter TEXT] [--verbose] [--no-boundscheck] [--sanitize=CHECKS]
+  cutwin cache [--clear]             the kernel cache on disk: its folder, entries and size;
+                                     --clear removes every entry
   cutwin steps                       the pipeline's steps (docs/ir.md's table)
   cutwin intrinsics                  the kernel IR's cutwin.* intrinsics (docs/ir.md's table)
   cutwin builtins                    the functions kernels call, by family (docs/language.md's table)
@@ -76,6 +78,7 @@ const std::vector<CommandSpec> &commands() {
        {"verbose", "no-boundscheck"},
        0,
        1},
+      {"cache", {}, {"clear"}, 0, 0},
       {"steps", {}, {}, 0, 0},
       {"intrinsics", {}, {}, 0, 0},
       {"builtins", {}, {}, 0, 0},
@@ -288,6 +291,19 @@ int cmdConformance(const Args &a) {
   return cutwin::conformance::runSuite(o, std::cout) ? 0 : 1;
 }
 
+/// `cutwin cache [--clear]`.
+int cmdCache(const Args &a) {
+  if (a.has("clear")) {
+    uint64_t removed = cutwin::clearKernelCache();
+    std::cout << "removed " << removed << " entries from " << cutwin::kernelCacheUsage().directory << "\n";
+    return 0;
+  }
+  cutwin::KernelCacheUsage u = cutwin::kernelCacheUsage();
+  std::cout << u.directory << ": " << u.entries << " entries, " << (u.bytes + 512 * 1024) / (1024 * 1024)
+            << " MiB\n";
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -325,6 +341,8 @@ int main(int argc, char **argv) {
       return cmdConformance(a);
     if (cmd == "opt")
       return cmdOpt(a);
+    if (cmd == "cache")
+      return cmdCache(a);
     if (cmd == "steps")
       std::cout << cutwin::rt::stepTableMarkdown();
     if (cmd == "intrinsics")

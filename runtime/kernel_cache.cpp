@@ -112,6 +112,21 @@ void prune(const fs::path &dir) {
   }
 }
 
+/// Whether the folder's last pruning (the time of its `.pruned` file) is an hour old or
+/// more; if so the caller prunes, and the file says so from now.
+bool pruneDue(const fs::path &dir) {
+  fs::path marker = dir / ".pruned";
+  struct stat st {};
+  if (::stat(marker.c_str(), &st) == 0 && st.st_mtim.tv_sec + 3600 > ::time(nullptr))
+    return false;
+  int fd = ::open(marker.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    (void)::futimens(fd, nullptr);
+    ::close(fd);
+  }
+  return true;
+}
+
 } // namespace
 
 bool kernelCacheEnabled(std::optional<bool> requested, const BackendCapabilities &caps) {
@@ -208,14 +223,61 @@ void writeCachedKernel(const std::string &key, const ir::KernelInfo &info, const
     fs::remove(tmp, ec);
     return;
   }
-  // At a process's first write to a folder, and again after each eighth of the limit.
+  // At a process's first write to a folder unless some process pruned it in the last
+  // hour (reading a folder of 10^4 entries takes tens of milliseconds), and again after
+  // each eighth of the limit it writes.
   std::lock_guard<std::mutex> lock(mu);
   auto [it, first] = written.emplace(dir, 0);
   it->second += bytes.size();
-  if (first || it->second > sizeLimit() / 8) {
+  if (first ? pruneDue(dir) : it->second > sizeLimit() / 8) {
     it->second = 0;
     prune(dir);
   }
 }
 
 } // namespace cutwin::rt
+
+namespace cutwin {
+
+namespace fs = std::filesystem;
+
+namespace {
+/// An entry (`<key>.ck`) or a file a writer left (`<key>.tmp.<pid>.<n>` while it writes).
+bool cacheFile(const fs::path &p) {
+  std::string name = p.filename().string();
+  return p.extension() == ".ck" || (name.size() > 69 && name.compare(64, 5, ".tmp.") == 0);
+}
+} // namespace
+
+KernelCacheUsage kernelCacheUsage() {
+  KernelCacheUsage u;
+  fs::path dir = rt::kernelCacheDirectory();
+  u.directory = dir.string();
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code e;
+    uint64_t bytes = it->file_size(e);
+    if (!e && it->path().extension() == ".ck") {
+      ++u.entries;
+      u.bytes += bytes;
+    }
+  }
+  return u;
+}
+
+uint64_t clearKernelCache() {
+  uint64_t removed = 0;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (fs::directory_iterator it(rt::kernelCacheDirectory(), ec), end; !ec && it != end; it.increment(ec))
+    if (cacheFile(it->path()))
+      files.push_back(it->path());
+  for (const fs::path &p : files) {
+    std::error_code e;
+    if (fs::remove(p, e) && p.extension() == ".ck")
+      ++removed;
+  }
+  return removed;
+}
+
+} // namespace cutwin

@@ -36,8 +36,8 @@ struct CachedKernel {
 std::optional<CachedKernel> readCachedKernel(const std::string &key, const std::vector<fe::Type> &types);
 /// Keeps `info` and `image` under `key`, replacing what was there (errors writing are
 /// ignored: the cache is an optimisation). Past the size limit ($CUTWIN_CACHE_SIZE_MB, 1024
-/// by default; checked at a process's first write and after each eighth of it) the least
-/// recently used entries go.
+/// by default; checked at a process's first write unless the folder was pruned in the last
+/// hour, and after each eighth of the limit it writes) the least recently used entries go.
 void writeCachedKernel(const std::string &key, const ir::KernelInfo &info, const std::string &image);
 
 } // namespace cutwin::rt

@@ -534,6 +534,17 @@ private:
 };
 
 /// A kernel module: a .py file in the Numba CUDA dialect, compiled for one device.
+/// The kernel cache on disk (CompileOptions::cache; docs/simulator.md "Kernel cache"): its
+/// folder and how many entries and bytes it holds.
+struct KernelCacheUsage {
+  std::string directory;
+  uint64_t entries = 0, bytes = 0;
+};
+KernelCacheUsage kernelCacheUsage();
+/// Removes every entry of the kernel cache (and what writers that died left); returns how
+/// many entries went. Processes running keep the kernels they loaded.
+uint64_t clearKernelCache();
+
 class Module {
 public:
   static std::shared_ptr<Module> fromFile(std::shared_ptr<Device> dev, const std::string &path,

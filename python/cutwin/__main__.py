@@ -1,6 +1,9 @@
 """`python -m cutwin run prog.py [args]` or `python -m cutwin run -m module [args]`: runs a
 numba-cuda program unchanged, with `numba.cuda` as cutwin (cutwin/as_numba.py). The switch
-is also set in the environment (CUTWIN_NUMBA=1), so the program's child processes get it."""
+is also set in the environment (CUTWIN_NUMBA=1), so the program's child processes get it.
+
+`python -m cutwin cache [--clear]`: the kernel cache on disk (its folder, entries and size);
+--clear removes every entry."""
 import argparse
 import os
 import runpy
@@ -31,14 +34,31 @@ def run(argv):
     return 0
 
 
+def cache(argv):
+    parser = argparse.ArgumentParser(prog="python -m cutwin cache",
+                                     description="the kernel cache on disk: its folder, entries and size")
+    parser.add_argument("--clear", action="store_true", help="remove every entry")
+    args = parser.parse_args(argv)
+    from . import _cutwin
+
+    if args.clear:
+        removed = _cutwin.clear_kernel_cache()
+        print("removed %d entries from %s" % (removed, _cutwin.kernel_cache_usage()[0]))
+        return 0
+    directory, entries, size = _cutwin.kernel_cache_usage()
+    print("%s: %d entries, %d MiB" % (directory, entries, (size + 512 * 1024) // (1024 * 1024)))
+    return 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(prog="python -m cutwin", description="cutwin's command line")
-    parser.add_argument("command", choices=("run",), help="run: a numba-cuda program with numba.cuda as cutwin")
-    if not argv or argv[0] not in ("run",):
+    parser.add_argument("command", choices=("run", "cache"),
+                        help="run: a numba-cuda program with numba.cuda as cutwin; cache: the kernel cache on disk")
+    if not argv or argv[0] not in ("run", "cache"):
         parser.print_help()
         return 2
-    return run(argv[1:])
+    return run(argv[1:]) if argv[0] == "run" else cache(argv[1:])
 
 
 if __name__ == "__main__":

@@ -319,6 +319,12 @@ void bindKernel(nb::module_ &m) {
           },
           nb::arg("block"), nb::arg("shared") = 0, nb::arg("args").none() = nb::none());
 
+  m.def("kernel_cache_usage", [] {
+    KernelCacheUsage u = kernelCacheUsage();
+    return nb::make_tuple(u.directory, u.entries, u.bytes);
+  });
+  m.def("clear_kernel_cache", &clearKernelCache);
+
   nb::class_<Module>(m, "Module")
       .def_static(
           "from_string",

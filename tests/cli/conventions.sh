@@ -39,5 +39,8 @@ expect 2 err "takes one file, got 0" -- opt --step=sim-lower
 expect 2 err "takes no arguments, got 1" -- steps extra
 expect 1 err "has no kernel named 'nosuch'" -- compile "$kernel_file" --kernel nosuch
 expect 0 out "define" -- compile "$kernel_file" --kernel=fill --sig "void(float32[:])" --emit=ir
+expect 2 err "takes no arguments, got 1" -- cache extra
+expect 2 err "option --clear takes no value" -- cache --clear=1
+expect 0 out "kernels: " -- cache
 [ "$failures" = 0 ] && echo "all command-line conventions hold"
 exit "$failures"

@@ -69,7 +69,7 @@ def expected(offset, op="+"):
 
 def entries(tmp_path):
     folder = tmp_path / "cache" / "kernels"
-    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+    return sorted(p.name for p in folder.iterdir() if p.name != ".pruned") if folder.exists() else []
 
 
 def test_a_second_process_loads_the_kernels_the_first_compiled(tmp_path, cutwin_backend):
@@ -162,3 +162,16 @@ def test_the_simulators_modes_are_keys_of_their_own(tmp_path):
     sanitized = run(tmp_path, "sim", CUTWIN_SANITIZE="race")
     assert sanitized["reverse"]["out"] == want["reverse"] and sanitized["reverse"]["hits"] == 0
     assert len(entries(tmp_path)) == 6
+
+
+def test_python_m_cutwin_cache_shows_and_clears_the_entries(tmp_path):
+    run(tmp_path, "sim")
+    environ = child_env(tmp_path, "sim")
+    show = subprocess.run([sys.executable, "-m", "cutwin", "cache"], env=environ, capture_output=True, text=True)
+    assert show.returncode == 0, show.stderr
+    assert show.stdout.strip().startswith(str(tmp_path / "cache" / "kernels") + ": 2 entries")
+    clear = subprocess.run([sys.executable, "-m", "cutwin", "cache", "--clear"], env=environ, capture_output=True,
+                           text=True)
+    assert clear.returncode == 0, clear.stderr
+    assert clear.stdout.startswith("removed 2 entries")
+    assert entries(tmp_path) == []

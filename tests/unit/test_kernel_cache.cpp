@@ -108,7 +108,8 @@ protected:
     std::vector<fs::path> out;
     std::error_code ec;
     for (auto &e : fs::directory_iterator(dir_ / "kernels", ec))
-      out.push_back(e.path());
+      if (e.path().extension() == ".ck" || e.path().filename().string().find(".tmp.") != std::string::npos)
+        out.push_back(e.path()); // (not the folder's .pruned)
     std::sort(out.begin(), out.end());
     return out;
   }
@@ -331,6 +332,7 @@ TEST_F(KernelCache, PastItsSizeTheLeastRecentlyUsedEntriesGo) {
   run(*module(kKernels), "scale");                    // the process's first write prunes
   ::unsetenv("CUTWIN_CACHE_SIZE_MB");
   // The oldest go first, until a quarter of the limit is free; the new entry is the newest.
+  // (The folder had not been pruned: no process pruned it in the last hour.)
   std::vector<fs::path> left = entries();
   fs::path added;
   for (const fs::path &p : left)
@@ -420,8 +422,46 @@ TEST_F(KernelCache, ProcessesCompilingAtOnceAllGetWholeEntries) {
     EXPECT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 0);
   }
-  std::vector<fs::path> left = entries();
+  std::vector<fs::path> left = entries(); // (no file a writer left)
   EXPECT_EQ(left.size(), std::size(kEveryKernel));
   for (const fs::path &p : left)
     EXPECT_EQ(p.extension(), ".ck") << p;
+}
+
+TEST_F(KernelCache, ItsUsageCountsTheEntriesAndClearingRemovesThemAlone) {
+  run(*module(kKernels), "scale");
+  run(*module(kKernels), "block_reverse");
+  fs::path dir = dir_ / "kernels";
+  std::ofstream(dir / "notes.txt") << "not the cache's";
+  fs::path writing = dir / (std::string(64, 'e') + ".tmp.1.0");
+  std::ofstream(writing) << "a writer's";
+  KernelCacheUsage u = kernelCacheUsage();
+  EXPECT_EQ(u.directory, dir.string());
+  EXPECT_EQ(u.entries, 2u);
+  uint64_t bytes = 0;
+  for (const fs::path &p : entries())
+    if (p.extension() == ".ck")
+      bytes += fs::file_size(p);
+  EXPECT_EQ(u.bytes, bytes);
+  EXPECT_EQ(clearKernelCache(), 2u);
+  EXPECT_TRUE(entries().empty());
+  EXPECT_TRUE(fs::exists(dir / "notes.txt"));
+  EXPECT_EQ(kernelCacheUsage().entries, 0u);
+  auto again = module(kKernels); // compiled again
+  run(*again, "scale");
+  EXPECT_TRUE(again->kernel("scale").cachedSignatures().empty());
+}
+
+TEST_F(KernelCache, AFolderPrunedWithinTheHourIsNotReadAgainAtAProcesssFirstWrite) {
+  fs::path dir = dir_ / "kernels";
+  fs::create_directories(dir);
+  std::ofstream(dir / ".pruned") << ""; // some process pruned it just now
+  fs::path old = dir / (std::string(64, 'a') + ".ck");
+  std::ofstream(old, std::ios::binary) << std::string(80 * 1024, 'x');
+  fs::last_write_time(old, fs::file_time_type::clock::now() - std::chrono::hours(3));
+  ::setenv("CUTWIN_CACHE_SIZE_MB", "0.048828125", 1); // 50 KiB: past it
+  run(*module(kKernels), "scale");
+  ::unsetenv("CUTWIN_CACHE_SIZE_MB");
+  EXPECT_TRUE(fs::exists(old)); // left for the next pruning
+  EXPECT_EQ(entries().size(), 2u);
 }
