@@ -39,24 +39,11 @@ fs::path entryPath(const std::string &key) { return kernelCacheDirectory() / (ke
 /// No entry is this large: a file that is must be something else (and is not read).
 constexpr uint64_t kLargestEntry = uint64_t(1) << 30;
 
-bool readWhole(int fd, std::string &out, size_t size) {
-  out.resize(size);
-  size_t done = 0;
-  while (done < size) {
-    ssize_t n = ::read(fd, out.data() + done, size - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    done += size_t(n);
-  }
-  return true;
-}
-
-bool writeWhole(int fd, const std::string &bytes) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+/// All `size` bytes at `p` through `transfer` (::read or ::write), past interrupted and
+/// short calls; false at an error or an early end.
+template <typename Byte, typename Transfer> bool whole(int fd, Byte *p, size_t size, Transfer transfer) {
+  for (size_t done = 0; done < size;) {
+    ssize_t n = transfer(fd, p + done, size - done);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
@@ -160,8 +147,11 @@ std::optional<CachedKernel> readCachedKernel(const std::string &key, const std::
   try {
     struct stat st {};
     std::string bytes;
-    bool read = ::fstat(fd, &st) == 0 && uint64_t(st.st_size) <= kLargestEntry &&
-                readWhole(fd, bytes, size_t(st.st_size));
+    bool read = ::fstat(fd, &st) == 0 && uint64_t(st.st_size) <= kLargestEntry;
+    if (read) {
+      bytes.resize(size_t(st.st_size));
+      read = whole(fd, bytes.data(), bytes.size(), ::read);
+    }
     // Recently used: what the size limit keeps (set at most once a minute).
     if (read && st.st_mtim.tv_sec + 60 < ::time(nullptr))
       (void)::futimens(fd, nullptr);
@@ -217,7 +207,7 @@ void writeCachedKernel(const std::string &key, const ir::KernelInfo &info, const
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
     return;
-  bool ok = writeWhole(fd, bytes);
+  bool ok = whole(fd, bytes.data(), bytes.size(), ::write);
   ok = ::close(fd) == 0 && ok;
   if (!ok || ::rename(tmp.c_str(), entryPath(key).c_str()) != 0) {
     fs::remove(tmp, ec);
