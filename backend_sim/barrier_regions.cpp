@@ -482,8 +482,13 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddre
   std::vector<std::map<uint32_t, Value *>> copies(crossings.size());
   std::set<Instruction *> stores;
   std::vector<Instruction *> anchor{nullptr}; // what the copies go before, in the order made
-  for (size_t r = 1; r < barriers.after.size(); ++r)
+  for (size_t r = 1; r < barriers.after.size(); ++r) {
+    // Reached only from the first block's choice of resume point: its copies are read once
+    // a run, before anything redefines them (what leader copies rely on).
+    if (barriers.after[r]->getSinglePredecessor() != choose)
+      throw Error("sim-regions: resume point " + std::to_string(r) + " is reached from elsewhere");
     anchor.push_back(&*barriers.after[r]->getFirstInsertionPt());
+  }
   for (size_t k = 0; k < crossings.size(); ++k) {
     Instruction *v = crossings[k].value;
     std::set<Value *> seen;
@@ -671,7 +676,9 @@ Value *leadersAgree(IRBuilder<> &b, Argument *ctx, const std::vector<LeaderCopy>
   differ->addIncoming(any, loop);
   b.CreateCondBr(b.CreateICmpULT(next, addr.threads), loop, done);
   b.SetInsertPoint(done);
-  return b.CreateICmpEQ(any, b.getInt64(0), "agree");
+  // (a kept value may be undefined in a thread that never uses it: the branch must not be)
+  Value *settled = b.CreateFreeze(any);
+  return b.CreateICmpEQ(settled, b.getInt64(0), "agree");
 }
 
 /// kRegionsEntry: a loop over the block's threads per resume point, and the mixed loop. A

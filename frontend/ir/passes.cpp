@@ -161,8 +161,9 @@ void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level, bool s
     // (SCEV's isBasicBlockEntryGuardedByCond): quadratic in a loop of thousands of
     // blocks. Such loops keep their induction variables as they are, and are not
     // vectorised (the vectoriser's analysis of a loop of 100,000 instructions grows
-    // faster than it: 4.6x per doubling).
-    if (largeFunction && (pass == "IndVarSimplifyPass" || pass == "LoopVectorizePass"))
+    // faster than it: 4.6x per doubling), nor unswitched (which analyses it all).
+    if (largeFunction &&
+        (pass == "IndVarSimplifyPass" || pass == "LoopVectorizePass" || pass == "SimpleLoopUnswitchPass"))
       return f->getInstructionCount() < largeFunction;
     return true;
   });

@@ -64,7 +64,8 @@ attributes #0 = { "cutwin-kernel-code" }
 ; CHECK: agree:
 ; CHECK: %differ = phi i64
 ; CHECK: agreed:
-; CHECK-NEXT: %agree{{[0-9]*}} = icmp eq i64 %{{[0-9]+}}, 0
+; CHECK-NEXT: [[SETTLED:%[0-9]+]] = freeze i64 %{{[0-9]+}}
+; CHECK-NEXT: %agree{{[0-9]*}} = icmp eq i64 [[SETTLED]], 0
 ; CHECK-NEXT: br i1 %agree{{[0-9]*}}, label %region.1.alike, label %region.1.unlike
 ; CHECK: call i32 @k({{.*}}, i32 1, ptr %{{[0-9]+}}, ptr %leaders)
 ; CHECK: call i32 @k({{.*}}, i32 1, ptr %{{[0-9]+}}, ptr null)
