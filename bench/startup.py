@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """What a user waits for before the first kernel runs, each in a fresh interpreter (best of
 --repeat): `import cutwin` (with NumPy already imported), then the first simulator launch of
-a small kernel (parse, type, lower, JIT, run), against numba-cuda in the same run where it is
-installed (`from numba import cuda`, and the first launch on its simulator). With --wheel,
-also the wheel's size. Targets: import <= 0.3 s, first launch <= 0.5 s, wheel <= 60 MB.
+a small kernel (parse, type, lower, JIT, run; the kernel cache off), and again with the
+kernel in the kernel cache on disk (a folder of the run's own, written by a first run),
+against numba-cuda in the same run where it is installed (`from numba import cuda`, and the
+first launch on its simulator). With --wheel, also the wheel's size. Targets: import <=
+0.3 s, first launch <= 0.5 s, wheel <= 60 MB.
 
     PYTHONPATH=build/python python bench/startup.py [--wheel build/wheelhouse/cutwin-*.whl]
 """
@@ -12,6 +14,7 @@ import glob
 import os
 import subprocess
 import sys
+import tempfile
 
 PROGRAM = """
 import time
@@ -54,12 +57,19 @@ def main():
     args = ap.parse_args()
     env = dict(os.environ, CUTWIN_BACKEND="sim")
     env.pop("CUTWIN_NUMBA", None)
-    cutwin = measure("import cutwin\nfrom cutwin import cuda", env, args.repeat)
+    imports = "import cutwin\nfrom cutwin import cuda"
+    cutwin = measure(imports, dict(env, CUTWIN_CACHE="0"), args.repeat)
+    with tempfile.TemporaryDirectory() as folder:
+        cached_env = dict(env, CUTWIN_CACHE="1", CUTWIN_CACHE_DIR=folder)
+        measure(imports, cached_env, 1)  # writes the entry
+        cached = measure(imports, cached_env, args.repeat)
     numba = measure("np.row_stack = getattr(np, 'row_stack', np.vstack)\nfrom numba import cuda",
                     dict(env, NUMBA_ENABLE_CUDASIM="1"), args.repeat)
     print("| | import | first launch |")
     print("|---|---:|---:|")
     print("| cutwin (simulator) | %.3f s | %.3f s |" % cutwin)
+    if cached:
+        print("| cutwin (simulator), the kernel cached | %.3f s | %.3f s |" % cached)
     if numba:
         print("| numba-cuda (its simulator) | %.3f s | %.3f s |" % numba)
         print("| cutwin / numba-cuda | %.2f | %.2f |" % (cutwin[0] / numba[0], cutwin[1] / numba[1]))
