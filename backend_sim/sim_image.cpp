@@ -2,7 +2,6 @@
 
 #include "backend_sim/foreign_cpu.h"
 #include "backend_sim/jit.h"
-#include "backend_sim/thread_context.h"
 #include "frontend/ir/byte_stream.h"
 #include "frontend/ir/libdevice_link.h"
 
@@ -46,14 +45,11 @@ SimCompiled loadSimImage(const std::string &image, const ir::KernelInfo &info) {
   std::string object = r.str();
   if (!r.atEnd())
     throw Error("a damaged simulator kernel image");
-  std::vector<std::string> entries = {fibers ? kThreadEntry : kBlockEntry};
-  if (split)
-    entries.push_back(kRegionsEntry);
   ForeignRequest foreign = foreignRequestOf(info);
   std::map<std::string, uint64_t> externals;
   if (!foreign.functions.empty())
     externals = foreignFunctionsForCpu(foreign);
-  std::vector<uint64_t> addrs = Jit::get().loadObject(object, entries, externals);
+  std::vector<uint64_t> addrs = Jit::get().loadObject(object, entrySymbols(fibers, split), externals);
   if (!addrs[0] || (split && !addrs[1]))
     throw Error("simulator JIT: entry point of '" + info.name + "' not found in its cached code");
   (fibers ? out.threadEntry : out.blockEntry) = addrs[0];

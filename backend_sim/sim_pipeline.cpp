@@ -156,11 +156,8 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
     steps.out() << "# *** sim-foreign: " << externals.size() << " foreign functions ***\n";
   steps.finished(Step::SimForeign);
 
-  std::vector<std::string> entries = {out.fibers ? kThreadEntry : kBlockEntry};
-  if (lowered.regions.split)
-    entries.push_back(kRegionsEntry);
   auto addrs = Jit::get().load(llvm::orc::ThreadSafeModule(std::move(ir.module), std::move(ir.context)),
-                               entries, externals, object);
+                               entrySymbols(out.fibers, lowered.regions.split), externals, object);
   out.entry = addrs[0];
   if (lowered.regions.split) {
     out.regionsEntry = addrs[1];
@@ -178,6 +175,13 @@ SimProgram compileSimProgram(ir::KernelIR ir, const ForeignRequest &foreign, con
                                      : "thread loop")
                 << " ***\n";
   steps.finished(Step::SimJit);
+  return out;
+}
+
+std::vector<std::string> entrySymbols(bool fibers, bool split) {
+  std::vector<std::string> out = {fibers ? kThreadEntry : kBlockEntry};
+  if (split)
+    out.push_back(kRegionsEntry);
   return out;
 }
 

@@ -80,6 +80,9 @@ struct SimCompiled {
 /// also the kernel as loadSimImage takes it (sim_image.h; left empty for debug and
 /// sanitized kernels).
 SimCompiled compileForSim(ir::KernelIR ir, const ir::PipelineOptions &opts, std::string *image = nullptr);
+/// The symbols the JIT looks up of a loaded kernel, in this order: kThreadEntry where its
+/// threads wait for threads (else kBlockEntry), then kRegionsEntry where it was split.
+std::vector<std::string> entrySymbols(bool fibers, bool split);
 /// A SimCompiled with what `info` says (name, sites, launch bounds), no code yet.
 SimCompiled compiledFor(const ir::KernelInfo &info);
 

@@ -93,11 +93,7 @@ void writeBinding(ir::ByteWriter &w, const NameBinding &b) {
   w.str(b.foreignName);
   w.strs(b.foreignLink);
   w.flag(b.foreignCAbi);
-  w.pod(uint64_t(b.members.size()));
-  for (auto &[name, m] : b.members) {
-    w.str(name);
-    writeBinding(w, m);
-  }
+  w.named(b.members, [&](const NameBinding &m) { writeBinding(w, m); });
 }
 
 /// The record types `t` names, by index (the mangled name's spelling of them).
@@ -120,16 +116,8 @@ std::string moduleDigest(const std::vector<FunctionUnit> &units) {
     w.str(u.source);
     w.str(u.function);
     writeDeclaration(w, u.declaration);
-    w.pod(uint64_t(u.names.size()));
-    for (auto &[name, b] : u.names) {
-      w.str(name);
-      writeBinding(w, b);
-    }
-    w.pod(uint64_t(u.defaults.size()));
-    for (auto &[name, v] : u.defaults) {
-      w.str(name);
-      writeValue(w, v);
-    }
+    w.named(u.names, [&](const NameBinding &b) { writeBinding(w, b); });
+    w.named(u.defaults, [&](const HostValue &v) { writeValue(w, v); });
   }
   return digest(w.bytes());
 }
@@ -139,16 +127,8 @@ std::string moduleDigest(const std::string &path, const std::string &source, con
   w.str("file");
   w.str(path);
   w.str(source);
-  w.pod(uint64_t(bindings.constants.size()));
-  for (auto &[name, v] : bindings.constants) {
-    w.str(name);
-    writeValue(w, v);
-  }
-  w.pod(uint64_t(bindings.functions.size()));
-  for (auto &[name, d] : bindings.functions) {
-    w.str(name);
-    writeDeclaration(w, d);
-  }
+  w.named(bindings.constants, [&](const HostValue &v) { writeValue(w, v); });
+  w.named(bindings.functions, [&](const JitDeclaration &d) { writeDeclaration(w, d); });
   return digest(w.bytes());
 }
 

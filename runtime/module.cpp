@@ -139,6 +139,11 @@ fe::NameBinding nameBinding(const NameBinding &b) {
   return f;
 }
 
+/// The module's digest for the kernel cache (`digest()`), or "" where the cache is off for it.
+std::string cacheInputs(Device &dev, const CompileOptions &opts, const std::function<std::string()> &digest) {
+  return rt::kernelCacheEnabled(opts.cache, dev.backend().capabilities()) ? digest() : "";
+}
+
 } // namespace
 
 std::shared_ptr<Module> Module::fromUnits(std::shared_ptr<Device> dev, const std::vector<FunctionUnit> &units,
@@ -172,8 +177,7 @@ std::shared_ptr<Module> Module::fromUnits(std::shared_ptr<Device> dev, const std
     }
     sources.push_back(std::move(src));
   }
-  std::string inputs =
-      rt::kernelCacheEnabled(opts.cache, dev->backend().capabilities()) ? rt::moduleDigest(units) : "";
+  std::string inputs = cacheInputs(*dev, opts, [&] { return rt::moduleDigest(units); });
   return std::shared_ptr<Module>(
       new Module(std::make_shared<rt::ModuleImpl>(std::move(dev), sources, opts, std::move(inputs))));
 }
@@ -181,9 +185,8 @@ std::shared_ptr<Module> Module::fromUnits(std::shared_ptr<Device> dev, const std
 std::shared_ptr<Module> Module::fromFile(std::shared_ptr<Device> dev, const std::string &path,
                                          CompileOptions opts) {
   auto file = fe::SourceFile::fromFile(path);
-  std::string inputs = rt::kernelCacheEnabled(opts.cache, dev->backend().capabilities())
-                           ? rt::moduleDigest(file->path(), file->text(), {})
-                           : "";
+  std::string inputs =
+      cacheInputs(*dev, opts, [&] { return rt::moduleDigest(file->path(), file->text(), {}); });
   return std::shared_ptr<Module>(new Module(
       std::make_shared<rt::ModuleImpl>(std::move(dev), file, opts, fe::HostBindings{}, std::move(inputs))));
 }
@@ -192,9 +195,7 @@ std::shared_ptr<Module> Module::fromString(std::shared_ptr<Device> dev, const st
                                            const std::string &name, CompileOptions opts,
                                            const ModuleBindings &bindings) {
   auto file = std::make_shared<fe::SourceFile>(name, source);
-  std::string inputs = rt::kernelCacheEnabled(opts.cache, dev->backend().capabilities())
-                           ? rt::moduleDigest(name, source, bindings)
-                           : "";
+  std::string inputs = cacheInputs(*dev, opts, [&] { return rt::moduleDigest(name, source, bindings); });
   return std::shared_ptr<Module>(new Module(std::make_shared<rt::ModuleImpl>(
       std::move(dev), file, opts, hostBindings(bindings), std::move(inputs))));
 }

@@ -35,6 +35,14 @@ public:
     for (const std::string &s : v)
       str(s);
   }
+  /// A map from names: its size, then each name and `write(value)`.
+  template <typename Map, typename Write> void named(const Map &m, Write write) {
+    pod(uint64_t(m.size()));
+    for (const auto &[name, value] : m) {
+      str(name);
+      write(value);
+    }
+  }
   const std::string &bytes() const { return bytes_; }
   std::string take() { return std::move(bytes_); }
 

@@ -87,11 +87,7 @@ void writeKernelInfo(ByteWriter &w, const KernelInfo &info) {
   w.pod(info.sanitize);
   w.flag(info.fastmath);
   w.pod(info.opt);
-  w.pod(uint64_t(info.foreign.size()));
-  for (auto &[name, loc] : info.foreign) {
-    w.str(name);
-    writeLoc(w, loc);
-  }
+  w.named(info.foreign, [&](SourceLoc loc) { writeLoc(w, loc); });
   w.strs(info.link);
   w.pods(info.launchBounds);
   w.strs(info.warnings);
