@@ -1,5 +1,7 @@
 #include "frontend/ir/passes.h"
 
+#include "frontend/ir/version_split_checks.h"
+
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
@@ -185,8 +187,10 @@ void runOptimization(llvm::Module &m, llvm::TargetMachine *tm, int level, bool s
       return true;
     }();
     if (unconditional)
-      pb.registerScalarOptimizerLateEPCallback(
-          [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) { fpm.addPass(llvm::IRCEPass()); });
+      pb.registerScalarOptimizerLateEPCallback([](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
+        fpm.addPass(llvm::IRCEPass());
+        fpm.addPass(VersionSplitChecksPass()); // (the loops IRCE cloned keep their checks)
+      });
     // A thread loop whose body branches on a value the same for every thread (a barrier
     // kernel's region: `while stride > 0` around `if t < stride`, sim-regions' leader
     // copies) becomes one loop per side, so that IRCE can split the side it is left with.

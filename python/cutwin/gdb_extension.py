@@ -149,7 +149,10 @@ def _state():
     """The simulator's thread table (see backend_sim/gdb_view.h), or None outside a debug kernel."""
     try:
         text = gdb.parse_and_eval("((const char *(*)(void)) cutwin_gdb_threads)()").string()
-    except gdb.error:
+    except gdb.error as e:
+        if "extended state" in str(e):  # gdb 13 on a CPU whose register state it does not know (AMX)
+            raise gdb.GdbError("this gdb cannot call a function in the debugged process on this CPU (%s); "
+                               "the simulated threads' table needs that call" % e)
         return None
     return json.loads(text)
 

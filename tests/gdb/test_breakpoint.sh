@@ -23,6 +23,13 @@ out=$(gdb -batch -nx \
   --args "$prog" "$kernel" 2>&1)
 echo "$out"
 fail() { echo "FAILED: $1"; exit 1; }
+# gdb's own failure to call any function in the process it debugs (gdb 13 on a CPU whose
+# extended register state it does not know, e.g. with AMX; a plain C program's getpid()
+# fails alike): `cutwin threads` needs that call. Reported as skipped (CTest: 77).
+if grep -q "Couldn't write extended state status" <<<"$out"; then
+  echo "SKIPPED: this machine's gdb cannot call a function in the debugged process"
+  exit 77
+fi
 grep -Eq "Breakpoint 1(\.[0-9]+)?, scale" <<<"$out" || fail "breakpoint not hit in scale"
 grep -q "scale_kernel.py:9" <<<"$out" || fail "stop not reported at scale_kernel.py:9"
 grep -Eq '^\$1 = 0$' <<<"$out" || fail "first stop is not thread 0 (i == 0)"

@@ -38,6 +38,11 @@ PROGRAM = textwrap.dedent('''\
 ''')
 
 
+# gdb's own failure to call any function in the process it debugs (not cutwin's: a plain C
+# program's getpid() fails alike there).
+GDB_CANNOT_CALL = "Couldn't write extended state status"
+
+
 def gdb_session(tmp_path, commands, program=PROGRAM, name="blur_program.py"):
     """Runs `program` under gdb with the extension, `commands` in batch mode; returns the
     output."""
@@ -50,7 +55,12 @@ def gdb_session(tmp_path, commands, program=PROGRAM, name="blur_program.py"):
     env = dict(os.environ, CUTWIN_BACKEND="sim", CUTWIN_DEBUG="1",
                PYTHONPATH=os.pathsep.join([package_root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     r = subprocess.run(batch, capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
-    return r.stdout + r.stderr
+    out = r.stdout + r.stderr
+    if GDB_CANNOT_CALL in out:
+        pytest.skip("this machine's gdb cannot call a function in the debugged process (gdb 13 on a CPU "
+                    "whose extended register state it does not know, e.g. with AMX: '%s'); the extension's "
+                    "thread table needs that call" % GDB_CANNOT_CALL)
+    return out
 
 
 def printed(out, n):

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repository root, with dist.tar.xz from ci/gpu/bundle.sh
+# and .device/pylib from ci/gpu/prepare_pylib.sh carried: the runs docs/gpu_pending.md lists,
+# one after another, each bounded in time and written to $OUT as it finishes (so that a run
+# cut short still brings back what it made). The simulator's core sweep goes first, with
+# nothing else running beside it.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out="${OUT:-gpu-pending-results}"
+mkdir -p "$out"
+[ -d dist ] || xz -dc dist.tar.xz | tar -xf -
+export CUTWIN_LIBDEVICE="${CUTWIN_LIBDEVICE:-$(ls /usr/local/cuda*/nvvm/libdevice/libdevice.10.bc | head -n 1)}"
+{
+  date -u +%Y-%m-%dT%H:%MZ
+  nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
+  lscpu | grep -E '^(Model name|CPU\(s\)|Flags)' | cut -c1-200
+} >"$out/machine.txt" 2>&1
+step() { # step NAME SECONDS COMMAND...: one run, its output in $out/NAME.txt
+  local name=$1 limit=$2
+  shift 2
+  local t0=$SECONDS
+  timeout "$limit" bash -c '"$@"' step "$@" >"$out/$name.txt" 2>&1
+  echo "$name: exit $?, $((SECONDS - t0)) s" | tee -a "$out/steps.txt"
+}
+sweep() {
+  for c in ${CORES:-16 8 4 2 1}; do
+    echo "== $c cores"
+    CUTWIN_BENCH_ONLY=vadd,matmul,histogram,blocksum,warp,barrier stdbuf -oL taskset -c 0-$((c - 1)) \
+      dist/bin/cutwin_sim_bench bench/kernels conformance/cases
+  done
+}
+export -f sweep
+step sim_bench_cores "${SWEEP_LIMIT:-240}" sweep
+step build_python 120 ci/gpu/build_python.sh
+export PYTHONPATH="$PWD/build-python/python:$PWD/.device/pylib"
+pytest() { python3 -m pytest -q -p no:cacheprovider "$@"; }
+export -f pytest
+step kernel_cache 120 pytest tests/python/test_kernel_cache.py --cutwin-backend=both
+step cache_bench 60 dist/bin/cutwin_cache_bench bench/kernels conformance/cases
+step interrupts 60 pytest tests/python/test_interrupts.py --cutwin-backend=both
+step new_language 180 pytest tests/python/test_enums.py tests/python/test_tuples.py \
+  tests/python/test_argument_unpacking.py tests/python/test_complex.py tests/python/test_fp8.py \
+  tests/python/test_variable_versions.py tests/python/test_print.py tests/python/test_errors.py \
+  tests/python/test_launch.py --cutwin-backend=both
+CUTWIN_CODEGEN=nvvm step nvvm_bf16_tuples 120 pytest tests/python/test_bf16_functions.py \
+  tests/python/test_tuples.py --cutwin-backend=gpu
+step numba_goldens 120 python3 -W ignore conformance/tools/check_with_numba_sim.py bfloat16_ops \
+  fp8_conversions fp8_vectors datetime_arith array_reductions
+OUT="$out/sanitize" TOOL_TIMEOUT=70 step compute_sanitizer 230 bash conformance/sanitize/compute_sanitizer.sh
+cat "$out/steps.txt"
