@@ -689,8 +689,8 @@ void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, cons
   LLVMContext &c = m.getContext();
   auto *p = PointerType::get(c, 0);
   auto *i32 = Type::getInt32Ty(c);
-  auto *fn = Function::Create(FunctionType::get(Type::getVoidTy(c), {p, p, p, i32}, false),
-                              GlobalValue::ExternalLinkage, kRegionsEntry, m);
+  auto *fn = Function::Create(FunctionType::get(i32, {p, p, p, i32}, false), GlobalValue::ExternalLinkage,
+                              kRegionsEntry, m);
   // (state without noalias: markFrameAccesses)
   fn->addParamAttr(0, Attribute::NoAlias);
   fn->addParamAttr(1, Attribute::NoAlias);
@@ -703,11 +703,18 @@ void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, cons
   args.insert(args.end(), params.begin(), params.end());
   Value *none = ConstantPointerNull::get(b.getPtrTy());
   Value *leaders = b.CreateAlloca(ArrayType::get(b.getInt64Ty(), kLeaderCopies), nullptr, "leaders");
+  // Where the round's threads stopped, if at one place: an AND and an OR of their stops,
+  // equal when every stop is (reductions the vectoriser keeps in registers, so that the
+  // scheduler need not read every thread's state back to find out).
+  Value *stopsAnd = b.CreateAlloca(i32, nullptr, "stops.and");
+  Value *stopsOr = b.CreateAlloca(i32, nullptr, "stops.or");
   BasicBlock *mixed = BasicBlock::Create(c, "mixed", fn);
   SwitchInst *sw = b.CreateSwitch(fn->getArg(3), mixed, unsigned(barriers.after.size()));
   std::vector<CallInst *> calls;
   auto stateOf = [&](IRBuilder<> &b, Value *linear) { return b.CreateInBoundsGEP(i32, state, linear); };
   auto threadLoops = [&](uint32_t r, Value *copies) {
+    b.CreateStore(b.getInt32(UINT32_MAX), stopsAnd);
+    b.CreateStore(b.getInt32(0), stopsOr);
     emitThreadLoops(b, ctx, [&](IRBuilder<> &b, Value *linear) {
       std::vector<Value *> a = args;
       a.push_back(b.getInt32(r));
@@ -716,8 +723,15 @@ void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, cons
       CallInst *call = b.CreateCall(body, a, "stopped");
       call->addFnAttr(Attribute::AlwaysInline);
       calls.push_back(call);
+      Value *andSoFar = b.CreateLoad(i32, stopsAnd);
+      b.CreateStore(b.CreateAnd(andSoFar, call), stopsAnd);
+      Value *orSoFar = b.CreateLoad(i32, stopsOr);
+      b.CreateStore(b.CreateOr(orSoFar, call), stopsOr);
     });
-    b.CreateRetVoid();
+    Value *allAnd = b.CreateLoad(i32, stopsAnd);
+    Value *allOr = b.CreateLoad(i32, stopsOr);
+    Value *one = b.CreateICmpEQ(allAnd, allOr);
+    b.CreateRet(b.CreateSelect(one, allAnd, b.getInt32(kRegionsMixed), "all.stopped"));
   };
   for (uint32_t r = 0; r < barriers.after.size(); ++r) {
     BasicBlock *region = BasicBlock::Create(c, "region." + std::to_string(r), fn, mixed);
@@ -755,7 +769,7 @@ void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, cons
     b.CreateBr(next);
     b.SetInsertPoint(next);
   });
-  b.CreateRetVoid();
+  b.CreateRet(b.getInt32(kRegionsMixed)); // (threads that did not run keep their state)
   attachDebugInfo(fn, body, calls.front());
   for (CallInst *call : calls)
     call->setDebugLoc(calls.front()->getDebugLoc());

@@ -9,9 +9,10 @@
 /// WarpLane (ThreadContext::lanes, warp_ops.h) and finds the result there when it resumes.
 ///
 /// Entry kRegionsEntry(ctx, args, state, r) runs every thread of the block from resume point
-/// r, storing where each stopped in state[thread]; with r = kRegionsMixed each thread not
-/// done nor parked runs from its own state, in thread order. Between rounds the scheduler does
-/// what it does for fibers: completes the warp operations whose lanes have all arrived (in
+/// r, storing where each stopped in state[thread], and returns where they all stopped if
+/// that is one place (else kRegionsMixed); with r = kRegionsMixed each thread not done nor
+/// parked runs from its own state, in thread order, and it returns kRegionsMixed. Between rounds the
+/// scheduler does what it does for fibers: completes the warp operations whose lanes have all arrived (in
 /// lockstep: all lanes of every warp at one operation, at once), and opens a barrier when
 /// every live thread waits at it: the split needs no proof that barriers are block-uniform,
 /// and the results are those of fibers run in thread order. kThreadEntry is rebuilt on the
@@ -44,7 +45,7 @@ inline constexpr uint32_t kRegionsMixed = UINT32_MAX - 1;
 /// operation that cannot complete yet): mixed rounds skip it (kRegionDone has it too).
 inline constexpr uint32_t kRegionParked = 0x80000000u;
 
-using RegionsEntryFn = void (*)(struct ThreadContext *, const void *args, uint32_t *state, uint32_t r);
+using RegionsEntryFn = uint32_t (*)(struct ThreadContext *, const void *args, uint32_t *state, uint32_t r);
 
 struct BarrierRegions {
   bool split = false;              ///< false: the kernel runs as fibers (why says why)

@@ -119,6 +119,14 @@ void stopAfterFault() {
 
 } // namespace
 
+void landedAfterJump() {
+  sigset_t faults;
+  sigemptyset(&faults);
+  sigaddset(&faults, SIGSEGV);
+  sigaddset(&faults, SIGBUS);
+  pthread_sigmask(SIG_UNBLOCK, &faults, nullptr);
+}
+
 /// Installs the fault handler once per process, and an alternate signal stack once per
 /// thread (a fiber that overflowed its stack cannot run the handler on it).
 void prepareFaultHandling() {

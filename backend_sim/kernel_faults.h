@@ -41,4 +41,9 @@ const ThreadContext *runningThread();
 /// thread (a fiber that overflowed its stack cannot run the handler on it).
 void prepareFaultHandling();
 
+/// Where a block's runner lands after a jump out of its threads. The runners save their
+/// jump point without the signal mask (saving it is a system call per block); a fault's
+/// handler jumps out with SIGSEGV and SIGBUS blocked, so they are unblocked here.
+void landedAfterJump();
+
 } // namespace cutwin::sim

@@ -151,10 +151,11 @@ void runBlockAsLoop(const SimKernel &k, ThreadContext base, BlockState &bs, cons
   std::optional<GdbBlocksScope> gdb;
   if (k.debug)
     gdb.emplace(std::vector<GdbBlock>{{&k, nullptr, base.ntid[0] * base.ntid[1] * base.ntid[2], &tc}});
-  if (sigsetjmp(jb, 1) == 0) {
+  if (sigsetjmp(jb, 0) == 0) {
     activeKernel() = ActiveKernel{&tc, &bs, &jb, nullptr, 0};
     k.blockEntry(&tc, args);
   } else {
+    landedAfterJump();
     reportStop(k, base, bs, nullptr, 0);
   }
   activeKernel() = ActiveKernel{};
@@ -333,7 +334,8 @@ BlockEnd resumeFibers(const SimKernel &k, const ThreadContext &base, BlockState 
   std::vector<Fiber> &fibers = *bf.fibers;
   uint32_t n = bf.n;
   sigjmp_buf escape;
-  if (sigsetjmp(escape, 1) != 0) { // a fault in one of the fibers: recorded, the block is abandoned
+  if (sigsetjmp(escape, 0) != 0) { // a fault in one of the fibers: recorded, the block is abandoned
+    landedAfterJump();
     landedFromFiber();
     if (Fiber *f = bs.faulted ? bs.faulted->fiber : nullptr) {
       f->state = Fiber::State::Faulted;
@@ -566,11 +568,12 @@ void runBlockAsRegions(const SimKernel &k, ThreadContext base, Dim3 block, Block
     return true;
   };
   auto siteOf = [&](uint32_t i) { return k.regionSites[state[i] & ~kRegionParked]; };
-  if (sigsetjmp(jb, 1) == 0) {
+  if (sigsetjmp(jb, 0) == 0) {
     activeKernel() = ActiveKernel{&tc, &bs, &jb, nullptr, 0};
     for (uint32_t from = 0;;) {
-      k.regionsEntry(&tc, args, state, from);
-      uint32_t all = commonStop(state, n); // (usually every thread stopped at one barrier or warp operation)
+      uint32_t all = k.regionsEntry(&tc, args, state, from); // (usually one barrier or warp operation)
+      if (all == kRegionsMixed) // (a mixed round says nothing of the threads that did not run)
+        all = commonStop(state, n);
       if (all == kRegionDone || interruptedBetweenRounds())
         break;
       if (all != kRegionsMixed && !k.regionWarp[all]) {
@@ -629,6 +632,7 @@ void runBlockAsRegions(const SimKernel &k, ThreadContext base, Dim3 block, Block
       from = kRegionsMixed;
     }
   } else { // a fault, or a stop noticed by the thread the error record names
+    landedAfterJump();
     reportStop(k, base, bs, nullptr, n, state, linearOfIndex(bs.err->thread, base.ntid));
   }
   activeKernel() = ActiveKernel{};

@@ -3,7 +3,8 @@
 ; done). A value used after a barrier is computed again there when the context and the
 ; arguments give it (the thread index), kept in the thread's frame otherwise (a load, and
 ; the loop's counter); entries loop over the block's threads per region (and fibers call
-; the barrier between regions). Alias scopes tell the optimiser that the kernel's own
+; the barrier between regions), returning where all threads stopped if that is one place
+; (an AND and an OR of the stops, equal then), -2 (mixed) otherwise. Alias scopes tell the optimiser that the kernel's own
 ; accesses reach neither the frame's kept values nor where threads stopped.
 ; RUN: --step sim-regions
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
@@ -67,11 +68,25 @@ attributes #0 = { "cutwin-kernel-code" }
 ; CHECK: define void @cutwin.sim.thread(ptr noalias %0, ptr noalias %1)
 ; CHECK: %stopped = call i32 @k(
 ; CHECK: call void @cutwin_sim_barrier(ptr %0, i32 %site)
-; CHECK: define void @cutwin.sim.regions(ptr noalias %0, ptr noalias %1, ptr %2, i32 %3)
-; CHECK: switch i32 %3, label %mixed [
+; CHECK: define i32 @cutwin.sim.regions(ptr noalias %0, ptr noalias %1, ptr %2, i32 %3)
+; CHECK: %stops.and = alloca i32
+; CHECK-NEXT: %stops.or = alloca i32
+; CHECK-NEXT: switch i32 %3, label %mixed [
 ; CHECK-NEXT: i32 0, label %region.0
 ; CHECK-NEXT: i32 1, label %region.1
+; CHECK: {{^}}exit:
+; CHECK-NEXT: %[[AND:[0-9]+]] = load i32, ptr %stops.and
+; CHECK-NEXT: %[[OR:[0-9]+]] = load i32, ptr %stops.or
+; CHECK-NEXT: %[[ONE:[0-9]+]] = icmp eq i32 %[[AND]], %[[OR]]
+; CHECK-NEXT: %all.stopped = select i1 %[[ONE]], i32 %[[AND]], i32 -2
+; CHECK-NEXT: ret i32 %all.stopped
 ; CHECK: call i32 @k({{.*}}, i32 0, ptr %{{[0-9]+}}, ptr null) #[[INLINE:[0-9]+]]
+; CHECK-NEXT: %[[A:[0-9]+]] = load i32, ptr %stops.and
+; CHECK-NEXT: %[[A2:[0-9]+]] = and i32 %[[A]], %stopped
+; CHECK-NEXT: store i32 %[[A2]], ptr %stops.and
+; CHECK-NEXT: %[[O:[0-9]+]] = load i32, ptr %stops.or
+; CHECK-NEXT: %[[O2:[0-9]+]] = or i32 %[[O]], %stopped
+; CHECK-NEXT: store i32 %[[O2]], ptr %stops.or
 ; CHECK: call i32 @k({{.*}}, i32 1, ptr %{{[0-9]+}}, ptr null) #[[INLINE]]
 ; CHECK: %from = load i32
 ; CHECK: icmp ult i32 %from, -2147483648

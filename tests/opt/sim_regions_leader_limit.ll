@@ -55,7 +55,7 @@ attributes #0 = { "cutwin-kernel-code" }
 ; CHECK: after.barrier1:
 ; CHECK-NEXT: getelementptr inbounds i8, ptr %leaders, i64 0
 ; CHECK: %e.kept{{[0-9]+}} = load i64, ptr %kept.from{{[0-9]+}}, align 8
-; CHECK: define void @cutwin.sim.regions(
+; CHECK: define i32 @cutwin.sim.regions(
 ; CHECK: region.1:
 ; CHECK: %leader = load i64, ptr
 ; CHECK: store i64 %leader, ptr

@@ -52,7 +52,7 @@ attributes #0 = { "cutwin-kernel-code" }
 ; CHECK: %sum.kept = load i64, ptr %kept.from{{[0-9]+}}, align 8, !alias.scope
 ; CHECK: define void @cutwin.sim.thread(
 ; CHECK: call i32 @k({{.*}}, i32 %resume, ptr %stopped.at, ptr null)
-; CHECK: define void @cutwin.sim.regions(
+; CHECK: define i32 @cutwin.sim.regions(
 ; CHECK: %leaders = alloca [4 x i64], align 8
 ; CHECK: region.1:
 ; CHECK: %leader = load i64, ptr

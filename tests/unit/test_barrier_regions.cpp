@@ -415,3 +415,39 @@ TEST(BarrierRegions, AStuckWarpOperationIsReportedAsOnFibers) {
   std::string message = sameErrorBothWays(kStuckWarp, KernelErrorKind::WarpDivergence);
   EXPECT_THAT(message, HasSubstr("lane 5 of the mask waits at the warp operation at regions.py:10"));
 }
+
+/// One thread stores far past its array after a barrier (bounds checks off): the fault's
+/// signal handler jumps out of the block, with the fault signals blocked as handlers run;
+/// the block's runner unblocks them (it saves its jump point without the signal mask), so
+/// the same OS thread can fault again in the next launch.
+const char *kWildStoreAfterBarrier = R"PY(
+from numba import cuda, float64
+
+@cuda.jit
+def k(inp, out, n):
+    sh = cuda.shared.array(32, float64)
+    t = cuda.threadIdx.x
+    sh[t] = inp[t]
+    cuda.syncthreads()
+    if t == 5:
+        out[n] = sh[(t + 1) % 32]
+    else:
+        out[t] = sh[(t + 1) % 32]
+)PY";
+
+TEST(BarrierRegions, AFaultAfterABarrierEndsItsLaunchAndTheSameThreadFaultsAgainInTheNext) {
+  CompileOptions unchecked;
+  unchecked.boundscheck = false;
+  for (auto &dev : {sim(), fibers()})
+    for (int round = 0; round < 3; ++round) { // (one block: it runs on the launching thread)
+      KernelError e = expectKernelError(
+          [&] { run(dev, kWildStoreAfterBarrier, "k", 1, 32, int64_t(1) << 40, unchecked); });
+      EXPECT_EQ(e.kind(), KernelErrorKind::IllegalAddress);
+      EXPECT_THAT(std::string(e.what()), HasSubstr("regions.py in k, thread ("));
+      EXPECT_THAT(std::string(e.what()), HasSubstr(") block (0,0,0): illegal memory access"));
+      if (dev == fibers()) // (a loop over the threads names the thread it last recorded: docs/simulator.md)
+        EXPECT_THAT(std::string(e.what()), HasSubstr("thread (5,0,0) block (0,0,0)"));
+      std::vector<double> ok = run(dev, kWildStoreAfterBarrier, "k", 1, 32, 5, unchecked);
+      EXPECT_EQ(ok[5], (6 % 97) * 0.25 - 7.0);
+    }
+}
