@@ -116,7 +116,10 @@ bool versionOne(Function &f, FunctionAnalysisManager &fam) {
     BasicBlock *ph = l->getLoopPreheader(), *exit = l->getUniqueExitBlock();
     std::optional<Check> check = findCheck(*l, se);
     const SCEV *taken = se.getBackedgeTakenCount(l);
-    if (!ph || !exit || !l->hasDedicatedExits() || !check || isa<SCEVCouldNotCompute>(taken))
+    // (An induction variable narrower than the count, a truncation of the loop's, may wrap
+    // more than once between the first and the last iteration: no test at the ends tells.)
+    if (!ph || !exit || !l->hasDedicatedExits() || !check || isa<SCEVCouldNotCompute>(taken) ||
+        se.getTypeSizeInBits(check->iv->getType()) < se.getTypeSizeInBits(taken->getType()))
       return true;
     const SCEV *firstIv = check->iv->getStart(), *lastIv = check->iv->evaluateAtIteration(taken, se);
     SCEVExpander expander(se, f.getParent()->getDataLayout(), "split.check");

@@ -451,3 +451,35 @@ TEST(BarrierRegions, AFaultAfterABarrierEndsItsLaunchAndTheSameThreadFaultsAgain
       EXPECT_EQ(ok[5], (6 % 97) * 0.25 - 7.0);
     }
 }
+
+/// The loop over a block's threads split at `t < n` (bounds checks off: IRCE) leaves the
+/// threads past n in a loop that keeps its other checks, versioned where one is the same
+/// at both ends; one on the thread index cut to 8 bits is false at both ends of [24, 1024)
+/// yet true at t = 256..271, 512..527, ...: it must keep its value per thread (the
+/// optimiser makes it a mask test; VersionSplitChecksPass also declines an induction
+/// variable narrower than the loop's count, which may wrap more than once).
+const char *kTruncatedIndexCheck = R"PY(
+from numba import cuda, uint8
+
+@cuda.jit
+def k(inp, out, n):
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    if t < n:
+        out[i] = inp[i]
+    if uint8(t) < 16:
+        out[i] += 1.0
+)PY";
+
+TEST(BarrierRegions, AThreadLoopSplitAtABoundKeepsAnIndexCheckThatWrapsPastItExact) {
+  CompileOptions unchecked;
+  unchecked.boundscheck = false;
+  for (int64_t n : {24, 300, 2000}) {
+    std::vector<double> out = run(sim(), kTruncatedIndexCheck, "k", 2, 1024, n, unchecked);
+    for (uint32_t i = 0; i < 2048; ++i) {
+      uint32_t t = i % 1024;
+      double want = (int64_t(t) < n ? double(i % 97) * 0.25 - 7.0 : 0.0) + ((t & 255) < 16 ? 1.0 : 0.0);
+      ASSERT_EQ(out[i], want) << "n " << n << " thread " << t;
+    }
+  }
+}
