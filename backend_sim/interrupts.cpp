@@ -7,21 +7,18 @@
 
 namespace cutwin::sim {
 
-std::optional<KernelErrorKind> interruptOf(const BlockState &bs) {
-  if (rt::ctrlCCount() != bs.ctrlCAtStart)
-    return KernelErrorKind::Interrupted;
-  if (bs.deadline && std::chrono::steady_clock::now() > bs.deadline->at)
-    return KernelErrorKind::Timeout;
-  return std::nullopt;
-}
-
 bool recordInterrupt(const ThreadContext &tc, const BlockState &bs, uint32_t line) {
-  auto kind = interruptOf(bs);
-  if (!kind)
-    return false;
+  // (asked between every block and round of a launch: a plain test, nothing returned
+  // through memory on the way out)
+  KernelErrorKind kind = KernelErrorKind::Interrupted;
+  if (rt::ctrlCCount() == bs.ctrlCAtStart) {
+    if (!bs.deadline || std::chrono::steady_clock::now() <= bs.deadline->at)
+      return false;
+    kind = KernelErrorKind::Timeout;
+  }
   int64_t ms =
       bs.deadline ? std::chrono::duration_cast<std::chrono::milliseconds>(bs.deadline->limit).count() : 0;
-  recordError(bs.err, tc.tid, tc.ctaid, uint32_t(*kind), UINT32_MAX, int64_t(line), ms, 0);
+  recordError(bs.err, tc.tid, tc.ctaid, uint32_t(kind), UINT32_MAX, int64_t(line), ms, 0);
   bs.abort->store(true, std::memory_order_relaxed);
   return true;
 }

@@ -13,7 +13,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <optional>
 
 namespace cutwin::sim {
 
@@ -25,9 +24,6 @@ struct LaunchDeadline {
   std::chrono::steady_clock::time_point at;
   std::chrono::steady_clock::duration limit;
 };
-
-/// Why the launch `bs` belongs to must stop now, if it must (Interrupted or Timeout).
-std::optional<KernelErrorKind> interruptOf(const BlockState &bs);
 
 /// If the launch must stop: records the error for thread `tc` (`line`: the loop it was in,
 /// 0 if none) and returns true; the caller ends the thread as after a fault.
