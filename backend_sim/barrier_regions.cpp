@@ -1,5 +1,6 @@
 #include "backend_sim/barrier_regions.h"
 
+#include "backend_sim/block_uniformity.h"
 #include "backend_sim/host_callbacks.h"
 #include "backend_sim/lower_intrinsics.h"
 #include "backend_sim/thread_context.h"
@@ -93,23 +94,6 @@ std::string whyFibers(Module &m, const ir::KernelInfo &info, Function *kernel,
     if (callsItself(f, reaching))
       return "a recursive function waits at a barrier";
   return "";
-}
-
-/// The context field a load reads through `p` (GEPs with constant indices from the
-/// context argument), or -1.
-int contextField(Value *p, Argument *ctx) {
-  while (auto *g = dyn_cast<GetElementPtrInst>(p)) {
-    if (!g->hasAllConstantIndices())
-      return -1;
-    if (g->getPointerOperand() == ctx) {
-      if (g->getSourceElementType() != contextType(ctx->getContext()) || g->getNumIndices() < 2 ||
-          !cast<ConstantInt>(g->getOperand(1))->isZero())
-        return -1;
-      return int(cast<ConstantInt>(g->getOperand(2))->getZExtValue());
-    }
-    p = g->getPointerOperand();
-  }
-  return -1;
 }
 
 /// Fields of the context that stay the same through a thread's life: indices, sizes, the
@@ -288,11 +272,14 @@ std::string whyNotCut(Function &kernel, const Waits &waits) {
 }
 
 /// The kernel's body moved into a function that runs one thread from a resume point:
-/// (ctx, params..., i32 resume, ptr stopped, ptr leaders) -> i32, the barrier it stopped
-/// at or kRegionDone, also stored to *stopped (its store is in `stateStores`: see
-/// markFrameAccesses). `leaders`: null, or the first thread's copies of kept values that
-/// every thread holds alike (keepValuesAcrossBarriers).
-Function *resumableBody(Function *kernel, const Barriers &barriers, std::set<Instruction *> &stateStores) {
+/// (ctx, params..., i32 resume, ptr stopped, ptr leaders, i32 parity) -> i32, the barrier
+/// it stopped at or kRegionDone, also stored to *stopped (its store is in `stateStores`:
+/// see markFrameAccesses). `leaders`: null, or the first thread's copies of kept values
+/// that every thread holds alike (keepValuesAcrossBarriers); `parity`: the number of
+/// regions the thread ran before, modulo 2 (which of a block value's two cells it reads).
+/// `stopBlocks[r]`: the block that ends in stop r.
+Function *resumableBody(Function *kernel, const Barriers &barriers, std::set<Instruction *> &stateStores,
+                        std::vector<BasicBlock *> &stopBlocks) {
   LLVMContext &c = kernel->getContext();
   auto *i32 = Type::getInt32Ty(c);
   std::vector<Type *> params(kernel->getFunctionType()->param_begin(),
@@ -300,6 +287,7 @@ Function *resumableBody(Function *kernel, const Barriers &barriers, std::set<Ins
   params.push_back(i32);
   params.push_back(PointerType::get(c, 0));
   params.push_back(PointerType::get(c, 0));
+  params.push_back(i32);
   Function *fn = Function::Create(FunctionType::get(i32, params, false), GlobalValue::InternalLinkage, "",
                                   kernel->getParent());
   fn->copyAttributesFrom(kernel);
@@ -311,11 +299,12 @@ Function *resumableBody(Function *kernel, const Barriers &barriers, std::set<Ins
     kernel->getArg(i)->replaceAllUsesWith(fn->getArg(i));
     fn->getArg(i)->takeName(kernel->getArg(i));
   }
-  Argument *resume = fn->getArg(fn->arg_size() - 3);
+  Argument *resume = fn->getArg(fn->arg_size() - 4);
   resume->setName("resume");
-  Argument *stopped = fn->getArg(fn->arg_size() - 2);
+  Argument *stopped = fn->getArg(fn->arg_size() - 3);
   stopped->setName("stopped");
-  fn->getArg(fn->arg_size() - 1)->setName("leaders");
+  fn->getArg(fn->arg_size() - 2)->setName("leaders");
+  fn->getArg(fn->arg_size() - 1)->setName("parity");
   auto stopAt = [&](uint32_t r, BasicBlock *bb, DebugLoc loc) {
     stateStores.insert(new StoreInst(ConstantInt::get(i32, r), stopped, bb));
     ReturnInst::Create(c, ConstantInt::get(i32, r), bb)->setDebugLoc(loc);
@@ -339,6 +328,7 @@ Function *resumableBody(Function *kernel, const Barriers &barriers, std::set<Ins
     if (!barriers.warp[r])
       call->eraseFromParent();
     stopAt(uint32_t(r), before, loc);
+    stopBlocks.push_back(before);
   }
   // The debugger's variable locations do not survive the cut (debug kernels keep fibers).
   std::vector<Instruction *> dbg;
@@ -424,13 +414,20 @@ struct LeaderCopy {
 constexpr size_t kLeaderCopies = 4;
 
 /// Each value used after a barrier it was computed before is computed again there (from
-/// the context and arguments) or kept in the frame; SSAUpdater joins the copies with phis.
-/// With `leaderCopies`, `leaders[r]`: the kept integers resume point r may read from
-/// `leaders` (LeaderCopy).
-void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddresses &addr,
+/// the context and arguments) or kept: in the frame, or (`alike`: every thread holds it
+/// alike at every stop, and all stop together) once per block. SSAUpdater joins the copies
+/// with phis. A value once per block has two cells, `parity` choosing which one a region
+/// reads and which one it writes (at its stops): threads run one after another through a
+/// round, and a thread's write must not reach the threads after it that round. With
+/// `leaderCopies`, `leaders[r]`: the kept integers resume point r may read from `leaders`
+/// (LeaderCopy).
+void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers,
+                              const std::vector<BasicBlock *> &stopBlocks, FrameAddresses &addr,
                               FrameLayout &layout, std::vector<uint32_t> &kept,
-                              std::set<Instruction *> &frameAccesses, bool leaderCopies,
-                              std::vector<std::vector<LeaderCopy>> &leaders) {
+                              std::set<Instruction *> &frameAccesses, std::set<Instruction *> &cellReads,
+                              std::set<Instruction *> &cellWrites, const BlockUniformity &alike,
+                              bool leaderCopies, std::vector<std::vector<LeaderCopy>> &leaders,
+                              uint32_t &blockValues) {
   const DataLayout &dl = fn->getParent()->getDataLayout();
   Argument *ctx = fn->getArg(0);
   BasicBlock *choose = &fn->getEntryBlock();
@@ -489,13 +486,74 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddre
       throw Error("sim-regions: resume point " + std::to_string(r) + " is reached from elsewhere");
     anchor.push_back(&*barriers.after[r]->getFirstInsertionPt());
   }
+  // How each is kept: computed again, once per block (cell c at 16 * c: two of 8 bytes,
+  // in the first thread's frame), or in every thread's frame.
+  std::vector<bool> computedAgain(crossings.size());
+  std::vector<int> cellOf(crossings.size(), -1);
   for (size_t k = 0; k < crossings.size(); ++k) {
     Instruction *v = crossings[k].value;
     std::set<Value *> seen;
     unsigned budget = 24;
-    if (recomputable(v, ctx, seen, budget)) {
+    computedAgain[k] = recomputable(v, ctx, seen, budget);
+    Type *t = v->getType();
+    bool scalar =
+        (t->isIntegerTy() || t->isFloatingPointTy() || t->isPointerTy()) && dl.getTypeAllocSize(t) <= 8;
+    if (computedAgain[k] || !scalar || !alike.stopsTogether || !alike.alike(v))
+      continue;
+    cellOf[k] = int(blockValues++);
+    // A cell lasts one round: the value is written again at every stop it lives through,
+    // also those between its definition and the resume points its uses come back to.
+    std::vector<uint32_t> todo(crossings[k].resumes.begin(), crossings[k].resumes.end());
+    while (!todo.empty()) {
+      BasicBlock *stop = stopBlocks[todo.back()];
+      todo.pop_back();
+      if (dt.dominates(v->getParent(), stop))
+        continue;
+      std::set<BasicBlock *> seen;
+      std::vector<BasicBlock *> back{stop};
+      while (!back.empty()) {
+        BasicBlock *w = back.back();
+        back.pop_back();
+        if (w == v->getParent() || w == choose || !seen.insert(w).second)
+          continue;
+        if (auto r = resumeOf.find(w); r != resumeOf.end()) {
+          if (crossings[k].resumes.insert(r->second).second)
+            todo.push_back(r->second);
+          continue;
+        }
+        for (BasicBlock *p : predecessors(w))
+          back.push_back(p);
+      }
+    }
+  }
+  Value *cellsNow = nullptr, *cellsNext = nullptr;
+  if (blockValues) {
+    FrameLayout::Slot where = layout.add(16 * uint64_t(blockValues), 8);
+    IRBuilder<> &b = addr.b; // (the first block)
+    Value *column = b.CreateMul(addr.threads, b.getInt64(where.offset));
+    Value *cells = b.CreateInBoundsGEP(b.getInt8Ty(), addr.frames, column, "block.values");
+    Value *parity = b.CreateZExt(fn->getArg(fn->arg_size() - 1), b.getInt64Ty());
+    Value *now = b.CreateMul(parity, b.getInt64(8));
+    Value *next = b.CreateSub(b.getInt64(8), now);
+    cellsNow = b.CreateInBoundsGEP(b.getInt8Ty(), cells, now, "block.values.now");
+    cellsNext = b.CreateInBoundsGEP(b.getInt8Ty(), cells, next, "block.values.next");
+  }
+  for (size_t k = 0; k < crossings.size(); ++k) {
+    Instruction *v = crossings[k].value;
+    if (computedAgain[k]) {
       for (uint32_t r : crossings[k].resumes)
         copies[k][r] = recompute(v, anchor[r], again[r]);
+      continue;
+    }
+    if (cellOf[k] >= 0) {
+      for (uint32_t r : crossings[k].resumes) {
+        IRBuilder<> b(anchor[r]);
+        Value *cell = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), cellsNow, 16 * uint64_t(cellOf[k]));
+        LoadInst *load = b.CreateAlignedLoad(v->getType(), cell, Align(8), v->getName() + ".block");
+        copies[k][r] = load;
+        cellReads.insert(load);
+        ++kept[r];
+      }
       continue;
     }
     Align align(std::min<uint64_t>(dl.getABITypeAlign(v->getType()).value(), kFrameAlign));
@@ -511,7 +569,7 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddre
       if (leaderCopies && integer &&
           leaders[r].size() < kLeaderCopies) { // the leader's copy where there is one
         IRBuilder<> b(anchor[r]);
-        Argument *copies = fn->getArg(fn->arg_size() - 1);
+        Argument *copies = fn->getArg(fn->arg_size() - 2);
         Value *copy = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), copies, 8 * leaders[r].size());
         from = b.CreateSelect(b.CreateIsNotNull(copies), copy, slot, "kept.from");
         leaders[r].push_back(LeaderCopy{where, v->getType()});
@@ -529,6 +587,15 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddre
     ssa.AddAvailableValue(v->getParent(), v);
     for (auto [r, copy] : copies[k])
       ssa.AddAvailableValue(barriers.after[r], copy);
+    if (cellOf[k] >= 0) // written where the threads stop, for the next region to read
+      for (uint32_t r : crossings[k].resumes) {
+        Value *atStop = ssa.GetValueAtEndOfBlock(stopBlocks[r]);
+        IRBuilder<> b(stopBlocks[r]->getTerminator());
+        Value *cell = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), cellsNext, 16 * uint64_t(cellOf[k]));
+        StoreInst *store = b.CreateAlignedStore(atStop, cell, Align(8));
+        cellWrites.insert(store);
+        stores.insert(store);
+      }
     std::vector<Use *> uses;
     for (Use &u : v->uses())
       if (!stores.count(cast<Instruction>(u.getUser())))
@@ -540,29 +607,49 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers, FrameAddre
 
 /// Tells the optimiser what the kernel's own accesses (shared, global, local arrays) never
 /// reach, for any thread: the slots of kept values and the warp lanes (nobody else's memory
-/// while the body runs: the scheduler reads and writes lanes between rounds) and the state
-/// where a thread stopped. A kept value's store then sinks out of a loop over shared memory,
-/// and a region's loop over the threads vectorises without checks against either. Calls
-/// (the host callbacks) may read the state: each thread's is stored before the next thread
-/// calls one, so that a stop (Ctrl-C or the watchdog, noticed in a callback) finds where
-/// every thread was.
+/// while the body runs: the scheduler reads and writes lanes between rounds), the state
+/// where a thread stopped, and the cells of values kept once per block (those a region
+/// reads apart from those it writes). A kept value's store then sinks out of a loop over
+/// shared memory, a block value's load and store leave the loop over the threads, and a
+/// region's loop vectorises without checks against any of them. Calls (the host
+/// callbacks) may read the state: each thread's is stored before the next thread calls
+/// one, so that a stop (Ctrl-C or the watchdog, noticed in a callback) finds where every
+/// thread was.
 void markFrameAccesses(Function *fn, const std::set<Instruction *> &frameAccesses,
-                       const std::set<Instruction *> &stateStores) {
+                       const std::set<Instruction *> &stateStores, const std::set<Instruction *> &cellReads,
+                       const std::set<Instruction *> &cellWrites) {
   LLVMContext &c = fn->getContext();
   MDBuilder md(c);
   MDNode *domain = md.createAnonymousAliasScopeDomain("cutwin.frames");
   MDNode *kept = MDNode::get(c, {md.createAnonymousAliasScope(domain, "kept values")});
   MDNode *state = MDNode::get(c, {md.createAnonymousAliasScope(domain, "where threads stopped")});
-  MDNode *both = MDNode::concatenate(kept, state);
+  MDNode *reads = nullptr, *writes = nullptr; // (scopes of their own only where there are cells)
+  if (!cellReads.empty() || !cellWrites.empty()) {
+    reads = MDNode::get(c, {md.createAnonymousAliasScope(domain, "block values read")});
+    writes = MDNode::get(c, {md.createAnonymousAliasScope(domain, "block values written")});
+  }
+  MDNode *cells = MDNode::concatenate(reads, writes);
+  MDNode *keptAndState = MDNode::concatenate(kept, state);
+  MDNode *notWrites = MDNode::concatenate(keptAndState, writes);
+  MDNode *notReads = MDNode::concatenate(keptAndState, reads);
+  MDNode *frames = MDNode::concatenate(keptAndState, cells);
+  MDNode *keptAndCells = MDNode::concatenate(kept, cells);
   for (BasicBlock &bb : *fn)
     for (Instruction &i : bb) {
-      if (frameAccesses.count(&i))
+      if (frameAccesses.count(&i)) {
         i.setMetadata(LLVMContext::MD_alias_scope, kept);
-      else if (stateStores.count(&i))
+      } else if (stateStores.count(&i)) {
         i.setMetadata(LLVMContext::MD_alias_scope, state);
-      else if (i.mayReadOrWriteMemory())
+      } else if (cellReads.count(&i)) {
+        i.setMetadata(LLVMContext::MD_alias_scope, reads);
+        i.setMetadata(LLVMContext::MD_noalias, notWrites);
+      } else if (cellWrites.count(&i)) {
+        i.setMetadata(LLVMContext::MD_alias_scope, writes);
+        i.setMetadata(LLVMContext::MD_noalias, notReads);
+      } else if (i.mayReadOrWriteMemory()) {
         i.setMetadata(LLVMContext::MD_noalias, MDNode::concatenate(i.getMetadata(LLVMContext::MD_noalias),
-                                                                   isa<CallBase>(i) ? kept : both));
+                                                                   isa<CallBase>(i) ? keptAndCells : frames));
+      }
     }
 }
 
@@ -600,10 +687,14 @@ void buildThreadEntry(Module &m, Function *body, const Barriers &barriers, const
   b.SetInsertPoint(loop);
   PHINode *from = b.CreatePHI(i32, 3, "resume");
   from->addIncoming(b.getInt32(0), entry);
+  PHINode *parity = b.CreatePHI(i32, 3, "parity"); // (regions run so far, modulo 2)
+  parity->addIncoming(b.getInt32(0), entry);
   args.push_back(from);
   args.push_back(stoppedAt);
   args.push_back(ConstantPointerNull::get(b.getPtrTy()));
+  args.push_back(parity);
   CallInst *call = b.CreateCall(body, args, "stopped");
+  Value *nextParity = b.CreateXor(parity, b.getInt32(1), "parity.next");
   call->addFnAttr(Attribute::NoInline);
   Value *done = b.CreateICmpEQ(call, b.getInt32(kRegionDone));
   b.CreateCondBr(done, exit, wait);
@@ -619,6 +710,7 @@ void buildThreadEntry(Module &m, Function *body, const Barriers &barriers, const
   if (waits.barrier)
     b.CreateCall(waits.barrier, {ctx, site});
   from->addIncoming(call, atBarrier);
+  parity->addIncoming(nextParity, atBarrier);
   b.CreateBr(loop);
   b.SetInsertPoint(atWarp);
   if (waits.warp) {
@@ -633,6 +725,7 @@ void buildThreadEntry(Module &m, Function *body, const Barriers &barriers, const
     b.CreateStore(result, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), lane, offsetof(WarpLane, result)));
   }
   from->addIncoming(call, atWarp);
+  parity->addIncoming(nextParity, atWarp);
   b.CreateBr(loop);
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
@@ -689,8 +782,8 @@ void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, cons
   LLVMContext &c = m.getContext();
   auto *p = PointerType::get(c, 0);
   auto *i32 = Type::getInt32Ty(c);
-  auto *fn = Function::Create(FunctionType::get(i32, {p, p, p, i32}, false), GlobalValue::ExternalLinkage,
-                              kRegionsEntry, m);
+  auto *fn = Function::Create(FunctionType::get(i32, {p, p, p, i32, i32}, false),
+                              GlobalValue::ExternalLinkage, kRegionsEntry, m);
   // (state without noalias: markFrameAccesses)
   fn->addParamAttr(0, Attribute::NoAlias);
   fn->addParamAttr(1, Attribute::NoAlias);
@@ -702,6 +795,7 @@ void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, cons
   auto params = unpackArguments(b, fn->getArg(1), body, info);
   args.insert(args.end(), params.begin(), params.end());
   Value *none = ConstantPointerNull::get(b.getPtrTy());
+  Value *parity = b.CreateAnd(fn->getArg(4), b.getInt32(1), "parity"); // (the block's round)
   Value *leaders = b.CreateAlloca(ArrayType::get(b.getInt64Ty(), kLeaderCopies), nullptr, "leaders");
   // Where the round's threads stopped, if at one place: an AND and an OR of their stops,
   // equal when every stop is (reductions the vectoriser keeps in registers, so that the
@@ -720,6 +814,7 @@ void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, cons
       a.push_back(b.getInt32(r));
       a.push_back(stateOf(b, linear));
       a.push_back(copies);
+      a.push_back(parity);
       CallInst *call = b.CreateCall(body, a, "stopped");
       call->addFnAttr(Attribute::AlwaysInline);
       calls.push_back(call);
@@ -763,6 +858,7 @@ void buildRegionsEntry(Module &m, Function *body, const Barriers &barriers, cons
     a.push_back(from);
     a.push_back(slot);
     a.push_back(none);
+    a.push_back(parity);
     CallInst *call = b.CreateCall(body, a, "stopped");
     call->addFnAttr(Attribute::NoInline);
     calls.push_back(call);
@@ -814,7 +910,8 @@ BarrierRegions splitAtBarriers(Module &m, const ir::KernelInfo &info) {
     return out;
   Barriers barriers = cutAtBarriers(*kernel, waits);
   std::set<Instruction *> stateStores;
-  Function *body = resumableBody(kernel, barriers, stateStores);
+  std::vector<BasicBlock *> stopBlocks{nullptr};
+  Function *body = resumableBody(kernel, barriers, stateStores, stopBlocks);
   IRBuilder<> b(body->getEntryBlock().getTerminator());
   FrameAddresses addr = frameAddresses(b, body->getArg(0));
   FrameLayout layout;
@@ -826,9 +923,12 @@ BarrierRegions splitAtBarriers(Module &m, const ir::KernelInfo &info) {
   // every thread (IRCE: kernels without bounds checks, sim_pipeline.cpp); elsewhere the
   // second loop per resume point only costs (the tiled matmul with bounds checks: 2x).
   std::vector<std::vector<LeaderCopy>> leaders(barriers.after.size());
-  keepValuesAcrossBarriers(body, barriers, addr, layout, out.frameKept, frameAccesses, !info.boundscheck,
-                           leaders);
-  markFrameAccesses(body, frameAccesses, stateStores);
+  BlockUniformity alike =
+      analyseBlockUniformity(*body, body->getArg(0), {body->getArg(body->arg_size() - 3)}, stopBlocks);
+  std::set<Instruction *> cellReads, cellWrites;
+  keepValuesAcrossBarriers(body, barriers, stopBlocks, addr, layout, out.frameKept, frameAccesses, cellReads,
+                           cellWrites, alike, !info.boundscheck, leaders, out.blockValues);
+  markFrameAccesses(body, frameAccesses, stateStores, cellReads, cellWrites);
   // The kernel's name (and its place in !cutwin.kernels) passes to the body, once nothing
   // calls the kernel (the old thread entry).
   if (Function *old = m.getFunction(kThreadEntry))
@@ -851,9 +951,11 @@ std::string describe(const BarrierRegions &r) {
   std::string kept;
   for (size_t i = 1; i < r.frameKept.size(); ++i)
     kept += (i > 1 ? ", " : "") + std::to_string(r.frameKept[i]);
+  std::string once = r.blockValues ? " (" + std::to_string(r.blockValues) + " once per block)" : "";
   return "# *** sim-regions: " + std::to_string(r.sites.size()) + " regions, a frame of " +
          std::to_string(r.frameBytes) + " bytes per thread (" + std::to_string(r.localBytes) +
-         " of local arrays), values kept after each stop: " + (kept.empty() ? "none" : kept) + " ***\n";
+         " of local arrays), values kept after each stop: " + (kept.empty() ? "none" : kept) + once +
+         " ***\n";
 }
 
 } // namespace cutwin::sim

@@ -8,10 +8,14 @@
 /// region's loop vectorises). At a warp operation the thread leaves its request in its
 /// WarpLane (ThreadContext::lanes, warp_ops.h) and finds the result there when it resumes.
 ///
-/// Entry kRegionsEntry(ctx, args, state, r) runs every thread of the block from resume point
-/// r, storing where each stopped in state[thread], and returns where they all stopped if
-/// that is one place (else kRegionsMixed); with r = kRegionsMixed each thread not done nor
-/// parked runs from its own state, in thread order, and it returns kRegionsMixed. Between rounds the
+/// Entry kRegionsEntry(ctx, args, state, r, round) runs every thread of the block from
+/// resume point r, storing where each stopped in state[thread], and returns where they all
+/// stopped if that is one place (else kRegionsMixed); with r = kRegionsMixed each thread
+/// not done nor parked runs from its own state, in thread order, and it returns
+/// kRegionsMixed. `round`: the block's rounds before this one. A value every thread holds
+/// alike at every stop, where all threads stop together (block_uniformity.h), is kept once
+/// per block, in two cells: a region reads the one its round's parity names and writes the
+/// other where it stops. Between rounds the
 /// scheduler does what it does for fibers: completes the warp operations whose lanes have all arrived (in
 /// lockstep: all lanes of every warp at one operation, at once), and opens a barrier when
 /// every live thread waits at it: the split needs no proof that barriers are block-uniform,
@@ -45,7 +49,8 @@ inline constexpr uint32_t kRegionsMixed = UINT32_MAX - 1;
 /// operation that cannot complete yet): mixed rounds skip it (kRegionDone has it too).
 inline constexpr uint32_t kRegionParked = 0x80000000u;
 
-using RegionsEntryFn = uint32_t (*)(struct ThreadContext *, const void *args, uint32_t *state, uint32_t r);
+using RegionsEntryFn = uint32_t (*)(struct ThreadContext *, const void *args, uint32_t *state, uint32_t r,
+                                    uint32_t round);
 
 struct BarrierRegions {
   bool split = false;              ///< false: the kernel runs as fibers (why says why)
@@ -55,6 +60,7 @@ struct BarrierRegions {
   std::vector<uint32_t> sites;     ///< resume point r ≥ 1: the site of the barrier it follows ([0]: 0)
   std::vector<uint8_t> warp;       ///< resume point r: 1 if it follows a warp operation (else a barrier)
   std::vector<uint32_t> frameKept; ///< per resume point ≥ 1: values kept in the frame across it
+  uint32_t blockValues = 0;        ///< kept values once per block (block_uniformity.h)
 };
 
 /// The step. Runs after sim-lower (the barriers are host-callback calls, kThreadEntry exists).

@@ -570,8 +570,9 @@ void runBlockAsRegions(const SimKernel &k, ThreadContext base, Dim3 block, Block
   auto siteOf = [&](uint32_t i) { return k.regionSites[state[i] & ~kRegionParked]; };
   if (sigsetjmp(jb, 0) == 0) {
     activeKernel() = ActiveKernel{&tc, &bs, &jb, nullptr, 0};
-    for (uint32_t from = 0;;) {
-      uint32_t all = k.regionsEntry(&tc, args, state, from); // (usually one barrier or warp operation)
+    for (uint32_t from = 0, round = 0;;) {
+      uint32_t all =
+          k.regionsEntry(&tc, args, state, from, round++); // (usually one barrier or warp operation)
       if (all == kRegionsMixed) // (a mixed round says nothing of the threads that did not run)
         all = commonStop(state, n);
       if (all == kRegionDone || interruptedBetweenRounds())

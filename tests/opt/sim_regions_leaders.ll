@@ -1,6 +1,7 @@
-; sim-regions without bounds checks: a kept integer (the loop's counter, the running sum)
-; may be the same in every thread when the threads resume. The body reads it from the
-; `leaders` copies when given them, from its own frame slot otherwise; the regions entry
+; sim-regions without bounds checks: a kept integer that may be the same in every thread
+; when the threads resume (the running sum: from a load) is read from the `leaders`
+; copies when the body is given them, from its own frame slot otherwise (the loop's
+; counter, the same in every thread by construction, is kept once per block instead); the regions entry
 ; checks each round whether every thread's slot holds the first thread's value (the
 ; `agree` loop) and runs the resume point's loop over the threads with the first thread's
 ; copies (`alike`: the optimiser sees one value for all threads) or with none (`unlike`).
@@ -42,16 +43,15 @@ attributes #0 = { "cutwin-kernel-code" }
 !cutwin.kernels = !{!0}
 !0 = !{ptr @k}
 
-; CHECK: define internal i32 @k(ptr %ctx, ptr %out, i64 %rounds, i32 %resume, ptr %stopped, ptr %leaders)
+; CHECK: define internal i32 @k(ptr %ctx, ptr %out, i64 %rounds, i32 %resume, ptr %stopped, ptr %leaders, i32 %parity)
 ; CHECK: after.barrier:
-; CHECK: [[COPY:%[0-9]+]] = getelementptr inbounds i8, ptr %leaders, i64 0
+; CHECK: %i.block = load i64, ptr
+; CHECK-NEXT: [[COPY:%[0-9]+]] = getelementptr inbounds i8, ptr %leaders, i64 0
 ; CHECK-NEXT: [[GIVEN:%[0-9]+]] = icmp ne ptr %leaders, null
 ; CHECK-NEXT: %kept.from = select i1 [[GIVEN]], ptr [[COPY]], ptr %frame.slot
-; CHECK-NEXT: %i.kept = load i64, ptr %kept.from, align 8, !alias.scope
-; CHECK: getelementptr inbounds i8, ptr %leaders, i64 8
-; CHECK: %sum.kept = load i64, ptr %kept.from{{[0-9]+}}, align 8, !alias.scope
+; CHECK-NEXT: %sum.kept = load i64, ptr %kept.from, align 8, !alias.scope
 ; CHECK: define void @cutwin.sim.thread(
-; CHECK: call i32 @k({{.*}}, i32 %resume, ptr %stopped.at, ptr null)
+; CHECK: call i32 @k({{.*}}, i32 %resume, ptr %stopped.at, ptr null, i32 %parity)
 ; CHECK: define i32 @cutwin.sim.regions(
 ; CHECK: %leaders = alloca [4 x i64], align 8
 ; CHECK: region.1:
@@ -60,13 +60,13 @@ attributes #0 = { "cutwin-kernel-code" }
 ; CHECK: br label %agree
 ; CHECK: region.1.alike:
 ; CHECK: region.1.unlike:
-; CHECK: call i32 @k({{.*}}, i32 0, ptr %{{[0-9]+}}, ptr null)
+; CHECK: call i32 @k({{.*}}, i32 0, ptr %{{[0-9]+}}, ptr null, i32 %parity)
 ; CHECK: agree:
 ; CHECK: %differ = phi i64
 ; CHECK: agreed:
 ; CHECK-NEXT: [[SETTLED:%[0-9]+]] = freeze i64 %{{[0-9]+}}
 ; CHECK-NEXT: %agree{{[0-9]*}} = icmp eq i64 [[SETTLED]], 0
 ; CHECK-NEXT: br i1 %agree{{[0-9]*}}, label %region.1.alike, label %region.1.unlike
-; CHECK: call i32 @k({{.*}}, i32 1, ptr %{{[0-9]+}}, ptr %leaders)
-; CHECK: call i32 @k({{.*}}, i32 1, ptr %{{[0-9]+}}, ptr null)
-; CHECK: call i32 @k({{.*}}, i32 %from, ptr %{{[0-9]+}}, ptr null)
+; CHECK: call i32 @k({{.*}}, i32 1, ptr %{{[0-9]+}}, ptr %leaders, i32 %parity)
+; CHECK: call i32 @k({{.*}}, i32 1, ptr %{{[0-9]+}}, ptr null, i32 %parity)
+; CHECK: call i32 @k({{.*}}, i32 %from, ptr %{{[0-9]+}}, ptr null, i32 %parity)

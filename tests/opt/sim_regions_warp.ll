@@ -31,7 +31,7 @@ attributes #0 = { "cutwin-kernel-code" }
 ; CHECK: # *** sim-regions: 2 regions, a frame of 8 bytes per thread (0 of local arrays), values kept after each stop: 1 ***
 ; CHECK: @cutwin.sim.barrier.sites = private constant [2 x i32] [i32 0, i32 5]
 ; CHECK: @cutwin.sim.barrier.warps = private constant [2 x i8] c"\00\01"
-; CHECK: define internal i32 @k(ptr %ctx, ptr %out, i32 %resume, ptr %stopped, ptr %leaders)
+; CHECK: define internal i32 @k(ptr %ctx, ptr %out, i32 %resume, ptr %stopped, ptr %leaders, i32 %parity)
 ; CHECK: %lanes = load ptr, ptr
 ; CHECK: %v = load i64, ptr %slot
 ; CHECK: store i64 %v, ptr %frame.slot

@@ -295,7 +295,7 @@ std::string sameErrorBothWays(const char *src, KernelErrorKind kind) {
 } // namespace
 
 TEST(BarrierRegions, RandomKernelsWithBarriersAndWarpOpsInLoopsAndBranchesAgreeWithFibersBitForBit) {
-  for (unsigned seed = 1; seed <= 32; ++seed) {
+  for (unsigned seed = 1; seed <= 48; ++seed) {
     KernelGenerator gen(seed);
     const uint32_t blocks[] = {32, 40, 64, 96, 48}; // (partial warps too)
     uint32_t block = blocks[seed % 5];
