@@ -6,6 +6,7 @@
 #include "backend_sim/thread_context.h"
 #include "backend_sim/warp_ops.h"
 #include "cutwin/errors.h"
+#include "frontend/ir/intrinsics.h"
 
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
@@ -237,6 +238,23 @@ Barriers cutAtBarriers(Function &f, const Waits &waits) {
     out.warp.push_back(warp);
   }
   return out;
+}
+
+/// Whether every warp operation asks for the whole warp (a constant full mask; not
+/// activemask, which waits for no one): every lane of a warp then completes it at the
+/// same time, so no lane falls a round behind the others, as lanes do where overlapping
+/// masks release some of them first (what values kept once per block rely on).
+bool warpsInLockstep(const Barriers &barriers) {
+  for (size_t r = 1; r < barriers.calls.size(); ++r) {
+    if (!barriers.warp[r])
+      continue;
+    auto *op = dyn_cast<ConstantInt>(barriers.calls[r]->getArgOperand(1));
+    auto *mask = dyn_cast<ConstantInt>(barriers.calls[r]->getArgOperand(2));
+    if (!op || !mask || !mask->isAllOnesValue() ||
+        (op->getZExtValue() & ir::kWarpOpMask) == unsigned(ir::WarpOp::ActiveMask))
+      return false;
+  }
+  return true;
 }
 
 /// What the cut cannot handle in the kernel (its functions that wait inlined), or "".
@@ -909,6 +927,7 @@ BarrierRegions splitAtBarriers(Module &m, const ir::KernelInfo &info) {
   if (!out.why.empty())
     return out;
   Barriers barriers = cutAtBarriers(*kernel, waits);
+  bool lockstep = warpsInLockstep(barriers); // (before warpLanes takes the calls apart)
   std::set<Instruction *> stateStores;
   std::vector<BasicBlock *> stopBlocks{nullptr};
   Function *body = resumableBody(kernel, barriers, stateStores, stopBlocks);
@@ -925,6 +944,7 @@ BarrierRegions splitAtBarriers(Module &m, const ir::KernelInfo &info) {
   std::vector<std::vector<LeaderCopy>> leaders(barriers.after.size());
   BlockUniformity alike =
       analyseBlockUniformity(*body, body->getArg(0), {body->getArg(body->arg_size() - 3)}, stopBlocks);
+  alike.stopsTogether = alike.stopsTogether && lockstep;
   std::set<Instruction *> cellReads, cellWrites;
   keepValuesAcrossBarriers(body, barriers, stopBlocks, addr, layout, out.frameKept, frameAccesses, cellReads,
                            cellWrites, alike, !info.boundscheck, leaders, out.blockValues);

@@ -18,6 +18,12 @@ int contextField(Value *p, Argument *ctx) {
   while (auto *g = dyn_cast<GetElementPtrInst>(p)) {
     if (!g->hasAllConstantIndices())
       return -1;
+    if (g->getPointerOperand() != ctx) { // (only an element of the field's own array)
+      auto *array = dyn_cast<ArrayType>(g->getSourceElementType());
+      if (!array || g->getNumIndices() != 2 || !cast<ConstantInt>(g->getOperand(1))->isZero() ||
+          cast<ConstantInt>(g->getOperand(2))->getZExtValue() >= array->getNumElements())
+        return -1;
+    }
     if (g->getPointerOperand() == ctx) {
       if (g->getSourceElementType() != contextType(ctx->getContext()) || g->getNumIndices() < 2 ||
           !cast<ConstantInt>(g->getOperand(1))->isZero())
@@ -43,8 +49,17 @@ bool variesByItself(Instruction &i, Argument *ctx) {
     return !l->isSimple() || !blockWideField(contextField(l->getPointerOperand(), ctx));
   if (auto *call = dyn_cast<CallBase>(&i)) {
     auto *intrinsic = dyn_cast<IntrinsicInst>(call);
-    return !intrinsic || intrinsic->mayReadOrWriteMemory() || intrinsic->mayHaveSideEffects() ||
-           intrinsic->isConvergent();
+    if (!intrinsic || intrinsic->mayReadOrWriteMemory() || intrinsic->mayHaveSideEffects() ||
+        intrinsic->isConvergent())
+      return true;
+    switch (intrinsic->getIntrinsicID()) { // (addresses in the thread's own stack)
+    case Intrinsic::frameaddress:
+    case Intrinsic::returnaddress:
+    case Intrinsic::addressofreturnaddress:
+    case Intrinsic::sponentry:
+    case Intrinsic::stacksave: return true;
+    default: return false;
+    }
   }
   return i.mayReadOrWriteMemory() || isa<AllocaInst, LandingPadInst>(&i);
 }

@@ -1,6 +1,7 @@
 #include "backend_sim/sim_pipeline.h"
 #include "backend_sim/sim_image.h"
 
+#include "backend_sim/address_spaces.h"
 #include "backend_sim/canonical_nan.h"
 #include "backend_sim/half_ops.h"
 #include "backend_sim/half_to_int.h"
@@ -87,6 +88,7 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
     if (!info.debug || only == ir::Step::SimSharedRaise)
       shareRaiseCalls(m);
   });
+  steps.run(ir::Step::SimAddressSpaces, only, m, [](llvm::Module &m) { markAddressSpaces(m); });
   // Without bounds checks (whose error exits keep a thread loop scalar) the loop may
   // vectorise through the host helpers' vector variants, its guard (`if i < n:`) split off
   // so that the vectorised loop needs no masks; with them, offering the variants only

@@ -483,3 +483,27 @@ TEST(BarrierRegions, AThreadLoopSplitAtABoundKeepsAnIndexCheckThatWrapsPastItExa
     }
   }
 }
+
+/// Lane 1 waits for lane 0 at each shuffle (mask 3), while lane 0 and every other lane ask
+/// for themselves alone: those complete at once and run ahead, lane 1 completes only when
+/// lane 0 has returned. Lanes then run different numbers of rounds, so the loop's count,
+/// the same in every thread, must stay in each thread's frame (not once per block).
+const char *kOverlappingWarpMasks = R"PY(
+from numba import cuda
+
+@cuda.jit
+def k(inp, out, n):
+    t = cuda.threadIdx.x
+    m = 3 if t == 1 else (1 << t)
+    for i in range(n):
+        v = cuda.shfl_sync(m, i, t)
+        out[i * 32 + t] = v + 1
+)PY";
+
+TEST(BarrierRegions, LanesReleasedAheadOfOthersKeepTheirOwnLoopCounts) {
+  std::vector<double> split = run(sim(), kOverlappingWarpMasks, "k", 3, 32, 3);
+  std::vector<double> fiber = run(fibers(), kOverlappingWarpMasks, "k", 3, 32, 3);
+  EXPECT_EQ(split, fiber);
+  for (uint32_t i = 0; i < 3; ++i)
+    EXPECT_EQ(split[i * 32 + 1], double(i + 1)) << "iteration " << i << " of lane 1";
+}
