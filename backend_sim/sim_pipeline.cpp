@@ -8,6 +8,7 @@
 #include "backend_sim/jit.h"
 #include "backend_sim/libdevice_cpu.h"
 #include "backend_sim/sanitizer.h"
+#include "backend_sim/shared_atomics.h"
 #include "backend_sim/shared_raise.h"
 #include "backend_sim/spin_poll.h"
 #include "backend_sim/thread_context.h"
@@ -88,6 +89,7 @@ void runSimModuleSteps(llvm::Module &m, const ir::KernelInfo &info, const ir::Pi
     if (!info.debug || only == ir::Step::SimSharedRaise)
       shareRaiseCalls(m);
   });
+  steps.run(ir::Step::SimSharedAtomics, only, m, [](llvm::Module &m) { plainSharedAtomics(m); });
   steps.run(ir::Step::SimAddressSpaces, only, m, [](llvm::Module &m) { markAddressSpaces(m); });
   // Without bounds checks (whose error exits keep a thread loop scalar) the loop may
   // vectorise through the host helpers' vector variants, its guard (`if i < n:`) split off
