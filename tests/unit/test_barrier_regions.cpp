@@ -511,3 +511,34 @@ TEST(BarrierRegions, LanesReleasedAheadOfOthersKeepTheirOwnLoopCounts) {
   for (uint32_t i = 0; i < 3; ++i)
     EXPECT_EQ(split[i * 32 + 1], double(i + 1)) << "iteration " << i << " of lane 1";
 }
+
+/// A shared array passed to a device function declared with a signature (its array in the
+/// global space): what the function reads is still the block's shared memory, which the
+/// optimiser must not take for global memory that never meets shared memory (the store
+/// before the call is the value it reads; the store after it overwrites).
+const char *kSharedArrayThroughASignature = R"PY(
+from numba import cuda, float64
+
+@cuda.jit("float64(float64[:], int64)", device=True)
+def read(a, i):
+    return a[i]
+
+@cuda.jit
+def k(inp, out, n):
+    s = cuda.shared.array(32, float64)
+    t = cuda.threadIdx.x
+    s[t] = inp[cuda.grid(1)]
+    v = read(s, t)
+    s[t] = 2.0
+    out[cuda.grid(1)] = v * 3.0 + s[t]
+)PY";
+
+TEST(BarrierRegions, ASharedArrayReadThroughAGlobalSpaceParameterIsStillSharedMemory) {
+  CompileOptions unchecked;
+  unchecked.boundscheck = false;
+  for (const CompileOptions &opts : {CompileOptions{}, unchecked}) {
+    std::vector<double> out = run(sim(), kSharedArrayThroughASignature, "k", 2, 32, 0, opts);
+    for (size_t i = 0; i < out.size(); ++i)
+      EXPECT_EQ(out[i], (double(i % 97) * 0.25 - 7.0) * 3.0 + 2.0) << i;
+  }
+}
