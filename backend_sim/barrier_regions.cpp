@@ -453,6 +453,30 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers,
   for (uint32_t r = 1; r < barriers.after.size(); ++r)
     resumeOf[barriers.after[r]] = r;
   DominatorTree dt(*fn);
+  // The resume points reached walking back from `from` until `def` (each path stops at
+  // the first one it meets), into `found`; true if some path reaches the first block.
+  auto resumesBack = [&](BasicBlock *from, BasicBlock *def, std::set<BasicBlock *> &seen,
+                         std::set<uint32_t> &found) {
+    bool fromStart = false;
+    std::vector<BasicBlock *> work{from};
+    while (!work.empty()) {
+      BasicBlock *w = work.back();
+      work.pop_back();
+      if (w == def || !seen.insert(w).second)
+        continue;
+      if (auto r = resumeOf.find(w); r != resumeOf.end()) {
+        found.insert(r->second); // (reached from the first block alone)
+        continue;
+      }
+      if (w == choose) {
+        fromStart = true;
+        continue;
+      }
+      for (BasicBlock *p : predecessors(w))
+        work.push_back(p);
+    }
+    return fromStart;
+  };
   struct Crossing {
     Instruction *value;
     std::set<uint32_t> resumes; // the resume points it is live at
@@ -471,21 +495,8 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers,
         BasicBlock *from = isa<PHINode>(user) ? cast<PHINode>(user)->getIncomingBlock(u) : user->getParent();
         if (dt.dominates(&bb, from)) // (its own block too)
           continue;
-        std::vector<BasicBlock *> work{from};
-        while (!work.empty()) { // back from the use to the definition
-          BasicBlock *w = work.back();
-          work.pop_back();
-          if (w == &bb || !seen.insert(w).second)
-            continue;
-          if (auto r = resumeOf.find(w); r != resumeOf.end()) {
-            x.resumes.insert(r->second); // (reached from the first block alone)
-            continue;
-          }
-          if (w == choose)
-            throw Error("sim-regions: %" + i.getName().str() + " is used where it is not defined");
-          for (BasicBlock *p : predecessors(w))
-            work.push_back(p);
-        }
+        if (resumesBack(from, &bb, seen, x.resumes)) // (back from the use to the definition)
+          throw Error("sim-regions: %" + i.getName().str() + " is used where it is not defined");
       }
       if (!x.resumes.empty())
         crossings.push_back(std::move(x));
@@ -521,27 +532,19 @@ void keepValuesAcrossBarriers(Function *fn, const Barriers &barriers,
     cellOf[k] = int(blockValues++);
     // A cell lasts one round: the value is written again at every stop it lives through,
     // also those between its definition and the resume points its uses come back to.
-    std::vector<uint32_t> todo(crossings[k].resumes.begin(), crossings[k].resumes.end());
-    while (!todo.empty()) {
-      BasicBlock *stop = stopBlocks[todo.back()];
-      todo.pop_back();
+    // (No path from the kernel's start: the definition dominates every stop it lives through.)
+    std::vector<uint32_t> unwalked(crossings[k].resumes.begin(), crossings[k].resumes.end());
+    while (!unwalked.empty()) {
+      BasicBlock *stop = stopBlocks[unwalked.back()];
+      unwalked.pop_back();
       if (dt.dominates(v->getParent(), stop))
         continue;
       std::set<BasicBlock *> seen;
-      std::vector<BasicBlock *> back{stop};
-      while (!back.empty()) {
-        BasicBlock *w = back.back();
-        back.pop_back();
-        if (w == v->getParent() || w == choose || !seen.insert(w).second)
-          continue;
-        if (auto r = resumeOf.find(w); r != resumeOf.end()) {
-          if (crossings[k].resumes.insert(r->second).second)
-            todo.push_back(r->second);
-          continue;
-        }
-        for (BasicBlock *p : predecessors(w))
-          back.push_back(p);
-      }
+      std::set<uint32_t> earlier;
+      resumesBack(stop, v->getParent(), seen, earlier);
+      for (uint32_t r : earlier)
+        if (crossings[k].resumes.insert(r).second)
+          unwalked.push_back(r);
     }
   }
   Value *cellsNow = nullptr, *cellsNext = nullptr;

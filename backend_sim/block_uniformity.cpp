@@ -71,15 +71,15 @@ class FaultEdgesAside {
 public:
   explicit FaultEdgesAside(Function &f) {
     std::set<BasicBlock *> goesOn;
-    std::vector<BasicBlock *> todo;
+    std::vector<BasicBlock *> back; // (from the returns, backwards)
     for (BasicBlock &b : f)
       if (isa<ReturnInst>(b.getTerminator()))
-        todo.push_back(&b);
-    while (!todo.empty()) {
-      BasicBlock *b = todo.back();
-      todo.pop_back();
+        back.push_back(&b);
+    while (!back.empty()) {
+      BasicBlock *b = back.back();
+      back.pop_back();
       if (goesOn.insert(b).second)
-        todo.insert(todo.end(), pred_begin(b), pred_end(b));
+        back.insert(back.end(), pred_begin(b), pred_end(b));
     }
     for (BasicBlock *b : goesOn) {
       Instruction *t = b->getTerminator();
@@ -128,14 +128,14 @@ BlockUniformity analyseBlockUniformity(Function &body, Argument *ctx,
     BasicBlock *from = branch->getParent();
     DomTreeNode *node = pdt.getNode(from);
     BasicBlock *meet = node && node->getIDom() ? node->getIDom()->getBlock() : nullptr; // (null: never)
-    std::vector<BasicBlock *> todo(succ_begin(from), succ_end(from));
+    std::vector<BasicBlock *> ahead(succ_begin(from), succ_end(from));
     std::set<BasicBlock *> between;
-    while (!todo.empty()) {
-      BasicBlock *b = todo.back();
-      todo.pop_back();
+    while (!ahead.empty()) {
+      BasicBlock *b = ahead.back();
+      ahead.pop_back();
       if (b == meet || !between.insert(b).second)
         continue;
-      todo.insert(todo.end(), succ_begin(b), succ_end(b));
+      ahead.insert(ahead.end(), succ_begin(b), succ_end(b));
     }
     skippable.insert(between.begin(), between.end());
     if (meet)
