@@ -35,6 +35,10 @@ struct CudaDriver {
   X(cuMemcpyDtoH, CUresult (*)(void *, CUdeviceptr, size_t))                                                 \
   X(cuMemcpyDtoD, CUresult (*)(CUdeviceptr, CUdeviceptr, size_t))                                            \
   X(cuMemsetD8, CUresult (*)(CUdeviceptr, unsigned char, size_t))                                            \
+  X(cuMemcpyPeer, CUresult (*)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t))                      \
+  X(cuDeviceCanAccessPeer, CUresult (*)(int *, CUdevice, CUdevice))                                          \
+  X(cuCtxEnablePeerAccess, CUresult (*)(CUcontext, unsigned))                                                \
+  X(cuCtxDisablePeerAccess, CUresult (*)(CUcontext))                                                         \
   X(cuModuleLoadDataEx, CUresult (*)(CUmodule *, const void *, unsigned, CUjit_option *, void **))           \
   X(cuModuleUnload, CUresult (*)(CUmodule))                                                                  \
   X(cuLinkCreate, CUresult (*)(unsigned, CUjit_option *, void **, CUlinkState *))                            \

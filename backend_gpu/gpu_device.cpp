@@ -151,7 +151,7 @@ private:
 
 /// The GPU's primary context, shared by the backend's sides.
 struct GpuContext {
-  explicit GpuContext(int index) {
+  explicit GpuContext(int index) : index(index) {
     d = CudaDriver::get();
     if (!d)
       throw DeviceError("no GPU: " + CudaDriver::loadError());
@@ -182,8 +182,12 @@ struct GpuContext {
   const CudaDriver *d = nullptr;
   CUdevice dev = 0;
   CUcontext ctx = nullptr;
+  int index;
   std::string name, arch;
 };
+
+/// The context of a GPU backend (a peer of another).
+const GpuContext &contextOf(Backend &b);
 
 class GpuMemory final : public DeviceMemory {
 public:
@@ -274,6 +278,12 @@ public:
     g_.current();
     g_.d->check(g_.d->cuMemcpyDtoD(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), n),
                 "cuMemcpyDtoD");
+  }
+  void copyFromPeer(void *dst, Backend &source, const void *src, size_t n) override {
+    g_.current();
+    g_.d->check(g_.d->cuMemcpyPeer(reinterpret_cast<CUdeviceptr>(dst), g_.ctx,
+                                   reinterpret_cast<CUdeviceptr>(src), contextOf(source).ctx, n),
+                "cuMemcpyPeer");
   }
 
 private:
@@ -437,7 +447,23 @@ public:
   explicit GpuBackend(int index) : g_(index) {}
 
   std::string name() const override { return g_.name; }
+  int ordinal() const override { return g_.index; }
   BackendCapabilities capabilities() const override { return {}; }
+  bool canAccessPeer(Backend &peer) override {
+    if (peer.capabilities().simulator || &peer == this)
+      return false;
+    int can = 0;
+    g_.d->check(g_.d->cuDeviceCanAccessPeer(&can, g_.dev, contextOf(peer).dev), "cuDeviceCanAccessPeer");
+    return can != 0;
+  }
+  void setPeerAccess(Backend &peer, bool enable) override {
+    g_.current();
+    CUcontext other = contextOf(peer).ctx;
+    CUresult r = enable ? g_.d->cuCtxEnablePeerAccess(other, 0) : g_.d->cuCtxDisablePeerAccess(other);
+    if (r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED && r != CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
+      g_.d->check(r, enable ? "cuCtxEnablePeerAccess" : "cuCtxDisablePeerAccess");
+  }
+  const GpuContext &context() const { return g_; }
 
   std::optional<int64_t> attribute(const std::string &name) const override {
     static const std::pair<const char *, CUdevice_attribute> known[] = {
@@ -496,8 +522,18 @@ private:
   GpuCompiler compiler_{g_};
 };
 
+const GpuContext &contextOf(Backend &b) { return dynamic_cast<GpuBackend &>(b).context(); }
+
 } // namespace
 
 std::unique_ptr<Backend> createGpuBackend(int index) { return std::make_unique<GpuBackend>(index); }
+
+int gpuDeviceCount() {
+  const gpu::CudaDriver *d = gpu::CudaDriver::get();
+  int count = 0;
+  if (!d || d->cuDeviceGetCount(&count) != CUDA_SUCCESS)
+    return 0;
+  return count;
+}
 
 } // namespace cutwin::rt

@@ -22,6 +22,14 @@ size_t DeviceArena::mappedRegions() {
   return mapped_;
 }
 
+std::pair<char *, size_t> DeviceArena::pagesOf(void *p) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = live_.find(p);
+  if (it == live_.end())
+    return {nullptr, 0};
+  return {it->second.base + page_, it->second.span};
+}
+
 DeviceArena::~DeviceArena() {
   for (auto &[p, r] : live_)
     unmap(r);

@@ -21,6 +21,7 @@
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace cutwin::sim {
@@ -44,6 +45,9 @@ public:
   void guardReleased();
   /// Regions mapped now (live, released or guarded); heap allocations are not counted.
   size_t mappedRegions();
+  /// The pages a live allocation has to itself: {first page, bytes}; {nullptr, 0} for one
+  /// from the heap.
+  std::pair<char *, size_t> pagesOf(void *p);
 
   static size_t defaultMaxRegions();
 

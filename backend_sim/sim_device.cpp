@@ -4,6 +4,7 @@
 // attributes it reports (an H200's limits).
 #include "backend_sim/device_arena.h"
 #include "backend_sim/interrupts.h"
+#include "backend_sim/ipc_memory.h"
 #include "backend_sim/kernel_faults.h"
 #include "backend_sim/memory_shadow.h"
 #include "backend_sim/sanitizer.h"
@@ -18,6 +19,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string_view>
 #include <unistd.h>
 
@@ -125,17 +128,58 @@ private:
   std::shared_ptr<const sim::SanitizerProgram> sanitizer_;
 };
 
-/// Simulated device memory is host memory, in an arena of its own (device_arena.h):
-/// "page-locked" and "mapped" memory is ordinary memory that kernels address directly.
+/// Simulated device memory is host memory, in an arena of its own (device_arena.h), with
+/// the device's own accounting: `total` bytes (CUTWIN_SIM_MEMORY_MB, else the host's
+/// memory), of which allocations beyond the free part fail as cuMemAlloc does.
+/// "Page-locked" and "mapped" memory is ordinary memory that kernels address directly,
+/// outside the device's accounting.
 class SimMemory final : public DeviceMemory {
 public:
-  SimMemory(sim::DeviceArena &arena, sim::MemoryShadow &shadow) : arena_(arena), shadow_(shadow) {}
+  SimMemory(int ordinal, sim::DeviceArena &arena, sim::MemoryShadow &shadow)
+      : ordinal_(ordinal), arena_(arena), shadow_(shadow) {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    total_ = size_t(pages) * size_t(size);
+    if (const char *mb = std::getenv("CUTWIN_SIM_MEMORY_MB"); mb && *mb)
+      total_ = size_t(std::max(1.0, std::strtod(mb, nullptr)) * double(1 << 20));
+  }
   void *allocate(size_t bytes) override {
-    void *p = arena_.allocate(bytes);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (bytes > total_ - used_)
+        throw DeviceError("cuMemAlloc of " + std::to_string(bytes) +
+                          " bytes: CUDA_ERROR_OUT_OF_MEMORY (out of memory): simulated device " +
+                          std::to_string(ordinal_) + " has " + std::to_string(total_ - used_) + " of " +
+                          std::to_string(total_) + " bytes free");
+      used_ += bytes;
+    }
+    char *p;
+    try {
+      p = static_cast<char *>(arena_.allocate(bytes));
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mu_);
+      used_ -= bytes;
+      throw;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      allocations_[p] = Allocation{bytes, nullptr};
+    }
     shadow_.allocated(p, bytes);
     return p;
   }
   void release(void *p) override {
+    char *exported = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = allocations_.find(static_cast<char *>(p));
+      if (it != allocations_.end()) {
+        used_ -= it->second.bytes;
+        exported = it->second.exportedPages;
+        allocations_.erase(it);
+      }
+    }
+    if (exported)
+      ipc_.releasing(exported);
     shadow_.released(p);
     arena_.release(p);
   }
@@ -152,11 +196,13 @@ public:
     std::memmove(dst, src, n);
     shadow_.written(dst, n);
   }
+  void copyFromPeer(void *dst, Backend &, const void *src, size_t n) override { copyOnDevice(dst, src, n); }
   void writtenInPlace(void *p, size_t n) override { shadow_.written(p, n); }
   // Host memory the host program writes directly (NumPy views of pinned and mapped arrays):
   // written from the start, as far as the sanitizer can tell.
   void *allocateHost(size_t bytes, unsigned) override {
-    void *p = allocate(bytes);
+    void *p = arena_.allocate(bytes);
+    shadow_.allocated(p, bytes);
     shadow_.written(p, bytes);
     return p;
   }
@@ -165,25 +211,52 @@ public:
   void unregisterHost(void *) override {}
   void *hostDevicePointer(void *host) override { return host; }
   MemoryInfo memoryInfo() override {
-    MemoryInfo m;
-    long pages = sysconf(_SC_PHYS_PAGES), avail = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    m.total = size_t(pages) * size_t(size);
-    m.free = size_t(avail) * size_t(size);
-    return m;
+    std::lock_guard<std::mutex> lock(mu_);
+    return MemoryInfo{total_ - used_, total_};
   }
-  IpcMemHandle ipcHandle(void *) override {
-    throw DeviceError("IPC handles need a GPU: simulator memory cannot be opened by another process");
+  IpcMemHandle ipcHandle(void *p) override {
+    char *base = nullptr;
+    size_t bytes = 0;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = allocations_.upper_bound(static_cast<char *>(p));
+      if (it != allocations_.begin() &&
+          static_cast<char *>(p) < std::prev(it)->first + std::prev(it)->second.bytes)
+        base = std::prev(it)->first, bytes = std::prev(it)->second.bytes;
+    }
+    if (!base)
+      throw DeviceError(
+          "cuIpcGetMemHandle: CUDA_ERROR_INVALID_VALUE: not device memory of simulated device " +
+          std::to_string(ordinal_));
+    auto [pages, span] = arena_.pagesOf(base);
+    if (!pages)
+      throw DeviceError(
+          "cuIpcGetMemHandle on a simulated device: this allocation has no pages of its own (the "
+          "process has as many mappings as vm.max_map_count allows)");
+    IpcMemHandle h;
+    h.bytes = ipc_.exportAllocation(base, bytes, pages, span);
+    h.base = base;
+    h.size = bytes;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (auto it = allocations_.find(base); it != allocations_.end())
+      it->second.exportedPages = pages;
+    return h;
   }
-  void *ipcOpen(const std::vector<uint8_t> &) override {
-    throw DeviceError("IPC handles need a GPU: the simulator cannot map another process's memory");
-  }
-  void ipcClose(void *) override {
-    throw DeviceError("IPC handles need a GPU: the simulator cannot map another process's memory");
-  }
+  void *ipcOpen(const std::vector<uint8_t> &handle) override { return ipc_.open(handle); }
+  void ipcClose(void *base) override { ipc_.close(base); }
 
 private:
+  struct Allocation {
+    size_t bytes;
+    char *exportedPages; ///< its pages, once an IPC handle has shared them
+  };
+  int ordinal_;
   sim::DeviceArena &arena_;
   sim::MemoryShadow &shadow_;
+  sim::IpcMemory ipc_;
+  std::mutex mu_;
+  size_t total_ = 0, used_ = 0;              ///< the device's memory and what allocations hold of it
+  std::map<char *, Allocation> allocations_; ///< device allocations (not host memory), by address
 };
 
 /// Launches run to completion: streams need no ordering, events read the host clock.
@@ -240,7 +313,7 @@ private:
 
 class SimBackend : public Backend {
 public:
-  SimBackend() {
+  explicit SimBackend(int ordinal) : ordinal_(ordinal) {
     if (const char *seed = std::getenv("CUTWIN_SIM_SEED"))
       opts_.seed = unsigned(std::strtoul(seed, nullptr, 0));
     if (const char *serial = std::getenv("CUTWIN_SIM_SERIAL"); serial && *serial == '1')
@@ -261,6 +334,10 @@ public:
           std::chrono::duration<double>(std::max(0.0, std::strtod(s, nullptr))));
   }
   std::string name() const override { return limits_.name; }
+  int ordinal() const override { return ordinal_; }
+  // Simulated devices share the host's memory: every one reaches every other's.
+  bool canAccessPeer(Backend &peer) override { return peer.capabilities().simulator && &peer != this; }
+  void setPeerAccess(Backend &, bool) override {}
   BackendCapabilities capabilities() const override {
     BackendCapabilities c;
     c.simulator = c.hostAddressableMemory = c.synchronousLaunches = c.fullDebugInfo = c.boundscheckByDefault =
@@ -295,7 +372,7 @@ public:
         {"INTEGRATED", 0},
         {"ECC_ENABLED", 0},
         {"ASYNC_ENGINE_COUNT", 0},
-        {"PCI_BUS_ID", 0},
+        {"PCI_BUS_ID", ordinal_},
         {"PCI_DEVICE_ID", 0},
         {"PCI_DOMAIN_ID", 0},
     };
@@ -310,17 +387,18 @@ public:
   KernelCompiler &compiler() override { return compiler_; }
 
 private:
+  int ordinal_;
   sim::DeviceLimits limits_;
   sim::SchedulerOptions opts_;
   sim::DeviceArena arena_;   // device memory apart from the host heap, guarded
   sim::MemoryShadow shadow_; // what the sanitizer knows of it
-  SimMemory memory_{arena_, shadow_};
+  SimMemory memory_{ordinal_, arena_, shadow_};
   SimStreams streams_;
   SimCompiler compiler_{limits_, opts_, arena_, shadow_};
 };
 
 } // namespace
 
-std::unique_ptr<Backend> createSimBackend() { return std::make_unique<SimBackend>(); }
+std::unique_ptr<Backend> createSimBackend(int ordinal) { return std::make_unique<SimBackend>(ordinal); }
 
 } // namespace cutwin::rt

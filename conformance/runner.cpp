@@ -379,6 +379,41 @@ struct LoadedCase {
   std::map<std::string, DeviceArray> arrays;
 };
 
+/// An array argument or a steps case's array on `dev`: from an .npy file, zeros, or RNG states.
+DeviceArray loadArray(const llvm::json::Object &o, const std::string &name, const std::string &caseDir,
+                      const std::shared_ptr<Device> &dev) {
+  if (auto file = o.getString("npy")) {
+    NpyArray host = readNpy((fs::path(caseDir) / file->str()).string());
+    DeviceArray a = dev->empty(host.dtype, host.shape);
+    a.copyFromHost(host.data.data(), host.data.size());
+    return a;
+  }
+  if (o.get("zeros"))
+    return dev->zeros(dtypeField(o, "zeros"), shapeOf(o));
+  if (auto n =
+          o.getInteger("xoroshiro128p_states")) // as create_xoroshiro128p_states(n, seed, subsequence_start)
+    return random::createXoroshiro128pStates(*dev, *n, o.getInteger("seed").value_or(0),
+                                             o.getInteger("subsequence_start").value_or(0));
+  throw Error("case: argument '" + name + "' needs 'scalar', 'npy', 'zeros' or 'xoroshiro128p_states'");
+}
+
+CompileOptions compileOptions(const llvm::json::Object &c, const std::string &codegen,
+                              std::optional<bool> boundscheck) {
+  // "compile": {"boundscheck": true} asks for bounds checks on every backend.
+  CompileOptions co;
+  co.codegen = codegen;
+  co.boundscheck = boundscheck;
+  if (const llvm::json::Object *compile = c.getObject("compile"))
+    if (auto bc = compile->getBoolean("boundscheck"))
+      co.boundscheck = *bc;
+  return co;
+}
+
+std::string moduleFile(const llvm::json::Object &c, const std::string &caseDir) {
+  // "module" names a kernel file shared with another case; by default kernel.py.
+  return (fs::path(caseDir) / c.getString("module").value_or("kernel.py").str()).lexically_normal().string();
+}
+
 LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &dev,
                     const std::string &codegen, std::optional<bool> boundscheck = {}) {
   LoadedCase lc;
@@ -388,16 +423,7 @@ LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &d
   if (!kernelName)
     throw Error("case: missing 'kernel'");
   lc.kernel = kernelName->str();
-  // "module" names a kernel file shared with another case; by default kernel.py.
-  std::string module = c.getString("module").value_or("kernel.py").str();
-  // "compile": {"boundscheck": true} asks for bounds checks on every backend.
-  CompileOptions co;
-  co.codegen = codegen;
-  co.boundscheck = boundscheck;
-  if (const llvm::json::Object *compile = c.getObject("compile"))
-    if (auto bc = compile->getBoolean("boundscheck"))
-      co.boundscheck = *bc;
-  lc.module = Module::fromFile(dev, (fs::path(caseDir) / module).lexically_normal().string(), co);
+  lc.module = Module::fromFile(dev, moduleFile(c, caseDir), compileOptions(c, codegen, boundscheck));
   const llvm::json::Array *argSpecs = c.getArray("args");
   if (!argSpecs)
     throw Error("case: missing 'args'");
@@ -408,24 +434,145 @@ LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &d
       lc.args.push_back(scalarArg(*o));
       continue;
     }
-    DeviceArray a;
-    if (auto file = o->getString("npy")) {
-      NpyArray host = readNpy((fs::path(caseDir) / file->str()).string());
-      a = dev->empty(host.dtype, host.shape);
-      a.copyFromHost(host.data.data(), host.data.size());
-    } else if (o->get("zeros")) {
-      a = dev->zeros(dtypeField(*o, "zeros"), shapeOf(*o));
-    } else if (auto n = o->getInteger("xoroshiro128p_states")) {
-      // RNG states made as create_xoroshiro128p_states(n, seed, subsequence_start) does.
-      a = random::createXoroshiro128pStates(*dev, *n, o->getInteger("seed").value_or(0),
-                                            o->getInteger("subsequence_start").value_or(0));
-    } else {
-      throw Error("case: argument '" + name + "' needs 'scalar', 'npy', 'zeros' or 'xoroshiro128p_states'");
-    }
+    DeviceArray a = loadArray(*o, name, caseDir, dev);
     lc.arrays[name] = a;
     lc.args.push_back(a);
   }
   return lc;
+}
+
+/// Compares a case's outputs ("expect") with their goldens; fills `r` (passed, detail,
+/// outputs) or throws Error at the first mismatch.
+void checkExpected(const llvm::json::Object &c, std::map<std::string, DeviceArray> &arrays,
+                   const std::string &caseDir, CaseResult &r) {
+  const llvm::json::Object *expect = c.getObject("expect");
+  if (!expect || expect->empty())
+    throw Error("case: nothing to compare ('expect' is empty)");
+  std::vector<std::string> parts;
+  std::string firstMismatch;
+  for (auto &[key, val] : *expect) {
+    std::string name = key.str();
+    auto it = arrays.find(name);
+    if (it == arrays.end())
+      throw Error("case: 'expect' names unknown array '" + name + "'");
+    const llvm::json::Object *spec = val.getAsObject();
+    std::vector<uint8_t> got(it->second.nbytes());
+    it->second.copyToHost(got.data(), got.size());
+    r.outputs[name] = {got, it->second.dtype()};
+    dumpOutput(r, name, it->second, got);
+    if (const llvm::json::Array *digests = spec->getArray("row_digests")) {
+      try {
+        parts.push_back(name + " " +
+                        compareRowDigests(name, got, it->second.dtype(), *digests, *spec, r.backend));
+      } catch (const Error &e) { // every output's digests printed before the case fails
+        if (firstMismatch.empty())
+          firstMismatch = e.what();
+      }
+      continue;
+    }
+    NpyArray want = readNpy((fs::path(caseDir) / spec->getString("npy").value_or("").str()).string());
+    std::string summary;
+    std::string diff = compare(name, want, got, it->second.dtype(), *spec, summary);
+    if (!diff.empty())
+      throw Error("mismatch: " + diff);
+    parts.push_back(name + " " + summary + " (" + std::to_string(want.size()) + " values)");
+  }
+  if (!firstMismatch.empty())
+    throw Error(firstMismatch);
+  r.passed = true;
+  for (size_t i = 0; i < parts.size(); ++i)
+    r.detail += (i ? "; " : "") + parts[i];
+}
+
+/// A case of several devices ("devices", "arrays", "steps"): each array lives on its
+/// device; a step launches a kernel on one device, or copies an array into a stretch of
+/// another (a peer copy between devices). Where the backend has fewer devices than the case
+/// names (a machine of one GPU), device k is device k modulo those there are.
+struct StepsCase {
+  std::vector<std::shared_ptr<Device>> devices;
+  std::map<const Device *, std::shared_ptr<Module>> modules;
+  std::map<std::string, DeviceArray> arrays;
+  std::string note; ///< how the case's devices map onto the backend's, where they differ
+};
+
+StepsCase loadSteps(const llvm::json::Object &c, const std::string &caseDir,
+                    const std::shared_ptr<Device> &dev, const std::string &codegen,
+                    std::optional<bool> boundscheck) {
+  StepsCase sc;
+  int count = int(c.getInteger("devices").value_or(1));
+  bool sim = dev->isSimulator();
+  if (sim && Device::count("sim") < count)
+    Device::setSimulatedDevices(count);
+  int have = sim ? Device::count("sim") : Device::count("gpu");
+  sc.devices.push_back(dev);
+  for (int k = 1; k < count; ++k)
+    sc.devices.push_back(k < have ? Device::open((sim ? "sim:" : "gpu:") + std::to_string(k))
+                                  : sc.devices[size_t(k % have)]);
+  if (have < count)
+    sc.note = " [" + std::to_string(count) + " devices on " + std::to_string(have) + "]";
+  CompileOptions co = compileOptions(c, codegen, boundscheck);
+  for (auto &d : sc.devices)
+    if (!sc.modules.count(d.get()))
+      sc.modules[d.get()] = Module::fromFile(d, moduleFile(c, caseDir), co);
+  const llvm::json::Object *arrays = c.getObject("arrays");
+  if (!arrays)
+    throw Error("case: 'steps' needs 'arrays'");
+  for (auto &[key, val] : *arrays) {
+    const llvm::json::Object *o = val.getAsObject();
+    size_t k = size_t(o ? o->getInteger("device").value_or(0) : 0);
+    if (!o || k >= sc.devices.size())
+      throw Error("case: array '" + key.str() + "' needs a device below 'devices'");
+    sc.arrays[key.str()] = loadArray(*o, key.str(), caseDir, sc.devices[k]);
+  }
+  return sc;
+}
+
+/// A launch step's device and arguments (arrays by name, scalars as in "args").
+std::pair<const std::shared_ptr<Device> &, std::vector<Arg>> stepLaunch(const llvm::json::Object &step,
+                                                                        StepsCase &sc) {
+  size_t k = size_t(step.getInteger("device").value_or(0));
+  if (k >= sc.devices.size())
+    throw Error("case: a step's device is not below 'devices'");
+  std::vector<Arg> args;
+  if (const llvm::json::Array *names = step.getArray("args"))
+    for (const llvm::json::Value &v : *names) {
+      if (const llvm::json::Object *o = v.getAsObject()) {
+        args.push_back(scalarArg(*o));
+        continue;
+      }
+      std::string name = v.getAsString().value_or("").str();
+      auto it = sc.arrays.find(name);
+      if (it == sc.arrays.end())
+        throw Error("case: a step names unknown array '" + name + "'");
+      args.push_back(it->second);
+    }
+  return {sc.devices[k], std::move(args)};
+}
+
+void runSteps(const llvm::json::Object &c, StepsCase &sc) {
+  const llvm::json::Array *steps = c.getArray("steps");
+  for (const llvm::json::Value &v : *steps) {
+    const llvm::json::Object *step = v.getAsObject();
+    if (!step)
+      throw Error("case: a step must be an object");
+    if (auto dst = step->getString("copy")) { // {"copy": dst, "from": src, "offset": elements}
+      auto to = sc.arrays.find(dst->str()), from = sc.arrays.find(step->getString("from").value_or("").str());
+      if (to == sc.arrays.end() || from == sc.arrays.end())
+        throw Error("case: a copy step names an unknown array");
+      int64_t es = int64_t(dtypeSize(to->second.dtype()));
+      DeviceArray flat = to->second.view({to->second.size()}, {es});
+      flat.view({from->second.size()}, {es}, step->getInteger("offset").value_or(0) * es)
+          .copyFrom(from->second);
+      continue;
+    }
+    auto [dev, args] = stepLaunch(*step, sc);
+    sc.modules.at(dev.get())
+        ->kernel(step->getString("kernel").value_or("").str())
+        .launch(dims(*step, "grid"), dims(*step, "block"), args,
+                uint64_t(step->getInteger("shared_bytes").value_or(0)));
+  }
+  for (auto &d : sc.devices)
+    d->synchronize();
 }
 
 } // namespace
@@ -437,6 +584,16 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
   r.backend = dev->isSimulator() ? "sim" : codegen == "nvvm" ? "gpu-nvvm" : "gpu";
   auto start = std::chrono::steady_clock::now();
   try {
+    llvm::json::Object spec = loadJson((fs::path(caseDir) / "case.json").string());
+    if (spec.get("steps")) {
+      StepsCase sc = loadSteps(spec, caseDir, dev, codegen, boundscheck);
+      runSteps(spec, sc);
+      checkExpected(spec, sc.arrays, caseDir, r);
+      r.detail += sc.note;
+      r.milliseconds =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      return r;
+    }
     LoadedCase lc = loadCase(caseDir, dev, codegen, boundscheck);
     const llvm::json::Object &c = lc.spec;
     auto &args = lc.args;
@@ -469,45 +626,8 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
     if (expectError && !r.passed)
       throw Error("expected a " + expectError->getString("kind").value_or("").str() +
                   " error, but the kernel ran to completion");
-    if (!expectError) {
-      const llvm::json::Object *expect = c.getObject("expect");
-      if (!expect || expect->empty())
-        throw Error("case: nothing to compare ('expect' is empty)");
-      std::vector<std::string> parts;
-      std::string firstMismatch;
-      for (auto &[key, val] : *expect) {
-        std::string name = key.str();
-        auto it = arrays.find(name);
-        if (it == arrays.end())
-          throw Error("case: 'expect' names unknown array '" + name + "'");
-        const llvm::json::Object *spec = val.getAsObject();
-        std::vector<uint8_t> got(it->second.nbytes());
-        it->second.copyToHost(got.data(), got.size());
-        r.outputs[name] = {got, it->second.dtype()};
-        dumpOutput(r, name, it->second, got);
-        if (const llvm::json::Array *digests = spec->getArray("row_digests")) {
-          try {
-            parts.push_back(name + " " +
-                            compareRowDigests(name, got, it->second.dtype(), *digests, *spec, r.backend));
-          } catch (const Error &e) { // every output's digests printed before the case fails
-            if (firstMismatch.empty())
-              firstMismatch = e.what();
-          }
-          continue;
-        }
-        NpyArray want = readNpy((fs::path(caseDir) / spec->getString("npy").value_or("").str()).string());
-        std::string summary;
-        std::string diff = compare(name, want, got, it->second.dtype(), *spec, summary);
-        if (!diff.empty())
-          throw Error("mismatch: " + diff);
-        parts.push_back(name + " " + summary + " (" + std::to_string(want.size()) + " values)");
-      }
-      if (!firstMismatch.empty())
-        throw Error(firstMismatch);
-      r.passed = true;
-      for (size_t i = 0; i < parts.size(); ++i)
-        r.detail += (i ? "; " : "") + parts[i];
-    }
+    if (!expectError)
+      checkExpected(c, arrays, caseDir, r);
   } catch (const std::exception &e) {
     r.passed = false;
     r.detail = e.what();
@@ -528,6 +648,34 @@ std::vector<std::string> listCases(const std::string &dir) {
   return out;
 }
 
+namespace {
+
+/// Assembles `ptx` for `arch` with ptxas; its -v output, or Error with ptxas's complaint.
+std::string assemblePtx(const std::string &ptx, const std::string &arch, const std::string &name) {
+  const char *env = std::getenv("CUTWIN_PTXAS");
+  std::string ptxas = env ? env : CUTWIN_PTXAS;
+  fs::path file = fs::temp_directory_path() / ("cutwin-" + name + "-" + std::to_string(::getpid()) + ".ptx");
+  std::ofstream(file) << ptx;
+  // Kernels calling foreign device functions are relocatable code: the driver links them.
+  bool relocatable = ptx.find(".extern .func") != std::string::npos;
+  std::string cmd = ptxas + " -arch=" + arch + (relocatable ? " --compile-only" : "") + " -v -o /dev/null " +
+                    file.string() + " 2>&1";
+  std::string output;
+  FILE *p = popen(cmd.c_str(), "r");
+  if (!p)
+    throw Error("cannot run " + ptxas);
+  char buf[512];
+  while (fgets(buf, sizeof buf, p))
+    output += buf;
+  int rc = pclose(p);
+  fs::remove(file);
+  if (rc != 0)
+    throw Error("ptxas -arch=" + arch + " rejected the PTX: " + output);
+  return output;
+}
+
+} // namespace
+
 CaseResult checkCasePtx(const std::string &caseDir, const std::string &arch, const std::string &codegen) {
   CaseResult r;
   r.name = fs::path(caseDir).filename().string();
@@ -535,28 +683,21 @@ CaseResult checkCasePtx(const std::string &caseDir, const std::string &arch, con
   auto start = std::chrono::steady_clock::now();
   try {
     // Argument types come from the case's inputs, placed on the simulator.
-    LoadedCase lc = loadCase(caseDir, Device::open("sim"), codegen);
-    std::string ptx = lc.module->kernel(lc.kernel).ptx(lc.args, arch);
-    const char *env = std::getenv("CUTWIN_PTXAS");
-    std::string ptxas = env ? env : CUTWIN_PTXAS;
-    fs::path file =
-        fs::temp_directory_path() / ("cutwin-" + r.name + "-" + std::to_string(::getpid()) + ".ptx");
-    std::ofstream(file) << ptx;
-    // Kernels calling foreign device functions are relocatable code: the driver links them.
-    bool relocatable = ptx.find(".extern .func") != std::string::npos;
-    std::string cmd = ptxas + " -arch=" + arch + (relocatable ? " --compile-only" : "") +
-                      " -v -o /dev/null " + file.string() + " 2>&1";
+    llvm::json::Object spec = loadJson((fs::path(caseDir) / "case.json").string());
     std::string output;
-    FILE *p = popen(cmd.c_str(), "r");
-    if (!p)
-      throw Error("cannot run " + ptxas);
-    char buf[512];
-    while (fgets(buf, sizeof buf, p))
-      output += buf;
-    int rc = pclose(p);
-    fs::remove(file);
-    if (rc != 0)
-      throw Error("ptxas -arch=" + arch + " rejected the PTX: " + output);
+    if (spec.get("steps")) { // every launch's kernel
+      StepsCase sc = loadSteps(spec, caseDir, Device::open("sim"), codegen, {});
+      for (const llvm::json::Value &v : *spec.getArray("steps"))
+        if (const llvm::json::Object *step = v.getAsObject(); step && step->get("kernel")) {
+          auto [dev, args] = stepLaunch(*step, sc);
+          output =
+              assemblePtx(sc.modules.at(dev.get())->kernel(step->getString("kernel")->str()).ptx(args, arch),
+                          arch, r.name);
+        }
+    } else {
+      LoadedCase lc = loadCase(caseDir, Device::open("sim"), codegen);
+      output = assemblePtx(lc.module->kernel(lc.kernel).ptx(lc.args, arch), arch, r.name);
+    }
     auto regs = output.find("Used ");
     r.passed = true;
     r.detail = "ptxas " + arch + " ok" +

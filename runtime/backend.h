@@ -15,6 +15,8 @@ namespace cutwin::rt {
 
 using ir::PipelineOptions;
 
+class Backend;
+
 /// A fault of a launch the backend can say more about than its error record holds (the
 /// simulator's sanitizer: both accesses of a data race): where and what, in words.
 struct FaultReport {
@@ -79,6 +81,9 @@ public:
   virtual void copyToHost(void *dst, const void *src, size_t bytes) = 0;
   virtual void fill(void *dst, int byte, size_t bytes) = 0;
   virtual void copyOnDevice(void *dst, const void *src, size_t bytes) = 0;
+  /// Copies from another device of this backend's kind (`source`; a GPU to a GPU, a
+  /// simulated device to a simulated one): cuMemcpyPeer.
+  virtual void copyFromPeer(void *dst, Backend &source, const void *src, size_t bytes) = 0;
   /// The host wrote [p, p + bytes) of device memory in place (hostAddressableMemory): the
   /// simulator's sanitizer counts those bytes written.
   virtual void writtenInPlace(void *p, size_t bytes) { (void)p, (void)bytes; }
@@ -135,7 +140,13 @@ class Backend {
 public:
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
+  /// The device's number among those of its kind ("sim:N", "gpu:N").
+  virtual int ordinal() const = 0;
   virtual BackendCapabilities capabilities() const = 0;
+  /// Whether kernels of this device can reach `peer`'s memory once peer access is enabled.
+  virtual bool canAccessPeer(Backend &peer) = 0;
+  /// Enables or disables that access (the runtime keeps track of which is in force).
+  virtual void setPeerAccess(Backend &peer, bool enable) = 0;
   /// Device::attribute: the value of a CUDA device attribute by name, or nullopt.
   virtual std::optional<int64_t> attribute(const std::string &name) const = 0;
 
@@ -144,8 +155,11 @@ public:
   virtual KernelCompiler &compiler() = 0;
 };
 
-std::unique_ptr<Backend> createSimBackend();
+/// Simulated device `ordinal`.
+std::unique_ptr<Backend> createSimBackend(int ordinal);
 /// The CUDA device `index`; throws DeviceError if there is no driver or no such GPU.
 std::unique_ptr<Backend> createGpuBackend(int index);
+/// The GPUs the driver lists; 0 without a driver.
+int gpuDeviceCount();
 
 } // namespace cutwin::rt

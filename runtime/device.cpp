@@ -172,7 +172,17 @@ void DeviceArray::copySpanFromHost(const void *src) {
 void DeviceArray::copyFrom(const DeviceArray &src) {
   if (!isCContiguous() || !src.isCContiguous() || src.dtype_ != dtype_ || src.nbytes() != nbytes())
     throw Error("copyFrom: arrays must be contiguous, of the same dtype and size");
-  device_->backend().memory().copyOnDevice(data(), src.data(), nbytes());
+  rt::Backend &to = device_->backend(), &from = src.device_->backend();
+  if (&to == &from) {
+    to.memory().copyOnDevice(data(), src.data(), nbytes());
+  } else if (to.capabilities().simulator == from.capabilities().simulator) {
+    src.device_->synchronize(); // the source's kernels have written it (and not faulted)
+    to.memory().copyFromPeer(data(), from, src.data(), nbytes());
+  } else { // between a GPU and the simulator: through the host
+    std::vector<char> staged(nbytes());
+    src.copyToHost(staged.data(), staged.size());
+    copyFromHost(staged.data(), staged.size());
+  }
 }
 
 // ---- Device ----------------------------------------------------------------------------------
@@ -181,23 +191,6 @@ Device::Device(std::unique_ptr<rt::Backend> b)
     : backend_(std::move(b)), launches_(std::make_unique<rt::LaunchTracker>(*backend_)) {}
 Device::~Device() {
   launches_.reset(); // releases its device memory through the backend
-}
-
-std::shared_ptr<Device> Device::open(const std::string &spec) {
-  if (spec == "sim")
-    return std::shared_ptr<Device>(new Device(rt::createSimBackend()));
-  if (spec == "auto") {
-    try {
-      return std::shared_ptr<Device>(new Device(rt::createGpuBackend(0)));
-    } catch (const DeviceError &) {
-      return std::shared_ptr<Device>(new Device(rt::createSimBackend()));
-    }
-  }
-  if (spec == "gpu" || spec.rfind("gpu:", 0) == 0) {
-    int index = spec == "gpu" ? 0 : std::atoi(spec.c_str() + 4);
-    return std::shared_ptr<Device>(new Device(rt::createGpuBackend(index)));
-  }
-  throw DeviceError("unknown device '" + spec + "' (expected sim, gpu, gpu:N or auto)");
 }
 
 std::string Device::name() const { return backend_->name(); }
@@ -251,6 +244,9 @@ void Stream::synchronize() {
 }
 
 void Event::record(const Stream *stream) {
+  if (stream && &stream->device() != device_.get())
+    throw DeviceError("an event of " + device_->spec() + " recorded on a stream of " +
+                      stream->device().spec() + ": CUDA_ERROR_INVALID_HANDLE (invalid resource handle)");
   device_->backend().streams().recordEvent(handle_.get(), stream ? stream->handle() : nullptr);
 }
 

@@ -225,10 +225,14 @@ std::string Module::cacheDirectory() const {
 
 void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, uint64_t sharedBytes,
                     const Stream *stream) {
-  module_->launch(name_, grid, block, args, sharedBytes, stream ? stream->handle() : nullptr);
+  launch(grid, block, args, LaunchOptions{sharedBytes, stream});
 }
 
 void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, const LaunchOptions &opts) {
+  if (opts.stream && &opts.stream->device() != &module_->device())
+    throw LaunchError("kernel '" + name_ + "' runs on " + module_->device().spec() +
+                      " but its stream is one of " + opts.stream->device().spec() +
+                      ": CUDA_ERROR_INVALID_HANDLE (invalid resource handle)");
   module_->launch(name_, grid, block, args, opts.sharedBytes, opts.stream ? opts.stream->handle() : nullptr,
                   opts.timeoutSeconds);
 }
@@ -496,10 +500,14 @@ void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const 
       for (const Arg &e : a.elements())
         onThisDevice(e, i);
     } else if (a.isArray()) {
-      if (&a.array().device() != device_.get())
-        throw LaunchError("argument " + std::to_string(i + 1) + " of kernel '" + kernel +
-                          "' is an array on " + a.array().device().name() + ", but the kernel runs on " +
-                          device_->name());
+      const Device &owner = a.array().device();
+      if (&owner != device_.get() && !device_->peerAccessEnabled(owner))
+        throw LaunchError(
+            "argument " + std::to_string(i + 1) + " of kernel '" + kernel + "' is an array on " +
+            owner.spec() + " (" + owner.name() + "), but the kernel runs on " + device_->spec() +
+            ", which has no peer access to it: a GPU faults with CUDA_ERROR_ILLEGAL_ADDRESS (an "
+            "illegal memory access was encountered). Copy the array to " +
+            device_->spec() + " or enable peer access first");
       checkAligned(kernel, i, a.array());
     }
   };

@@ -45,6 +45,8 @@ step new_language 180 pytest tests/python/test_enums.py tests/python/test_tuples
 CUTWIN_CODEGEN=nvvm step nvvm_bf16_tuples 120 pytest tests/python/test_bf16_functions.py \
   tests/python/test_tuples.py --cutwin-backend=gpu
 step numba_goldens 120 python3 -W ignore conformance/tools/check_with_numba_sim.py bfloat16_ops \
-  fp8_conversions fp8_vectors datetime_arith array_reductions
+  fp8_conversions fp8_vectors datetime_arith array_reductions reduce_across_devices
+step devices 180 pytest tests/python/test_devices.py --cutwin-backend=both
+step conformance_devices 120 dist/bin/cutwin conformance conformance/cases --backend both --filter reduce_across_devices
 OUT="$out/sanitize" TOOL_TIMEOUT=70 step compute_sanitizer 230 bash conformance/sanitize/compute_sanitizer.sh
 cat "$out/steps.txt"

@@ -5,13 +5,16 @@ through selection.py), and prints a
 per-file table of passed / failed / skipped / excluded tests.
 
     python conformance/numba_suite/run.py [--selection sim|gpu] [--backend sim|gpu]
-        [--floor N] [--table FILE] [--jobs N] [--timeout S] [FILE_PATTERN ...]
+        [--devices N] [--floor N] [--table FILE] [--jobs N] [--timeout S] [FILE_PATTERN ...]
 
 --selection sim selects and skips tests as numba-cuda does under its own simulator (the
 selection numba's simulator is measured on); gpu as on a GPU. --backend picks cutwin's
 backend (CUTWIN_BACKEND). Each test file runs in its own pytest process; a test that runs
 past --timeout seconds is recorded as a timeout and the rest of its file runs on. With
---floor, the exit status is 1 if fewer than N tests pass.
+--floor, the exit status is 1 if fewer than N tests pass. --devices N runs the simulator
+with N devices (CUTWIN_SIM_DEVICES), for the tests that need several. A pattern with a
+folder (cudadrv/test_context_stack.py) names a file of another folder of numba-cuda's
+tests.
 """
 import argparse
 import fnmatch
@@ -27,9 +30,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def suite_dir(python):
+    """numba-cuda's tests folder (numba/cuda/tests: cudapy, cudadrv, ...)."""
     out = subprocess.run([python, "-c", "import numba_cuda, os; print(os.path.dirname(numba_cuda.__file__))"],
                          capture_output=True, text=True, check=True).stdout.strip()
-    return os.path.join(out, "numba", "cuda", "tests", "cudapy")
+    return os.path.join(out, "numba", "cuda", "tests")
 
 
 def run_file(python, path, args, env):
@@ -108,6 +112,7 @@ def main():
     ap.add_argument("--selection", choices=("sim", "gpu"), default="sim")
     ap.add_argument("--backend", choices=("sim", "gpu"), default="sim")
     ap.add_argument("--floor", type=int, default=None)
+    ap.add_argument("--devices", type=int, default=None, help="simulated devices (CUTWIN_SIM_DEVICES)")
     ap.add_argument("--table", default=None, help="also write the table (Markdown) here")
     ap.add_argument("--records", default=None, help="write every test's outcome (JSON lines) here")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -118,11 +123,15 @@ def main():
     ap.add_argument("patterns", nargs="*", help="test file name patterns (default: test_*.py)")
     args = ap.parse_args()
 
-    tests = suite_dir(args.python)
+    root = suite_dir(args.python)
+    tests = os.path.join(root, "cudapy")
     files = sorted(f for f in os.listdir(tests) if f.startswith("test_") and f.endswith(".py"))
     if args.patterns:
-        files = [f for f in files if any(fnmatch.fnmatch(f, p) or p in f for p in args.patterns)]
+        files = [f for f in files if any(fnmatch.fnmatch(f, p) or p in f for p in args.patterns if "/" not in p)]
+        files += sorted(os.path.relpath(os.path.join(root, p), tests) for p in args.patterns if "/" in p)
     env = dict(os.environ)
+    if args.devices:
+        env["CUTWIN_SIM_DEVICES"] = str(args.devices)
     env["PYTHONPATH"] = os.pathsep.join([HERE] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     env["CUTWIN_BACKEND"] = args.backend
     env.pop("NUMBA_ENABLE_CUDASIM", None)  # numba-cuda's own simulator must not load

@@ -4,12 +4,15 @@ source distribution (it ships its tests) comes from PyPI, and pytest runs its GP
 (tests/test_gpu_*.py and the `-k gpu` tests of test_core, test_non_normalized_decorator and
 test_precision) with `numba.cuda` as cutwin. Prints a per-file table and the total time.
 
-    python conformance/stumpy/run.py [--version V] [--work DIR] [--baseline]
-        [--expect N] [--records FILE] [--table FILE]
+    python conformance/stumpy/run.py [--version V] [--work DIR] [--baseline] [--devices N]
+        [-k KEYWORD] [--expect N] [--records FILE] [--table FILE]
 
 --baseline runs the same tests on numba-cuda's own simulator (NUMBA_ENABLE_CUDASIM=1, no
 cutwin) instead, for the speed comparison in bench/stumpy.py. With --expect N the exit
 status is 1 unless N tests ran and every one passed (numba's simulator passes all of them).
+--devices N gives the simulator N devices (CUTWIN_SIM_DEVICES): stumpy's multi-device
+tests (`-k parallel`: gpu_stump and gpu_aamp with device_id=[0, ..., N-1]) then split
+their work over them, one process per device.
 
 cutwin is taken as installed, or from the folder `--cutwin-dir` (default: where `import
 cutwin` finds it); a folder outside site-packages gets its cutwin-numba.pth read as
@@ -62,6 +65,8 @@ def environment(args, work):
         return env
     env["CUTWIN_NUMBA"] = "1"
     env["CUTWIN_BACKEND"] = args.backend
+    if args.devices:
+        env["CUTWIN_SIM_DEVICES"] = str(args.devices)
     folder = args.cutwin_dir or cutwin_dir(args.python)
     import site
 
@@ -113,6 +118,7 @@ def main():
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--backend", default="sim", choices=("sim", "gpu"))
     ap.add_argument("--cutwin-dir", default=None)
+    ap.add_argument("--devices", type=int, default=None, help="simulated devices (CUTWIN_SIM_DEVICES)")
     ap.add_argument("--baseline", action="store_true", help="numba-cuda's own simulator runs the tests (no cutwin)")
     ap.add_argument("--expect", type=int, default=None, help="fail unless this many tests ran and all passed")
     ap.add_argument("--table", default=None)

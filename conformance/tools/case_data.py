@@ -39,9 +39,23 @@ def blocks(n, b):
 
 
 
+def _array_entry(d, name, value):
+    """An array's entry in case.json: zeros by dtype and shape, else an in_<name>.npy file."""
+    if not value.any():
+        return {"zeros": value.dtype.name, "shape": list(value.shape)}
+    f = f"in_{name}.npy"
+    np.save(os.path.join(d, f), np.ascontiguousarray(value))
+    return {"npy": f}
+
+
 def write(name, spec, root=CASES):
     d = os.path.join(root, name)
     os.makedirs(d, exist_ok=True)
+    if "steps" in spec:  # several devices: arrays each on its device, launches and copies
+        case = {"description": spec["description"], "devices": spec["devices"],
+                "arrays": {a: dict(device=k, **_array_entry(d, a, v)) for a, k, v in spec["arrays"]},
+                "steps": spec["steps"]}
+        return _finish(d, spec, case)
     args = []
     for arg_name, value in spec["args"]:
         if isinstance(value, dict):  # e.g. {"xoroshiro128p_states": n, "seed": s}
@@ -56,6 +70,11 @@ def write(name, spec, root=CASES):
             args.append({"name": arg_name, "npy": f})
     case = {"description": spec["description"], "kernel": spec["kernel"], "grid": spec["grid"],
             "block": spec["block"], "args": args}
+    return _finish(d, spec, case)
+
+
+def _finish(d, spec, case):
+    """The parts every case has (expected outputs, options) and case.json itself."""
     if "module" in spec:
         case["module"] = spec["module"]
     if "expect" in spec:

@@ -110,6 +110,48 @@ def block_sum():
                 description="shared-memory tree sum per block (the reduction order is fixed)")
 
 
+def tree_sums(x, t):
+    """Each block of `t` elements summed as the kernels' shared-memory tree does (float32)."""
+    nb = blocks(len(x), t)
+    s = np.zeros(nb * t, np.float32)
+    s[:len(x)] = x
+    s = s.reshape(nb, t)
+    stride = t // 2
+    while stride > 0:
+        s[:, :stride] = s[:, :stride] + s[:, stride:2 * stride]
+        stride //= 2
+    return s[:, 0].copy()
+
+
+@case
+def reduce_across_devices():
+    """A sum split over four devices: each sums its chunk per block, the partial sums come
+    to device 0 by peer copies, and one block there adds them in a fixed order."""
+    r = rng(40)
+    t, sizes = 256, [5120, 5120, 5120, 3000]
+    chunks = [r.uniform(-1, 1, n).astype(np.float32) for n in sizes]
+    partials = [tree_sums(c, t) for c in chunks]
+    gathered = np.concatenate(partials)
+    runs = np.zeros(t, np.float32)  # thread j adds gathered[j], gathered[j + t], ... in order
+    for j in range(len(gathered)):
+        runs[j % t] = runs[j % t] + gathered[j]
+    total = tree_sums(runs, t)
+    arrays, steps, offset = [], [], 0
+    for k, (c, p) in enumerate(zip(chunks, partials)):
+        arrays += [("x%d" % k, k, c), ("p%d" % k, k, np.zeros(len(p), np.float32))]
+        steps.append({"device": k, "kernel": "block_sums", "grid": [len(p)], "block": [t],
+                      "args": ["x%d" % k, "p%d" % k]})
+    for k, p in enumerate(partials):
+        steps.append({"copy": "gathered", "from": "p%d" % k, "offset": offset})
+        offset += len(p)
+    arrays += [("gathered", 0, np.zeros(len(gathered), np.float32)), ("total", 0, np.zeros(1, np.float32))]
+    steps.append({"device": 0, "kernel": "sum_partials", "grid": [1], "block": [t], "args": ["gathered", "total"]})
+    return dict(devices=4, arrays=arrays, steps=steps,
+                expect={"gathered": (gathered, {}), "total": (total, {})},
+                description="a float32 sum split over four devices: per-block tree sums on each, peer copies "
+                            "of the partial sums to device 0, one block adding them in a fixed order")
+
+
 @case
 def grid3d():
     shape = (5, 6, 7)

@@ -24,6 +24,10 @@ def _working_directory(path):
         os.chdir(old)
 
 
+def _host_array(case_dir, a):
+    return np.load(os.path.join(case_dir, a["npy"])) if "npy" in a else np.zeros(a["shape"], dtype=a["zeros"])
+
+
 class NumbaCase:
     def __init__(self, case_dir):
         self.dir = case_dir
@@ -34,8 +38,14 @@ class NumbaCase:
                                                         os.path.join(case_dir, c.get("module", "kernel.py")))
         mod = importlib.util.module_from_spec(module)
         module.loader.exec_module(mod)
-        self.kernel = getattr(mod, c["kernel"])
+        self.module = mod
         self.args, self.arrays = [], {}
+        if "steps" in c:  # several devices; case k runs on device k modulo those there are
+            for name, a in c["arrays"].items():
+                with self._device(a["device"]):
+                    self.arrays[name] = cuda.to_device(_host_array(case_dir, a))
+            return
+        self.kernel = getattr(mod, c["kernel"])
         for a in c["args"]:
             if "scalar" in a:
                 self.args.append(np.dtype(a["dtype"]).type(a["scalar"]))
@@ -45,15 +55,35 @@ class NumbaCase:
                 d = create_xoroshiro128p_states(a["xoroshiro128p_states"], seed=a.get("seed", 0),
                                                 subsequence_start=a.get("subsequence_start", 0))
             else:
-                host = (np.load(os.path.join(case_dir, a["npy"])) if "npy" in a
-                        else np.zeros(a["shape"], dtype=a["zeros"]))
-                d = cuda.to_device(host)
+                d = cuda.to_device(_host_array(case_dir, a))
             self.arrays[a["name"]] = d
             self.args.append(d)
 
     def launch(self):
         """Runs the kernel once; link=[...] paths in the kernel are relative to the case."""
         c = self.spec
+        if "steps" in c:
+            return self._run_steps()
         with _working_directory(self.dir):
             self.kernel[tuple(c["grid"]), tuple(c["block"]), 0, c.get("shared_bytes", 0)](*self.args)
             cuda.synchronize()
+
+    @staticmethod
+    def _device(k):
+        return cuda.gpus[k % len(cuda.gpus)]
+
+    def _run_steps(self):
+        """A case of several devices: its launches, each on its device, and its copies of an
+        array into a stretch of another (peer copies)."""
+        for step in self.spec["steps"]:
+            if "copy" in step:
+                src = self.arrays[step["from"]]
+                dst = self.arrays[step["copy"]].reshape(-1)
+                dst[step.get("offset", 0):step.get("offset", 0) + src.size].copy_to_device(src)
+                continue
+            args = [self.arrays[a] if isinstance(a, str) else np.dtype(a["dtype"]).type(a["scalar"])
+                    for a in step["args"]]
+            with self._device(step["device"]):
+                getattr(self.module, step["kernel"])[tuple(step["grid"]), tuple(step["block"]), 0,
+                                                     step.get("shared_bytes", 0)](*args)
+                cuda.synchronize()

@@ -70,6 +70,8 @@ class Stream {
 public:
   void synchronize();
   void *handle() const { return handle_.get(); }
+  /// The device the stream belongs to: launches and events on it must be that device's.
+  Device &device() const { return *device_; }
 
 private:
   friend class Device;
@@ -135,7 +137,9 @@ public:
   /// over the buffer, offset by -span().begin, sees the elements).
   void copySpanToHost(void *dst) const;
   void copySpanFromHost(const void *src);
-  /// Device-to-device copy from an array of the same dtype and size (both contiguous).
+  /// Device-to-device copy from an array of the same dtype and size (both contiguous);
+  /// `src` may lie on another device (a peer copy, staged through the host between a GPU
+  /// and the simulator). Peer copies need no peer access.
   void copyFrom(const DeviceArray &src);
   template <class T> std::vector<T> toVector() const {
     if (dtypeOf<T>() != dtype_)
@@ -181,15 +185,36 @@ enum HostMemoryFlags : unsigned {
   kHostWriteCombined = 4, ///< allocateHost only: write-combined (fast host writes, slow reads)
 };
 
-/// A device: the CPU simulator ("sim") or an NVIDIA GPU ("gpu", "gpu:N").
+/// A device: a simulated one ("sim", "sim:N") or an NVIDIA GPU ("gpu", "gpu:N").
 class Device : public std::enable_shared_from_this<Device> {
 public:
-  /// `spec`: "sim", "gpu", "gpu:N" or "auto" (GPU if present, else the simulator).
+  /// `spec`: "sim" (= "sim:0"), "sim:N", "gpu" (= "gpu:0"), "gpu:N" or "auto" (GPU 0 if
+  /// present, else simulated device 0). Each call opens a device of its own.
   static std::shared_ptr<Device> open(const std::string &spec = "sim");
+  /// How many devices there are of a kind: "sim", the simulated devices (1 unless
+  /// CUTWIN_SIM_DEVICES or setSimulatedDevices says otherwise), or "gpu", the GPUs the
+  /// driver lists (0 without one).
+  static int count(const std::string &kind);
+  /// Presents `n` simulated devices (1 to 64) from now on, in place of CUTWIN_SIM_DEVICES;
+  /// devices already open stay usable.
+  static void setSimulatedDevices(int n);
   ~Device();
 
   std::string name() const;
   bool isSimulator() const;
+  /// The device's number among those of its kind (N of "sim:N" and "gpu:N").
+  int ordinal() const;
+  /// "sim:N" or "gpu:N".
+  std::string spec() const;
+
+  /// Whether kernels of this device can be given access to `peer`'s memory (simulated
+  /// devices: any other simulated device; GPUs: as the driver says).
+  bool canAccessPeer(const Device &peer) const;
+  /// Lets kernels launched on this device use arrays of `peer` (cuCtxEnablePeerAccess);
+  /// without it such a launch is refused, where a GPU would fault with an illegal address.
+  void enablePeerAccess(const Device &peer);
+  void disablePeerAccess(const Device &peer);
+  bool peerAccessEnabled(const Device &peer) const;
   /// A device attribute by its CUDA name without the prefix ("MULTIPROCESSOR_COUNT",
   /// "MAX_THREADS_PER_BLOCK", "WARP_SIZE", ...; numba's Device attributes): the GPU's, or
   /// the simulated device's limits. nullopt for a name the backend does not know.
@@ -243,6 +268,8 @@ private:
   explicit Device(std::unique_ptr<rt::Backend> b);
   std::unique_ptr<rt::Backend> backend_;
   std::unique_ptr<rt::LaunchTracker> launches_;
+  mutable std::mutex peersMu_;
+  std::vector<std::string> peers_; ///< specs of the devices this one has peer access to
 };
 
 /// One kernel argument: a scalar of a given type, or a device array.

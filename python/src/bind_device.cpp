@@ -16,8 +16,17 @@ namespace cutwin::py {
 void bindDevice(nb::module_ &m) {
   nb::class_<Device>(m, "Device")
       .def_static("open", &Device::open, nb::arg("spec") = "sim",
-                  "Opens 'sim', 'gpu', 'gpu:N' or 'auto' (the GPU if present, else the simulator).")
+                  "Opens 'sim', 'sim:N', 'gpu', 'gpu:N' or 'auto' (the GPU if present, else the simulator).")
+      .def_static("count", &Device::count, nb::arg("kind"),
+                  "How many devices of a kind ('sim', 'gpu') there are.")
+      .def_static("set_simulated_devices", &Device::setSimulatedDevices, nb::arg("n"))
       .def_prop_ro("name", &Device::name)
+      .def_prop_ro("ordinal", &Device::ordinal)
+      .def_prop_ro("spec", &Device::spec)
+      .def("can_access_peer", &Device::canAccessPeer, nb::arg("peer"))
+      .def("enable_peer_access", &Device::enablePeerAccess, nb::arg("peer"))
+      .def("disable_peer_access", &Device::disablePeerAccess, nb::arg("peer"))
+      .def("peer_access_enabled", &Device::peerAccessEnabled, nb::arg("peer"))
       .def("attribute", &Device::attribute, nb::arg("name"))
       .def_prop_ro("is_simulator", &Device::isSimulator)
       .def("synchronize", &Device::synchronize, nb::call_guard<nb::gil_scoped_release>())
@@ -77,6 +86,7 @@ void bindDevice(nb::module_ &m) {
 
   nb::class_<Stream>(m, "Stream")
       .def("synchronize", &Stream::synchronize, nb::call_guard<nb::gil_scoped_release>())
+      .def_prop_ro("device_spec", [](const Stream &s) { return s.device().spec(); })
       .def_prop_ro("handle", [](const Stream &s) { return reinterpret_cast<uintptr_t>(s.handle()); });
 
   nb::class_<Event>(m, "Event")

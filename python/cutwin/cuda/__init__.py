@@ -23,14 +23,16 @@ from . import libdevice  # noqa: F401,E402  cuda.libdevice.<name>: libdevice fun
 from . import fp16  # noqa: F401,E402  cuda.fp16.hadd etc.: CUDA's float16 functions in kernels
 from . import bf16  # noqa: F401,E402  cuda.bf16.hadd etc.: CUDA's bfloat16 functions in kernels
 from . import cudadrv  # noqa: F401,E402  cuda.cudadrv.driver / drvapi names
+from .cudadrv import devices, driver  # noqa: F401,E402  cuda.devices.get_context(), cuda.driver, as numba has them
+from .cudadrv.devices import require_context  # noqa: F401,E402
 from .reduction import Reduce, reduce  # noqa: F401,E402
 from .special import carray, farray, literal_unroll  # noqa: F401,E402
 from . import launchconfig  # noqa: F401,E402
 from .vectorizers import guvectorize, vectorize  # noqa: F401,E402
 from .runtime import (Event, Stream, close, current_backend, default_stream, detect, event,  # noqa: F401
                       event_elapsed_time, external_stream, get_current_device, gpu_available, gpus, is_available, list_devices,
-                      legacy_default_stream, per_thread_default_stream, select_device, stream, synchronize,
-                      use_backend)
+                      legacy_default_stream, per_thread_default_stream, select_device, set_simulated_devices,
+                      simulated_devices, stream, synchronize, use_backend)
 
 
 def is_supported_version():

@@ -107,7 +107,7 @@ class DeviceNDArray:
     def gpu_data(self):
         """numba's view of the array's memory: a MemoryPointer at its first byte (this array
         keeps the memory alive)."""
-        ctx = memory.current_context()
+        ctx = memory.context_of(runtime._spec_of(self._arr.device))
         begin, nbytes = self._arr.span
         return memory.MemoryPointer(ctx, self._arr.device_pointer + begin, nbytes, owner=self)
 
@@ -136,8 +136,8 @@ class DeviceNDArray:
         return self._arr.is_c_contiguous
 
     def get_ipc_handle(self):
-        """An IpcArrayHandle another process can open to use this array's memory (GPU)."""
-        ctx = memory.current_context()
+        """An IpcArrayHandle another process can open to use this array's memory."""
+        ctx = memory.context_of(runtime._spec_of(self._arr.device))
         ipch = ctx.get_ipc_handle(memory.MemoryPointer(ctx, self._arr.device_pointer, self._arr.span[1]))
         return IpcArrayHandle(ipch, dict(shape=self.shape, strides=self.strides, dtype=self.dtype))
 

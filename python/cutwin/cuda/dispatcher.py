@@ -196,7 +196,7 @@ class _JitFunction:
     def _compiled(self, spec):
         """This function's module and kernel on device `spec`, compiled on first use."""
         _warn_inactive_breakpoints(self, spec)
-        module = self._module(spec, codegen=None if spec == "sim" else self._gpu_codegen)
+        module = self._module(spec, codegen=None if runtime._is_sim(spec) else self._gpu_codegen)
         kernel = None if self.targetoptions["device"] else module.kernel(self._code_name)
         return _Compiled(module, kernel)
 
@@ -825,7 +825,7 @@ def _warn_inactive_breakpoints(fn, spec):
     names = resolve.code_names(fn.py_func.__code__)
     if not names & {"breakpoint", "set_trace"}:
         return
-    if spec != "sim":
+    if not runtime._is_sim(spec):
         why = "GPU kernels do not stop (run it on the simulator: CUTWIN_BACKEND=sim)"
     elif not fn.targetoptions.get("debug"):
         why = "it is not compiled for debugging (debug=True, or CUTWIN_DEBUG=1)"

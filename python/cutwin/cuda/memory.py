@@ -142,29 +142,52 @@ class PinnedMemory:
             self._finalizer()
 
 
+class IpcMemHandle(bytes):
+    """The 64 bytes of an IPC handle, which numba's code reads as `handle.reserved`."""
+
+    @property
+    def reserved(self):
+        return bytes(self)
+
+
 class IpcHandle:
-    """An inter-process handle to device memory (64 opaque bytes from cuIpcGetMemHandle),
-    `offset` bytes into the allocation it names. It pickles (without `base`, the memory
-    of the exporting process), so it can be sent to another process, which `open`s it."""
+    """An inter-process handle to device memory (64 opaque bytes from cuIpcGetMemHandle;
+    on the simulator, the memory file of simulator/ipc_memory.h), `offset` bytes into the
+    allocation it names. It pickles (without `base`, the memory of the exporting process),
+    so it can be sent to another process, which opens it on any of its devices."""
 
     def __init__(self, base, handle, size, source_info=None, offset=0):
-        self.base, self.handle, self.size = base, handle, size
+        self.base, self.handle, self.size = base, IpcMemHandle(bytes(handle)), size
         self.source_info, self.offset = source_info, offset
         self._opened = None  # (context, mapped base) while open
 
     def open(self, context=None):
-        """Maps the memory into this process (not the one that exported it): a
-        MemoryPointer to the handle's `size` bytes. Unmapped by close()."""
+        """Maps the memory into this process (not the one that exported it) on `context`'s
+        device: a MemoryPointer to the handle's `size` bytes. Unmapped by close()."""
+        if self.base is not None:
+            raise ValueError("opening IpcHandle from original process")
         if self._opened is not None:
-            raise ValueError("the IPC handle is already open")
+            raise ValueError("IpcHandle is already opened")
         ctx = context or current_context()
         base = ctx._native.ipc_open(bytes(self.handle))
         self._opened = (ctx, base)
         return MemoryPointer(ctx, base + self.offset, self.size)
 
+    # numba opens directly where the device reaches the memory, else it stages a copy
+    # through the source device; a device reaches any other's memory once the handle is
+    # open (the driver enables peer access lazily, as the simulator has it anyway).
+    open_direct = open_staged = open
+
+    def open_array(self, context, shape, dtype, strides=None):
+        """A device array over the memory (open() and a view of it)."""
+        from .devicearray import _array_at
+
+        mem = self.open(context)
+        return _array_at(mem.device_pointer_value, (shape,) if isinstance(shape, int) else shape, dtype, strides, mem)
+
     def close(self):
         if self._opened is None:
-            raise ValueError("the IPC handle is not open")
+            raise ValueError("IpcHandle not opened")
         ctx, base = self._opened
         self._opened = None
         ctx._native.ipc_close(base)
@@ -403,6 +426,22 @@ class Context:
     def get_ipc_handle(self, memory):
         return self.memory_manager.get_ipc_handle(memory)
 
+    def can_access_peer(self, peer_device):
+        """Whether kernels of this context's device can reach the memory of device
+        `peer_device` (its number) once peer access is enabled."""
+        return self.device.can_access_peer(int(peer_device))
+
+    def enable_peer_access(self, peer_context, flags=0):
+        """Lets kernels of this context's device use arrays of `peer_context`'s device
+        (cuCtxEnablePeerAccess); without it cutwin refuses such a launch, where a GPU
+        would fault with an illegal address."""
+        if flags != 0:
+            raise ValueError("enable_peer_access takes flags=0 (the driver's only value)")
+        self._native.enable_peer_access(peer_context._native)
+
+    def disable_peer_access(self, peer_context):
+        self._native.disable_peer_access(peer_context._native)
+
     def reset(self):
         self.memory_manager.reset()
 
@@ -441,7 +480,11 @@ def _manager_class():
 
 def current_context():
     """The current device's context (its memory manager is created on first use)."""
-    spec = runtime._selected_spec()
+    return context_of(runtime._selected_spec())
+
+
+def context_of(spec):
+    """The context of device `spec` ("sim", "sim:1", "gpu:0", ...)."""
     with _lock:
         ctx = _contexts.get(spec)
         if ctx is None:

@@ -179,7 +179,7 @@ class _Scratch:
         # The simulator makes the two launches: a cooperative launch there would make every
         # thread of the grid a fiber at once.
         self.cooperative_blocks = 0
-        if runtime._selected_spec() != "sim":
+        if not runtime._is_sim(runtime._selected_spec()):
             t = ct.from_dtype(dtype)
             sig = (t[::1], ct.int64, t[::1], t[::1], t)
             try:

@@ -1,7 +1,10 @@
 """Devices and backends, streams, events: numba.cuda's runtime functions over cutwin's
 devices. The backend is the simulator ("sim") or a GPU ("gpu", "gpu:N"), chosen by
 CUTWIN_BACKEND=sim|gpu|auto (auto, the default: the GPU if one is available, else the
-simulator) or in code with `cuda.use_backend(...)` (also a context manager)."""
+simulator) or in code with `cuda.use_backend(...)` (also a context manager). The simulator
+presents CUTWIN_SIM_DEVICES devices (default 1; `set_simulated_devices(n)` in code): "sim"
+is device 0, "sim:N" device N. Each host thread has its current device (`select_device`,
+`with cuda.gpus[i]:`)."""
 import contextlib
 import ctypes
 import os
@@ -30,9 +33,39 @@ def _canonical(spec):
         return "gpu:0" if gpu_available() else "sim"
     if spec == "gpu":
         return "gpu:0"
-    if spec == "sim" or spec.startswith("gpu:"):
-        return spec
-    raise ValueError("unknown cutwin backend %r (expected sim, gpu, gpu:N or auto)" % spec)
+    if spec == "sim" or spec == "sim:0":
+        return "sim"
+    if spec.startswith(("gpu:", "sim:")) and spec[4:].isdigit():
+        return spec[:4] + str(int(spec[4:]))
+    raise ValueError("unknown cutwin backend %r (expected sim, sim:N, gpu, gpu:N or auto)" % spec)
+
+
+def _is_sim(spec):
+    return spec.startswith("sim")
+
+
+def _spec_of(device):
+    """The canonical spec of a C++ device ("sim" for simulated device 0)."""
+    spec = device.spec
+    return "sim" if spec == "sim:0" else spec
+
+
+def _spec_for(kind_of, devnum):
+    """The spec of device `devnum` of the kind `kind_of` (a spec) is."""
+    if _is_sim(kind_of):
+        return "sim" if int(devnum) == 0 else "sim:%d" % int(devnum)
+    return "gpu:%d" % int(devnum)
+
+
+def set_simulated_devices(n):
+    """Makes the simulator present `n` devices from now on (as CUTWIN_SIM_DEVICES=n): they
+    are `cuda.gpus` on the simulator backend, each with its own memory, streams and events."""
+    _cutwin.Device.set_simulated_devices(int(n))
+
+
+def simulated_devices():
+    """How many devices the simulator presents."""
+    return _cutwin.Device.count("sim")
 
 
 def gpu_available():
@@ -90,16 +123,38 @@ class _BackendScope:
 
 
 def use_backend(spec):
-    """Selects the backend for this thread: "sim", "gpu", "gpu:N" or "auto". Returns a
-    context manager that restores the previous one, so both forms work:
+    """Selects the backend (and its device) for this thread: "sim", "sim:N", "gpu",
+    "gpu:N" or "auto". Returns a context manager that restores the previous one, so both
+    forms work:
 
         cuda.use_backend("sim")
         with cuda.use_backend("gpu"): ...
     """
     previous = getattr(_state, "spec", None)
-    _state.spec = _canonical(spec)
-    _open(_state.spec)  # fail here, not at the first launch
+    spec = _canonical(spec)
+    _open(spec)  # fail here, not at the first launch
+    _state.spec = spec
     return _BackendScope(previous)
+
+
+def _switch_device(spec):
+    """use_backend for numba's device switches (`with cuda.gpus[i]`, select_device): not
+    while a function that requires the current context runs (numba's rule)."""
+    attached = getattr(_state, "attached", None)
+    if attached is not None and attached != spec:
+        raise RuntimeError("Cannot switch CUDA-context.")
+    return use_backend(spec)
+
+
+@contextlib.contextmanager
+def _attached():
+    """The current device stays current for the block (numba's require_context)."""
+    previous = getattr(_state, "attached", None)
+    _state.attached = _selected_spec()
+    try:
+        yield
+    finally:
+        _state.attached = previous
 
 
 # -- numba.cuda's device functions -----------------------------------------------------------
@@ -161,7 +216,17 @@ class _DeviceInfo:
 
     @property
     def is_simulator(self):
-        return self._spec == "sim"
+        return _is_sim(self._spec)
+
+    @property
+    def uuid(self):
+        """numba's device UUID text ("GPU-xxxxxxxx-..."): the GPU's, or one per simulated device."""
+        n = _open(self._spec).attribute("PCI_BUS_ID") or 0
+        return "GPU-c0717e00-0000-4000-8000-%012x" % (n if self.is_simulator else 0x100000 + n)
+
+    def can_access_peer(self, peer_devnum):
+        """Whether kernels of this device can reach device `peer_devnum`'s memory."""
+        return _open(self._spec).can_access_peer(_open(_spec_for(self._spec, peer_devnum)))
 
     def __getattr__(self, name):
         # numba's device attributes: MULTIPROCESSOR_COUNT, MAX_THREADS_PER_BLOCK, WARP_SIZE, ...
@@ -172,15 +237,19 @@ class _DeviceInfo:
         raise AttributeError("%s has no attribute %r" % (type(self).__name__, name))
 
     def __enter__(self):
-        self._scope = use_backend(self._spec)
+        # A stack per host thread: nested `with` blocks of one device each restore theirs.
+        scopes = _state.__dict__.setdefault("device_scopes", [])
+        scopes.append(_switch_device(self._spec))
         return self
 
     def __exit__(self, *exc):
-        self._scope.__exit__(*exc)
+        scopes = _state.__dict__.get("device_scopes")
+        if scopes:  # (close() inside the block has made device 0 current already)
+            scopes.pop().__exit__(*exc)
         return False
 
     def reset(self):
-        synchronize()
+        _open(self._spec).synchronize()
 
     def __repr__(self):
         return "<cutwin device %s: %s>" % (self._spec, self.name)
@@ -195,7 +264,7 @@ class _GpuInfo(_DeviceInfo):
 
 
 def _info(spec):
-    return _DeviceInfo(spec) if spec == "sim" else _GpuInfo(spec)
+    return _DeviceInfo(spec) if _is_sim(spec) else _GpuInfo(spec)
 
 
 def get_current_device():
@@ -204,46 +273,54 @@ def get_current_device():
 
 def list_devices():
     """The devices of the current backend, as numba lists them (`[d.id for d in
-    cuda.list_devices()]`): the GPUs, or the simulator as device 0."""
+    cuda.list_devices()]`): the GPUs, or the simulated devices."""
     return list(gpus)
 
 
 def select_device(device_id):
-    """Makes GPU `device_id` current (numba's meaning); on the simulator backend only
-    device 0 exists."""
-    if _selected_spec() == "sim":
-        if device_id != 0:
-            raise DeviceError("the simulator backend has one device (0)")
-        return get_current_device()
-    use_backend("gpu:%d" % device_id)
+    """Makes device `device_id` of the current backend current for this thread (numba's
+    meaning) and returns it."""
+    n = len(gpus)
+    if not 0 <= int(device_id) < n:
+        raise DeviceError("no device %d: the %s backend has %d" % (
+            device_id, "simulator" if _is_sim(_selected_spec()) else "GPU", n))
+    _switch_device(_spec_for(_selected_spec(), device_id))
     return get_current_device()
 
 
 def close():
-    """Synchronises; cutwin keeps devices open for the life of the process."""
-    synchronize()
+    """numba's close(): waits for the devices of the current backend and makes device 0
+    current again. cutwin keeps devices open for the life of the process: arrays made
+    before stay valid."""
+    spec = _selected_spec()
+    for s in gpus._specs():
+        if s in _devices:
+            _devices[s].synchronize()
+    if getattr(_state, "attached", None) is None:
+        _state.spec = _spec_for(spec, 0)
+    _state.__dict__.pop("device_scopes", None)
 
 
 class _Gpus:
-    """`cuda.gpus`: the devices of the current backend (the simulator counts as one)."""
+    """`cuda.gpus`: the devices of the current backend (the simulator's: CUTWIN_SIM_DEVICES)."""
 
     def _specs(self):
-        if _selected_spec() == "sim":
-            return ["sim"]
-        specs = []
-        while True:
-            spec = "gpu:%d" % len(specs)
-            try:
-                _open(spec)
-            except DeviceError:
-                return specs
-            specs.append(spec)
+        if _is_sim(_selected_spec()):
+            return ["sim"] + ["sim:%d" % k for k in range(1, simulated_devices())]
+        return ["gpu:%d" % k for k in range(_cutwin.Device.count("gpu"))]
+
+    @property
+    def lst(self):
+        return list(self)
 
     def __len__(self):
         return len(self._specs())
 
     def __getitem__(self, i):
-        return _info(self._specs()[i])
+        specs = self._specs()
+        if isinstance(i, slice):
+            return [_info(s) for s in specs[i]]
+        return _info(specs[int(i)])
 
     def __iter__(self):
         return (_info(s) for s in self._specs())
@@ -259,9 +336,10 @@ gpus = _Gpus()
 def detect():
     """Prints the devices cutwin can use and returns True (numba's `cuda.detect`)."""
     print("cutwin backend: %s" % current_backend())
-    print("  simulator: %s" % _open("sim").name)
+    print("  simulator: %s (%d device%s)" % (_open("sim").name, simulated_devices(),
+                                             "" if simulated_devices() == 1 else "s"))
     if gpu_available():
-        for g in _Gpus()._specs() if _selected_spec() != "sim" else ["gpu:0"]:
+        for g in ["gpu:%d" % k for k in range(_cutwin.Device.count("gpu"))]:
             print("  %s: %s" % (g, _open(g).name))
     else:
         print("  no GPU: %s" % _gpu_probe)

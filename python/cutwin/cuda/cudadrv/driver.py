@@ -4,6 +4,7 @@ from ..memory import (AutoFreePointer, BaseCUDAMemoryManager, Context, GetIpcHan
                       HostOnlyCUDAMemoryManager, IpcHandle, MappedMemory, MemoryInfo, MemoryPointer,
                       NumbaCUDAMemoryManager, PendingDeallocs, PinnedMemory)
 from .. import runtime
+from ..memory import _address
 from ..runtime import Event, Stream  # noqa: F401,E402
 from .error import CudaDriverError, CudaSupportError  # noqa: F401,E402
 
@@ -32,6 +33,53 @@ def Device(devnum):
         raise CudaSupportError("no CUDA device %d (the %s backend has %d)"
                                % (devnum, runtime.current_backend(), len(devices)))
     return devices[int(devnum)]
+
+
+def host_pointer(obj):
+    """The address of a host buffer (a NumPy array or anything with the buffer protocol)."""
+    import numpy as np
+
+    return np.asarray(obj).ctypes.data if not isinstance(obj, int) else obj
+
+
+def device_pointer(obj):
+    """The device address of a device array, a MemoryPointer or an address."""
+    if hasattr(obj, "device_ctypes_pointer"):
+        return int(obj.device_ctypes_pointer or 0) if not hasattr(obj, "device_pointer_value") \
+            else obj.device_pointer_value
+    return _address(obj)
+
+
+def _bytes_at(pointer, size):
+    """`size` bytes of the current device's memory at `pointer`, as a cutwin array."""
+    from ... import _cutwin
+
+    return _cutwin.wrap(runtime._device(), int(pointer), "uint8", [int(size)], [1], None)
+
+
+def _host_bytes(obj, size):
+    import numpy as np
+
+    return np.frombuffer(memoryview(obj).cast("B"), np.uint8, count=int(size))
+
+
+def host_to_device(dst, src, size, stream=0):
+    """numba's driver call: copies `size` bytes from host buffer `src` to device memory `dst`."""
+    if size:
+        _bytes_at(device_pointer(dst), size).copy_from_host(_host_bytes(src, size))
+
+
+def device_to_host(dst, src, size, stream=0):
+    """numba's driver call: copies `size` bytes from device memory `src` to host buffer `dst`."""
+    if size:
+        _bytes_at(device_pointer(src), size).copy_to_host(_host_bytes(dst, size))
+
+
+def device_to_device(dst, src, size, stream=0):
+    """numba's driver call: copies `size` bytes between device allocations (of any devices:
+    addresses are unified)."""
+    if size:
+        _bytes_at(device_pointer(dst), size).copy_from(_bytes_at(device_pointer(src), size))
 
 
 def _raise_driver_not_found():
