@@ -57,12 +57,18 @@ std::vector<uint8_t> IpcMemory::exportAllocation(void *base, size_t bytes, char 
   }
   // The contents move into the file, which then takes the pages' place at their address.
   std::memcpy(copy, pages, span);
-  munmap(copy, span);
   if (mmap(pages, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+    // A failed MAP_FIXED may have unmapped the pages already: private memory again, with
+    // the contents put back, or nothing there at all rather than memory shared by mistake.
     std::string why = systemError("cuIpcGetMemHandle on a simulated device: mapping the memory file");
+    if (mmap(pages, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1,
+             0) != MAP_FAILED)
+      std::memcpy(pages, copy, span);
+    munmap(copy, span);
     ::close(fd);
     throw DeviceError(why);
   }
+  munmap(copy, span);
   HandleFields h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);
   h.pid = uint32_t(getpid());
@@ -83,9 +89,11 @@ void IpcMemory::releasing(char *pages) {
   if (it == exported_.end())
     return;
   // Private again before the allocator hands the pages out: a later allocation must not
-  // share memory with a process that still maps the file.
-  mmap(pages, it->second.span, PROT_READ | PROT_WRITE,
-       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+  // share memory with a process that still maps the file. Where that fails, nothing is
+  // left there (the arena, unable to guard the pages, then gives the region back).
+  if (mmap(pages, it->second.span, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) == MAP_FAILED)
+    munmap(pages, it->second.span);
   ::close(it->second.fd);
   exported_.erase(it);
 }
@@ -112,6 +120,12 @@ void *IpcMemory::open(const std::vector<uint8_t> &handle) {
     throw DeviceError(
         "cuIpcOpenMemHandle: CUDA_ERROR_INVALID_VALUE: the memory of this handle is gone (process " +
         std::to_string(h.pid) + " has exited or released it)");
+  }
+  if (uint64_t(st.st_size) < h.span || h.offset > h.span || h.bytes > h.span - h.offset) {
+    ::close(fd);
+    throw DeviceError(
+        "cuIpcOpenMemHandle: CUDA_ERROR_INVALID_VALUE: the handle's sizes do not match its memory "
+        "(a damaged handle)");
   }
   void *mapping = mmap(nullptr, h.span, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   ::close(fd); // the mapping keeps the file

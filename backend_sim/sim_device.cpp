@@ -1,7 +1,7 @@
 // The simulator as a device of the runtime (runtime/backend.h), and its policy: host memory
-// stands in for device memory; kernels are compiled by the simulator pipeline and run by
-// the scheduler (CUTWIN_SIM_SEED, CUTWIN_SIM_SERIAL, CUTWIN_SIM_STACK_KB, CUTWIN_SIM_THREADS); the device
-// attributes it reports (an H200's limits).
+// stands in for device memory (CUTWIN_SIM_MEMORY_MB of it per device); kernels are compiled
+// by the simulator pipeline and run by the scheduler (CUTWIN_SIM_SEED, CUTWIN_SIM_SERIAL,
+// CUTWIN_SIM_STACK_KB, CUTWIN_SIM_THREADS); the device attributes it reports (an H200's limits).
 #include "backend_sim/device_arena.h"
 #include "backend_sim/interrupts.h"
 #include "backend_sim/ipc_memory.h"
@@ -139,8 +139,14 @@ public:
       : ordinal_(ordinal), arena_(arena), shadow_(shadow) {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
     total_ = size_t(pages) * size_t(size);
-    if (const char *mb = std::getenv("CUTWIN_SIM_MEMORY_MB"); mb && *mb)
-      total_ = size_t(std::max(1.0, std::strtod(mb, nullptr)) * double(1 << 20));
+    if (const char *mb = std::getenv("CUTWIN_SIM_MEMORY_MB"); mb && *mb) {
+      char *end = nullptr;
+      double v = std::strtod(mb, &end);
+      if (*end || !(v >= 1 && v < 1e12))
+        throw DeviceError(std::string("CUTWIN_SIM_MEMORY_MB is '") + mb +
+                          "': the device's memory in MiB (1 or more)");
+      total_ = size_t(v * double(1 << 20));
+    }
   }
   void *allocate(size_t bytes) override {
     {
@@ -215,31 +221,25 @@ public:
     return MemoryInfo{total_ - used_, total_};
   }
   IpcMemHandle ipcHandle(void *p) override {
-    char *base = nullptr;
-    size_t bytes = 0;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      auto it = allocations_.upper_bound(static_cast<char *>(p));
-      if (it != allocations_.begin() &&
-          static_cast<char *>(p) < std::prev(it)->first + std::prev(it)->second.bytes)
-        base = std::prev(it)->first, bytes = std::prev(it)->second.bytes;
-    }
-    if (!base)
+    // Under the lock throughout: the allocation cannot be released while its pages move.
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = allocations_.upper_bound(static_cast<char *>(p));
+    if (it == allocations_.begin() ||
+        static_cast<char *>(p) >= std::prev(it)->first + std::prev(it)->second.bytes)
       throw DeviceError(
           "cuIpcGetMemHandle: CUDA_ERROR_INVALID_VALUE: not device memory of simulated device " +
           std::to_string(ordinal_));
-    auto [pages, span] = arena_.pagesOf(base);
+    --it;
+    auto [pages, span] = arena_.pagesOf(it->first);
     if (!pages)
       throw DeviceError(
           "cuIpcGetMemHandle on a simulated device: this allocation has no pages of its own (the "
           "process has as many mappings as vm.max_map_count allows)");
     IpcMemHandle h;
-    h.bytes = ipc_.exportAllocation(base, bytes, pages, span);
-    h.base = base;
-    h.size = bytes;
-    std::lock_guard<std::mutex> lock(mu_);
-    if (auto it = allocations_.find(base); it != allocations_.end())
-      it->second.exportedPages = pages;
+    h.bytes = ipc_.exportAllocation(it->first, it->second.bytes, pages, span);
+    h.base = it->first;
+    h.size = it->second.bytes;
+    it->second.exportedPages = pages;
     return h;
   }
   void *ipcOpen(const std::vector<uint8_t> &handle) override { return ipc_.open(handle); }

@@ -500,14 +500,19 @@ StepsCase loadSteps(const llvm::json::Object &c, const std::string &caseDir,
                     std::optional<bool> boundscheck) {
   StepsCase sc;
   int count = int(c.getInteger("devices").value_or(1));
+  if (!c.getArray("steps") || count < 1)
+    throw Error("case: 'steps' must be a list, 'devices' a number of devices");
   bool sim = dev->isSimulator();
-  if (sim && Device::count("sim") < count)
+  int simulated = Device::count("sim"); // the case's simulated devices, for this case only
+  if (sim && simulated < count)
     Device::setSimulatedDevices(count);
-  int have = sim ? Device::count("sim") : Device::count("gpu");
+  int have = sim ? std::max(simulated, count) : Device::count("gpu");
   sc.devices.push_back(dev);
   for (int k = 1; k < count; ++k)
     sc.devices.push_back(k < have ? Device::open((sim ? "sim:" : "gpu:") + std::to_string(k))
                                   : sc.devices[size_t(k % have)]);
+  if (sim)
+    Device::setSimulatedDevices(simulated);
   if (have < count)
     sc.note = " [" + std::to_string(count) + " devices on " + std::to_string(have) + "]";
   CompileOptions co = compileOptions(c, codegen, boundscheck);
@@ -528,8 +533,8 @@ StepsCase loadSteps(const llvm::json::Object &c, const std::string &caseDir,
 }
 
 /// A launch step's device and arguments (arrays by name, scalars as in "args").
-std::pair<const std::shared_ptr<Device> &, std::vector<Arg>> stepLaunch(const llvm::json::Object &step,
-                                                                        StepsCase &sc) {
+std::pair<std::shared_ptr<Device>, std::vector<Arg>> stepLaunch(const llvm::json::Object &step,
+                                                                StepsCase &sc) {
   size_t k = size_t(step.getInteger("device").value_or(0));
   if (k >= sc.devices.size())
     throw Error("case: a step's device is not below 'devices'");

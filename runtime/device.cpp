@@ -253,6 +253,9 @@ void Event::record(const Stream *stream) {
 void Event::synchronize() { device_->backend().streams().synchronizeEvent(handle_.get()); }
 
 float Event::elapsedMilliseconds(const Event &start) const {
+  if (start.device_ != device_ && start.device_->spec() != device_->spec())
+    throw DeviceError("elapsed time between an event of " + start.device_->spec() + " and one of " +
+                      device_->spec() + ": CUDA_ERROR_INVALID_HANDLE (invalid resource handle)");
   return device_->backend().streams().elapsedMilliseconds(start.handle_.get(), handle_.get());
 }
 

@@ -495,12 +495,15 @@ void checkAligned(const std::string &kernel, size_t i, const DeviceArray &a) {
 
 void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
                         uint64_t sharedBytes, void *stream, double timeoutSeconds) {
+  std::vector<const DeviceArray *> peerArrays; // arrays of other devices, reached by peer access
   std::function<void(const Arg &, size_t)> onThisDevice = [&](const Arg &a, size_t i) {
     if (a.isTuple()) {
       for (const Arg &e : a.elements())
         onThisDevice(e, i);
     } else if (a.isArray()) {
       const Device &owner = a.array().device();
+      if (&owner != device_.get())
+        peerArrays.push_back(&a.array());
       if (&owner != device_.get() && !device_->peerAccessEnabled(owner))
         throw LaunchError(
             "argument " + std::to_string(i + 1) + " of kernel '" + kernel + "' is an array on " +
@@ -523,6 +526,11 @@ void ModuleImpl::launch(const std::string &kernel, Dim3 grid, Dim3 block, const 
     throw;
   }
   device_->launches().submitted(rec);
+  // The kernel may have written a peer's arrays, which its owner's sanitizer (a simulated
+  // device's) does not see: they count as written there.
+  for (const DeviceArray *a : peerArrays)
+    if (DeviceArray::Span sp = a->span(); sp.bytes)
+      a->device().backend().memory().writtenInPlace(static_cast<char *>(a->data()) + sp.begin, sp.bytes);
   // The simulator has finished: report faults at the launch. Debug kernels on a GPU are
   // waited for, as numba-cuda does, so that their exceptions are the launch's.
   if (!device_->backend().capabilities().synchronousLaunches && !c.info->debug)

@@ -8,22 +8,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out="${OUT:-gpu-multi-results}"
-mkdir -p "$out"
-[ -d dist ] || xz -dc dist.tar.xz | tar -xf -
+. ci/gpu/steps.sh
 [ -d .device/stumpy-pylib ] || { [ -f .device/stumpy-pylib.tar.xz ] && xz -dc .device/stumpy-pylib.tar.xz | tar -C .device -xf -; }
-export CUTWIN_LIBDEVICE="${CUTWIN_LIBDEVICE:-$(ls /usr/local/cuda*/nvvm/libdevice/libdevice.10.bc | head -n 1)}"
 {
   date -u +%Y-%m-%dT%H:%MZ
   nvidia-smi --query-gpu=index,name,driver_version,compute_cap --format=csv,noheader
   nvidia-smi topo -m
 } >"$out/machine.txt" 2>&1
-step() { # step NAME SECONDS COMMAND...: one run, its output in $out/NAME.txt
-  local name=$1 limit=$2
-  shift 2
-  local t0=$SECONDS
-  timeout "$limit" bash -c '"$@"' step "$@" >"$out/$name.txt" 2>&1
-  echo "$name: exit $?, $((SECONDS - t0)) s" | tee -a "$out/steps.txt"
-}
 step build_python 120 ci/gpu/build_python.sh
 export PYTHONPATH="$PWD/build-python/python:$PWD/.device/pylib"
 step devices_pytest 180 python3 -m pytest -q -p no:cacheprovider tests/python/test_devices.py --cutwin-backend=both

@@ -7,21 +7,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out="${OUT:-gpu-pending-results}"
-mkdir -p "$out"
-[ -d dist ] || xz -dc dist.tar.xz | tar -xf -
-export CUTWIN_LIBDEVICE="${CUTWIN_LIBDEVICE:-$(ls /usr/local/cuda*/nvvm/libdevice/libdevice.10.bc | head -n 1)}"
+. ci/gpu/steps.sh
 {
   date -u +%Y-%m-%dT%H:%MZ
   nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
   lscpu | grep -E '^(Model name|CPU\(s\)|Flags)' | cut -c1-200
 } >"$out/machine.txt" 2>&1
-step() { # step NAME SECONDS COMMAND...: one run, its output in $out/NAME.txt
-  local name=$1 limit=$2
-  shift 2
-  local t0=$SECONDS
-  timeout "$limit" bash -c '"$@"' step "$@" >"$out/$name.txt" 2>&1
-  echo "$name: exit $?, $((SECONDS - t0)) s" | tee -a "$out/steps.txt"
-}
 sweep() {
   for c in ${CORES:-16 8 4 2 1}; do
     echo "== $c cores"
@@ -35,6 +26,8 @@ step build_python 120 ci/gpu/build_python.sh
 export PYTHONPATH="$PWD/build-python/python:$PWD/.device/pylib"
 pytest() { python3 -m pytest -q -p no:cacheprovider "$@"; }
 export -f pytest
+step devices 180 pytest tests/python/test_devices.py tests/python/test_memory_management.py --cutwin-backend=both
+step conformance_devices 120 dist/bin/cutwin conformance conformance/cases --backend both --filter reduce_across_devices
 step kernel_cache 120 pytest tests/python/test_kernel_cache.py --cutwin-backend=both
 step cache_bench 60 dist/bin/cutwin_cache_bench bench/kernels conformance/cases
 step interrupts 60 pytest tests/python/test_interrupts.py --cutwin-backend=both
@@ -46,7 +39,5 @@ CUTWIN_CODEGEN=nvvm step nvvm_bf16_tuples 120 pytest tests/python/test_bf16_func
   tests/python/test_tuples.py --cutwin-backend=gpu
 step numba_goldens 120 python3 -W ignore conformance/tools/check_with_numba_sim.py bfloat16_ops \
   fp8_conversions fp8_vectors datetime_arith array_reductions reduce_across_devices
-step devices 180 pytest tests/python/test_devices.py --cutwin-backend=both
-step conformance_devices 120 dist/bin/cutwin conformance conformance/cases --backend both --filter reduce_across_devices
 OUT="$out/sanitize" TOOL_TIMEOUT=70 step compute_sanitizer 230 bash conformance/sanitize/compute_sanitizer.sh
 cat "$out/steps.txt"

@@ -14,18 +14,25 @@ import sys
 
 
 class _TestModulesByPytestName(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Last on sys.meta_path: `cuda.tests...` is numba.cuda.tests...; `cuda` itself, where
+    no cuda-python provides it, an empty package to hold them."""
     PREFIX = "cuda.tests"
 
     def find_spec(self, name, path, target=None):
-        if name == self.PREFIX or name.startswith(self.PREFIX + "."):
+        if name == "cuda" or name == self.PREFIX or name.startswith(self.PREFIX + "."):
             return importlib.util.spec_from_loader(name, self, is_package=True)
         return None
 
     def create_module(self, spec):
-        return importlib.import_module("numba." + spec.name)
+        if spec.name == "cuda":
+            return None  # the default: an empty module
+        module = importlib.import_module("numba." + spec.name)
+        self._own_spec = module.__spec__  # the import machinery sets ours; exec_module puts it back
+        return module
 
     def exec_module(self, module):
-        pass  # imported under its own name already
+        if module.__name__ != "cuda":
+            module.__spec__ = self._own_spec  # imported under its own name already
 
 
 if os.environ.get("CUTWIN_NUMBA_SUITE_SELECTION"):

@@ -260,24 +260,33 @@ def test_ipc_handles_open_in_other_processes_on_any_device(devices, cutwin_backe
         handle.open()
 
 
-def test_a_released_allocation_cannot_be_opened(devices, cutwin_backend, tmp_path):
+def test_a_released_or_damaged_handle_does_not_open(devices, cutwin_backend, tmp_path):
     if cutwin_backend != "sim":
-        pytest.skip("the driver's error for a freed allocation is its own")
+        pytest.skip("the driver's errors for these are its own")
+    import struct
+    kept = cuda.to_device(np.arange(8))
+    damaged = kept.get_ipc_handle()._ipc_handle
+    raw = bytearray(damaged.handle)
+    span = struct.unpack_from("<Q", raw, 24)[0]  # the memory file's size (backend_sim/ipc_memory.cpp)
+    struct.pack_into("<Q", raw, 24, span * 1000)
     dx = cuda.to_device(np.arange(8))
-    handle = dx.get_ipc_handle()
+    released = dx.get_ipc_handle()._ipc_handle
     del dx
-    path = tmp_path / "handle.pickle"
-    path.write_bytes(pickle.dumps(handle))
-    r = run_script("""
-        import pickle
-        from cutwin import cuda
-        h = pickle.load(open(%r, "rb"))
-        try:
-            h.open()
-        except Exception as e:
-            print(type(e).__name__, e)
-    """ % str(path), {"CUTWIN_BACKEND": "sim"})
-    assert "memory of this handle is gone" in r.stdout, r.stdout + r.stderr
+    for name, handle in (("released", released), ("damaged", cuda.IpcHandle(None, bytes(raw), 64))):
+        path = tmp_path / ("%s.pickle" % name)
+        path.write_bytes(pickle.dumps(handle))
+        r = run_script("""
+            import pickle
+            from cutwin import cuda
+            h = pickle.load(open(%r, "rb"))
+            try:
+                h.open()
+            except Exception as e:
+                print(type(e).__name__, e)
+        """ % str(path), {"CUTWIN_BACKEND": "sim"})
+        want = "memory of this handle is gone" if name == "released" else "a damaged handle"
+        assert want in r.stdout, r.stdout + r.stderr
+    assert kept.copy_to_host().tolist() == list(range(8))
 
 
 def test_the_environment_names_the_simulated_devices(cutwin_backend):
@@ -314,3 +323,59 @@ def test_a_device_of_little_memory_runs_out(cutwin_backend):
     assert lines[0] == str(4 << 20), r.stderr
     assert "CUDA_ERROR_OUT_OF_MEMORY" in lines[1]
     assert lines[2] == "ok %d" % (4 << 20)
+    r = run_script("from cutwin import cuda\ncuda.device_array(1)", {"CUTWIN_SIM_MEMORY_MB": "lots",
+                                                                    "CUTWIN_BACKEND": "sim"})
+    assert r.returncode != 0 and "CUTWIN_SIM_MEMORY_MB is 'lots'" in r.stderr
+
+
+def test_close_comes_back_to_the_selected_device_and_ends_peer_access(devices, cutwin_backend):
+    need(3, devices)
+    base = "sim:2" if cutwin_backend == "sim" else "gpu:2"
+    with cuda.use_backend(base):
+        cuda.select_device(1)
+        ctx = cuda.current_context()
+        if not ctx.can_access_peer(0):
+            pytest.skip("these GPUs cannot reach each other's memory")
+        ctx.enable_peer_access(cuda.devices.get_context(0))
+        cuda.close()
+        assert cuda.get_current_device().id == 2  # what use_backend selected, not device 0
+        with cuda.gpus[0]:
+            dx = cuda.to_device(np.ones(4, np.float32))
+        with cuda.gpus[1]:
+            out = cuda.device_array(4, np.float32)
+            with pytest.raises(LaunchError, match="no peer access"):  # close() ended it
+                axpy[1, 32](out, np.float32(1), dx, dx)
+
+
+def test_device_specs_name_one_device_each(cutwin_backend):
+    if cutwin_backend != "sim":
+        pytest.skip("about the simulator's specs")
+    with cuda.use_backend("sim:00"):
+        assert cuda.current_backend() == "sim"
+    with pytest.raises(ValueError, match="unknown cutwin backend"):
+        cuda.use_backend("sim:\u0663")  # an Arabic-Indic three is no device number
+
+
+def test_what_a_kernel_writes_into_a_peers_array_counts_as_written_there(devices, cutwin_backend):
+    need(2, devices)
+    if cutwin_backend != "sim":
+        pytest.skip("the simulator's sanitizer")
+
+    @cuda.jit(sanitize="init")
+    def total(a, out):
+        if cuda.grid(1) == 0:
+            s = 0.0
+            for i in range(a.size):
+                s += a[i]
+            out[0] = s
+
+    with cuda.gpus[0]:
+        a = cuda.device_array(64, np.float64)  # nothing written yet
+        out = cuda.device_array(1, np.float64)
+    with cuda.gpus[1]:
+        cuda.current_context().enable_peer_access(cuda.devices.get_context(0))
+        ones = cuda.to_device(np.ones(64))
+        axpy[1, 64](a, 1.0, ones, ones)  # device 1 writes device 0's array
+    with cuda.gpus[0]:
+        total[1, 32](a, out)  # reads only bytes device 1 wrote: no uninitialised read
+        assert out.copy_to_host()[0] == 128.0

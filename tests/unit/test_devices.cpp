@@ -122,9 +122,13 @@ TEST_F(ThreeDevices, StreamsAndEventsBelongToTheirDevice) {
   }
   mod->kernel("scale").launch(1, 32, {out, a, 3.0f}, LaunchOptions{0, &s2});
   EXPECT_EQ(out.toVector<float>()[9], 30.0f);
-  Event e0 = d0->createEvent();
+  Event e0 = d0->createEvent(), f0 = d0->createEvent(), e2 = d2->createEvent();
   EXPECT_THROW(e0.record(&s2), DeviceError);
   e0.record(&s0);
+  f0.record(&s0);
+  e2.record(&s2);
+  EXPECT_GE(f0.elapsedMilliseconds(e0), 0.0f);
+  EXPECT_THROW(e2.elapsedMilliseconds(e0), DeviceError);
 }
 
 TEST_F(ThreeDevices, PeerCopiesMoveDataBetweenDevices) {

@@ -183,7 +183,9 @@ class IpcHandle:
         from .devicearray import _array_at
 
         mem = self.open(context)
-        return _array_at(mem.device_pointer_value, (shape,) if isinstance(shape, int) else shape, dtype, strides, mem)
+        with runtime._on_device(mem.context.spec):
+            return _array_at(mem.device_pointer_value, (shape,) if isinstance(shape, int) else shape, dtype,
+                             strides, mem)
 
     def close(self):
         if self._opened is None:

@@ -33,10 +33,10 @@ def _canonical(spec):
         return "gpu:0" if gpu_available() else "sim"
     if spec == "gpu":
         return "gpu:0"
-    if spec == "sim" or spec == "sim:0":
-        return "sim"
-    if spec.startswith(("gpu:", "sim:")) and spec[4:].isdigit():
-        return spec[:4] + str(int(spec[4:]))
+    if spec == "sim":
+        return spec
+    if spec.startswith(("gpu:", "sim:")) and spec[4:].isascii() and spec[4:].isdigit():
+        return _spec_for(spec, int(spec[4:]))
     raise ValueError("unknown cutwin backend %r (expected sim, sim:N, gpu, gpu:N or auto)" % spec)
 
 
@@ -108,17 +108,24 @@ def _device():
 
 
 class _BackendScope:
-    def __init__(self, previous):
-        self._previous = previous
+    """Restores the thread's device (and, for use_backend, its backend) as it was."""
+
+    def __init__(self, previous, previous_base=None, sets_base=False):
+        self._previous, self._previous_base, self._sets_base = previous, previous_base, sets_base
 
     def __enter__(self):
         return current_backend()
 
     def __exit__(self, *exc):
         if self._previous is None:
-            del _state.spec  # back to $CUTWIN_BACKEND on the next launch
+            _state.__dict__.pop("spec", None)  # back to $CUTWIN_BACKEND on the next launch
         else:
             _state.spec = self._previous
+        if self._sets_base:
+            if self._previous_base is None:
+                _state.__dict__.pop("base", None)
+            else:
+                _state.base = self._previous_base
         return False
 
 
@@ -129,21 +136,39 @@ def use_backend(spec):
 
         cuda.use_backend("sim")
         with cuda.use_backend("gpu"): ...
-    """
-    previous = getattr(_state, "spec", None)
+
+    cuda.close() comes back to the device selected here."""
+    previous, previous_base = getattr(_state, "spec", None), getattr(_state, "base", None)
     spec = _canonical(spec)
     _open(spec)  # fail here, not at the first launch
+    _state.spec = _state.base = spec
+    return _BackendScope(previous, previous_base, sets_base=True)
+
+
+def _switch_device(spec):
+    """numba's device switches (`with cuda.gpus[i]`, select_device): the thread's device,
+    not while a function that requires the current context runs (numba's rule). Returns
+    the scope that switches back."""
+    attached = getattr(_state, "attached", None)
+    if attached is not None and attached != spec:
+        raise RuntimeError("Cannot switch CUDA-context.")
+    previous = getattr(_state, "spec", None)
+    _open(spec)
     _state.spec = spec
     return _BackendScope(previous)
 
 
-def _switch_device(spec):
-    """use_backend for numba's device switches (`with cuda.gpus[i]`, select_device): not
-    while a function that requires the current context runs (numba's rule)."""
-    attached = getattr(_state, "attached", None)
-    if attached is not None and attached != spec:
-        raise RuntimeError("Cannot switch CUDA-context.")
-    return use_backend(spec)
+@contextlib.contextmanager
+def _on_device(spec):
+    """Device `spec` current for the block, whatever require_context holds (cutwin's own
+    work on a given device: an IPC handle opened in a context)."""
+    previous = getattr(_state, "spec", None)
+    _open(spec)
+    _state.spec = spec
+    try:
+        yield
+    finally:
+        _BackendScope(previous).__exit__()
 
 
 @contextlib.contextmanager
@@ -220,7 +245,8 @@ class _DeviceInfo:
 
     @property
     def uuid(self):
-        """numba's device UUID text ("GPU-xxxxxxxx-..."): the GPU's, or one per simulated device."""
+        """numba's device UUID text ("GPU-xxxxxxxx-..."): cutwin's, one per device, made from
+        the device's PCI bus id (simulated devices: their number)."""
         n = _open(self._spec).attribute("PCI_BUS_ID") or 0
         return "GPU-c0717e00-0000-4000-8000-%012x" % (n if self.is_simulator else 0x100000 + n)
 
@@ -289,15 +315,20 @@ def select_device(device_id):
 
 
 def close():
-    """numba's close(): waits for the devices of the current backend and makes device 0
-    current again. cutwin keeps devices open for the life of the process: arrays made
-    before stay valid."""
-    spec = _selected_spec()
-    for s in gpus._specs():
-        if s in _devices:
-            _devices[s].synchronize()
+    """numba's close(): waits for the devices of the current backend, ends their peer
+    access (in the main thread, where numba resets its devices), and makes the thread's device the one it started with (device 0, or what
+    use_backend or $CUTWIN_BACKEND selected) again. cutwin keeps devices open for the life
+    of the process: arrays made before stay valid."""
+    opened = [_devices[s] for s in gpus._specs() if s in _devices]
+    for d in opened:
+        d.synchronize()
+    if threading.current_thread() is threading.main_thread():  # numba resets devices there only
+        for d in opened:
+            for peer in opened:
+                if peer is not d:
+                    d.disable_peer_access(peer)
     if getattr(_state, "attached", None) is None:
-        _state.spec = _spec_for(spec, 0)
+        _state.spec = getattr(_state, "base", None) or _canonical(os.environ.get("CUTWIN_BACKEND", "auto"))
     _state.__dict__.pop("device_scopes", None)
 
 

@@ -50,11 +50,19 @@ def device_pointer(obj):
     return _address(obj)
 
 
-def _bytes_at(pointer, size):
-    """`size` bytes of the current device's memory at `pointer`, as a cutwin array."""
+def _bytes_at(obj, size):
+    """`size` bytes of device memory at `obj` (a device array, a MemoryPointer or an address),
+    as a cutwin array of the device they belong to (the current device for a bare address):
+    the simulator's sanitizer counts the bytes written on that device."""
     from ... import _cutwin
 
-    return _cutwin.wrap(runtime._device(), int(pointer), "uint8", [int(size)], [1], None)
+    if hasattr(obj, "_arr"):
+        device = obj._arr.device
+    elif getattr(obj, "context", None) is not None and hasattr(obj.context, "_native"):
+        device = obj.context._native
+    else:
+        device = runtime._device()
+    return _cutwin.wrap(device, int(device_pointer(obj)), "uint8", [int(size)], [1], None)
 
 
 def _host_bytes(obj, size):
@@ -66,20 +74,20 @@ def _host_bytes(obj, size):
 def host_to_device(dst, src, size, stream=0):
     """numba's driver call: copies `size` bytes from host buffer `src` to device memory `dst`."""
     if size:
-        _bytes_at(device_pointer(dst), size).copy_from_host(_host_bytes(src, size))
+        _bytes_at(dst, size).copy_from_host(_host_bytes(src, size))
 
 
 def device_to_host(dst, src, size, stream=0):
     """numba's driver call: copies `size` bytes from device memory `src` to host buffer `dst`."""
     if size:
-        _bytes_at(device_pointer(src), size).copy_to_host(_host_bytes(dst, size))
+        _bytes_at(src, size).copy_to_host(_host_bytes(dst, size))
 
 
 def device_to_device(dst, src, size, stream=0):
     """numba's driver call: copies `size` bytes between device allocations (of any devices:
-    addresses are unified)."""
+    a peer copy between two)."""
     if size:
-        _bytes_at(device_pointer(dst), size).copy_from(_bytes_at(device_pointer(src), size))
+        _bytes_at(dst, size).copy_from(_bytes_at(src, size))
 
 
 def _raise_driver_not_found():
