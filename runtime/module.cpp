@@ -239,6 +239,8 @@ void Kernel::launch(Dim3 grid, Dim3 block, const std::vector<Arg> &args, const L
 
 std::string Kernel::ir(const std::vector<Arg> &args) { return module_->ir(name_, args); }
 
+std::shared_ptr<Device> Kernel::device() const { return module_->sharedDevice(); }
+
 std::map<std::string, std::string> Kernel::localTypes(const std::vector<Arg> &args) {
   return module_->localTypes(name_, args);
 }

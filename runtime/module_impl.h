@@ -29,6 +29,7 @@ public:
   void launch(const std::string &kernel, Dim3 grid, Dim3 block, const std::vector<Arg> &args,
               uint64_t sharedBytes, void *stream, double timeoutSeconds = 0);
   const Device &device() const { return *device_; }
+  std::shared_ptr<Device> sharedDevice() const { return device_; }
   std::string ir(const std::string &kernel, const std::vector<Arg> &args);
   std::map<std::string, std::string> localTypes(const std::string &kernel, const std::vector<Arg> &args);
   uint64_t maxCooperativeBlocks(const std::string &kernel, const std::vector<Arg> &args, Dim3 block,

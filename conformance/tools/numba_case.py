@@ -11,7 +11,13 @@ import numpy as np
 if not hasattr(np, "row_stack"):  # numba-cuda 0.30 still refers to it
     np.row_stack = np.vstack
 
-from numba import cuda  # noqa: E402
+# CUTWIN_ORACLE=mlir: numba-cuda-mlir replays the cases instead of numba-cuda (the kernel
+# files' `from numba import cuda` then names numba_cuda_mlir's).
+ORACLE = os.environ.get("CUTWIN_ORACLE", "numba")
+if ORACLE == "mlir":
+    from numba_cuda_mlir import cuda  # noqa: E402
+else:
+    from numba import cuda  # noqa: E402
 
 
 @contextlib.contextmanager
@@ -34,10 +40,17 @@ class NumbaCase:
         with open(os.path.join(case_dir, "case.json")) as fh:
             self.spec = json.load(fh)
         c = self.spec
-        module = importlib.util.spec_from_file_location("case_kernel_" + os.path.basename(case_dir),
-                                                        os.path.join(case_dir, c.get("module", "kernel.py")))
+        path = os.path.join(case_dir, c.get("module", "kernel.py"))
+        module = importlib.util.spec_from_file_location("case_kernel_" + os.path.basename(case_dir), path)
         mod = importlib.util.module_from_spec(module)
-        module.loader.exec_module(mod)
+        if ORACLE == "mlir":
+            with open(path) as fh:
+                source = fh.read().replace("from numba import cuda", "from numba_cuda_mlir import cuda")
+            mod.__file__ = path
+            with _working_directory(case_dir):
+                exec(compile(source, path, "exec"), mod.__dict__)
+        else:
+            module.loader.exec_module(mod)
         self.module = mod
         self.args, self.arrays = [], {}
         if "steps" in c:  # several devices; case k runs on device k modulo those there are

@@ -281,6 +281,7 @@ public:
     uint64_t imagBits = 0; ///< complex: the imaginary part as double bits
   };
   Arg(const DeviceArray &a) : value_(a) {}
+  Arg(DeviceArray &&a) : value_(std::move(a)) {}
   /// A scalar of any dtype (e.g. an int8 or a float32 from a NumPy scalar).
   explicit Arg(const Scalar &s) : value_(s) {}
   Arg(bool v) : value_(Scalar{DType::Bool, uint64_t(v)}) {}
@@ -551,6 +552,8 @@ public:
   /// The attributes of the kernel compiled for these argument types (compiling it if needed).
   KernelAttributes attributes(const std::vector<Arg> &args);
   const std::string &name() const { return name_; }
+  /// The device the kernel runs on (its module's).
+  std::shared_ptr<Device> device() const;
 
 private:
   friend class Module;

@@ -1,5 +1,6 @@
 // Device arrays: allocation, views and copies to and from NumPy's memory.
 #include "bindings.h"
+#include "foreign_arrays.h"
 
 #include "cutwin/cutwin.h"
 #include "cutwin/random.h"
@@ -84,7 +85,9 @@ void bindArray(nb::module_ &m) {
             a.copySpanFromHost(h.data());
           },
           nb::call_guard<nb::gil_scoped_release>())
-      .def("copy_from", &DeviceArray::copyFrom, nb::call_guard<nb::gil_scoped_release>());
+      .def("copy_from", &DeviceArray::copyFrom, nb::call_guard<nb::gil_scoped_release>())
+      .def("dlpack_view", &dlpackView,
+           "A view whose __dlpack__ exports the array (CUDA memory on a GPU, CPU memory on the simulator).");
 
   m.def(
       "empty",
@@ -98,6 +101,15 @@ void bindArray(nb::module_ &m) {
         return d->zeros(dtypeNamed(dtype), std::move(shape));
       },
       nb::arg("device"), nb::arg("dtype"), nb::arg("shape"));
+  m.def("from_dlpack", &fromDlpack, nb::arg("obj"), nb::arg("device"),
+        "A DLPack producer (or capsule) as a device array of `device`, without a copy.");
+  m.def(
+      "foreign_array",
+      [](nb::handle obj, const std::shared_ptr<Device> &device) {
+        return foreignArray(obj, ForeignContext{device, nullptr, true});
+      },
+      nb::arg("obj"), nb::arg("device"),
+      "A CUDA Array Interface or DLPack array as a device array of `device` (None if it is neither).");
   m.def(
       "wrap",
       [](const std::shared_ptr<Device> &d, uintptr_t data, const std::string &dtype,

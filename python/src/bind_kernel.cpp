@@ -2,6 +2,7 @@
 // module names (constants, jitted functions) -> ModuleBindings. Python's C API is used in
 // its stable-ABI subset (functions, not the tuple and float macros): the cp312-abi3 wheel.
 #include "bindings.h"
+#include "foreign_arrays.h"
 
 #include "cutwin/cutwin.h"
 
@@ -11,6 +12,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -20,17 +22,69 @@ namespace cutwin::py {
 
 namespace {
 
+/// NumPy's numeric scalar types (np.float32, np.int8, ...; the package registers them),
+/// whose values launches read directly, through the buffer protocol.
+std::vector<std::pair<PyTypeObject *, DType>> &numpyScalarTypes() {
+  static std::vector<std::pair<PyTypeObject *, DType>> types;
+  return types;
+}
+
+/// A NumPy scalar's value as a scalar argument of `dtype` (its bytes, widened as Arg::Scalar keeps them).
+Arg numpyScalar(PyObject *o, DType dtype) {
+  Py_buffer view;
+  if (PyObject_GetBuffer(o, &view, PyBUF_SIMPLE) != 0)
+    throw nb::python_error();
+  unsigned char b[16] = {};
+  std::memcpy(b, view.buf, std::min<size_t>(size_t(view.len), sizeof b));
+  PyBuffer_Release(&view);
+  auto doubleBits = [](double d) {
+    uint64_t u;
+    std::memcpy(&u, &d, 8);
+    return u;
+  };
+  auto at = [&](auto v, size_t offset) {
+    std::memcpy(&v, b + offset, sizeof v);
+    return double(v);
+  };
+  Arg::Scalar s{dtype, 0};
+  if (dtype == DType::Bool) {
+    s.bits = b[0] != 0;
+  } else if (dtype == DType::F16) {
+    s.bits = doubleBits(at(_Float16(), 0));
+  } else if (dtype == DType::F32 || dtype == DType::C64) {
+    s.bits = doubleBits(at(float(), 0));
+    s.imagBits = dtype == DType::C64 ? doubleBits(at(float(), 4)) : 0;
+  } else if (dtype == DType::F64 || dtype == DType::C128) {
+    s.bits = doubleBits(at(double(), 0));
+    s.imagBits = dtype == DType::C128 ? doubleBits(at(double(), 8)) : 0;
+  } else { // an integer: its bytes, sign- or zero-extended to 64 bits
+    size_t n = dtypeSize(dtype);
+    uint64_t u = 0;
+    std::memcpy(&u, b, n);
+    bool isSigned = dtype == DType::I8 || dtype == DType::I16 || dtype == DType::I32 || dtype == DType::I64;
+    if (isSigned && n < 8 && ((u >> (8 * n - 1)) & 1))
+      u |= ~uint64_t(0) << (8 * n);
+    s.bits = u;
+  }
+  return Arg(s);
+}
+
 /// A kernel argument from a Python value: a DeviceArray, a bool, an int (int64, or uint64
 /// beyond its range, as numba types them), a float (float64), a (dtype name, value) pair
-/// for a scalar of a given dtype (NumPy scalars), ("record", array) for a record, or
-/// {"enum": class name, "int": IntEnum?, "value": value} for an enum member.
-Arg toArg(nb::handle h) {
+/// for a scalar of a given dtype (NumPy scalars), ("record", array) for a record,
+/// {"enum": class name, "int": IntEnum?, "value": value} for an enum member, or another
+/// library's array (CUDA Array Interface, DLPack; foreign_arrays.h), used in place.
+Arg toArg(nb::handle h, const ForeignContext &foreign) {
   if (nb::isinstance<DeviceArray>(h))
     return Arg(nb::cast<const DeviceArray &>(h));
   PyObject *o = h.ptr();
+  for (auto &[type, dtype] : numpyScalarTypes())
+    if (Py_TYPE(o) == type)
+      return numpyScalar(o, dtype);
   if (PyDict_Check(o) && nb::borrow<nb::dict>(h).contains("enum")) {
     nb::dict d = nb::borrow<nb::dict>(h);
-    return Arg::enumMember(nb::cast<std::string>(d["enum"]), nb::cast<bool>(d["int"]), toArg(d["value"]));
+    return Arg::enumMember(nb::cast<std::string>(d["enum"]), nb::cast<bool>(d["int"]),
+                           toArg(d["value"], foreign));
   }
   if (PyBool_Check(o))
     return Arg(o == Py_True);
@@ -61,14 +115,14 @@ Arg toArg(nb::handle h) {
       fields.push_back(nb::cast<std::string>(f));
     std::vector<Arg> elems;
     for (nb::handle e : nb::borrow<nb::tuple>(nb::handle(PyTuple_GetItem(o, 3))))
-      elems.push_back(toArg(e));
+      elems.push_back(toArg(e, foreign));
     return Arg::namedTuple(nb::cast<std::string>(nb::handle(PyTuple_GetItem(o, 1))), std::move(fields),
                            std::move(elems));
   }
   if (PyTuple_Check(o) && !(PyTuple_Size(o) == 2 && PyUnicode_Check(PyTuple_GetItem(o, 0)))) {
     std::vector<Arg> elems; // a tuple argument (the package converted its elements)
     for (nb::handle e : nb::borrow<nb::tuple>(h))
-      elems.push_back(toArg(e));
+      elems.push_back(toArg(e, foreign));
     return Arg::tuple(std::move(elems));
   }
   if (PyTuple_Check(o) && PyTuple_Size(o) == 2 && PyUnicode_Check(PyTuple_GetItem(o, 0)) &&
@@ -99,15 +153,20 @@ Arg toArg(nb::handle h) {
       return Arg(s);
     }
   }
+  if (std::optional<DeviceArray> a = foreignArray(h, foreign))
+    return Arg(std::move(*a));
   throw nb::type_error(
       (std::string("cannot pass a value of type '") + nb::type_name(h.type()).c_str() + "' to a kernel")
           .c_str());
 }
 
-std::vector<Arg> toArgs(nb::handle seq) {
+/// The arguments of a launch of `k` (or, without `stream`, of a compilation for their types).
+std::vector<Arg> toArgs(nb::handle seq, const Kernel &k, const Stream *stream = nullptr,
+                        bool interfaceSync = false) {
+  ForeignContext foreign{k.device(), stream, interfaceSync};
   std::vector<Arg> args;
   for (nb::handle h : seq)
-    args.push_back(toArg(h));
+    args.push_back(toArg(h, foreign));
   return args;
 }
 
@@ -267,14 +326,30 @@ FunctionUnit functionUnit(nb::dict d) {
 } // namespace
 
 void bindKernel(nb::module_ &m) {
+  m.def(
+      "register_scalar_types",
+      [](nb::dict types) {
+        numpyScalarTypes().clear();
+        for (auto [type, name] : types) {
+          auto dtype = dtypeFromName(nb::cast<std::string>(name));
+          static const DType numeric[] = {DType::Bool, DType::I8,  DType::I16, DType::I32, DType::I64,
+                                          DType::U8,   DType::U16, DType::U32, DType::U64, DType::F16,
+                                          DType::F32,  DType::F64, DType::C64, DType::C128};
+          if (!dtype || std::find(std::begin(numeric), std::end(numeric), *dtype) == std::end(numeric))
+            throw nb::value_error("register_scalar_types takes NumPy's numeric scalar types");
+          Py_INCREF(type.ptr()); // (kept for the process's life)
+          numpyScalarTypes().emplace_back(reinterpret_cast<PyTypeObject *>(type.ptr()), *dtype);
+        }
+      },
+      nb::arg("types"), "NumPy scalar types -> dtype names, read directly by launches.");
   nb::class_<Kernel>(m, "Kernel")
       .def_prop_ro("name", &Kernel::name)
       .def(
           "launch",
           [](Kernel &k, nb::handle grid, nb::handle block, nb::handle args, uint64_t shared,
-             const Stream *stream, double timeout) {
+             const Stream *stream, double timeout, bool interfaceSync) {
             Dim3 g = toDim3(grid), b = toDim3(block);
-            std::vector<Arg> a = toArgs(args);
+            std::vector<Arg> a = toArgs(args, k, stream, interfaceSync);
             {
               nb::gil_scoped_release release;
               k.launch(g, b, a, LaunchOptions{shared, stream, timeout});
@@ -284,11 +359,11 @@ void bindKernel(nb::module_ &m) {
             return w.empty() ? nb::object(nb::none()) : nb::cast(w);
           },
           nb::arg("grid"), nb::arg("block"), nb::arg("args"), nb::arg("shared") = 0,
-          nb::arg("stream").none() = nb::none(), nb::arg("timeout") = 0.0)
+          nb::arg("stream").none() = nb::none(), nb::arg("timeout") = 0.0, nb::arg("interface_sync") = true)
       .def(
-          "ir", [](Kernel &k, nb::handle args) { return k.ir(toArgs(args)); }, nb::arg("args"))
+          "ir", [](Kernel &k, nb::handle args) { return k.ir(toArgs(args, k)); }, nb::arg("args"))
       .def(
-          "local_types", [](Kernel &k, nb::handle args) { return k.localTypes(toArgs(args)); },
+          "local_types", [](Kernel &k, nb::handle args) { return k.localTypes(toArgs(args, k)); },
           nb::arg("args"))
       .def("compiled_signatures", &Kernel::compiledSignatures)
       .def("cached_signatures", &Kernel::cachedSignatures)
@@ -296,7 +371,7 @@ void bindKernel(nb::module_ &m) {
       .def(
           "attributes",
           [](Kernel &k, nb::handle args) {
-            KernelAttributes a = k.attributes(toArgs(args));
+            KernelAttributes a = k.attributes(toArgs(args, k));
             nb::dict d;
             d["regs_per_thread"] = a.registersPerThread;
             d["shared_mem_per_block"] = a.sharedBytesPerBlock;
@@ -309,13 +384,13 @@ void bindKernel(nb::module_ &m) {
           nb::arg("args"))
       .def(
           "ptx",
-          [](Kernel &k, nb::handle args, const std::string &arch) { return k.ptx(toArgs(args), arch); },
+          [](Kernel &k, nb::handle args, const std::string &arch) { return k.ptx(toArgs(args, k), arch); },
           nb::arg("args"), nb::arg("arch") = "sm_90")
       .def(
           "max_cooperative_grid_blocks",
           [](Kernel &k, nb::handle block, uint64_t shared, nb::handle args) {
             return args.is_none() ? k.maxCooperativeGridBlocks(toDim3(block), shared)
-                                  : k.maxCooperativeGridBlocks(toArgs(args), toDim3(block), shared);
+                                  : k.maxCooperativeGridBlocks(toArgs(args, k), toDim3(block), shared);
           },
           nb::arg("block"), nb::arg("shared") = 0, nb::arg("args").none() = nb::none());
 

@@ -61,7 +61,9 @@ def two_phases(out, x):
     i = cuda.grid(1)
     out[i] = x[i] + 1.0
     g.sync()
-    out[i] += out[(i + 1) % out.size]
+    right = out[(i + 1) % out.size]
+    g.sync()  # (every read done before any thread writes again: no race between runs)
+    out[i] += right
 
 @cuda.jit
 def filtered(out, x):

@@ -6,6 +6,7 @@ from ..errors import (CompileError, CutwinError, DeviceError, KernelAssertionErr
 from ..types import *  # noqa: F401,F403  numba exposes its types through numba.cuda too
 from .. import types  # noqa: F401  (from numba.cuda import types)
 from .args import In, InOut, Out  # noqa: F401
+from .devicearray import from_dlpack  # noqa: F401,E402
 from .devicearray import (DeviceNDArray, MappedNDArray, PinnedNDArray, as_cuda_array, device_array,  # noqa: F401
                           device_array_like, from_cuda_array_interface, is_cuda_array, managed_array, mapped,
                           mapped_array, mapped_array_like, open_ipc_array, pinned, pinned_array,

@@ -135,6 +135,20 @@ class DeviceNDArray:
     def is_c_contiguous(self):
         return self._arr.is_c_contiguous
 
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The array as a DLPack capsule, without a copy: CUDA memory of its GPU, or CPU
+        memory on the simulator (whose device memory is host memory: NumPy's and PyTorch's
+        from_dlpack use it in place). A consumer's `stream` waits for this array's work."""
+        if stream is not None and stream != -1:
+            self._arr.device.synchronize()
+        elif stream is None and not self._arr.device.is_simulator:
+            self._arr.device.synchronize()  # (the consumer assumes the legacy default stream)
+        return self._arr.dlpack_view().__dlpack__(max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self):
+        """(device type, device id): (2, N) for GPU N (kDLCUDA), (1, 0) on the simulator (kDLCPU)."""
+        return (1, 0) if self._arr.device.is_simulator else (2, self._arr.device.ordinal)
+
     def get_ipc_handle(self):
         """An IpcArrayHandle another process can open to use this array's memory."""
         ctx = memory.context_of(runtime._spec_of(self._arr.device))
@@ -587,6 +601,24 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
             stream.synchronize()
     native = _cutwin.wrap(runtime._device(), int(ptr), _native_dtype(dtype), list(shape), list(strides), owner)
     return DeviceNDArray(native, dtype, stream if stream is not None else 0)
+
+
+_DLPACK_DTYPES = {"bfloat16": "bfloat16", "fp8_e5m2": "float8_e5m2", "fp8_e4m3": "float8_e4m3fn",
+                  "fp8_e8m0": "float8_e8m0fnu"}  # cutwin's names of ml_dtypes' types
+
+
+def from_dlpack(obj):
+    """A device array over the memory of a DLPack producer (an object with `__dlpack__`, or a
+    capsule) on the current device, without a copy: GPU memory on a GPU, host memory on the
+    simulator. The producer is kept alive with it."""
+    native = _cutwin.from_dlpack(obj, runtime._device())
+    name = native.dtype
+    if name in _DLPACK_DTYPES:
+        import ml_dtypes
+        dtype = np.dtype(getattr(ml_dtypes, _DLPACK_DTYPES[name]))
+    else:
+        dtype = np.dtype(name)
+    return DeviceNDArray(native, dtype)
 
 
 def as_cuda_array(obj, sync=True):

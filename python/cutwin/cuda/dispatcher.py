@@ -258,6 +258,16 @@ def _rebuild_launch_config(dispatcher, griddim, blockdim, stream, sharedmem, tim
 
 
 _SCALAR_NAMES = {}  # NumPy scalar type -> its dtype's name
+# NumPy's numeric scalar types, whose values the extension reads itself (no `item()`).
+_NATIVE_SCALARS = {t: np.dtype(t).name for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
+                                                 np.uint16, np.uint32, np.uint64, np.float16, np.float32,
+                                                 np.float64, np.complex64, np.complex128)}
+_cutwin.register_scalar_types(_NATIVE_SCALARS)
+
+
+# Types whose instances export the CUDA Array Interface or DLPack (a class attribute or
+# property): launches pass them straight to C++ (python/src/foreign_arrays.h).
+_FOREIGN_TYPES = set()
 
 
 class Dispatcher(_JitFunction):
@@ -353,13 +363,18 @@ class Dispatcher(_JitFunction):
         spec = runtime._selected_spec()
         c = self._per_device.get(spec)
         kernel = c.kernel if c is not None else self._kernel(spec)
-        native = []
+        native, foreign = [], False
         for a in args:
             t = type(a)
             if t is DeviceNDArray:
                 native.append(a._arr)
             elif t is int or t is float or t is bool or t is complex:
                 native.append(a)
+            elif t in _NATIVE_SCALARS:
+                native.append(a)
+            elif t in _FOREIGN_TYPES:  # CuPy, PyTorch, JAX, ...: read in C++ and used in place
+                native.append(a)
+                foreign = True
             elif t is np.ndarray or (isinstance(a, np.ndarray) and not hasattr(a, "__cuda_array_interface__")):
                 warn_implicit_copy()
                 d = to_device(a)
@@ -379,8 +394,11 @@ class Dispatcher(_JitFunction):
                 native.append((name, a.item()))
             elif isinstance(a, DeviceNDArray):
                 native.append(a._arr)
-            elif hasattr(a, "__cuda_array_interface__"):  # CuPy, PyTorch, ...: used in place
-                native.append(as_cuda_array(a)._arr)
+            elif hasattr(a, "__cuda_array_interface__") or hasattr(a, "__dlpack__"):
+                native.append(a)  # (an interface of the instance's own, or a type seen first)
+                foreign = True
+                if hasattr(t, "__cuda_array_interface__") or hasattr(t, "__dlpack__"):
+                    _FOREIGN_TYPES.add(t)
             elif isinstance(a, tuple):
                 copy_back = copy_back if copy_back is not None else []
                 native.append(_native_tuple(a, self.__name__, copy_back))
@@ -392,7 +410,8 @@ class Dispatcher(_JitFunction):
             else:
                 raise TypeError("cutwin cannot pass a %s to kernel '%s'" % (t.__name__, self.__name__))
         try:
-            compile_warnings = kernel.launch(griddim, blockdim, native, sharedmem, stream, timeout)
+            compile_warnings = kernel.launch(griddim, blockdim, native, sharedmem, stream, timeout,
+                                             not foreign or setting("CUDA_ARRAY_INTERFACE_SYNC", 1) != 0)
             if compile_warnings:
                 _warn_compiled(compile_warnings)
         except KernelError as e:
