@@ -5,9 +5,10 @@ the import differs). Prints Markdown.
 
 - launch: host time per launch of an empty kernel (bursts of 256 launches, synchronised
   between bursts outside the timing) with no arguments; 1 and 4 arrays of the
-  implementation's own; 1 and 4 foreign arrays (CuPy and PyTorch where installed on a GPU;
-  on the simulator NumPy memory through a CUDA Array Interface property and through
-  DLPack, the producers the simulator can use); 16 and 256 scalars;
+  implementation's own; 1 and 4 foreign arrays (CuPy and PyTorch where installed on a GPU:
+  cutwin reads their CUDA Array Interface, numba-cuda 0.30 their DLPack export; on the
+  simulator NumPy memory through a CUDA Array Interface property and through DLPack, the
+  producers the simulator can use); 16 and 256 scalars;
 - first call (compile + load + launch + synchronise) of vadd, the tiled matmul and the
   block sum, and a warm compile: the first call of another kernel in the same process;
 - kernel time (GPU only, CUDA events): vadd over 64M float32, the tiled matmul 2048²,
@@ -30,13 +31,16 @@ FIRST_CALL = [("vadd", "conformance/cases/vadd/kernel.py"), ("matmul_tiled", "co
               ("block_sum", "conformance/cases/block_sum/kernel.py")]
 IMPORTS = {"cutwin": "from cutwin import cuda", "numba": "from numba import cuda",
            "mlir": "from numba_cuda_mlir import cuda"}
+MODULES = {"cutwin": "cutwin", "numba": "numba", "mlir": "numba_cuda_mlir"}
+sys.path.insert(0, os.path.join(ROOT, "conformance", "tools"))
+from retarget import retarget  # noqa: E402
 
 
 def load_as(path, impl, tmpdir, name=None):
     """Imports a kernel file with its `from numba import cuda` pointing at `impl`."""
     import importlib.util
     src = open(os.path.join(ROOT, path) if not os.path.isabs(path) else path).read()
-    src = src.replace("from numba import cuda", IMPORTS[impl])
+    src = retarget(src, MODULES[impl])
     name = name or "k_%s_%s" % (impl, os.path.basename(os.path.dirname(path)) or "x")
     fname = os.path.join(tmpdir, name + ".py")
     with open(fname, "w") as fh:
@@ -76,7 +80,7 @@ def foreign_arrays(impl, backend, np):
     out = {}
     if backend == "sim":
         out["NumPy memory, interface"] = [HostInterface(np.zeros(16, np.float32)) for _ in range(4)]
-        if impl == "cutwin":  # (numba takes no DLPack producers)
+        if impl == "cutwin":  # (numba's simulator takes no DLPack producers)
             out["NumPy memory, DLPack"] = [type("Dl", (), {"__dlpack__": lambda s, **k: s.a.__dlpack__(**k),
                                                            "__dlpack_device__": lambda s: (1, 0), "a": a})()
                                            for a in [np.zeros(16, np.float32) for _ in range(4)]]
@@ -127,7 +131,8 @@ def kernel_times(cuda, np, impl, tmp):
             "block sum 64M": lambda: bs[n // 256, 256](a, partial)}
     if hasattr(cuda, "reduce"):
         total = cuda.reduce(lambda x, y: x + y)
-        runs["reduce 64M"] = lambda: total(a)
+        res = cuda.device_array(1, np.float32)
+        runs["reduce 64M (into a device array)"] = lambda: total(a, res=res)
     for name, fn in runs.items():
         fn()
         cuda.synchronize()
@@ -150,19 +155,8 @@ def worker(impl, n, backend):
     exec(IMPORTS[impl], globals())
     out = {"impl": impl, "launch": {}, "first": {}}
     with tempfile.TemporaryDirectory() as tmp:
-        k = load_as(LAUNCH_KERNELS, impl, tmp)
-        own = [cuda.to_device(np.zeros(16, np.float32)) for _ in range(4)]  # noqa: F821 (exec)
-        rows = [("no arguments", k.empty0, []), ("1 own array", k.empty1, own[:1]), ("4 own arrays", k.empty4, own)]
-        for producer, arrays in foreign_arrays(impl, backend, np).items():
-            rows += [("1 %s array" % producer, k.empty1, arrays[:1]), ("4 %s arrays" % producer, k.empty4, arrays)]
-        s = scalar_kernels(impl, tmp)
-        rows += [("16 scalars", s.scalars16, [np.float32(i) for i in range(16)]),
-                 ("256 scalars", s.scalars256, [np.float32(i) for i in range(256)])]
-        for what, kernel, args in rows:
-            try:
-                out["launch"][what] = per_launch(cuda, kernel, args, n)  # noqa: F821
-            except Exception as e:  # an implementation without that path: say so
-                out["launch"][what] = "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:60])
+        # First calls before anything else has compiled in this process (the launch rows
+        # compile their kernels), then a warm compile: another kernel's first call.
         for name, path in FIRST_CALL + [("vadd", "conformance/cases/vadd_two/kernel.py")]:
             mod = load_as(path, impl, tmp, "first_%s_%s_%d" % (impl, name, len(out["first"])))
             kernel = getattr(mod, name if hasattr(mod, name) else [a for a in dir(mod) if a.startswith("vadd")][0])
@@ -180,6 +174,19 @@ def worker(impl, n, backend):
             cuda.synchronize()  # noqa: F821
             key = "first call: " + name if len(out["first"]) < len(FIRST_CALL) else "warm compile (another kernel)"
             out["first"][key] = (time.perf_counter() - t0) * 1e3
+        k = load_as(LAUNCH_KERNELS, impl, tmp)
+        own = [cuda.to_device(np.zeros(16, np.float32)) for _ in range(4)]  # noqa: F821 (exec)
+        rows = [("no arguments", k.empty0, []), ("1 own array", k.empty1, own[:1]), ("4 own arrays", k.empty4, own)]
+        for producer, arrays in foreign_arrays(impl, backend, np).items():
+            rows += [("1 %s array" % producer, k.empty1, arrays[:1]), ("4 %s arrays" % producer, k.empty4, arrays)]
+        s = scalar_kernels(impl, tmp)
+        rows += [("16 scalars", s.scalars16, [np.float32(i) for i in range(16)]),
+                 ("256 scalars", s.scalars256, [np.float32(i) for i in range(256)])]
+        for what, kernel, args in rows:
+            try:
+                out["launch"][what] = per_launch(cuda, kernel, args, n)  # noqa: F821
+            except Exception as e:  # an implementation without that path: say so
+                out["launch"][what] = "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:60])
         if backend == "gpu":
             out["kernel"] = kernel_times(cuda, np, impl, tmp)  # noqa: F821
     print(json.dumps(out))

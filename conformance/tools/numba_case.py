@@ -44,11 +44,14 @@ class NumbaCase:
         module = importlib.util.spec_from_file_location("case_kernel_" + os.path.basename(case_dir), path)
         mod = importlib.util.module_from_spec(module)
         if ORACLE == "mlir":
+            from retarget import retarget  # raises NotRetargetable for numba.cuda's own modules
+
             with open(path) as fh:
-                source = fh.read().replace("from numba import cuda", "from numba_cuda_mlir import cuda")
+                source = retarget(fh.read(), "numba_cuda_mlir")
             mod.__file__ = path
             with _working_directory(case_dir):
                 exec(compile(source, path, "exec"), mod.__dict__)
+            assert mod.cuda is cuda, "the case's kernels must be numba-cuda-mlir's"
         else:
             module.loader.exec_module(mod)
         self.module = mod

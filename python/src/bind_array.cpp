@@ -101,8 +101,11 @@ void bindArray(nb::module_ &m) {
         return d->zeros(dtypeNamed(dtype), std::move(shape));
       },
       nb::arg("device"), nb::arg("dtype"), nb::arg("shape"));
-  m.def("from_dlpack", &fromDlpack, nb::arg("obj"), nb::arg("device"),
-        "A DLPack producer (or capsule) as a device array of `device`, without a copy.");
+  m.def(
+      "from_dlpack",
+      [](nb::handle obj, const std::shared_ptr<Device> &device) { return fromDlpack(obj, device); },
+      nb::arg("obj"), nb::arg("device"),
+      "A DLPack producer (or capsule) as a device array of `device`, without a copy.");
   m.def(
       "foreign_array",
       [](nb::handle obj, const std::shared_ptr<Device> &device) {

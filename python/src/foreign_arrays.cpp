@@ -13,17 +13,28 @@ namespace cutwin::py {
 
 namespace {
 
-/// Keeps `o` alive with the array; released under the GIL (the last view may go without it).
-std::shared_ptr<void> holding(nb::object o) {
-  auto *keep = new nb::object(std::move(o));
-  return std::shared_ptr<void>(keep, [](nb::object *p) {
-    if (PyGILState_Check()) { // (the launch that made it holds the GIL as its arguments go)
-      delete p;
+/// Keeps `keep` (a Python object, or nanobind's handle of an imported DLPack array) alive
+/// with the array's views; released under the GIL, which the last view may not hold.
+template <class T> std::shared_ptr<void> holding(T keep) {
+  return std::shared_ptr<void>(new T(std::move(keep)), [](T *p) {
+    if (!nb::is_alive()) // (the interpreter has finished: nothing left to release)
       return;
-    }
     nb::gil_scoped_acquire gil;
     delete p;
   });
+}
+
+/// An int, or anything with __index__ (NumPy's integers), as an address or a handle.
+uintptr_t addressOf(PyObject *o) {
+  if (o == Py_None)
+    return 0;
+  nb::object i = nb::steal(PyNumber_Index(o));
+  if (!i.is_valid())
+    throw nb::python_error();
+  unsigned long long v = PyLong_AsUnsignedLongLong(i.ptr());
+  if (PyErr_Occurred())
+    throw nb::python_error();
+  return uintptr_t(v);
 }
 
 /// The element type a CUDA Array Interface typestr names ("<f4", "|u1"), by a cache of
@@ -61,9 +72,11 @@ bool int64s(PyObject *tuple, std::vector<int64_t> &out) {
 
 /// The Python package's reading of an interface (records, masks' errors, anything unusual).
 DeviceArray throughPython(nb::handle obj) {
-  static nb::object *asCudaArray =
-      new nb::object(nb::module_::import_("cutwin.cuda.devicearray").attr("as_cuda_array"));
-  return nb::cast<DeviceArray>((*asCudaArray)(obj).attr("_arr"));
+  static PyObject *asCudaArray = nullptr; // (set once under the GIL; a second import is harmless)
+  if (!asCudaArray)
+    asCudaArray =
+        nb::object(nb::module_::import_("cutwin.cuda.devicearray").attr("as_cuda_array")).release().ptr();
+  return nb::cast<DeviceArray>(nb::handle(asCudaArray)(obj).attr("_arr"));
 }
 
 /// The interface's keys (and attribute names) as interned strings, made once: launches
@@ -104,17 +117,12 @@ DeviceArray fromInterface(nb::handle obj, PyObject *desc, const ForeignContext &
   } else if (!int64s(strides, steps) || steps.size() != dims.size()) {
     return throughPython(obj);
   }
-  PyObject *pointer = PyTuple_GetItem(data, 0);
-  uintptr_t address = pointer == Py_None ? 0 : uintptr_t(PyLong_AsUnsignedLongLong(pointer));
-  if (PyErr_Occurred())
-    throw nb::python_error();
+  uintptr_t address = addressOf(PyTuple_GetItem(data, 0));
   // The producer's stream: its work on the array must be done first (numba waits for it).
   // The legacy (1) and per-thread (2) default streams are ordered before a launch on the
   // legacy default stream, as is the launch's own stream: no wait for those.
   if (PyObject *stream = PyDict_GetItem(desc, k.stream); stream && stream != Py_None && ctx.interfaceSync) {
-    uintptr_t s = uintptr_t(PyLong_AsUnsignedLongLong(stream));
-    if (PyErr_Occurred())
-      throw nb::python_error();
+    uintptr_t s = addressOf(stream);
     bool ordered =
         (!ctx.stream && (s == 1 || s == 2)) || (ctx.stream && uintptr_t(ctx.stream->handle()) == s);
     if (!ordered) {
@@ -123,7 +131,7 @@ DeviceArray fromInterface(nb::handle obj, PyObject *desc, const ForeignContext &
     }
   }
   return ctx.device->wrap(reinterpret_cast<void *>(address), *dtype, std::move(dims), std::move(steps),
-                          holding(nb::borrow(obj)));
+                          holding(nb::borrow<nb::object>(obj)));
 }
 
 /// DLPack's element types and cutwin's, both ways (one lane each).
@@ -193,7 +201,8 @@ DeviceArray fromImported(nb::ndarray<> arr, const std::shared_ptr<Device> &devic
     strides[k] = arr.stride(k) * int64_t(dtypeSize(dtype));
   }
   void *data = arr.data();
-  return device->wrap(data, dtype, std::move(shape), std::move(strides), holding(nb::cast(std::move(arr))));
+  // The imported array itself is kept: its DLPack deleter runs when the last view goes.
+  return device->wrap(data, dtype, std::move(shape), std::move(strides), holding(std::move(arr)));
 }
 
 } // namespace
@@ -206,18 +215,42 @@ std::optional<DeviceArray> foreignArray(nb::handle obj, const ForeignContext &ct
       throw nb::type_error("__cuda_array_interface__ is not a dict");
     return fromInterface(obj, desc, ctx);
   }
+  if (!PyErr_ExceptionMatches(PyExc_AttributeError)) // the producer's own error (PyTorch's, ...)
+    throw nb::python_error();
   PyErr_Clear();
   if (!PyObject_HasAttr(obj.ptr(), names().dlpack))
     return std::nullopt;
-  return fromDlpack(obj, ctx.device);
+  return fromDlpack(obj, ctx.device, ctx.stream);
 }
 
-DeviceArray fromDlpack(nb::handle obj, const std::shared_ptr<Device> &device) {
+DeviceArray fromDlpack(nb::handle obj, const std::shared_ptr<Device> &device, const Stream *stream) {
+  nb::object capsule;
+  if (PyCapsule_CheckExact(obj.ptr())) {
+    capsule = nb::borrow(obj);
+  } else {
+    if (!PyObject_HasAttr(obj.ptr(), names().dlpack))
+      throw nb::type_error((std::string("a '") + nb::type_name(obj.type()).c_str() +
+                            "' is no DLPack producer (it has no __dlpack__)")
+                               .c_str());
+    // The producer orders its work before the consumer's stream: the launch's, else the
+    // legacy default stream (1) on a GPU; none for host memory (the simulator).
+    nb::object method = nb::steal(PyObject_GetAttr(obj.ptr(), names().dlpack));
+    static PyObject *version = nb::make_tuple(1, 0).release().ptr(); // (under the GIL)
+    bool host = device->isSimulator();                               // (host memory: no stream, the default)
+    nb::object s = nb::int_(stream ? uintptr_t(stream->handle()) : uintptr_t(1));
+    try {
+      capsule = host ? method(nb::arg("max_version") = nb::handle(version))
+                     : method(nb::arg("stream") = s, nb::arg("max_version") = nb::handle(version));
+    } catch (nb::python_error &e) {
+      if (!e.matches(PyExc_TypeError)) // a producer older than DLPack 1.0: no max_version
+        throw;
+      capsule = host ? method() : method(nb::arg("stream") = s);
+    }
+  }
   nb::ndarray<> arr;
-  if (!nb::try_cast(obj, arr))
+  if (!nb::try_cast(capsule, arr))
     throw nb::type_error(
-        (std::string("cannot read a DLPack array from a '") + nb::type_name(obj.type()).c_str() + "'")
-            .c_str());
+        "cannot read the DLPack array (read-only arrays are refused: kernels may write them)");
   return fromImported(std::move(arr), device);
 }
 

@@ -26,8 +26,10 @@ struct ForeignContext {
 /// are raised as Python exceptions.
 std::optional<DeviceArray> foreignArray(nanobind::handle obj, const ForeignContext &ctx);
 
-/// `cuda.from_dlpack`'s core: a DLPack producer (or capsule) as a device array of `device`.
-DeviceArray fromDlpack(nanobind::handle obj, const std::shared_ptr<Device> &device);
+/// `cuda.from_dlpack`'s core: a DLPack producer (or capsule) as a device array of `device`,
+/// the producer's work ordered before `stream` (null: the legacy default stream).
+DeviceArray fromDlpack(nanobind::handle obj, const std::shared_ptr<Device> &device,
+                       const Stream *stream = nullptr);
 
 /// A DLPack export of `a` (nanobind's ndarray object, whose __dlpack__ makes the capsule):
 /// CUDA memory of GPU N on a GPU, CPU memory on the simulator (its device memory is host

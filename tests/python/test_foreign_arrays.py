@@ -148,3 +148,56 @@ def test_dlpack_exports_keep_the_array_alive(cutwin_backend):
     view = cuda.from_dlpack(DlpackOnly(d))
     del d
     np.testing.assert_array_equal(view.copy_to_host(), np.arange(1000, dtype=np.float64))
+
+
+def test_dlpack_capsules_and_producers_whose_capsule_owns_the_memory(cutwin_backend):
+    """The imported array lives as long as cutwin's views of it, whoever else drops it."""
+    if cutwin_backend != "sim":
+        source = cuda.to_device(np.arange(4096, dtype=np.float64))
+        capsule = source.__dlpack__()
+    else:
+        capsule = np.arange(4096, dtype=np.float64).__dlpack__()  # only the capsule holds it
+    view = cuda.from_dlpack(capsule)
+    np.testing.assert_array_equal(view.copy_to_host(), np.arange(4096, dtype=np.float64))
+
+    class Temporary:
+        """Each export is of a new array, which only the capsule keeps alive."""
+
+        def __init__(self, make):
+            self._make = make
+
+        def __dlpack__(self, **kwargs):
+            return self._make().__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return self._make().__dlpack_device__()
+
+    make = (lambda: np.full(2048, 7.0)) if cutwin_backend == "sim" else \
+        (lambda: cuda.to_device(np.full(2048, 7.0)))
+    kept = cuda.from_dlpack(Temporary(make))
+    noise = [np.full(2048, -1.0) for _ in range(64)]  # (memory a freed array's would be given to)
+    np.testing.assert_array_equal(kept.copy_to_host(), np.full(2048, 7.0))
+    out = np.zeros((1, 2048))
+    d_out, read_out = foreign(cutwin_backend, out, "dlpack")
+    scale_add[(1, 64), (8, 32)](d_out, kept.reshape(1, 2048), 2.0)
+    np.testing.assert_array_equal(read_out(), np.full((1, 2048), 14.0))
+    del noise
+    with pytest.raises(TypeError, match="no DLPack producer"):
+        cuda.from_dlpack(bytearray(8))
+
+
+def test_non_native_byte_order_is_refused(cutwin_backend):
+    big = np.arange(4, dtype=">f4")
+    desc = {"shape": (4,), "strides": None, "typestr": big.dtype.str, "data": (big.ctypes.data, False),
+            "version": 3}
+    with pytest.raises(NotImplementedError, match="non-native byteorder"):
+        flip[1, 32](InterfaceOnly(desc, big))
+
+
+def test_interface_pointers_may_be_numpy_integers(cutwin_backend):
+    host = np.zeros((2, 3))
+    a, read = foreign(cutwin_backend, host, "interface")
+    desc = dict(a.__cuda_array_interface__)
+    desc["data"] = (np.uint64(desc["data"][0]), False)
+    scale_add[(1, 1), (8, 8)](InterfaceOnly(desc, a), InterfaceOnly(desc, a), 1.0)
+    np.testing.assert_array_equal(read(), np.zeros((2, 3)))

@@ -591,6 +591,8 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     strides = tuple(int(s) for s in strides) if strides is not None else _strides_for(shape, dtype.itemsize, "C")
     if desc.get("mask") is not None:
         raise NotImplementedError("Masked arrays are not supported")
+    if dtype.byteorder not in "=|" or any(dtype.fields[f][0].byteorder not in "=|" for f in dtype.names or ()):
+        raise NotImplementedError("Does not support non-native byteorder")  # (numba's words)
     ptr = desc["data"][0] or 0
     stream = desc.get("stream")
     if stream is not None:

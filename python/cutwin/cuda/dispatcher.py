@@ -397,7 +397,8 @@ class Dispatcher(_JitFunction):
             elif hasattr(a, "__cuda_array_interface__") or hasattr(a, "__dlpack__"):
                 native.append(a)  # (an interface of the instance's own, or a type seen first)
                 foreign = True
-                if hasattr(t, "__cuda_array_interface__") or hasattr(t, "__dlpack__"):
+                if (hasattr(t, "__cuda_array_interface__") or hasattr(t, "__dlpack__")) and \
+                        not issubclass(t, np.ndarray):  # (a host array whose interface may be absent)
                     _FOREIGN_TYPES.add(t)
             elif isinstance(a, tuple):
                 copy_back = copy_back if copy_back is not None else []
