@@ -357,15 +357,23 @@ std::vector<fe::Type> ModuleImpl::formalTypes(const std::string &kernel, const s
 }
 
 ModuleImpl::Compiled &ModuleImpl::compiled(const std::string &kernel, const std::vector<fe::Type> &types) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (auto last = lastLookup_.find(kernel); last != lastLookup_.end() && last->second.first == types)
+      return *last->second.second;
+  }
   std::string key = kernel + "(";
   for (auto &t : types)
     key += t.mangle() + ",";
   std::unique_lock<std::mutex> lock(mu_);
   auto it = cache_.find(key);
-  if (it != cache_.end())
+  if (it != cache_.end()) {
+    lastLookup_[kernel] = {types, it->second.get()};
     return *it->second;
+  }
   Compiled &out = *cache_.emplace(key, compileOrLoad(kernel, types)).first->second;
   lastCompiled_[kernel] = &out;
+  lastLookup_[kernel] = {types, &out};
   order_.push_back(&out);
   if (!out.info->warnings.empty()) {
     pendingWarnings_.insert(pendingWarnings_.end(), out.info->warnings.begin(), out.info->warnings.end());

@@ -72,8 +72,11 @@ private:
   std::mutex mu_;
   std::map<std::string, std::unique_ptr<Compiled>> cache_;
   std::map<std::string, Compiled *> lastCompiled_; ///< by kernel name: its latest specialization
-  std::vector<const Compiled *> order_;            ///< every specialization, in compilation order
-  std::vector<std::string> pendingWarnings_;       ///< compiled kernels' warnings not yet taken
+  /// By kernel name: the argument types of its latest lookup and what they found, so that
+  /// repeated launches of one specialization skip building the cache's key.
+  std::map<std::string, std::pair<std::vector<fe::Type>, Compiled *>, std::less<>> lastLookup_;
+  std::vector<const Compiled *> order_;      ///< every specialization, in compilation order
+  std::vector<std::string> pendingWarnings_; ///< compiled kernels' warnings not yet taken
   std::atomic<bool> hasWarnings_{false};
   Module::LoadHook loadHook_;
 };

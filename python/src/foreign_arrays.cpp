@@ -13,15 +13,27 @@ namespace cutwin::py {
 
 namespace {
 
-/// Keeps `keep` (a Python object, or nanobind's handle of an imported DLPack array) alive
-/// with the array's views; released under the GIL, which the last view may not hold.
-template <class T> std::shared_ptr<void> holding(T keep) {
-  return std::shared_ptr<void>(new T(std::move(keep)), [](T *p) {
-    if (!nb::is_alive()) // (the interpreter has finished: nothing left to release)
+/// `keep` (a Python object, or nanobind's handle of an imported DLPack array), released
+/// under the GIL, which the last view of the array may not hold.
+template <class T> struct Held {
+  explicit Held(T k) : keep(std::move(k)) {}
+  ~Held() {
+    if (!nb::is_alive()) { // (the interpreter has finished: nothing left to release)
+      new (&leaked) T(std::move(keep));
       return;
+    }
     nb::gil_scoped_acquire gil;
-    delete p;
-  });
+    T gone(std::move(keep));
+  }
+  T keep;
+  union {
+    T leaked; // (never destroyed)
+  };
+};
+
+/// Keeps `keep` alive with the array's views (one allocation: launches make these).
+template <class T> std::shared_ptr<void> holding(T keep) {
+  return std::make_shared<Held<T>>(std::move(keep));
 }
 
 /// An int, or anything with __index__ (NumPy's integers), as an address or a handle.
@@ -40,6 +52,11 @@ uintptr_t addressOf(PyObject *o) {
 /// The element type a CUDA Array Interface typestr names ("<f4", "|u1"), by a cache of
 /// the strings seen; nullopt for what only the Python path reads (records, big-endian).
 std::optional<DType> typestrDType(PyObject *typestr) {
+  // The producer's last typestr object, held: most hand the same string every time.
+  static PyObject *lastObject = nullptr;
+  static std::optional<DType> lastType;
+  if (typestr == lastObject)
+    return lastType;
   Py_ssize_t n = 0;
   const char *s = PyUnicode_AsUTF8AndSize(typestr, &n);
   if (!s)
@@ -47,12 +64,19 @@ std::optional<DType> typestrDType(PyObject *typestr) {
   static std::unordered_map<std::string, std::optional<DType>> seen; // (under the GIL)
   std::string key(s, size_t(n));
   auto it = seen.find(key);
-  if (it != seen.end())
-    return it->second;
   std::optional<DType> t;
-  if (n >= 2 && (s[0] == '<' || s[0] == '|' || s[0] == '=') && s[1] != 'V')
-    t = dtypeFromName(key.substr(1));
-  return seen[key] = t;
+  if (it != seen.end()) {
+    t = it->second;
+  } else {
+    if (n >= 2 && (s[0] == '<' || s[0] == '|' || s[0] == '=') && s[1] != 'V')
+      t = dtypeFromName(key.substr(1));
+    seen[key] = t;
+  }
+  Py_XDECREF(lastObject);
+  Py_INCREF(typestr);
+  lastObject = typestr;
+  lastType = t;
+  return t;
 }
 
 /// A tuple of ints as int64s; false if it is not one.

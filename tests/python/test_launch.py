@@ -419,3 +419,37 @@ def test_numba_config_warnings_in_numba_programs(monkeypatch):
     assert any("not supported by CUDA" in m for m in jit_warnings())
     config.OPT = 0
     assert jit_warnings() == [] and jit_warnings(debug=True) == []
+
+
+@cuda.jit
+def halve_into(out, x):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = x[i] / 2
+
+
+def test_alternating_specializations_each_run_their_own(cutwin_backend):
+    """Launches that switch between argument types, NumPy scalar types and layouts use the
+    specialization of each launch's types (the runtime remembers only the last lookup)."""
+    f32, f64 = np.arange(7, dtype=np.float32), np.arange(7, dtype=np.float64)
+    i32, strided = np.arange(7, dtype=np.int32), np.arange(14, dtype=np.float64)[::2]
+    for _ in range(2):
+        for x, out_dtype in ((f32, np.float32), (f64, np.float64), (i32, np.float64), (strided, np.float64),
+                             (f32, np.float64)):
+            out = np.zeros(7, out_dtype)
+            halve_into[1, 32](out, cuda.to_device(np.ascontiguousarray(x)) if x is not strided else x)
+            np.testing.assert_array_equal(out, (x / 2).astype(out_dtype))
+    sums = []
+
+    @cuda.jit
+    def scaled(out, k):  # (one kernel, a specialization per scalar type)
+        out[0] = k * 3
+
+    for k in (np.int8(-100), np.float32(0.1), np.int64(1 << 40), np.float16(1.5), 7, 2.5):
+        out = np.zeros(1, np.float64)
+        scaled[1, 1](out, k)
+        sums.append(out[0])
+    # numba's typing: an integer scalar times an int64 literal is an int64, float32 times
+    # int64 a float64
+    want = [-300.0, float(np.float64(np.float32(0.1)) * 3), float(3 << 40), 4.5, 21.0, 7.5]
+    assert sums == want
