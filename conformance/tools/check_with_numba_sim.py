@@ -55,7 +55,12 @@ def simulator():
 
 
 def run_case(case_dir):
-    case = NumbaCase(case_dir)
+    try:
+        case = NumbaCase(case_dir)
+    except Exception as e:  # numba-cuda-mlir cannot stand in for numba.cuda's own modules
+        if type(e).__name__ == "NotRetargetable":
+            return "not comparable (%s)" % e
+        raise
     c, arrays = case.spec, case.arrays
     if "expect_error" in c:
         kind = c["expect_error"]["kind"]
