@@ -414,10 +414,11 @@ std::string moduleFile(const llvm::json::Object &c, const std::string &caseDir) 
   return (fs::path(caseDir) / c.getString("module").value_or("kernel.py").str()).lexically_normal().string();
 }
 
-LoadedCase loadCase(const std::string &caseDir, const std::shared_ptr<Device> &dev,
+/// A case of one launch, its case.json read as `spec`.
+LoadedCase loadCase(llvm::json::Object spec, const std::string &caseDir, const std::shared_ptr<Device> &dev,
                     const std::string &codegen, std::optional<bool> boundscheck = {}) {
   LoadedCase lc;
-  lc.spec = loadJson((fs::path(caseDir) / "case.json").string());
+  lc.spec = std::move(spec);
   const llvm::json::Object &c = lc.spec;
   auto kernelName = c.getString("kernel");
   if (!kernelName)
@@ -580,6 +581,40 @@ void runSteps(const llvm::json::Object &c, StepsCase &sc) {
     d->synchronize();
 }
 
+/// Runs a case of one launch and checks its outputs, or the error it expects; fills `r`.
+void runLaunch(LoadedCase &lc, Device &dev, const std::string &caseDir, CaseResult &r) {
+  const llvm::json::Object &c = lc.spec;
+  uint64_t shared = uint64_t(c.getInteger("shared_bytes").value_or(0));
+  const llvm::json::Object *expectError = c.getObject("expect_error");
+  try {
+    lc.module->kernel(lc.kernel).launch(dims(c, "grid"), dims(c, "block"), lc.args, shared);
+    dev.synchronize(); // GPU launches are asynchronous: faults surface here
+  } catch (const KernelError &e) {
+    if (!expectError)
+      throw;
+    std::string kind = expectError->getString("kind").value_or("").str();
+    std::string contains = expectError->getString("contains").value_or("").str();
+    static const std::map<std::string, KernelErrorKind> kinds = {
+        {"IndexOutOfBounds", KernelErrorKind::IndexOutOfBounds},
+        {"BarrierDivergence", KernelErrorKind::BarrierDivergence},
+        {"Assertion", KernelErrorKind::Assertion},
+        {"Exception", KernelErrorKind::Exception}};
+    auto k = kinds.find(kind);
+    if (k == kinds.end() || k->second != e.kind())
+      throw Error(std::string("expected a ") + kind + " error, got: " + e.what());
+    if (std::string(e.what()).find(contains) == std::string::npos)
+      throw Error("error message lacks \"" + contains + "\": " + e.what());
+    // The device must still work after a fault: run the case's follow-up if any.
+    r.passed = true;
+    r.detail = std::string("raised as expected: ") + e.what();
+  }
+  if (expectError && !r.passed)
+    throw Error("expected a " + expectError->getString("kind").value_or("").str() +
+                " error, but the kernel ran to completion");
+  if (!expectError)
+    checkExpected(c, lc.arrays, caseDir, r);
+}
+
 } // namespace
 
 CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &dev, const std::string &codegen,
@@ -595,44 +630,10 @@ CaseResult runCase(const std::string &caseDir, const std::shared_ptr<Device> &de
       runSteps(spec, sc);
       checkExpected(spec, sc.arrays, caseDir, r);
       r.detail += sc.note;
-      r.milliseconds =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      return r;
+    } else {
+      LoadedCase lc = loadCase(std::move(spec), caseDir, dev, codegen, boundscheck);
+      runLaunch(lc, *dev, caseDir, r);
     }
-    LoadedCase lc = loadCase(caseDir, dev, codegen, boundscheck);
-    const llvm::json::Object &c = lc.spec;
-    auto &args = lc.args;
-    auto &arrays = lc.arrays;
-    auto &mod = lc.module;
-    uint64_t shared = uint64_t(c.getInteger("shared_bytes").value_or(0));
-    const llvm::json::Object *expectError = c.getObject("expect_error");
-    try {
-      mod->kernel(lc.kernel).launch(dims(c, "grid"), dims(c, "block"), args, shared);
-      dev->synchronize(); // GPU launches are asynchronous: faults surface here
-    } catch (const KernelError &e) {
-      if (!expectError)
-        throw;
-      std::string kind = expectError->getString("kind").value_or("").str();
-      std::string contains = expectError->getString("contains").value_or("").str();
-      static const std::map<std::string, KernelErrorKind> kinds = {
-          {"IndexOutOfBounds", KernelErrorKind::IndexOutOfBounds},
-          {"BarrierDivergence", KernelErrorKind::BarrierDivergence},
-          {"Assertion", KernelErrorKind::Assertion},
-          {"Exception", KernelErrorKind::Exception}};
-      auto k = kinds.find(kind);
-      if (k == kinds.end() || k->second != e.kind())
-        throw Error(std::string("expected a ") + kind + " error, got: " + e.what());
-      if (std::string(e.what()).find(contains) == std::string::npos)
-        throw Error("error message lacks \"" + contains + "\": " + e.what());
-      // The device must still work after a fault: run the case's follow-up if any.
-      r.passed = true;
-      r.detail = std::string("raised as expected: ") + e.what();
-    }
-    if (expectError && !r.passed)
-      throw Error("expected a " + expectError->getString("kind").value_or("").str() +
-                  " error, but the kernel ran to completion");
-    if (!expectError)
-      checkExpected(c, arrays, caseDir, r);
   } catch (const std::exception &e) {
     r.passed = false;
     r.detail = e.what();
@@ -700,7 +701,7 @@ CaseResult checkCasePtx(const std::string &caseDir, const std::string &arch, con
                           arch, r.name);
         }
     } else {
-      LoadedCase lc = loadCase(caseDir, Device::open("sim"), codegen);
+      LoadedCase lc = loadCase(std::move(spec), caseDir, Device::open("sim"), codegen);
       output = assemblePtx(lc.module->kernel(lc.kernel).ptx(lc.args, arch), arch, r.name);
     }
     auto regs = output.find("Used ");

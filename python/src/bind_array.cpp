@@ -107,13 +107,6 @@ void bindArray(nb::module_ &m) {
       nb::arg("obj"), nb::arg("device"),
       "A DLPack producer (or capsule) as a device array of `device`, without a copy.");
   m.def(
-      "foreign_array",
-      [](nb::handle obj, const std::shared_ptr<Device> &device) {
-        return foreignArray(obj, ForeignContext{device, nullptr, true});
-      },
-      nb::arg("obj"), nb::arg("device"),
-      "A CUDA Array Interface or DLPack array as a device array of `device` (None if it is neither).");
-  m.def(
       "wrap",
       [](const std::shared_ptr<Device> &d, uintptr_t data, const std::string &dtype,
          std::vector<int64_t> shape, std::vector<int64_t> strides, nb::object owner) {

@@ -86,7 +86,6 @@ void bindDevice(nb::module_ &m) {
 
   nb::class_<Stream>(m, "Stream")
       .def("synchronize", &Stream::synchronize, nb::call_guard<nb::gil_scoped_release>())
-      .def_prop_ro("device_spec", [](const Stream &s) { return s.device().spec(); })
       .def_prop_ro("handle", [](const Stream &s) { return reinterpret_cast<uintptr_t>(s.handle()); });
 
   nb::class_<Event>(m, "Event")

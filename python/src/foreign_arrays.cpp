@@ -229,53 +229,65 @@ DeviceArray fromImported(nb::ndarray<> arr, const std::shared_ptr<Device> &devic
   return device->wrap(data, dtype, std::move(shape), std::move(strides), holding(std::move(arr)));
 }
 
-} // namespace
-
-std::optional<DeviceArray> foreignArray(nb::handle obj, const ForeignContext &ctx) {
-  PyObject *desc = PyObject_GetAttr(obj.ptr(), names().interface);
-  if (desc) {
-    nb::object held = nb::steal(desc);
-    if (!PyDict_Check(desc))
-      throw nb::type_error("__cuda_array_interface__ is not a dict");
-    return fromInterface(obj, desc, ctx);
+/// The capsule a DLPack producer's `__dlpack__` (`method`) makes for `device`: the producer
+/// orders its work before the consumer's stream (the launch's, else the legacy default
+/// stream, 1) on a GPU; host memory (the simulator) takes no stream.
+nb::object dlpackCapsule(nb::handle method, const Device &device, const Stream *stream) {
+  static PyObject *version = nb::make_tuple(1, 0).release().ptr(); // (under the GIL)
+  bool host = device.isSimulator();
+  nb::object s = nb::int_(stream ? uintptr_t(stream->handle()) : uintptr_t(1));
+  try {
+    return host ? method(nb::arg("max_version") = nb::handle(version))
+                : method(nb::arg("stream") = s, nb::arg("max_version") = nb::handle(version));
+  } catch (nb::python_error &e) {
+    if (!e.matches(PyExc_TypeError)) // a producer older than DLPack 1.0: no max_version
+      throw;
+    return host ? method() : method(nb::arg("stream") = s);
   }
-  if (!PyErr_ExceptionMatches(PyExc_AttributeError)) // the producer's own error (PyTorch's, ...)
-    throw nb::python_error();
-  PyErr_Clear();
-  if (!PyObject_HasAttr(obj.ptr(), names().dlpack))
-    return std::nullopt;
-  return fromDlpack(obj, ctx.device, ctx.stream);
 }
 
-DeviceArray fromDlpack(nb::handle obj, const std::shared_ptr<Device> &device, const Stream *stream) {
-  nb::object capsule;
-  if (PyCapsule_CheckExact(obj.ptr())) {
-    capsule = nb::borrow(obj);
-  } else {
-    if (!PyObject_HasAttr(obj.ptr(), names().dlpack))
-      throw nb::type_error((std::string("a '") + nb::type_name(obj.type()).c_str() +
-                            "' is no DLPack producer (it has no __dlpack__)")
-                               .c_str());
-    // The producer orders its work before the consumer's stream: the launch's, else the
-    // legacy default stream (1) on a GPU; none for host memory (the simulator).
-    nb::object method = nb::steal(PyObject_GetAttr(obj.ptr(), names().dlpack));
-    static PyObject *version = nb::make_tuple(1, 0).release().ptr(); // (under the GIL)
-    bool host = device->isSimulator();                               // (host memory: no stream, the default)
-    nb::object s = nb::int_(stream ? uintptr_t(stream->handle()) : uintptr_t(1));
-    try {
-      capsule = host ? method(nb::arg("max_version") = nb::handle(version))
-                     : method(nb::arg("stream") = s, nb::arg("max_version") = nb::handle(version));
-    } catch (nb::python_error &e) {
-      if (!e.matches(PyExc_TypeError)) // a producer older than DLPack 1.0: no max_version
-        throw;
-      capsule = host ? method() : method(nb::arg("stream") = s);
-    }
-  }
+/// A DLPack capsule as a device array of `device`.
+DeviceArray fromCapsule(nb::handle capsule, const std::shared_ptr<Device> &device) {
   nb::ndarray<> arr;
   if (!nb::try_cast(capsule, arr))
     throw nb::type_error(
         "cannot read the DLPack array (read-only arrays are refused: kernels may write them)");
   return fromImported(std::move(arr), device);
+}
+
+/// `obj.name`, or an invalid object where it has no such attribute (other errors raise).
+nb::object attributeOrNothing(nb::handle obj, PyObject *name) {
+  PyObject *value = PyObject_GetAttr(obj.ptr(), name);
+  if (value)
+    return nb::steal(value);
+  if (!PyErr_ExceptionMatches(PyExc_AttributeError)) // the producer's own error (PyTorch's, ...)
+    throw nb::python_error();
+  PyErr_Clear();
+  return nb::object();
+}
+
+} // namespace
+
+std::optional<DeviceArray> foreignArray(nb::handle obj, const ForeignContext &ctx) {
+  if (nb::object desc = attributeOrNothing(obj, names().interface); desc.is_valid()) {
+    if (!PyDict_Check(desc.ptr()))
+      throw nb::type_error("__cuda_array_interface__ is not a dict");
+    return fromInterface(obj, desc.ptr(), ctx);
+  }
+  if (nb::object method = attributeOrNothing(obj, names().dlpack); method.is_valid())
+    return fromCapsule(dlpackCapsule(method, *ctx.device, ctx.stream), ctx.device);
+  return std::nullopt;
+}
+
+DeviceArray fromDlpack(nb::handle obj, const std::shared_ptr<Device> &device, const Stream *stream) {
+  if (PyCapsule_CheckExact(obj.ptr()))
+    return fromCapsule(obj, device);
+  nb::object method = attributeOrNothing(obj, names().dlpack);
+  if (!method.is_valid())
+    throw nb::type_error((std::string("a '") + nb::type_name(obj.type()).c_str() +
+                          "' is no DLPack producer (it has no __dlpack__)")
+                             .c_str());
+  return fromCapsule(dlpackCapsule(method, *device, stream), device);
 }
 
 nb::object dlpackView(const DeviceArray &a) {

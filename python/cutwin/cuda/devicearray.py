@@ -107,7 +107,7 @@ class DeviceNDArray:
     def gpu_data(self):
         """numba's view of the array's memory: a MemoryPointer at its first byte (this array
         keeps the memory alive)."""
-        ctx = memory.context_of(runtime._spec_of(self._arr.device))
+        ctx = memory.context_of(runtime._canonical(self._arr.device.spec))
         begin, nbytes = self._arr.span
         return memory.MemoryPointer(ctx, self._arr.device_pointer + begin, nbytes, owner=self)
 
@@ -139,10 +139,9 @@ class DeviceNDArray:
         """The array as a DLPack capsule, without a copy: CUDA memory of its GPU, or CPU
         memory on the simulator (whose device memory is host memory: NumPy's and PyTorch's
         from_dlpack use it in place). A consumer's `stream` waits for this array's work."""
-        if stream is not None and stream != -1:
+        # (no stream: the consumer assumes the legacy default stream, on a GPU)
+        if stream != -1 and (stream is not None or not self._arr.device.is_simulator):
             self._arr.device.synchronize()
-        elif stream is None and not self._arr.device.is_simulator:
-            self._arr.device.synchronize()  # (the consumer assumes the legacy default stream)
         return self._arr.dlpack_view().__dlpack__(max_version=max_version, dl_device=dl_device, copy=copy)
 
     def __dlpack_device__(self):
@@ -151,7 +150,7 @@ class DeviceNDArray:
 
     def get_ipc_handle(self):
         """An IpcArrayHandle another process can open to use this array's memory."""
-        ctx = memory.context_of(runtime._spec_of(self._arr.device))
+        ctx = memory.context_of(runtime._canonical(self._arr.device.spec))
         ipch = ctx.get_ipc_handle(memory.MemoryPointer(ctx, self._arr.device_pointer, self._arr.span[1]))
         return IpcArrayHandle(ipch, dict(shape=self.shape, strides=self.strides, dtype=self.dtype))
 

@@ -44,12 +44,6 @@ def _is_sim(spec):
     return spec.startswith("sim")
 
 
-def _spec_of(device):
-    """The canonical spec of a C++ device ("sim" for simulated device 0)."""
-    spec = device.spec
-    return "sim" if spec == "sim:0" else spec
-
-
 def _spec_for(kind_of, devnum):
     """The spec of device `devnum` of the kind `kind_of` (a spec) is."""
     if _is_sim(kind_of):
@@ -152,6 +146,11 @@ def _switch_device(spec):
     attached = getattr(_state, "attached", None)
     if attached is not None and attached != spec:
         raise RuntimeError("Cannot switch CUDA-context.")
+    return _select(spec)
+
+
+def _select(spec):
+    """Makes device `spec` the thread's; returns the scope that switches back."""
     previous = getattr(_state, "spec", None)
     _open(spec)
     _state.spec = spec
@@ -162,13 +161,8 @@ def _switch_device(spec):
 def _on_device(spec):
     """Device `spec` current for the block, whatever require_context holds (cutwin's own
     work on a given device: an IPC handle opened in a context)."""
-    previous = getattr(_state, "spec", None)
-    _open(spec)
-    _state.spec = spec
-    try:
+    with _select(spec):
         yield
-    finally:
-        _BackendScope(previous).__exit__()
 
 
 @contextlib.contextmanager

@@ -44,10 +44,9 @@ def host_pointer(obj):
 
 def device_pointer(obj):
     """The device address of a device array, a MemoryPointer or an address."""
-    if hasattr(obj, "device_ctypes_pointer"):
-        return int(obj.device_ctypes_pointer or 0) if not hasattr(obj, "device_pointer_value") \
-            else obj.device_pointer_value
-    return _address(obj)
+    if hasattr(obj, "device_pointer_value"):  # a MemoryPointer
+        return obj.device_pointer_value
+    return _address(getattr(obj, "device_ctypes_pointer", obj))
 
 
 def _bytes_at(obj, size):
